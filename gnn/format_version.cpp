@@ -1,0 +1,7 @@
+#include "format_version.hpp"
+
+namespace hulk::gnn {
+
+const char* format_summary() { return "dataset format 1, model format 1"; }
+
+}  // namespace hulk::gnn

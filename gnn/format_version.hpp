@@ -1,0 +1,15 @@
+#pragma once
+/** @file format_version.hpp
+ *  @brief Versions of the files gnn/ reads and writes; bump on any incompatible change. */
+
+namespace hulk::gnn {
+
+/** @brief Version of the GNN data-set format written by `hulk gen-data`. */
+constexpr int kDatasetFormatVersion = 1;
+/** @brief Version of the model checkpoint format written by `hulk train`. */
+constexpr int kModelFormatVersion = 1;
+
+/** @brief Human-readable summary used by `hulk --version`. */
+const char* format_summary();
+
+}  // namespace hulk::gnn

@@ -1,0 +1,43 @@
+#pragma once
+/** @file errors.hpp
+ *  @brief Typed exceptions for user-input problems. The CLI turns them into one line and exit code 2. */
+#include <stdexcept>
+#include <string>
+
+namespace hulk {
+
+/** @brief A problem with user input (scenario, platform, data file, placement file, model file).
+ *  what() is the complete one-line message: "FILE:LINE: KEY: message (expected ...)". */
+class InputError : public std::runtime_error {
+ public:
+  /** @param file path of the offending file ("" if none), @param line 1-based line (0 = unknown),
+   *  @param key dotted key path ("" if none), @param message what is wrong and what was expected. */
+  InputError(const std::string& file, int line, const std::string& key, const std::string& message)
+      : std::runtime_error(format(file, line, key, message)), file_(file), line_(line), key_(key) {}
+
+  /** @brief Tag for re-creating an error whose message is already formatted (e.g. sent by a child process). */
+  struct Preformatted {};
+  InputError(Preformatted, const std::string& file, int line, const std::string& key, const std::string& what)
+      : std::runtime_error(what), file_(file), line_(line), key_(key) {}
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+  /** @brief The canonical one-line layout shared by every input error. */
+  static std::string format(const std::string& file, int line, const std::string& key, const std::string& message) {
+    std::string out = file.empty() ? std::string("<input>") : file;
+    if (line > 0) out += ":" + std::to_string(line);
+    out += ": ";
+    if (!key.empty()) out += key + ": ";
+    out += message;
+    return out;
+  }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+}  // namespace hulk

@@ -1,0 +1,34 @@
+#pragma once
+/** @file simgrid_xml.hpp
+ *  @brief The `platform: simgrid:` source: a SimGrid platform XML file the user already has, plus a mapping
+ *  saying which hosts carry how many GPUs of which kind. */
+#include <map>
+#include <string>
+#include <vector>
+
+#include "spec.hpp"
+
+namespace hulk {
+
+/** @brief GPUs of one XML host (or of every host matched by a default rule). */
+struct XmlHostGpus {
+  int count = 1;
+  GpuSpec gpu;
+};
+
+/** @brief Options of the `platform: simgrid:` source. */
+struct SimgridXmlOptions {
+  std::string file;                             ///< absolute path of the XML file
+  XmlHostGpus default_gpus;                     ///< for hosts not listed in per_host
+  bool has_default = false;                     ///< false: only hosts listed in per_host carry GPUs
+  std::map<std::string, XmlHostGpus> per_host;  ///< host name -> GPUs
+  LinkSpec intra_host{150e9, 2e-6};             ///< GPU<->GPU inside a host
+};
+
+/** @brief Loads the XML with SimGrid in a child process and describes it as a PlatformSpec: one host per XML host
+ *  that carries GPUs (XML order), region = name of the host's netzone, per-host-pair route latency in
+ *  host_pair_latency_s and the route's bottleneck bandwidth in host_pair_bandwidth_Bps; simgrid_xml = file.
+ *  @throws InputError (file = the XML) if SimGrid rejects the file or a per_host name is not in it. */
+PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options);
+
+}  // namespace hulk

@@ -1,0 +1,135 @@
+#pragma once
+/** @file spec.hpp
+ *  @brief Plain structs describing a scenario after parsing and validation: platform, network settings, job,
+ *  placement request. SI units everywhere (bytes, seconds, flop/s, bytes/s). No SimGrid, no YAML, no torch. */
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hulk {
+
+/** @brief One GPU model (from platforms/gpus.yaml or an inline {name, flops, memory}). */
+struct GpuSpec {
+  std::string name;
+  double fp16_flops = 0;      ///< peak dense fp16/bf16 flop/s (tensor cores where present)
+  double fp32_flops = 0;      ///< peak dense fp32 flop/s
+  double memory_bytes = 0;    ///< device memory, bytes
+  std::string capability;     ///< CUDA compute capability, e.g. "8.0" ("" if unknown)
+  std::string source;         ///< public source of the numbers
+  /** @brief Peak flop/s used for a precision; fp16 falls back to fp32 math where that is faster (Pascal). */
+  double peak_flops(const std::string& precision) const {
+    if (precision == "fp32") return fp32_flops;
+    return fp16_flops > fp32_flops ? fp16_flops : fp32_flops;
+  }
+};
+
+/** @brief A network link: bandwidth in bytes/s, latency in seconds. */
+struct LinkSpec {
+  double bandwidth_Bps = 0;
+  double latency_s = 0;
+};
+
+/** @brief One GPU server. */
+struct HostSpec {
+  std::string name;      ///< unique host name (SimGrid host name)
+  int region = 0;        ///< index into PlatformSpec::regions
+  int gpus = 1;          ///< GPUs in this server
+  GpuSpec gpu;           ///< all GPUs of a server are the same model
+  LinkSpec host_link;    ///< the server's NIC link into its region (full duplex)
+  LinkSpec intra_link;   ///< GPU<->GPU inside the server, per GPU (NVLink/PCIe class)
+};
+
+/** @brief A whole multi-region cluster. The host order is the "listed order" used by round-robin. */
+struct PlatformSpec {
+  std::vector<std::string> regions;  ///< region names, index = region id
+  std::vector<HostSpec> hosts;
+  /** @brief WAN link between two distinct regions, indexed [a][b] (symmetric; diagonal unused). Each region pair
+   *  is one shared full-duplex link: all flows between the two regions share its bandwidth. */
+  std::vector<std::vector<LinkSpec>> wan;
+  /** @brief Optional per-host-pair one-way latency (seconds) that replaces the WAN/LAN latency between two
+   *  hosts (measured data). Key (a, b) with a < b (host indices). */
+  std::map<std::pair<int, int>, double> host_pair_latency_s;
+  /** @brief Route bottleneck bandwidth per host pair (a < b), only for SimGrid XML platforms (whose links are
+   *  not described by host_link/wan). Used by the analytic evaluator. */
+  std::map<std::pair<int, int>, double> host_pair_bandwidth_Bps;
+  /** @brief If non-empty, the platform comes from this SimGrid XML file (hosts above map onto its hosts). */
+  std::string simgrid_xml;
+  /** @brief Warnings produced while building (importer quirks etc.), in a deterministic order. */
+  std::vector<std::string> warnings;
+
+  int total_gpus() const {
+    int n = 0;
+    for (const auto& h : hosts) n += h.gpus;
+    return n;
+  }
+};
+
+/** @brief SimGrid network-model settings (DESIGN.md: analytic defaults). */
+struct NetworkSpec {
+  std::string model = "CM02";  ///< SimGrid network/model
+  double tcp_window_bytes = 0; ///< network/TCP-gamma; 0 = no window cap
+  bool crosstraffic = false;   ///< network/crosstraffic
+};
+
+/** @brief Transformer model shape. */
+struct ModelSpec {
+  std::string name;
+  int layers = 0;
+  int hidden = 0;
+  int heads = 0;
+  int seq_len = 0;
+  int vocab = 0;
+};
+
+/** @brief Degrees of parallelism. */
+struct Parallelism {
+  int dp = 1;
+  int tp = 1;
+  int pp = 1;
+  int ranks() const { return dp * tp * pp; }
+};
+
+/** @brief The training job. */
+struct JobSpec {
+  ModelSpec model;
+  std::string precision = "fp16";      ///< fp16 | bf16 | fp32
+  int global_batch = 1;                ///< sequences per iteration
+  int micro_batch = 1;                 ///< sequences per micro-batch
+  Parallelism par;
+  std::string schedule = "1f1b";       ///< 1f1b | gpipe
+  std::string collective = "ring";     ///< DP all-reduce: ring | hierarchical | tree
+  int iterations = 1;
+  double utilisation = 0.4;            ///< achieved fraction of peak flop/s
+  bool check_memory = true;            ///< a stage that does not fit is an error
+  /** @brief Micro-batches per iteration for one pipeline: global_batch / (dp * micro_batch). */
+  int micro_batches() const { return global_batch / (par.dp * micro_batch); }
+};
+
+/** @brief One GPU slot of the platform. */
+struct GpuSlot {
+  int host = 0;  ///< index into PlatformSpec::hosts
+  int slot = 0;  ///< 0..gpus-1 inside the host
+  bool operator==(const GpuSlot& o) const { return host == o.host && slot == o.slot; }
+  bool operator<(const GpuSlot& o) const { return host != o.host ? host < o.host : slot < o.slot; }
+};
+
+/** @brief rank -> GPU. Ranks are in Megatron order: rank = ((pp * DP) + dp) * TP + tp. */
+struct Placement {
+  std::vector<GpuSlot> gpu_of_rank;
+};
+
+/** @brief A fully parsed and validated scenario. */
+struct Scenario {
+  std::string name;
+  std::string file;         ///< path of the YAML file it came from ("" if built in code)
+  std::uint64_t seed = 0;
+  PlatformSpec platform;
+  NetworkSpec network;
+  JobSpec job;
+  std::string placement = "round-robin";  ///< method name, or "file:PATH" (PATH resolved to absolute)
+};
+
+}  // namespace hulk

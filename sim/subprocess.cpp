@@ -1,0 +1,82 @@
+#include "subprocess.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "errors.hpp"
+
+namespace hulk {
+namespace {
+
+void write_all(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    // The envelope says whether the child succeeded, so the parent can re-throw the right exception type.
+    nlohmann::json envelope;
+    try {
+      envelope = {{"ok", true}, {"value", fn()}};
+    } catch (const InputError& e) {
+      envelope = {{"ok", false}, {"input_error", true}, {"message", e.what()},
+                  {"file", e.file()}, {"line", e.line()}, {"key", e.key()}};
+    } catch (const std::exception& e) {
+      envelope = {{"ok", false}, {"input_error", false}, {"message", e.what()}};
+    } catch (...) {
+      envelope = {{"ok", false}, {"input_error", false}, {"message", "unknown exception"}};
+    }
+    write_all(fds[1], envelope.dump());
+    ::close(fds[1]);
+    ::_exit(0);  // skip atexit handlers and static destructors (SimGrid's engine)
+  }
+  ::close(fds[1]);
+  std::string text = read_all(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw std::runtime_error("child process killed by signal " + std::to_string(WTERMSIG(status)));
+  nlohmann::json envelope = nlohmann::json::parse(text, nullptr, false);
+  if (envelope.is_discarded() || !envelope.is_object())
+    throw std::runtime_error("child process died without an answer (exit status " +
+                             std::to_string(WEXITSTATUS(status)) + ")");
+  if (envelope.value("ok", false)) return envelope["value"];
+  std::string message = envelope.value("message", "unknown error");
+  if (envelope.value("input_error", false))
+    throw InputError(InputError::Preformatted{}, envelope.value("file", ""), envelope.value("line", 0),
+                     envelope.value("key", ""), message);
+  throw std::runtime_error(message);
+}
+
+}  // namespace hulk
