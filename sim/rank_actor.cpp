@@ -5,6 +5,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
 
 #include "collectives.hpp"
 #include "pipeline_schedule.hpp"
@@ -31,7 +32,11 @@ void RankActor::span(const std::string& name, const char* cat, double start_s, d
 void RankActor::compute(double flops, const char* what, int mb) {
   if (flops <= 0) return;
   const double t0 = now();
-  sg4::this_actor::execute(flops * shared_->flops_scale_of_rank[rank_]);
+  const double bound = shared_->exec_bound_of_rank[rank_];
+  if (bound > 0)
+    sg4::this_actor::exec_init(flops * shared_->flops_scale_of_rank[rank_])->set_bound(bound)->wait();
+  else
+    sg4::this_actor::execute(flops * shared_->flops_scale_of_rank[rank_]);
   const double t1 = now();
   shared_->ledgers[rank_].compute_s += t1 - t0;
   if (shared_->record_spans) span(std::string(what) + " mb" + std::to_string(mb), "compute", t0, t1);

@@ -20,6 +20,7 @@ struct SimShared {
   ParallelPlan plan{Parallelism{}};
   JobCost cost;
   std::vector<double> flops_scale_of_rank;  ///< see SgPlatform::flops_scale
+  std::vector<double> exec_bound_of_rank;   ///< see SgPlatform::exec_bound
   std::vector<int> region_of_rank;
   MessageFabric* fabric = nullptr;
   simgrid::s4u::BarrierPtr barrier;

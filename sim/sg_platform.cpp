@@ -32,9 +32,14 @@ SgPlatform load_xml(const PlatformSpec& platform, const JobSpec& job) {
       throw InputError(platform.simgrid_xml, 0, "platform.simgrid.gpus." + h.name,
                        "host '" + h.name + "' is not in the SimGrid XML file");
     const double gpu_speed = h.gpu.peak_flops(job.precision) * job.utilisation;
-    if (host->get_core_count() < h.gpus) host->set_core_count(h.gpus);
     out.hosts.push_back(host);
-    out.flops_scale.push_back(host->get_speed() / gpu_speed);
+    // The XML fixes the host's speed and core count (a CPU's core count cannot change once sealed, and SimGrid
+    // seals it while parsing). Each GPU is therefore a 1/gpus share of the host: every exec is bounded to
+    // speed/gpus, so up to `gpus` concurrent execs never slow each other down, and its flop count is scaled so that
+    // the time is flops / (peak * utilisation).
+    const double share = host->get_speed() / h.gpus;
+    out.flops_scale.push_back(share / gpu_speed);
+    out.exec_bound.push_back(share);
   }
   return out;
 }
@@ -66,6 +71,7 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job) {
     host->set_core_count(h.gpus);
     out.hosts.push_back(host);
     out.flops_scale.push_back(1.0);
+    out.exec_bound.push_back(0.0);
     nic[i] = zone->create_split_duplex_link("nic:" + h.name, h.host_link.bandwidth_Bps)
                  ->set_latency(pair_latency ? 0.0 : h.host_link.latency_s)
                  ->seal();

@@ -20,6 +20,9 @@ struct SgPlatform {
   /** @brief Multiply a GPU's flop count by this before executing it on the SimGrid host, so that the time is
    *  flop / (peak * utilisation) even when the host speed comes from an XML file (1 for built platforms). */
   std::vector<double> flops_scale;
+  /** @brief If > 0, every exec on this host is bounded to this rate (flop/s of the host; XML platforms, where a
+   *  GPU is a share of the XML host), 0 = unbounded (built platforms: one core per GPU). */
+  std::vector<double> exec_bound;
 };
 
 /** @brief Network model, TCP window, cross-traffic, actor stack size and log threshold. Must be called after the

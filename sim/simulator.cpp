@@ -53,6 +53,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
     host_of_rank[r] = placement.gpu_of_rank[r].host;
     shared.region_of_rank.push_back(region_of_host[host_of_rank[r]]);
     shared.flops_scale_of_rank.push_back(sg.flops_scale[host_of_rank[r]]);
+    shared.exec_bound_of_rank.push_back(sg.exec_bound[host_of_rank[r]]);
   }
   MessageFabric fabric(host_of_rank, region_of_host, options.record_events);
   shared.fabric = &fabric;
