@@ -3,6 +3,7 @@
 #include "sim/scenario.hpp"
 
 #include <filesystem>
+#include <sstream>
 
 #include "sim/catalog.hpp"
 #include "sim/did_you_mean.hpp"
@@ -136,6 +137,14 @@ void validate_job(const Scenario& scenario) { detail::validate_job_with(scenario
 
 namespace detail {
 
+namespace {
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+}  // namespace
+
 void validate_job_with(const Scenario& s, const YamlReader* r) {
   const auto fail = [&](const std::string& key, const std::string& message) {
     throw InputError(s.file, r != nullptr ? r->line_for(key) : 0, key, message);
@@ -157,7 +166,7 @@ void validate_job_with(const Scenario& s, const YamlReader* r) {
   positive(j.par.pp, "job.parallelism.pp");
   positive(j.iterations, "job.iterations");
   if (!(j.utilisation > 0 && j.utilisation <= 1))
-    fail("job.utilisation", "utilisation " + std::to_string(j.utilisation) +
+    fail("job.utilisation", "utilisation " + number_text(j.utilisation) +
                                 " is out of range (expected a fraction of peak flop/s in (0, 1])");
   if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
     fail("job.precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");

@@ -64,6 +64,23 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
 
 namespace {
 
+// Errors raised while reading a data file the scenario points to (Hulk data, SimGrid XML) name that file; the
+// user also needs to know which scenario key led there, so the error is re-raised at that key of the scenario,
+// keeping the data file's name and line inside the message.
+template <typename F>
+PlatformSpec at_key(const YamlReader& r, const YAML::Node& node, const std::string& key, F build) {
+  try {
+    return build();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    const std::string prefix = InputError::format(e.file(), e.line(), e.key(), "");
+    std::string message = what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+    std::string where = e.file().empty() ? "" : e.file() + (e.line() > 0 ? ":" + std::to_string(e.line()) : "") + ": ";
+    const std::string inner_key = e.key().empty() || e.key() == key ? "" : e.key() + ": ";
+    r.fail(node, key, where + inner_key + message);
+  }
+}
+
 PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   PlatformSpec p;
   const YAML::Node regions = platform["regions"];
@@ -201,7 +218,7 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
       o.gpu_map[cap] = name;
     }
   }
-  return import_hulk(o);
+  return at_key(r, dir, key + ".dir", [&] { return import_hulk(o); });
 }
 
 XmlHostGpus parse_xml_gpus(const YamlReader& r, const YAML::Node& node, const std::string& key) {
@@ -236,7 +253,7 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
   }
   if (!o.has_default && o.per_host.empty())
     r.fail(gpus, key + ".gpus", "no host carries GPUs (expected gpus.default and/or gpus.hosts)");
-  return describe_simgrid_xml(o);
+  return at_key(r, file, key + ".file", [&] { return describe_simgrid_xml(o); });
 }
 
 }  // namespace
