@@ -15,6 +15,7 @@ namespace hulk::detail {
 namespace {
 const LinkSpec kDefaultIntraHost{150e9, 2e-6};  // NVLink class; PCIe users override (scenarios/README.md)
 const LinkSpec kDefaultHostLink{10e9 / 8, 50e-6};  // 10 Gbps NIC, 50 us
+constexpr long long kMaxGpus = 1000000;
 
 std::string pair_name(const std::string& a, const std::string& b) { return a + "-" + b; }
 }  // namespace
@@ -87,6 +88,7 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   r.expect_list(regions, "platform.regions");
   if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
   std::map<std::string, int> host_line;  // host name -> line that created it, for collisions
+  long long total_gpus = 0;
   for (std::size_t i = 0; i < regions.size(); ++i) {
     const YAML::Node reg = regions[i];
     const std::string key = "platform.regions." + std::to_string(i);
@@ -109,6 +111,11 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
     const LinkSpec intra =
         reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost) : kDefaultIntraHost;
     const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
+    // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
+    total_gpus += static_cast<long long>(hosts) * gpus;
+    if (total_gpus > kMaxGpus)
+      r.fail(reg["hosts"], key + ".hosts", "the platform would have " + std::to_string(total_gpus) +
+                                               " GPUs (expected at most " + std::to_string(kMaxGpus) + ")");
     for (int h = 0; h < hosts; ++h) {
       HostSpec hs;
       hs.name = prefix + "-" + std::to_string(h);

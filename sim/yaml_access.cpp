@@ -79,10 +79,15 @@ void YamlReader::expect_list(const YAML::Node& node, const std::string& key) con
 void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
                             const std::vector<std::string>& allowed) const {
   expect_map(map, key);
+  std::map<std::string, int> seen;  // yaml-cpp keeps duplicate keys and lookups see only the first: reject them
   for (const auto& kv : map) {
     if (!kv.first.IsScalar()) fail(kv.first, key, "map keys must be plain words, got " + describe_node(kv.first));
     const std::string name = kv.first.Scalar();
     const std::string path = join(key, name);
+    if (seen.count(name) != 0)
+      fail(kv.first, path, "duplicate key '" + name + "'" +
+                               (seen[name] > 0 ? " (first at line " + std::to_string(seen[name]) + ")" : ""));
+    seen[name] = line_of(kv.first);
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == name;
     if (!ok) fail(kv.first, path, "unknown key '" + name + "'" + suggestion_suffix(name, allowed));

@@ -316,3 +316,17 @@ TEST(Scenario, ValidateJobOnCodeBuiltScenario) {
   s.job.schedule = "interleaved";
   EXPECT_THROW(validate_job(s), InputError);
 }
+
+TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
+  Failure f = load_error("dupkey.yaml", kBase + "job:\n  global_batch: 4\n");
+  EXPECT_EQ(f.key, "job");
+  EXPECT_EQ(f.line, 19);
+  EXPECT_NE(f.what.find("duplicate key 'job' (first at line 14)"), std::string::npos) << f.what;
+  f = load_error("huge.yaml", replace(kBase, "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
+                                      "hosts: 900000\n      gpus_per_host: 2\n      gpu: V100"));
+  EXPECT_EQ(f.key, "platform.regions.1.hosts");
+  EXPECT_NE(f.what.find("expected at most 1000000"), std::string::npos) << f.what;
+  f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));
+  EXPECT_EQ(f.key, "platform.regions.1.host_prefix");
+  EXPECT_NE(f.what.find("host name 'east-0' is generated twice"), std::string::npos) << f.what;
+}
