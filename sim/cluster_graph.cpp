@@ -214,6 +214,7 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
       for (int u = 0; u < H; ++u) adj[idx(H, v, u)] = u != v;
       continue;
     }
+    order.resize(H);
     std::iota(order.begin(), order.end(), 0);
     order.erase(order.begin() + v);
     auto closer = [&](int x, int y) {
