@@ -15,10 +15,11 @@
  *  edge weight, so lowering every weight to its minimum gives a value <= the real one.
  *
  *  The closed form sum_i (f_i + b_i) + (m - 1) max_i (f_i + b_i) (the brief's formula) equals this critical path
- *  when all stages take the same time, but it is NOT a lower bound in general: with p = 2, 1F1B, m large,
- *  stage 0 taking (1, 2) and stage 1 taking (eps, eps), the schedule finishes at 3m + O(eps) while the formula
- *  gives 3m + 2 eps + ... hence we compute the critical path instead (it is never above the closed form's value
- *  for equal stages and always valid). closed_form_bound_s() is provided for reporting and tests. */
+ *  when all stages take the same time, but it is NOT a lower bound in general: with p = 2, 1F1B, stage 0 taking
+ *  (f, b) = (1, 2) and stage 1 taking (eps, eps), stage 0 is never idle (stage 1 returns each gradient before
+ *  stage 0 finishes its next forward) and the schedule ends at exactly 3m, while the formula gives 3m + 2 eps
+ *  (test LowerBound.ClosedFormIsNotABoundForUnequalStages). Hence we compute the critical path (it equals the
+ *  closed form for equal stages and is always valid). closed_form_bound_s() is provided for reporting and tests. */
 #include "spec.hpp"
 
 namespace hulk {
