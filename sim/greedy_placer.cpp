@@ -12,7 +12,7 @@ namespace hulk {
 namespace {
 
 enum class HostPolicy { kSpeed, kSize };
-enum class UnitOrder { kStageMajor, kReplicaMajor };
+enum class UnitOrder { kStageMajor, kStageMajorReversed, kReplicaMajor, kHeaviestFirst };
 
 /** One greedy construction (rules 1-3, 5 of the header) for a given chain, host policy and unit order. */
 class Builder {
@@ -42,8 +42,21 @@ class Builder {
   bool build(UnitOrder order) {
     const Parallelism& par = sc_.job.par;
     size_t cur = 0;
-    if (order == UnitOrder::kStageMajor) {
-      for (int s = 0; s < par.pp; ++s) {
+    if (order == UnitOrder::kStageMajor || order == UnitOrder::kStageMajorReversed) {
+      for (int k = 0; k < par.pp; ++k) {
+        const int s = order == UnitOrder::kStageMajor ? k : par.pp - 1 - k;
+        jump_to_region_holding(s, par.dp, cur);
+        for (int d = 0; d < par.dp; ++d)
+          if (!place_group(s, d, cur)) return false;
+      }
+    } else if (order == UnitOrder::kHeaviestFirst) {
+      // Stages by decreasing peak memory: with nested "fits" sets this never blocks a feasible job.
+      std::vector<int> stages(par.pp);
+      std::iota(stages.begin(), stages.end(), 0);
+      const auto& st = ev_.cost().stages;
+      std::stable_sort(stages.begin(), stages.end(),
+                       [&](int a, int b) { return st[a].peak_memory_bytes > st[b].peak_memory_bytes; });
+      for (int s : stages) {
         jump_to_region_holding(s, par.dp, cur);
         for (int d = 0; d < par.dp; ++d)
           if (!place_group(s, d, cur)) return false;
@@ -115,7 +128,24 @@ class Builder {
         return true;
       }
     }
-    return false;
+    // Last resort: no region holds the whole group; take any fitting free GPUs along the chain.
+    int total = 0;
+    for (size_t c = 0; c < chain_.size(); ++c)
+      for (int h : region_hosts_[c])
+        if (ev_.stage_fits(s, h)) total += free_[h];
+    if (total < T) return false;
+    int t = 0;
+    for (size_t k = 0; k < chain_.size() && t < T; ++k) {
+      const size_t c = (cur + k) % chain_.size();
+      for (int h : region_hosts_[c]) {
+        if (!ev_.stage_fits(s, h)) continue;
+        while (free_[h] > 0 && t < T) {
+          host_of_rank_[plan.rank_of(s, d, t++)] = h;
+          --free_[h];
+        }
+      }
+    }
+    return true;
   }
 
   const Scenario& sc_;
@@ -228,7 +258,8 @@ Placement GreedyPlacer::place(const Scenario& scenario) {
   for (int start : regions) {
     const std::vector<int> chain = region_chain(ev, regions, start);
     for (HostPolicy policy : {HostPolicy::kSpeed, HostPolicy::kSize})
-      for (UnitOrder order : {UnitOrder::kStageMajor, UnitOrder::kReplicaMajor}) {
+      for (UnitOrder order : {UnitOrder::kStageMajor, UnitOrder::kStageMajorReversed, UnitOrder::kReplicaMajor,
+                              UnitOrder::kHeaviestFirst}) {
         Builder b(scenario, ev, chain, policy);
         if (!b.build(order)) continue;
         std::vector<int> hosts = b.hosts();

@@ -17,8 +17,13 @@
  *     re-dealt so that the heaviest stage (most flop per micro-batch) gets the fastest slot set, kept only if the
  *     evaluator says it is better.
  *  5. Memory respected: a GPU is used for a stage only if the stage's peak memory fits (job.check_memory).
- *  6. Besides the stage-major order (rule 2, pipeline across regions), the replica-major order (all stages of
+ *  6. Stage-major is tried in both directions (0..p-1 and p-1..0 along the chain): the last stage (logits) is
+ *     usually the heaviest, and the reversed order gives it the first pick of the start region's fast hosts.
+ *     Besides the stage-major order (rule 2, pipeline across regions), the replica-major order (all stages of
  *     dp replica 0, then replica 1, ...: each pipeline packed, DP across regions) is also tried.
+ *  7. Memory safety net: a third order places stages by decreasing peak memory (stage-major otherwise); since a GPU
+ *     that fits a heavier stage fits every lighter one, this order finds a placement whenever one exists, so
+ *     greedy fails (InputError) only for jobs that cannot fit.
  *  Every combination (start region x host policy x order) is built and the best by the analytic evaluator is
  *  returned. Deterministic (no randomness). */
 #include "placement.hpp"

@@ -5,7 +5,7 @@
 namespace hulk {
 
 std::uint64_t fnv1a64(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ULL;
+  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a 64 offset basis
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ULL;

@@ -38,6 +38,37 @@ void swap_ranks(State& st, int a, int b) {
   std::swap(st.host[a], st.host[b]);
 }
 
+/** Exchanges the ranks of hosts a and b (each set moves to the other host's slots 0..k-1); false if a set does not
+ *  fit the other host (GPU count or memory). Escapes valleys that single swaps cannot cross, e.g. moving a whole
+ *  pipeline segment to a faster server. */
+bool swap_hosts(State& st, const Scenario& sc, const Evaluator& ev, int a, int b) {
+  std::vector<int> on_a, on_b;
+  for (size_t r = 0; r < st.host.size(); ++r) {
+    if (st.host[r] == a) on_a.push_back(static_cast<int>(r));
+    if (st.host[r] == b) on_b.push_back(static_cast<int>(r));
+  }
+  if (on_a.empty() && on_b.empty()) return false;
+  if (static_cast<int>(on_a.size()) > sc.platform.hosts[b].gpus) return false;
+  if (static_cast<int>(on_b.size()) > sc.platform.hosts[a].gpus) return false;
+  for (int r : on_a)
+    if (!ev.fits(r, b)) return false;
+  for (int r : on_b)
+    if (!ev.fits(r, a)) return false;
+  for (size_t i = 0; i < on_a.size(); ++i) {
+    st.gpu[on_a[i]] = {b, static_cast<int>(i)};
+    st.host[on_a[i]] = b;
+  }
+  for (size_t i = 0; i < on_b.size(); ++i) {
+    st.gpu[on_b[i]] = {a, static_cast<int>(i)};
+    st.host[on_b[i]] = a;
+  }
+  st.free.erase(std::remove_if(st.free.begin(), st.free.end(), [&](const GpuSlot& g) { return g.host == a || g.host == b; }),
+                st.free.end());
+  for (int i = static_cast<int>(on_b.size()); i < sc.platform.hosts[a].gpus; ++i) st.free.push_back({a, i});
+  for (int i = static_cast<int>(on_a.size()); i < sc.platform.hosts[b].gpus; ++i) st.free.push_back({b, i});
+  return true;
+}
+
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
@@ -97,7 +128,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     cand.free = cur.free;
     const double u = unit(rng);
     bool ok = false;
-    if (u < 0.35) {  // swap two ranks on different hosts
+    if (u < 0.30) {  // swap two ranks on different hosts
       if (R >= 2) {
         const int a = uniform(R), b = uniform(R);
         if (cand.host[a] != cand.host[b] && ev.fits(a, cand.host[b]) && ev.fits(b, cand.host[a])) {
@@ -105,7 +136,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
           ok = true;
         }
       }
-    } else if (u < 0.60) {  // move a rank to an unused GPU
+    } else if (u < 0.50) {  // move a rank to an unused GPU
       if (!cand.free.empty()) {
         const int a = uniform(R);
         const int i = uniform(static_cast<int>(cand.free.size()));
@@ -115,7 +146,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
           ok = true;
         }
       }
-    } else if (u < 0.85) {  // swap two TP groups
+    } else if (u < 0.70) {  // swap two TP groups
       if (G >= 2) {
         const int g1 = uniform(G), g2 = uniform(G);
         if (g1 != g2) {
@@ -125,6 +156,12 @@ Placement SearchPlacer::place(const Scenario& scenario) {
           if (ok)
             for (int t = 0; t < T; ++t) swap_ranks(cand, g1 * T + t, g2 * T + t);
         }
+      }
+    } else if (u < 0.85) {  // exchange the ranks of two hosts
+      const int H = static_cast<int>(scenario.platform.hosts.size());
+      if (H >= 2) {
+        const int a = uniform(H), b = uniform(H);
+        ok = a != b && swap_hosts(cand, scenario, ev, a, b);
       }
     } else {  // swap two stages
       if (P >= 2) {

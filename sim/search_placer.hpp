@@ -3,8 +3,10 @@
  *  @brief Simulated annealing over placements, driven by the analytic evaluator (evaluator.hpp).
  *
  *  Start: the better (by the evaluator) of greedy and round-robin (round-robin only if memory-feasible).
- *  Moves (probabilities): swap the GPUs of two ranks on different hosts (0.35); move a rank to an unused GPU
- *  (0.25, if any is unused); swap two whole TP groups (0.25); swap two whole pipeline stages rank by rank (0.15).
+ *  Moves (probabilities): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
+ *  (0.20, if any is unused); swap two whole TP groups (0.20); exchange all ranks of two hosts (0.15: crosses valleys
+ *  that single swaps cannot, e.g. moving a pipeline segment to a faster server); swap two whole pipeline stages
+ *  rank by rank (0.15).
  *  A move that breaks memory is rejected without evaluation. Acceptance: Metropolis with a temperature falling
  *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
  *  returned, so the result is never worse than the start by the evaluator.
