@@ -23,7 +23,7 @@ Evaluator::Evaluator(const Scenario& scenario)
     memory_[h] = hosts[h].gpu.memory_bytes;
   }
   const Parallelism& par = scenario_.job.par;
-  schedule_ = build_pipeline_schedule(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
+  schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
   link_count_.assign(net_.links(), 0);
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
@@ -49,7 +49,8 @@ bool Evaluator::stage_fits(int stage, int host) const {
 
 bool Evaluator::fits(int rank, int host) const { return stage_fits(plan_.coord_of(rank).pp, host); }
 
-void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out) const {
+void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
+                                 const double* bytes_each) const {
   // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
   // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
   for (int i = 0; i < n; ++i) {
@@ -58,12 +59,12 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
   }
   for (int i = 0; i < n; ++i) {
     const Route& r = net_.route(src[i], dst[i]);
-    double share = kInf;
+    double share = r.flow_cap_Bps;
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
       share = std::min(share, net_.link_bandwidth_Bps(l) / link_count_[l]);
     }
-    out[i] = r.latency_s + bytes / share;
+    out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
   for (int i = 0; i < n; ++i) {
     const Route& r = net_.route(src[i], dst[i]);
@@ -93,108 +94,152 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Binary tree over dp order, parent(i) = (i-1)/2 (approximation 4). Reduce: the deepest level first; each
-  // level's child->parent messages of all groups are concurrent. Broadcast: the same edges parent->child.
+  // Approximation 4: simcore's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
+  // children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share links
+  // (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
   const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
   if (n < 2) return 0.0;
-  int max_depth = 0;
-  auto depth_of = [](int i) {
-    int d = 0;
-    while (i > 0) {
-      i = (i - 1) / 2;
-      ++d;
-    }
-    return d;
+  const int G = static_cast<int>(groups.size());
+  std::vector<int> height(n, 0), depth(n, 0);
+  for (int i = n - 1; i > 0; --i) height[(i - 1) / 2] = std::max(height[(i - 1) / 2], height[i] + 1);
+  for (int i = 1; i < n; ++i) depth[i] = depth[(i - 1) / 2] + 1;
+  std::vector<double> ready(static_cast<size_t>(G) * n, 0.0);  // reduce: when node i may send to its parent
+  struct Send {
+    double start;
+    int g, from, to;
   };
-  max_depth = depth_of(n - 1);
-  double total = 0.0;
-  for (int dir = 0; dir < 2; ++dir) {
-    for (int depth = 1; depth <= max_depth; ++depth) {
+  std::vector<Send> batch;
+  // Runs a batch of sends: sends with equal start times are concurrent. Returns arrival times in `arrive`.
+  std::vector<double> arrive;
+  auto run = [&](std::vector<Send>& b) {
+    std::stable_sort(b.begin(), b.end(), [](const Send& x, const Send& y) { return x.start < y.start; });
+    arrive.assign(b.size(), 0.0);
+    for (size_t lo = 0; lo < b.size();) {
+      size_t hi = lo + 1;
+      while (hi < b.size() && b[hi].start - b[lo].start <= 1e-12 * std::max(1.0, b[lo].start)) ++hi;
       src_.clear();
       dst_.clear();
-      for (const auto& g : groups)
-        for (int i = 1; i < n; ++i) {
-          if (depth_of(i) != depth) continue;
-          const int parent = (i - 1) / 2;
-          src_.push_back(dir == 0 ? g[i] : g[parent]);
-          dst_.push_back(dir == 0 ? g[parent] : g[i]);
-        }
+      for (size_t k = lo; k < hi; ++k) {
+        src_.push_back(groups[b[k].g][b[k].from]);
+        dst_.push_back(groups[b[k].g][b[k].to]);
+      }
       times_.resize(src_.size());
       concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes, times_.data());
-      total += *std::max_element(times_.begin(), times_.end());
+      for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + times_[k - lo];
+      lo = hi;
+    }
+  };
+  const int max_height = height[0];
+  for (int h = 0; h < max_height; ++h) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (height[i] == h) batch.push_back({ready[static_cast<size_t>(g) * n + i], g, i, (i - 1) / 2});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      double& r = ready[static_cast<size_t>(batch[k].g) * n + batch[k].to];
+      r = std::max(r, arrive[k]);
     }
   }
-  return total;
+  std::vector<double> got(static_cast<size_t>(G) * n, 0.0);  // broadcast: when node i has the result
+  for (int g = 0; g < G; ++g) got[static_cast<size_t>(g) * n] = ready[static_cast<size_t>(g) * n];
+  double end = 0.0;
+  const int max_depth = depth[n - 1];
+  for (int d = 0; d < max_depth; ++d) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (depth[i] == d + 1) batch.push_back({got[static_cast<size_t>(g) * n + (i - 1) / 2], g, (i - 1) / 2, i});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      got[static_cast<size_t>(batch[k].g) * n + batch[k].to] = arrive[k];
+      end = std::max(end, arrive[k]);
+    }
+  }
+  return end;
+}
+
+double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
+                                const std::vector<int>& steps) const {
+  // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
+  src_.clear();
+  dst_.clear();
+  std::vector<double> bytes_each;
+  std::vector<size_t> ring_of;
+  for (size_t r = 0; r < rings.size(); ++r) {
+    const int n = static_cast<int>(rings[r].size());
+    if (n < 2 || steps[r] <= 0) continue;
+    for (int i = 0; i < n; ++i) {
+      src_.push_back(rings[r][i]);
+      dst_.push_back(rings[r][(i + 1) % n]);
+      bytes_each.push_back(chunk_bytes[r]);
+      ring_of.push_back(r);
+    }
+  }
+  if (src_.empty()) return 0.0;
+  times_.resize(src_.size());
+  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
+  std::vector<double> worst(rings.size(), 0.0);
+  for (size_t i = 0; i < src_.size(); ++i) worst[ring_of[i]] = std::max(worst[ring_of[i]], times_[i]);
+  double out = 0.0;
+  for (size_t r = 0; r < rings.size(); ++r) out = std::max(out, steps[r] * worst[r]);
+  return out;
 }
 
 double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 3. Split every group by region (regions in order of first appearance in dp order).
+  // Approximation 3, mirroring simcore's collectives.cpp: members grouped by region (regions in order of first
+  // appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
+  // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
+  // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
   if (groups.empty() || groups[0].size() < 2) return 0.0;
-  std::vector<std::vector<std::vector<int>>> local(groups.size());  // [group][region slot] -> hosts
-  int k = 0, regions = 0;
-  for (size_t g = 0; g < groups.size(); ++g) {
+  std::vector<std::vector<int>> local, cross, fallback;
+  std::vector<double> local_chunk, cross_chunk, fallback_chunk;
+  std::vector<int> local_steps, cross_steps, fallback_steps;
+  for (const auto& members : groups) {
     std::vector<int> region_ids;
-    for (int h : groups[g]) {
+    std::vector<std::vector<int>> blocks;
+    for (int h : members) {
       const int reg = net_.region_of(h);
       auto it = std::find(region_ids.begin(), region_ids.end(), reg);
-      size_t idx = static_cast<size_t>(it - region_ids.begin());
       if (it == region_ids.end()) {
         region_ids.push_back(reg);
-        local[g].emplace_back();
+        blocks.emplace_back();
+        it = region_ids.end() - 1;
       }
-      local[g][idx].push_back(h);
+      blocks[static_cast<size_t>(it - region_ids.begin())].push_back(h);
     }
-    regions = std::max(regions, static_cast<int>(region_ids.size()));
-    for (const auto& l : local[g]) k = std::max(k, static_cast<int>(l.size()));
-  }
-  if (regions == 1 || k == 1) return ring_allreduce_s(groups, bytes);
-  // Phase 1 (and 3): intra-region ring reduce-scatter, all local rings of all groups concurrently; each local
-  // ring of k_r ranks needs (k_r - 1) steps of bytes / k_r.
-  src_.clear();
-  dst_.clear();
-  std::vector<double> chunk;
-  std::vector<int> steps;
-  for (const auto& lg : local)
-    for (const auto& ring : lg) {
-      const int n = static_cast<int>(ring.size());
-      if (n < 2) continue;
-      for (int i = 0; i < n; ++i) {
-        src_.push_back(ring[i]);
-        dst_.push_back(ring[(i + 1) % n]);
-        chunk.push_back(bytes / n);
-        steps.push_back(n - 1);
-      }
-    }
-  double phase1 = 0.0;
-  if (!src_.empty()) {
-    // Sizes may differ per region: evaluate with the largest chunk's contention pattern, then scale per hop.
-    times_.resize(src_.size());
-    concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data());
-    std::vector<double> lat(times_.begin(), times_.end());
-    concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 1.0, times_.data());
-    for (size_t i = 0; i < src_.size(); ++i) {
-      const double per_byte = times_[i] - lat[i];
-      phase1 = std::max(phase1, steps[i] * (lat[i] + chunk[i] * per_byte));
-    }
-  }
-  // Phase 2: for each local index i < k a ring over member (i mod k_r) of every region, all at once.
-  std::vector<std::vector<int>> rings;
-  for (const auto& lg : local)
-    for (int i = 0; i < k; ++i) {
+    bool balanced = true;
+    for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+    const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+    if (!balanced) {
       std::vector<int> ring;
-      for (const auto& l : lg) ring.push_back(l[i % l.size()]);
-      rings.push_back(std::move(ring));
+      for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+      const int n = static_cast<int>(ring.size());
+      fallback.push_back(std::move(ring));
+      fallback_chunk.push_back(bytes / n);
+      fallback_steps.push_back(2 * (n - 1));
+      continue;
     }
-  // Groups may span different numbers of regions; ring_allreduce_s assumes equal sizes, so do them per size.
-  double phase2 = 0.0;
-  std::vector<std::vector<int>> same;
-  for (size_t n = 2; n <= static_cast<size_t>(regions); ++n) {
-    same.clear();
-    for (const auto& r : rings)
-      if (r.size() == n) same.push_back(r);
-    if (!same.empty()) phase2 = std::max(phase2, ring_allreduce_s(same, bytes / k));
+    for (const auto& b : blocks) {
+      local.push_back(b);
+      local_chunk.push_back(bytes / k);
+      local_steps.push_back(k - 1);
+    }
+    for (int j = 0; j < k; ++j) {
+      std::vector<int> ring;
+      for (const auto& b : blocks) ring.push_back(b[j]);
+      cross.push_back(std::move(ring));
+      cross_chunk.push_back(bytes / (static_cast<double>(k) * R));
+      cross_steps.push_back(2 * (R - 1));
+    }
   }
-  return 2.0 * phase1 + phase2;
+  // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
+  // against the phases').
+  const double phase1 = rings_phase_s(local, local_chunk, local_steps);
+  const double phase2 = rings_phase_s(cross, cross_chunk, cross_steps);
+  const double balanced_s = 2.0 * phase1 + phase2;
+  const double fallback_s = rings_phase_s(fallback, fallback_chunk, fallback_steps);
+  return std::max(balanced_s, fallback_s);
 }
 
 double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {

@@ -24,14 +24,15 @@
  *     DP all-reduces of two stages that overlap in time) is NOT counted as contention.
  *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps, each step = max over ring hops of
  *     (latency + (S/n)/share); exact (SimGrid CM02 ratio 1.0) without contention.
- *  3. Hierarchical all-reduce: ranks grouped by region (k_r ranks in region r, R regions, k = max k_r):
- *     intra-region ring reduce-scatter ((k_r - 1) steps of S/k_r, regions concurrently), then for each local
- *     index i < k a ring all-reduce of S/k over the i-th rank of every region (member i mod k_r of a smaller
- *     region), all i concurrently, then the intra-region all-gather (same time as the reduce-scatter). With one
- *     region or one rank per region it is the plain ring. Uneven regions are approximated.
- *  4. Tree all-reduce: binary tree over the DP group in dp order (parent of i is (i-1)/2); reduce level by level
- *     (children of one level send S to their parents concurrently), then broadcast the same way down. No
- *     pipelining/chunking.
+ *  3. Hierarchical all-reduce (as simcore's collectives.cpp): members grouped by region in order of first
+ *     appearance. Balanced groups (k members in each of R regions): intra-region ring reduce-scatter
+ *     (k-1 steps of S/k), then k concurrent cross-region rings (2(R-1) steps of S/(kR)), then the intra-region
+ *     all-gather (same time as the reduce-scatter). Unbalanced groups: one ring over the group re-ordered region
+ *     by region. Balanced and unbalanced groups of one stage do not contend with each other in the estimate.
+ *  4. Tree all-reduce (as simcore): binary tree over dp order (children 2i+1, 2i+2), whole-buffer reduce to member
+ *     0 (a node sends once all its children's buffers arrived), then whole-buffer broadcast. Transfers that start
+ *     at the same instant share links (counted over all groups of the stage); one starting later is not slowed by
+ *     transfers still in flight.
  *  5. Compute: per (stage, dp replica) the slowest GPU of that TP group sets the compute time (TP syncs every
  *     layer). TP all-reduce time of a group is charged serially (no overlap with compute), as in the simulator.
  *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-off
@@ -44,7 +45,7 @@
 
 #include "cost_model.hpp"
 #include "network_view.hpp"
-#include "pipeline_schedule.hpp"
+#include "pipeline_critical_path.hpp"
 #include "plan.hpp"
 #include "spec.hpp"
 
@@ -94,7 +95,11 @@ class Evaluator {
 
  private:
   /** @brief Times of concurrent transfers src[i] -> dst[i] of `bytes` each, sharing links (approximation 1). */
-  void concurrent_times(const int* src, const int* dst, int n, double bytes, double* out) const;
+  void concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
+                        const double* bytes_each = nullptr) const;
+  /** @brief Concurrent rings (each: steps x its slowest hop of chunk_bytes[r]), time of the slowest ring. */
+  double rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
+                       const std::vector<int>& steps) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
@@ -107,7 +112,7 @@ class Evaluator {
   NetworkView net_;
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   std::vector<double> memory_;      ///< per host, bytes per GPU
-  std::vector<std::vector<PipeOp>> schedule_;  ///< per stage, op order
+  std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;

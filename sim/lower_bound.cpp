@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
-#include "pipeline_schedule.hpp"
+#include "pipeline_critical_path.hpp"
 
 namespace hulk {
 
@@ -33,7 +33,7 @@ double lower_bound_s(const Scenario& scenario) {
   stage_times(scenario, cost, f, b);
   const int p = static_cast<int>(f.size());
   const std::vector<double> zero(std::max(1, p), 0.0);
-  const auto schedule = build_pipeline_schedule(scenario.job.schedule, p, std::max(1, cost.micro_batches));
+  const auto schedule = stage_op_orders(scenario.job.schedule, p, std::max(1, cost.micro_batches));
   PipelineScratch scratch;
   return pipeline_makespan_s(schedule, f.data(), b.data(), zero.data(), zero.data(), nullptr, scratch);
 }

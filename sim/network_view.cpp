@@ -1,6 +1,7 @@
 #include "network_view.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace hulk {
 namespace {
@@ -35,8 +36,9 @@ NetworkView::NetworkView(const PlatformSpec& platform) {
     for (int a = 0; a < R; ++a)
       for (int b = 0; b < R; ++b) {
         double bw = 1.0;
-        if (a != b && a < static_cast<int>(platform.wan.size()) && b < static_cast<int>(platform.wan[a].size()))
-          bw = positive_bw(platform.wan[a][b].bandwidth_Bps);
+        const int lo = std::min(a, b), hi = std::max(a, b);  // the simulator builds link {lo, hi} from wan[lo][hi]
+        if (a != b && hi < static_cast<int>(platform.wan.size()) && hi < static_cast<int>(platform.wan[lo].size()))
+          bw = positive_bw(platform.wan[lo][hi].bandwidth_Bps);
         link_bandwidth_Bps_[base + a * R + b] = bw;
       }
   }
@@ -47,10 +49,12 @@ NetworkView::NetworkView(const PlatformSpec& platform) {
     for (int b = 0; b < H; ++b) {
       const HostSpec& hb = platform.hosts[b];
       Route r;
+      r.flow_cap_Bps = std::numeric_limits<double>::infinity();
       if (a == b) {
         r.links[0] = 2 * H + a;
         r.n_links = 1;
         r.latency_s = ha.intra_link.latency_s;
+        r.flow_cap_Bps = positive_bw(ha.intra_link.bandwidth_Bps);
       } else if (xml) {
         r.links[0] = base + a * H + b;
         r.n_links = 1;
@@ -69,13 +73,14 @@ NetworkView::NetworkView(const PlatformSpec& platform) {
           r.links[2] = w;
           r.n_links = 3;
           const auto& wan = platform.wan;
-          if (ha.region < static_cast<int>(wan.size()) && hb.region < static_cast<int>(wan[ha.region].size()))
-            r.latency_s += wan[ha.region][hb.region].latency_s;
+          const int lo = std::min(ha.region, hb.region), hi = std::max(ha.region, hb.region);
+          if (hi < static_cast<int>(wan.size()) && hi < static_cast<int>(wan[lo].size()))
+            r.latency_s += wan[lo][hi].latency_s;
         }
         auto lat = platform.host_pair_latency_s.find(std::make_pair(std::min(a, b), std::max(a, b)));
         if (lat != platform.host_pair_latency_s.end()) r.latency_s = lat->second;
       }
-      r.bandwidth_Bps = link_bandwidth_Bps_[r.links[0]];
+      r.bandwidth_Bps = std::min(r.flow_cap_Bps, link_bandwidth_Bps_[r.links[0]]);
       for (int i = 1; i < r.n_links; ++i) r.bandwidth_Bps = std::min(r.bandwidth_Bps, link_bandwidth_Bps_[r.links[i]]);
       routes_[static_cast<size_t>(a) * H + b] = r;
     }

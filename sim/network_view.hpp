@@ -6,9 +6,10 @@
  *  The model (identical to the simulator's platform, see the placement brief / DESIGN.md):
  *  - every host has a full-duplex NIC (HostSpec::host_link): one "up" and one "down" link, each of the NIC's
  *    bandwidth;
- *  - every host has one intra-host link shared by all its GPUs, bandwidth intra_link.bw * gpus, latency
- *    intra_link.latency, used for GPU<->GPU traffic inside the server (one link for both directions);
- *  - every ordered region pair (a != b) has one WAN link of wan[a][b] bandwidth (full duplex: one capacity per
+ *  - every host has one intra-host link shared by all its GPUs (both directions), bandwidth intra_link.bw * gpus,
+ *    plus a per-GPU port: each flow inside the server is capped at intra_link.bw and has latency
+ *    intra_link.latency (simcore: a SHARED aggregate link + a FATPIPE port link);
+ *  - every region pair a < b has one WAN link of wan[a][b] bandwidth and latency (split duplex: one capacity per
  *    direction);
  *  - route between hosts of one region: NIC up(src) + NIC down(dst), latency = sum of the two latencies;
  *    between regions: NIC up(src) + WAN(ra->rb) + NIC down(dst), latency = sum of the three;
@@ -27,7 +28,8 @@ struct Route {
   std::array<int, 3> links{{-1, -1, -1}};  ///< link ids (index into NetworkView::link_bandwidth_Bps)
   int n_links = 0;                         ///< number of valid entries in links
   double latency_s = 0;                    ///< one-way route latency, seconds
-  double bandwidth_Bps = 0;                ///< min bandwidth over the links, bytes/s
+  double bandwidth_Bps = 0;                ///< min bandwidth over the links and the per-flow cap, bytes/s
+  double flow_cap_Bps = 0;                 ///< per-flow cap (a GPU's own intra-host port), +inf if none
 };
 
 /** @brief Route table for all ordered host pairs (including a host to itself = its intra-host link). */

@@ -9,7 +9,7 @@
 #include "sim/evaluator.hpp"
 #include "sim/lower_bound.hpp"
 #include "sim/network_view.hpp"
-#include "sim/pipeline_schedule.hpp"
+#include "sim/pipeline_critical_path.hpp"
 #include "sim/placer_common.hpp"
 #include "sim/random_placer.hpp"
 
@@ -43,7 +43,10 @@ TEST(NetworkView, RoutesFollowThePlatformModel) {
   // The two directions of a WAN are different links; a host to itself is its shared intra-host link.
   EXPECT_NE(net.route(0, 2).links[2], net.route(2, 0).links[2]);
   EXPECT_EQ(net.route(1, 1).n_links, 1);
-  EXPECT_DOUBLE_EQ(net.route(1, 1).bandwidth_Bps, 200e9);
+  // Its aggregate link carries gpus x intra bandwidth, but one flow is capped by its GPU's port (intra bandwidth).
+  EXPECT_DOUBLE_EQ(net.link_bandwidth_Bps(net.route(1, 1).links[0]), 200e9);
+  EXPECT_DOUBLE_EQ(net.route(1, 1).flow_cap_Bps, 100e9);
+  EXPECT_DOUBLE_EQ(net.route(1, 1).bandwidth_Bps, 100e9);
 }
 
 TEST(Evaluator, TensorParallelRingAcrossHostsMatchesClosedForm) {
@@ -137,8 +140,9 @@ TEST(Evaluator, TreeAllReduceMatchesClosedForm) {
   s.job.collective = "tree";
   Evaluator ev(s);
   const double S = ev.cost().stages[0].dp_grad_bytes, a = 2 * kNicLat;
-  // Tree 0 <- {1, 2}, 1 <- 3. Reduce: 3->1 alone, then 1->0 and 2->0 share host 0's NIC down. Broadcast mirrors.
-  const double expected = 2 * ((a + S / kNicBw) + (a + S / (kNicBw / 2)));
+  // Tree 0 <- {1, 2}, 1 <- 3. Reduce: leaves 3->1 and 2->0 start together on disjoint links, then 1->0 alone.
+  // Broadcast: 0->1 and 0->2 start together and share host 0's NIC up, then 1->3 alone.
+  const double expected = 2 * (a + S / kNicBw) + (a + S / (kNicBw / 2)) + (a + S / kNicBw);
   EXPECT_NEAR(ev.evaluate_hosts({0, 1, 2, 3}).dp_comm_s, expected, 0.01 * expected);
 }
 
@@ -159,6 +163,28 @@ TEST(Evaluator, HierarchicalAllReduceClosedFormAndRingFallback) {
   Scenario one_ring = one;
   one.job.collective = "hierarchical";
   EXPECT_DOUBLE_EQ(Evaluator(one).time_of_hosts({0, 1, 2, 3}), Evaluator(one_ring).time_of_hosts({0, 1, 2, 3}));
+}
+
+TEST(Evaluator, OneFlowInsideAHostIsCappedByItsGpuPort) {
+  // tp 2 on a 4-GPU host: 2 flows on an aggregate of 4 x 150 GB/s, but each flow is capped at 150 GB/s.
+  Scenario s = make_scenario(make_platform({1}, 4, a100()), make_job(1, 2, 1, 1));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double ar = 2 * 1 * (2e-6 + c.tp_allreduce_bytes / 2 / 150e9);
+  const double expected = 3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar;
+  EXPECT_NEAR(ev.time_of_hosts({0, 0}), expected, 1e-9 * expected);
+}
+
+TEST(Evaluator, UnbalancedHierarchicalFallsBackToARegionOrderedRing) {
+  // Members in regions (0, 1, 0, 1, 1): unbalanced -> ring re-ordered region by region: h0 h2 | h1 h3 h4.
+  const LinkSpec wan{1e8, 0.04};
+  Scenario s = make_scenario(make_platform({2, 3}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(5, 1, 1, 1));
+  s.job.collective = "hierarchical";
+  Evaluator ev(s);
+  const double S = ev.cost().stages[0].dp_grad_bytes;
+  // Ring h0 h1 | h2 h3 h4 crosses the WAN once each way: the slowest hop is a WAN hop (alone on its direction).
+  const double step = 2 * kNicLat + wan.latency_s + (S / 5) / wan.bandwidth_Bps;
+  EXPECT_NEAR(ev.evaluate_hosts({0, 2, 1, 3, 4}).dp_comm_s, 2 * 4 * step, 1e-6 * step);
 }
 
 TEST(Evaluator, SlowestGpuOfTheStageSetsItsSpeed) {
@@ -219,7 +245,7 @@ TEST(LowerBound, ClosedFormIsNotABoundForUnequalStages) {
   // Documented counterexample (lower_bound.hpp): heavy stage 0, light stage 1, 1F1B, many micro-batches.
   const int m = 50;
   const std::vector<double> f{1.0, 1e-3}, b{2.0, 1e-3}, zero{0.0, 0.0};
-  const auto sched = build_pipeline_schedule("1f1b", 2, m);
+  const auto sched = stage_op_orders("1f1b", 2, m);
   PipelineScratch scratch;
   const double cp = pipeline_makespan_s(sched, f.data(), b.data(), zero.data(), zero.data(), nullptr, scratch);
   const double closed = (3.0 + 2e-3) + (m - 1) * 3.0;
@@ -227,8 +253,8 @@ TEST(LowerBound, ClosedFormIsNotABoundForUnequalStages) {
   EXPECT_NEAR(cp, 3.0 * m, 1e-9);  // stage 0 is never idle and finishes last
 }
 
-TEST(PipelineSchedule, OneFOneBOrderIsMegatrons) {
-  const auto s = build_pipeline_schedule("1f1b", 3, 4);
+TEST(PipelineCriticalPath, OneFOneBOrderIsMegatrons) {
+  const auto s = stage_op_orders("1f1b", 3, 4);
   // Stage 0: warm-up 2 forwards, then F2 B0 F3 B1, then B2 B3.
   const std::vector<std::pair<bool, int>> want{{false, 0}, {false, 1}, {false, 2}, {true, 0},
                                                {false, 3}, {true, 1},  {true, 2},  {true, 3}};

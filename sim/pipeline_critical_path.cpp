@@ -1,13 +1,13 @@
-#include "pipeline_schedule.hpp"
+#include "pipeline_critical_path.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace hulk {
 
-std::vector<std::vector<PipeOp>> build_pipeline_schedule(const std::string& schedule, int stages, int micro_batches) {
+std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches) {
   const int p = stages, m = micro_batches;
-  std::vector<std::vector<PipeOp>> out(p);
+  std::vector<std::vector<StageOp>> out(p);
   for (int s = 0; s < p; ++s) {
     auto& ops = out[s];
     ops.reserve(2 * static_cast<size_t>(m));
@@ -27,7 +27,7 @@ std::vector<std::vector<PipeOp>> build_pipeline_schedule(const std::string& sche
   return out;
 }
 
-double pipeline_makespan_s(const std::vector<std::vector<PipeOp>>& schedule, const double* fwd_s, const double* bwd_s,
+double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
                            const double* comm_fwd_s, const double* comm_bwd_s, double* last_end_s,
                            PipelineScratch& sc) {
   const int p = static_cast<int>(schedule.size());
@@ -48,7 +48,7 @@ double pipeline_makespan_s(const std::vector<std::vector<PipeOp>>& schedule, con
       const auto& ops = schedule[s];
       size_t& k = sc.next[s];
       while (k < ops.size()) {
-        const PipeOp op = ops[k];
+        const StageOp op = ops[k];
         double ready;
         if (!op.backward) {
           if (s == 0) {
@@ -77,7 +77,7 @@ double pipeline_makespan_s(const std::vector<std::vector<PipeOp>>& schedule, con
         progress = true;
       }
     }
-    if (!progress) throw std::logic_error("pipeline schedule deadlocked (bug in build_pipeline_schedule)");
+    if (!progress) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
   }
   double makespan = 0.0;
   for (int s = 0; s < p; ++s) {
