@@ -23,6 +23,7 @@ struct SearchOptions {
   long long max_evaluations = 20000;  ///< evaluator calls (moves evaluated), the default budget
   double max_seconds = 0;             ///< wall-clock budget, seconds (0 = none); stops at whichever comes first
   std::optional<std::uint64_t> seed;  ///< overrides component_seed(scenario.seed, "search")
+  std::optional<Placement> start;     ///< start here instead of greedy/round-robin (used by gnn+refine)
 };
 
 /** @brief What the last place() call did. */

@@ -42,7 +42,7 @@ Placement place_here(const Scenario& scenario, const std::string& method, const 
     return gnn_placement(scenario, model, method == "gnn+refine", options.budget);
   }
   PlacerOptions placer_options;
-  if (options.budget > 0) placer_options.budget_evaluations = options.budget;
+  if (options.budget > 0) placer_options.search_evaluations = options.budget;
   return make_placer(method, placer_options)->place(scenario);
 }
 
