@@ -116,7 +116,9 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   YAML::Node root = YamlReader::load_file(path);
   YamlReader r(path);
   if (!root.IsMap()) r.fail(root, "", "expected a scenario map (name, platform, job, ...), got " + describe_node(root));
-  detail::apply_overrides(root, overrides, path);
+  const std::vector<std::string> set_paths = detail::apply_overrides(root, overrides, path);
+  for (std::size_t i = 0; i < set_paths.size(); ++i)
+    r.add_override(set_paths[i], "--set " + overrides[i].key + "=" + overrides[i].value);
   const std::string base_dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
 
   r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "placement"});
@@ -147,7 +149,8 @@ std::string number_text(double v) {
 
 void validate_job_with(const Scenario& s, const YamlReader* r) {
   const auto fail = [&](const std::string& key, const std::string& message) {
-    throw InputError(s.file, r != nullptr ? r->line_for(key) : 0, key, message);
+    if (r != nullptr) r->fail_key(key, message);
+    throw InputError(s.file, 0, key, message);
   };
   const JobSpec& j = s.job;
   const ModelSpec& m = j.model;

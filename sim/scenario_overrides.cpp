@@ -58,7 +58,9 @@ std::string element_names(const YAML::Node& list) {
 
 }  // namespace
 
-void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, const std::string& file) {
+std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+                                         const std::string& file) {
+  std::vector<std::string> canonical;
   for (const Override& ov : overrides) {
     std::vector<std::string> parts;
     std::stringstream ss(ov.key);
@@ -81,9 +83,10 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, c
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const bool last = i + 1 == parts.size();
       const std::string& p = parts[i];
-      const std::string here = path.empty() ? p : path + "." + p;
+      std::string here = path.empty() ? p : path + "." + p;
       if (cur.IsSequence()) {
         const long idx = find_element(cur, p);
+        if (idx >= 0) here = path + "." + std::to_string(idx);  // the loader's key paths use indices
         if (idx < 0)
           throw InputError(file, 0, ov.key, "no element '" + p + "' in '" + path + "' (expected an index or a name: " +
                                                 element_names(cur) + ")");
@@ -108,7 +111,9 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, c
       }
       path = here;
     }
+    canonical.push_back(path);
   }
+  return canonical;
 }
 
 }  // namespace hulk::detail

@@ -31,13 +31,23 @@ std::string YamlReader::join(const std::string& parent, const std::string& child
   return parent.empty() ? child : parent + "." + child;
 }
 
+std::string YamlReader::override_of(const std::string& key) const {
+  for (const auto& [path, label] : overrides_)
+    if (key == path || key.rfind(path + ".", 0) == 0) return label;
+  return "";
+}
+
 void YamlReader::fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
   int line = line_of(at);
   if (line == 0) line = line_for(key);
   throw InputError(file_, line, key, message);
 }
 
 void YamlReader::fail_key(const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
   throw InputError(file_, line_for(key), key, message);
 }
 
