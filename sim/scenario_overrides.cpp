@@ -68,7 +68,8 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
     while (std::getline(ss, part, '.')) parts.push_back(part);
     bool malformed = parts.empty() || ov.key.back() == '.';
     for (const auto& p : parts) malformed = malformed || p.empty();
-    if (malformed) throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
+    if (malformed)
+      throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
     if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
     YAML::Node value;
     try {
@@ -88,8 +89,9 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
         const long idx = find_element(cur, p);
         if (idx >= 0) here = path + "." + std::to_string(idx);  // the loader's key paths use indices
         if (idx < 0)
-          throw InputError(file, 0, ov.key, "no element '" + p + "' in '" + path + "' (expected an index or a name: " +
-                                                element_names(cur) + ")");
+          throw InputError(
+              file, 0, ov.key,
+              "no element '" + p + "' in '" + path + "' (expected an index or a name: " + element_names(cur) + ")");
         if (last) {
           cur[static_cast<std::size_t>(idx)] = value;
         } else {
@@ -106,8 +108,9 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
           cur.reset(child);
         }
       } else {
-        throw InputError(file, 0, ov.key, "cannot follow the override path: '" + path + "' is a value ('" +
-                                              cur.Scalar() + "'), not a map or a list");
+        throw InputError(
+            file, 0, ov.key,
+            "cannot follow the override path: '" + path + "' is a value ('" + cur.Scalar() + "'), not a map or a list");
       }
       path = here;
     }

@@ -2,10 +2,10 @@
 /** @file scenario_parts.hpp
  *  @brief Internal pieces of the scenario loader (scenario.cpp), split by concern: overrides on the YAML tree,
  *  the `platform:` section, and job validation with line numbers. Not part of the public API. */
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "sim/scenario.hpp"
 #include "sim/spec.hpp"

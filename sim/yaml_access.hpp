@@ -3,11 +3,11 @@
  *  @brief Typed, line-aware access to a parsed YAML tree: every read names the key path, and every problem throws
  *  InputError(file, line, key, message with the bad value and what was expected). Used by the scenario loader and
  *  the catalogs; nothing here knows the scenario schema. */
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 namespace hulk {
 

@@ -25,9 +25,28 @@ std::string read(const std::string& path) {
 // One random edit: delete, insert or replace a character, duplicate or drop a line, or splice in a YAML fragment.
 std::string mutate(std::string text, std::mt19937_64& rng) {
   static const std::string alphabet = " :-[]{},#&*!|>'\"%@`\n\t0123456789abcxyzGbpsmuT.";
-  static const std::vector<std::string> fragments = {
-      "[", "]", "{}", ": ", "- ", "~", "null", "-1", "0", "1e999", "nan", "&a x", "*a", "!!int", "? [a]: b",
-      "\n  - x", "{a: [1, {b: c}]}", "99999999999999999999", "regions", "between: [a]", "hosts: []", "'\\x00'"};
+  static const std::vector<std::string> fragments = {"[",
+                                                     "]",
+                                                     "{}",
+                                                     ": ",
+                                                     "- ",
+                                                     "~",
+                                                     "null",
+                                                     "-1",
+                                                     "0",
+                                                     "1e999",
+                                                     "nan",
+                                                     "&a x",
+                                                     "*a",
+                                                     "!!int",
+                                                     "? [a]: b",
+                                                     "\n  - x",
+                                                     "{a: [1, {b: c}]}",
+                                                     "99999999999999999999",
+                                                     "regions",
+                                                     "between: [a]",
+                                                     "hosts: []",
+                                                     "'\\x00'"};
   if (text.empty()) return fragments[rng() % fragments.size()];
   const std::size_t pos = rng() % text.size();
   switch (rng() % 6) {
@@ -93,14 +112,44 @@ TEST(ScenarioFuzz, MutatedFilesGiveScenarioOrInputError) {
 
 TEST(ScenarioFuzz, RandomOverridesGiveScenarioOrInputError) {
   const std::string file = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-region-gpt.yaml";
-  const std::vector<std::string> keys = {"job", "job.model", "job.model.preset", "regions", "regions.0",
-                                         "regions.tokyo.gpu", "regions.1.gpu.flops", "wan", "wan.pairs",
-                                         "wan.pairs.0.between", "wan.pairs.0.between.1", "network", "placement",
-                                         "platform", "seed", "name", "job.parallelism.dp", "regions.tokyo",
-                                         "platform.regions.5", "x.y.z", "wan.default"};
-  const std::vector<std::string> values = {"", "~", "[]", "{}", "0", "-1", "3", "1Gbps", "[a, b]", "{x: 1}",
-                                           "tokyo", "[virginia, virginia]", "{preset: bert-large}", "'", "1e400",
-                                           "{name: q, hosts: 1, gpu: T4}", "[{name: q, hosts: 1, gpu: T4}]"};
+  const std::vector<std::string> keys = {"job",
+                                         "job.model",
+                                         "job.model.preset",
+                                         "regions",
+                                         "regions.0",
+                                         "regions.tokyo.gpu",
+                                         "regions.1.gpu.flops",
+                                         "wan",
+                                         "wan.pairs",
+                                         "wan.pairs.0.between",
+                                         "wan.pairs.0.between.1",
+                                         "network",
+                                         "placement",
+                                         "platform",
+                                         "seed",
+                                         "name",
+                                         "job.parallelism.dp",
+                                         "regions.tokyo",
+                                         "platform.regions.5",
+                                         "x.y.z",
+                                         "wan.default"};
+  const std::vector<std::string> values = {"",
+                                           "~",
+                                           "[]",
+                                           "{}",
+                                           "0",
+                                           "-1",
+                                           "3",
+                                           "1Gbps",
+                                           "[a, b]",
+                                           "{x: 1}",
+                                           "tokyo",
+                                           "[virginia, virginia]",
+                                           "{preset: bert-large}",
+                                           "'",
+                                           "1e400",
+                                           "{name: q, hosts: 1, gpu: T4}",
+                                           "[{name: q, hosts: 1, gpu: T4}]"};
   std::mt19937_64 rng(7);
   for (int i = 0; i < 800; ++i) {
     std::vector<Override> ov;

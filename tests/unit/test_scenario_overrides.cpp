@@ -21,10 +21,9 @@ std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr
 }  // namespace
 
 TEST(Overrides, PlainKeysAndShortcuts) {
-  const Scenario s = load_scenario(example(), {{"job.iterations", "5"},
-                                               {"wan.default.bandwidth", "10Gbps"},
-                                               {"seed", "42"},
-                                               {"network.tcp_window", "4MiB"}});
+  const Scenario s = load_scenario(
+      example(),
+      {{"job.iterations", "5"}, {"wan.default.bandwidth", "10Gbps"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
   EXPECT_EQ(s.job.iterations, 5);
   EXPECT_EQ(s.seed, 42u);
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 4.0 * 1024 * 1024);
