@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "sim/catalog.hpp"
@@ -107,4 +108,11 @@ TEST(GpuCatalog, RejectsDuplicateNamesAndBadUnits) {
     EXPECT_EQ(e.key(), "gpus.0.fp16");
     EXPECT_NE(std::string(e.what()).find("unit of a size"), std::string::npos) << e.what();
   }
+}
+
+TEST(Catalog, PlatformsDirHonoursTheEnvironment) {
+  ::setenv("HULK_PLATFORMS_DIR", "/some/where", 1);
+  EXPECT_EQ(platforms_dir(), "/some/where");
+  ::unsetenv("HULK_PLATFORMS_DIR");
+  EXPECT_EQ(platforms_dir(), std::string(HULK_SOURCE_DIR) + "/platforms");
 }
