@@ -142,10 +142,10 @@ void RankActor::operator()() {
   for (int it = 0; it < sh.job->iterations; ++it) {
     ledger.iteration = it;
     // Pre-post this iteration's pipeline receives: a neighbour's send then starts transferring at once.
-    act_in_.clear();
-    grad_in_.clear();
-    for (int mb = 0; mb < m && prev >= 0; ++mb) act_in_.push_back(ep.post_recv(prev));
-    for (int mb = 0; mb < m && next >= 0; ++mb) grad_in_.push_back(ep.post_recv(next));
+    act_in_.assign(prev >= 0 ? m : 0, PendingRecv{});  // sized before posting: posted receives must not move
+    grad_in_.assign(next >= 0 ? m : 0, PendingRecv{});
+    for (size_t mb = 0; mb < act_in_.size(); ++mb) ep.post_recv(prev, act_in_[mb]);
+    for (size_t mb = 0; mb < grad_in_.size(); ++mb) ep.post_recv(next, grad_in_[mb]);
     for (const PipeOp& op : ops) {
       if (op.forward) forward(op.micro_batch);
       else backward(op.micro_batch);
