@@ -1,7 +1,7 @@
 // Simulator speed benchmark (not a test). Build (from the worktree, after building hulk_sim):
 //   g++ -O2 -std=c++17 -I. tests/bench/bench_simulate.cpp build/libhulk_sim.a $(pkg-config --libs simgrid) \
 //       -lyaml-cpp -o build/bench_simulate
-// Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024 [block|round-robin] [events]
+// Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024|actors10k [block|round-robin] [events]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -79,13 +79,38 @@ hulk::Scenario gpu1024() {
   return s;
 }
 
+/** 10,000 rank actors (a 10,000-stage pipeline of a tiny model, one micro-batch) on 125 hosts x 80 GPUs: measures
+ *  the per-actor memory (contexts/stack-size). */
+hulk::Scenario actors10k() {
+  hulk::Scenario s;
+  s.name = "bench-actors10k";
+  const int regions = 5;
+  for (int r = 0; r < regions; ++r) s.platform.regions.push_back("region" + std::to_string(r));
+  for (int i = 0; i < 125; ++i) {
+    hulk::HostSpec h;
+    h.name = "host" + std::to_string(i);
+    h.region = i % regions;
+    h.gpus = 80;
+    h.gpu = gpu("A100-80GB", 312e12, 19.5e12, 80e9);
+    h.host_link = {12.5e9, 5e-6};
+    h.intra_link = {300e9, 2e-6};
+    s.platform.hosts.push_back(h);
+  }
+  s.platform.wan.assign(regions, std::vector<hulk::LinkSpec>(regions, hulk::LinkSpec{1.25e9, 30e-3}));
+  s.job.model = {"tiny", 10000, 64, 4, 16, 100};
+  s.job.global_batch = 1;
+  s.job.micro_batch = 1;
+  s.job.par = {1, 1, 10000};
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "hulk47";
   const std::string placement = argc > 2 ? argv[2] : "block";
   const bool events = argc > 3 && std::string(argv[3]) == "events";
-  hulk::Scenario s = which == "gpu1024" ? gpu1024() : hulk47();
+  hulk::Scenario s = which == "gpu1024" ? gpu1024() : which == "actors10k" ? actors10k() : hulk47();
   s.job.iterations = 1;
   if (const char* gb = std::getenv("HULK_BENCH_GLOBAL_BATCH")) s.job.global_batch = std::atoi(gb);  // profiling
   hulk::Placement pl;
