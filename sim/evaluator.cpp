@@ -28,12 +28,20 @@ Evaluator::Evaluator(const Scenario& scenario)
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
   bwd_.assign(sd, 0.0);
-  cf_.assign(sd, 0.0);
-  cb_.assign(sd, 0.0);
+  lat_f_.assign(sd, 0.0);
+  xfer_f_.assign(sd, 0.0);
+  lat_b_.assign(sd, 0.0);
+  xfer_b_.assign(sd, 0.0);
   sf_.assign(par.pp, 0.0);
   sb_.assign(par.pp, 0.0);
-  scf_.assign(par.pp, 0.0);
-  scb_.assign(par.pp, 0.0);
+  links_f_.assign(3 * sd, -1);
+  links_b_.assign(3 * sd, -1);
+  slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
+  slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
+  slf_.assign(par.pp, 0.0);
+  sxf_.assign(par.pp, 0.0);
+  slb_.assign(par.pp, 0.0);
+  sxb_.assign(par.pp, 0.0);
   last_end_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
   const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
@@ -327,12 +335,19 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
         dst_[i] = dir == 0 ? b : a;
       }
       concurrent_times(src_.data(), dst_.data(), n, cost_.pp_message_bytes, times_.data());
-      std::vector<double>& target = dir == 0 ? cf_ : cb_;
+      std::vector<double>& lat = dir == 0 ? lat_f_ : lat_b_;
+      std::vector<double>& xfer = dir == 0 ? xfer_f_ : xfer_b_;
       for (int d = 0; d < D; ++d) {
-        double worst = 0.0;
-        for (int t = 0; t < T; ++t) worst = std::max(worst, times_[d * T + t]);
-        target[s * D + d] = worst;
-        out.pp_hop_s = std::max(out.pp_hop_s, worst);
+        int worst = d * T;
+        for (int t = 1; t < T; ++t)
+          if (times_[d * T + t] > times_[worst]) worst = d * T + t;
+        const Route& route = net_.route(src_[worst], dst_[worst]);
+        const double l = route.latency_s;
+        int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
+        for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
+        lat[s * D + d] = l;
+        xfer[s * D + d] = times_[worst] - l;
+        out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
       }
     }
   }
@@ -344,12 +359,19 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     for (int s = 0; s < P; ++s) {
       sf_[s] = fwd_[s * D + d];
       sb_[s] = bwd_[s * D + d];
-      scf_[s] = cf_[s * D + d];
-      scb_[s] = cb_[s * D + d];
+      slf_[s] = lat_f_[s * D + d];
+      sxf_[s] = xfer_f_[s * D + d];
+      slb_[s] = lat_b_[s * D + d];
+      sxb_[s] = xfer_b_[s * D + d];
+      for (int k = 0; k < 3; ++k) {
+        slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
+        slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
+      }
       busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
     }
-    const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), scf_.data(), scb_.data(),
-                                            last_end_.data(), pipe_scratch_);
+    const PipelineLinks links{slf_.data(), sxf_.data(),       slb_.data(),
+                              sxb_.data(), slinks_f_.data(), slinks_b_.data(), net_.links()};
+    const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
   }

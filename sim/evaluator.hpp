@@ -35,8 +35,11 @@
  *     transfers still in flight.
  *  5. Compute: per (stage, dp replica) the slowest GPU of that TP group sets the compute time (TP syncs every
  *     layer). TP all-reduce time of a group is charged serially (no overlap with compute), as in the simulator.
- *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-off
- *     times (max over the tp ranks of the boundary). Sends never slow the sender's compute.
+ *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-offs (the
+ *     slowest of the boundary's tp transfers). Sends never slow the sender's compute. The replica's pipeline
+ *     messages are serialised FIFO per link of their route (so a stage's activations to s+1 and gradients to s-1
+ *     queue on its NIC up); SimGrid shares fairly instead, which delivers the earlier messages of a burst later
+ *     but the last one at the same time. Messages of different replicas meet only through the bandwidth share.
  *  7. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
@@ -118,9 +121,11 @@ class Evaluator {
   mutable std::vector<int> link_count_;
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_;
-  mutable std::vector<double> fwd_, bwd_, cf_, cb_;   ///< per (stage, replica)
+  mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
+  mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;
-  mutable std::vector<double> sf_, sb_, scf_, scb_, last_end_;  ///< one replica's per-stage inputs/outputs
+  mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
+  mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
 };
 

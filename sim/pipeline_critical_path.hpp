@@ -21,19 +21,35 @@ std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, i
 
 /** @brief Reusable buffers of pipeline_makespan_s (avoids allocations in hot loops). */
 struct PipelineScratch {
-  std::vector<double> f_end, b_end;
+  std::vector<double> act_at, grad_at, f_end;
   std::vector<size_t> next;
-  std::vector<double> clock;
+  std::vector<double> clock, fwd_link_free, bwd_link_free, link_free;
 };
 
-/** @brief Critical path of one pipeline: F(s,j) starts after the stage's previous op and after F(s-1,j) ended
- *  plus comm_fwd_s[s-1]; B(s,j) after the previous op and after B(s+1,j) ended plus comm_bwd_s[s] (the last stage's
- *  B(j) follows its own F(j) through the op order). Sends are asynchronous (never delay the sender).
- *  @param fwd_s,bwd_s per-stage op durations (s); @param comm_fwd_s,comm_bwd_s per boundary s (s -> s+1 and
- *  s+1 -> s), p-1 entries (s); @param last_end_s if non-null, receives per stage the end of its last op (s).
- *  @return end of the last op over all stages (s). The result is monotone non-decreasing in every input. */
+/** @brief Hand-off costs per stage boundary s (between stages s and s+1), p-1 entries each (seconds):
+ *  latency and bandwidth time (bytes / share) of one message, forward (s -> s+1) and backward (s+1 -> s). */
+struct PipelineLinks {
+  const double* latency_fwd_s;
+  const double* transfer_fwd_s;
+  const double* latency_bwd_s;
+  const double* transfer_bwd_s;
+  /** @brief Optional: link ids of each boundary's route, 3 per boundary (-1 = unused), forward and backward, and
+   *  the number of link ids. With them, messages queue per LINK (a stage's activations to s+1 and gradients to
+   *  s-1 share its NIC up); without (nullptr), per boundary and direction. */
+  const int* route_links_fwd = nullptr;
+  const int* route_links_bwd = nullptr;
+  int link_ids = 0;
+};
+
+/** @brief Critical path of one pipeline: F(s,j) starts after the stage's previous op and after activation j
+ *  arrived from stage s-1; B(s,j) after the previous op and after gradient j arrived from stage s+1 (the last
+ *  stage's B(j) follows its own F(j)). Sends are asynchronous (never delay the sender); messages share bandwidth
+ *  FIFO per link (or per boundary and direction, see PipelineLinks): transmission starts at max(posted, the end of
+ *  the previous transmission on any of its links), lasts transfer_*, and the message arrives a latency later. (SimGrid shares the bandwidth
+ *  fairly instead of FIFO: the last arrival of a burst is the same, earlier ones differ.)
+ *  @param fwd_s,bwd_s per-stage op durations (s); @param last_end_s if non-null, receives per stage the end of its
+ *  last op (s). @return end of the last op over all stages (s). Monotone non-decreasing in every input. */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
-                           const double* comm_fwd_s, const double* comm_bwd_s, double* last_end_s,
-                           PipelineScratch& scratch);
+                           const PipelineLinks& links, double* last_end_s, PipelineScratch& scratch);
 
 }  // namespace hulk

@@ -247,7 +247,8 @@ TEST(LowerBound, ClosedFormIsNotABoundForUnequalStages) {
   const std::vector<double> f{1.0, 1e-3}, b{2.0, 1e-3}, zero{0.0, 0.0};
   const auto sched = stage_op_orders("1f1b", 2, m);
   PipelineScratch scratch;
-  const double cp = pipeline_makespan_s(sched, f.data(), b.data(), zero.data(), zero.data(), nullptr, scratch);
+  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  const double cp = pipeline_makespan_s(sched, f.data(), b.data(), free_links, nullptr, scratch);
   const double closed = (3.0 + 2e-3) + (m - 1) * 3.0;
   EXPECT_LT(cp, closed);
   EXPECT_NEAR(cp, 3.0 * m, 1e-9);  // stage 0 is never idle and finishes last
