@@ -36,10 +36,9 @@
  *  5. Compute: per (stage, dp replica) the slowest GPU of that TP group sets the compute time (TP syncs every
  *     layer). TP all-reduce time of a group is charged serially (no overlap with compute), as in the simulator.
  *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-offs (the
- *     slowest of the boundary's tp transfers). Sends never slow the sender's compute. The replica's pipeline
- *     messages are serialised FIFO per link of their route (so a stage's activations to s+1 and gradients to s-1
- *     queue on its NIC up); SimGrid shares fairly instead, which delivers the earlier messages of a burst later
- *     but the last one at the same time. Messages of different replicas meet only through the bandwidth share.
+ *     slowest of the boundary's tp transfers). Sends never slow the sender's compute. The replica's messages in
+ *     flight share the links of their routes by processor sharing (a small fluid event simulation); messages of
+ *     other replicas and tp ranks enter only through the bandwidth share of each hand-off (approximation 1).
  *  7. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */

@@ -39,40 +39,46 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
   sc.f_end.assign(n, -1.0);
   sc.next.assign(p, 0);
   sc.clock.assign(p, 0.0);
-  sc.fwd_link_free.assign(p, 0.0);
-  sc.bwd_link_free.assign(p, 0.0);
+  sc.active.clear();
   std::vector<double>& clock = sc.clock;
-  const bool per_link = links.route_links_fwd && links.route_links_bwd && links.link_ids > 0;
-  if (per_link) {
-    if (static_cast<int>(sc.link_free.size()) < links.link_ids) sc.link_free.assign(links.link_ids, 0.0);
-    for (int i = 0; i < 3 * (p - 1); ++i) {  // only these ids are used: resetting them resets the state
-      if (links.route_links_fwd[i] >= 0) sc.link_free[links.route_links_fwd[i]] = 0.0;
-      if (links.route_links_bwd[i] >= 0) sc.link_free[links.route_links_bwd[i]] = 0.0;
-    }
-  }
-  // Messages are serialised on their links' bandwidth (FIFO), each then pays the latency.
-  auto send = [&](double posted, double latency, double transfer, double& boundary_free, const int* route) {
-    if (!per_link) {
-      const double start = std::max(posted, boundary_free);
-      boundary_free = start + transfer;
-      return boundary_free + latency;
-    }
-    double start = posted;
-    for (int k = 0; k < 3; ++k)
-      if (route[k] >= 0) start = std::max(start, sc.link_free[route[k]]);
-    for (int k = 0; k < 3; ++k)
-      if (route[k] >= 0) sc.link_free[route[k]] = start + transfer;
-    return start + transfer + latency;
+  const bool shared = links.route_links_fwd && links.route_links_bwd && links.link_ids > 0;
+  if (shared && static_cast<int>(sc.flows_on_link.size()) < links.link_ids) sc.flows_on_link.assign(links.link_ids, 0);
+
+  // In-flight messages progress in "alone seconds": a message alone on its links finishes its transfer_* in that
+  // time; with k messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as
+  // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
+  double now = 0.0;
+  auto rate_of = [&](const PipelineScratch::Flight& f) {
+    int k = 1;
+    for (int i = 0; i < 3; ++i)
+      if (f.links[i] >= 0) k = std::max(k, sc.flows_on_link[f.links[i]]);
+    return 1.0 / k;
   };
+  auto advance = [&](double t) {
+    if (t > now)
+      for (auto& f : sc.active) f.remaining_s -= (t - now) * rate_of(f);
+    now = std::max(now, t);
+  };
+  auto post = [&](double t, double latency, double transfer, const int* route, double* target) {
+    if (!shared || transfer <= 0.0) {  // no sharing model: independent transfers
+      *target = t + transfer + latency;
+      return;
+    }
+    advance(t);
+    PipelineScratch::Flight f{transfer, latency, {route[0], route[1], route[2]}, target};
+    for (int i = 0; i < 3; ++i)
+      if (f.links[i] >= 0) ++sc.flows_on_link[f.links[i]];
+    sc.active.push_back(f);
+  };
+
   size_t remaining = 2 * n;
-  // Event order: always run next the op (among those whose input is known) that ENDS first. Its sends are then
-  // posted in global time order, which the per-link FIFO needs (a link can carry messages of several stages).
-  // Safe: an op whose input is still unknown waits for an op that has not run, which ends no earlier.
   auto ready_of = [&](int s, const StageOp& op) {
     const size_t idx = static_cast<size_t>(s) * m + op.mb;
     if (!op.backward) return s == 0 ? 0.0 : sc.act_at[idx];
     return s == p - 1 ? sc.f_end[idx] : sc.grad_at[idx];
   };
+  // Event loop: the earliest of (a) an op end, among ops whose input is known, and (b) a transfer end. An op whose
+  // input is unknown waits for a message not yet delivered, so it cannot end before the events considered.
   while (remaining > 0) {
     int best = -1;
     double best_end = 0.0;
@@ -87,6 +93,24 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
         best_end = end;
       }
     }
+    int flight = -1;
+    double flight_end = 0.0;
+    for (size_t i = 0; i < sc.active.size(); ++i) {
+      const double t = now + std::max(0.0, sc.active[i].remaining_s) / rate_of(sc.active[i]);
+      if (flight < 0 || t < flight_end) {
+        flight = static_cast<int>(i);
+        flight_end = t;
+      }
+    }
+    if (flight >= 0 && (best < 0 || flight_end <= best_end)) {
+      advance(flight_end);
+      PipelineScratch::Flight done = sc.active[flight];
+      sc.active.erase(sc.active.begin() + flight);
+      for (int i = 0; i < 3; ++i)
+        if (done.links[i] >= 0) --sc.flows_on_link[done.links[i]];
+      *done.target = flight_end + done.latency_s;
+      continue;
+    }
     if (best < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
     const int s = best;
     const StageOp op = schedule[s][sc.next[s]++];
@@ -96,14 +120,19 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
     if (!op.backward) {
       sc.f_end[idx] = end;
       if (s + 1 < p)
-        sc.act_at[idx + m] = send(end, links.latency_fwd_s[s], links.transfer_fwd_s[s], sc.fwd_link_free[s],
-                                  per_link ? links.route_links_fwd + 3 * s : nullptr);
+        post(end, links.latency_fwd_s[s], links.transfer_fwd_s[s], shared ? links.route_links_fwd + 3 * s : nullptr,
+             &sc.act_at[idx + m]);
     } else if (s > 0) {
-      sc.grad_at[idx - m] = send(end, links.latency_bwd_s[s - 1], links.transfer_bwd_s[s - 1],
-                                 sc.bwd_link_free[s - 1], per_link ? links.route_links_bwd + 3 * (s - 1) : nullptr);
+      post(end, links.latency_bwd_s[s - 1], links.transfer_bwd_s[s - 1],
+           shared ? links.route_links_bwd + 3 * (s - 1) : nullptr, &sc.grad_at[idx - m]);
     }
     --remaining;
   }
+  // Drain (the last messages only matter for the link state; the ops are all done).
+  for (const auto& f : sc.active)
+    for (int i = 0; i < 3; ++i)
+      if (f.links[i] >= 0) --sc.flows_on_link[f.links[i]];
+  sc.active.clear();
   double makespan = 0.0;
   for (int s = 0; s < p; ++s) {
     if (last_end_s) last_end_s[s] = clock[s];

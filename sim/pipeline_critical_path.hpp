@@ -21,9 +21,19 @@ std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, i
 
 /** @brief Reusable buffers of pipeline_makespan_s (avoids allocations in hot loops). */
 struct PipelineScratch {
+  /** @brief A message in flight: remaining transfer in seconds-if-alone, its latency, links, where to write its
+   *  arrival time. */
+  struct Flight {
+    double remaining_s;
+    double latency_s;
+    int links[3];
+    double* target;
+  };
   std::vector<double> act_at, grad_at, f_end;
   std::vector<size_t> next;
-  std::vector<double> clock, fwd_link_free, bwd_link_free, link_free;
+  std::vector<double> clock;
+  std::vector<Flight> active;
+  std::vector<int> flows_on_link;  ///< in-flight messages per link id (all zero between calls)
 };
 
 /** @brief Hand-off costs per stage boundary s (between stages s and s+1), p-1 entries each (seconds):
@@ -34,8 +44,8 @@ struct PipelineLinks {
   const double* latency_bwd_s;
   const double* transfer_bwd_s;
   /** @brief Optional: link ids of each boundary's route, 3 per boundary (-1 = unused), forward and backward, and
-   *  the number of link ids. With them, messages queue per LINK (a stage's activations to s+1 and gradients to
-   *  s-1 share its NIC up); without (nullptr), per boundary and direction. */
+   *  the number of link ids. With them, messages share links (a stage's activations to s+1 and gradients to s-1
+   *  share its NIC up); without (nullptr), transfers are independent. */
   const int* route_links_fwd = nullptr;
   const int* route_links_bwd = nullptr;
   int link_ids = 0;
@@ -43,10 +53,11 @@ struct PipelineLinks {
 
 /** @brief Critical path of one pipeline: F(s,j) starts after the stage's previous op and after activation j
  *  arrived from stage s-1; B(s,j) after the previous op and after gradient j arrived from stage s+1 (the last
- *  stage's B(j) follows its own F(j)). Sends are asynchronous (never delay the sender); messages share bandwidth
- *  FIFO per link (or per boundary and direction, see PipelineLinks): transmission starts at max(posted, the end of
- *  the previous transmission on any of its links), lasts transfer_*, and the message arrives a latency later. (SimGrid shares the bandwidth
- *  fairly instead of FIFO: the last arrival of a burst is the same, earlier ones differ.)
+ *  stage's B(j) follows its own F(j)). Sends are asynchronous (never delay the sender). With route link ids
+ *  (PipelineLinks), the pipeline's messages in flight share links by processor sharing: a message with k messages
+ *  on its busiest link progresses at 1/k of its alone rate (transfer_* is its alone transfer time), then arrives a
+ *  latency later (a small fluid event simulation, SimGrid's fair sharing restricted to this pipeline). Without
+ *  them, transfers are independent (arrival = posted + transfer + latency).
  *  @param fwd_s,bwd_s per-stage op durations (s); @param last_end_s if non-null, receives per stage the end of its
  *  last op (s). @return end of the last op over all stages (s). Monotone non-decreasing in every input. */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
