@@ -38,6 +38,9 @@ Evaluator::Evaluator(const Scenario& scenario)
   links_b_.assign(3 * sd, -1);
   slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
   slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
+  dp_s_.assign(par.pp, 0.0);
+  drain_pause_.assign(par.pp, 0.0);
+  drain_threshold_.assign(par.pp, 0.0);
   slf_.assign(par.pp, 0.0);
   sxf_.assign(par.pp, 0.0);
   slb_.assign(par.pp, 0.0);
@@ -352,6 +355,10 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     }
   }
 
+  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
+  // the pipeline needs them for the drain effect (approximation 8).
+  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+
   // One critical-path computation per dp replica (approximation 6).
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
   double busiest = 0.0;
@@ -367,10 +374,16 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
         slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
         slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
       }
+      drain_pause_[s] = D > 1 ? dp_s_[s] : 0.0;
+      if (D > 1) {
+        const int a = host_of_rank[plan_.rank_of(s, d, 0)], b = host_of_rank[plan_.rank_of(s, (d + 1) % D, 0)];
+        drain_threshold_[s] = 10.0 * net_.route(a, b).latency_s;
+      }
       busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
     }
-    const PipelineLinks links{slf_.data(), sxf_.data(),       slb_.data(),
-                              sxb_.data(), slinks_f_.data(), slinks_b_.data(), net_.links()};
+    const PipelineLinks links{slf_.data(),      sxf_.data(),      slb_.data(),          sxb_.data(),
+                              slinks_f_.data(), slinks_b_.data(), net_.links(),         drain_pause_.data(),
+                              drain_threshold_.data()};
     const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
@@ -380,7 +393,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
   double end = 0.0;
   for (int s = 0; s < P; ++s) {
-    const double dp = dp_allreduce_s(s, host_of_rank);
+    const double dp = dp_s_[s];
     if (stage_done_[s] + dp >= end) {
       end = stage_done_[s] + dp;
       out.dp_comm_s = dp;

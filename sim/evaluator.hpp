@@ -39,6 +39,10 @@
  *     slowest of the boundary's tp transfers). Sends never slow the sender's compute. The replica's messages in
  *     flight share the links of their routes by processor sharing (a small fluid event simulation); messages of
  *     other replicas and tp ranks enter only through the bandwidth share of each hand-off (approximation 1).
+ *  8. DP drain: SimGrid CM02 shares a link in inverse proportion to each flow's route latency. When a stage
+ *     finishes its last backward, its DP all-reduce starts on the same NICs as its last gradient hand-offs; a
+ *     hand-off whose latency exceeds 10x the DP ring hop's is starved until the all-reduce ends (modelled as a
+ *     pause of its transfer for the all-reduce time). Within one collective phase flows share equally.
  *  7. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
@@ -123,6 +127,7 @@ class Evaluator {
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;
+  mutable std::vector<double> dp_s_, drain_pause_, drain_threshold_;  ///< per stage
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
   mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end

@@ -44,9 +44,10 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
   const bool shared = links.route_links_fwd && links.route_links_bwd && links.link_ids > 0;
   if (shared && static_cast<int>(sc.flows_on_link.size()) < links.link_ids) sc.flows_on_link.assign(links.link_ids, 0);
 
-  // In-flight messages progress in "alone seconds": a message alone on its links finishes its transfer_* in that
-  // time; with k messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as
-  // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
+  // Messages in flight (SimGrid CM02 order): first the route latency, during which they use no bandwidth, then
+  // the transfer, progressing in "alone seconds": alone on its links a message needs transfer_*; with k active
+  // messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as SimGrid's fair
+  // sharing). Rates change only at events, so progress is linear between events.
   double now = 0.0;
   auto rate_of = [&](const PipelineScratch::Flight& f) {
     int k = 1;
@@ -54,20 +55,23 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
       if (f.links[i] >= 0) k = std::max(k, sc.flows_on_link[f.links[i]]);
     return 1.0 / k;
   };
+  auto count = [&](const PipelineScratch::Flight& f, int delta) {
+    for (int i = 0; i < 3; ++i)
+      if (f.links[i] >= 0) sc.flows_on_link[f.links[i]] += delta;
+  };
   auto advance = [&](double t) {
     if (t > now)
-      for (auto& f : sc.active) f.remaining_s -= (t - now) * rate_of(f);
+      for (auto& f : sc.active)
+        if (f.transferring) f.remaining_s -= (t - now) * rate_of(f);
     now = std::max(now, t);
   };
-  auto post = [&](double t, double latency, double transfer, const int* route, double* target) {
+  auto post = [&](double t, double latency, double transfer, const int* route, double* target, int sender) {
     if (!shared || transfer <= 0.0) {  // no sharing model: independent transfers
-      *target = t + transfer + latency;
+      *target = t + latency + transfer;
       return;
     }
     advance(t);
-    PipelineScratch::Flight f{transfer, latency, {route[0], route[1], route[2]}, target};
-    for (int i = 0; i < 3; ++i)
-      if (f.links[i] >= 0) ++sc.flows_on_link[f.links[i]];
+    PipelineScratch::Flight f{transfer, latency, {route[0], route[1], route[2]}, target, sender, t + latency, false};
     sc.active.push_back(f);
   };
 
@@ -93,22 +97,28 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
         best_end = end;
       }
     }
+    // Next flight event: a message whose latency (or DP-drain pause) elapsed starts transferring, or one ends.
     int flight = -1;
-    double flight_end = 0.0;
+    double flight_t = 0.0;
     for (size_t i = 0; i < sc.active.size(); ++i) {
-      const double t = now + std::max(0.0, sc.active[i].remaining_s) / rate_of(sc.active[i]);
-      if (flight < 0 || t < flight_end) {
+      const auto& f = sc.active[i];
+      const double t = f.transferring ? now + std::max(0.0, f.remaining_s) / rate_of(f) : std::max(now, f.start_at);
+      if (flight < 0 || t < flight_t) {
         flight = static_cast<int>(i);
-        flight_end = t;
+        flight_t = t;
       }
     }
-    if (flight >= 0 && (best < 0 || flight_end <= best_end)) {
-      advance(flight_end);
-      PipelineScratch::Flight done = sc.active[flight];
-      sc.active.erase(sc.active.begin() + flight);
-      for (int i = 0; i < 3; ++i)
-        if (done.links[i] >= 0) --sc.flows_on_link[done.links[i]];
-      *done.target = flight_end + done.latency_s;
+    if (flight >= 0 && (best < 0 || flight_t <= best_end)) {
+      advance(flight_t);
+      PipelineScratch::Flight& f = sc.active[flight];
+      if (!f.transferring) {
+        f.transferring = true;
+        count(f, +1);
+      } else {
+        count(f, -1);
+        *f.target = flight_t;
+        sc.active.erase(sc.active.begin() + flight);
+      }
       continue;
     }
     if (best < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
@@ -121,17 +131,27 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
       sc.f_end[idx] = end;
       if (s + 1 < p)
         post(end, links.latency_fwd_s[s], links.transfer_fwd_s[s], shared ? links.route_links_fwd + 3 * s : nullptr,
-             &sc.act_at[idx + m]);
+             &sc.act_at[idx + m], s);
     } else if (s > 0) {
       post(end, links.latency_bwd_s[s - 1], links.transfer_bwd_s[s - 1],
-           shared ? links.route_links_bwd + 3 * (s - 1) : nullptr, &sc.grad_at[idx - m]);
+           shared ? links.route_links_bwd + 3 * (s - 1) : nullptr, &sc.grad_at[idx - m], s);
+    }
+    if (sc.next[s] == schedule[s].size() && links.drain_pause_s && links.drain_pause_s[s] > 0) {
+      // The stage's DP all-reduce starts now and starves its long-latency messages still in flight.
+      for (auto& f : sc.active)
+        if (f.sender == s && f.latency_s > links.drain_latency_threshold_s[s]) {
+          if (f.transferring) {  // stops using bandwidth until the all-reduce ends
+            count(f, -1);
+            f.transferring = false;
+          }
+          f.start_at = std::max(f.start_at, end + links.drain_pause_s[s]);
+        }
     }
     --remaining;
   }
   // Drain (the last messages only matter for the link state; the ops are all done).
   for (const auto& f : sc.active)
-    for (int i = 0; i < 3; ++i)
-      if (f.links[i] >= 0) --sc.flows_on_link[f.links[i]];
+    if (f.transferring) count(f, -1);
   sc.active.clear();
   double makespan = 0.0;
   for (int s = 0; s < p; ++s) {

@@ -24,10 +24,13 @@ struct PipelineScratch {
   /** @brief A message in flight: remaining transfer in seconds-if-alone, its latency, links, where to write its
    *  arrival time. */
   struct Flight {
-    double remaining_s;
-    double latency_s;
+    double remaining_s;  ///< transfer left, seconds if alone on its links
+    double latency_s;    ///< route latency
     int links[3];
-    double* target;
+    double* target;      ///< where the arrival time goes
+    int sender;          ///< stage that posted it
+    double start_at;     ///< transfer starts then (posted + latency, or after a DP-drain pause)
+    bool transferring;   ///< counted on its links
   };
   std::vector<double> act_at, grad_at, f_end;
   std::vector<size_t> next;
@@ -49,14 +52,21 @@ struct PipelineLinks {
   const int* route_links_fwd = nullptr;
   const int* route_links_bwd = nullptr;
   int link_ids = 0;
+  /** @brief Optional, per stage (s): when the stage's last op ends, its DP all-reduce starts on the same NIC; under
+   *  SimGrid CM02 a flow's share of a link is inversely proportional to its route latency, so a hand-off message of
+   *  this stage whose latency exceeds drain_latency_threshold_s[s] is starved until the all-reduce ends: its
+   *  transfer pauses for drain_pause_s[s]. nullptr = no such effect. */
+  const double* drain_pause_s = nullptr;
+  const double* drain_latency_threshold_s = nullptr;
 };
 
 /** @brief Critical path of one pipeline: F(s,j) starts after the stage's previous op and after activation j
  *  arrived from stage s-1; B(s,j) after the previous op and after gradient j arrived from stage s+1 (the last
  *  stage's B(j) follows its own F(j)). Sends are asynchronous (never delay the sender). With route link ids
- *  (PipelineLinks), the pipeline's messages in flight share links by processor sharing: a message with k messages
- *  on its busiest link progresses at 1/k of its alone rate (transfer_* is its alone transfer time), then arrives a
- *  latency later (a small fluid event simulation, SimGrid's fair sharing restricted to this pipeline). Without
+ *  (PipelineLinks), a message first waits its latency (using no bandwidth, as SimGrid CM02), then shares links
+ *  with the pipeline's other transferring messages by processor sharing: with k messages on its busiest link it
+ *  progresses at 1/k of its alone rate (transfer_* is its alone transfer time); it arrives when the transfer
+ *  ends (a small fluid event simulation, SimGrid's fair sharing restricted to this pipeline). Without
  *  them, transfers are independent (arrival = posted + transfer + latency).
  *  @param fwd_s,bwd_s per-stage op durations (s); @param last_end_s if non-null, receives per stage the end of its
  *  last op (s). @return end of the last op over all stages (s). Monotone non-decreasing in every input. */
