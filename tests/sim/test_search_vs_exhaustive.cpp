@@ -161,10 +161,11 @@ Scenario tiny_instance(int which) {
     p.hosts[0].gpu = testing::v100();
     return make_scenario(p, make_job(2, 1, 2, 4, "gpipe"));
   }
-  // Six single-GPU servers in three regions, a 4-stage pipeline.
+  // Six single-GPU servers in three regions, a 4-stage pipeline; the first listed server is a slow T4 (round-robin
+  // uses it) and regions 0 and 2 are far apart.
   PlatformSpec p = make_platform({2, 2, 2}, 1, a100(), nic, {1.25e8, 20e-3});
   p.wan[0][2] = p.wan[2][0] = {1.25e8, 150e-3};
-  p.hosts[3].gpu = testing::t4();
+  p.hosts[0].gpu = testing::t4();
   return make_scenario(p, make_job(1, 1, 4, 6, "1f1b", testing::small_model(8, 32000)));
 }
 
