@@ -8,6 +8,28 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
+// i-1 (simcore's ring_steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
+// latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
+// `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
+// With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps) {
+  if (n < 2 || steps <= 0) return 0.0;
+  double total = 0.0, pipelined = 0.0;
+  for (int i = 0; i < n; ++i) {
+    total += hop_s[i];
+    pipelined = std::max(pipelined, latency_s[i] + steps * (hop_s[i] - latency_s[i]));
+  }
+  const int q = steps / n, r = steps % n;
+  double window = 0.0;
+  for (int start = 0; start < n; ++start) {
+    double w = q * total;
+    for (int k = 0; k < r; ++k) w += hop_s[(start + k) % n];
+    window = std::max(window, w);
+  }
+  return std::max(window, pipelined);
+}
+
 }  // namespace
 
 Evaluator::Evaluator(const Scenario& scenario)
@@ -100,8 +122,12 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
   // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data());
-  const double step = *std::max_element(times_.begin(), times_.end());
-  return 2.0 * (n - 1) * step;
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size(); first += n)
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1)));
+  return out;
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
@@ -190,10 +216,15 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
   if (src_.empty()) return 0.0;
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
-  std::vector<double> worst(rings.size(), 0.0);
-  for (size_t i = 0; i < src_.size(); ++i) worst[ring_of[i]] = std::max(worst[ring_of[i]], times_[i]);
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
-  for (size_t r = 0; r < rings.size(); ++r) out = std::max(out, steps[r] * worst[r]);
+  for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
+    const size_t r = ring_of[first];
+    const int n = static_cast<int>(rings[r].size());
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r]));
+    first += n;
+  }
   return out;
 }
 
@@ -307,11 +338,10 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
         }
       tp_ar.resize(src_.size());
       concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
-      for (int d = 0; d < D; ++d) {
-        double step = 0.0;
-        for (int t = 0; t < T; ++t) step = std::max(step, tp_ar[d * T + t]);
-        ring_time[d] = 2.0 * (T - 1) * step;
-      }
+      lat_buf_.resize(src_.size());
+      for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+      for (int d = 0; d < D; ++d)
+        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1));
     }
     for (int d = 0; d < D; ++d) {
       double speed = kInf;

@@ -22,8 +22,10 @@
  *     a PP hand-off over all dp*tp ranks of a stage boundary; a DP ring step over the tp concurrent DP groups of
  *     one stage. Traffic of different stages or of different phases (e.g. a PP message during a DP all-reduce,
  *     DP all-reduces of two stages that overlap in time) is NOT counted as contention.
- *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps, each step = max over ring hops of
- *     (latency + (S/n)/share); exact (SimGrid CM02 ratio 1.0) without contention.
+ *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps of S/n; hop time = latency + (S/n)/share. As in
+ *     simcore, a rank forwards a chunk as soon as it received the previous one (no step barrier), so the time is
+ *     max(largest sum of 2(n-1) consecutive hop times, max over hops of latency + 2(n-1) x transfer) (a slow hop
+ *     pipelines its chunks). Equal hops: the closed form 2(n-1)(a + S/(nB)), which SimGrid matches exactly.
  *  3. Hierarchical all-reduce (as simcore's collectives.cpp): members grouped by region in order of first
  *     appearance. Balanced groups (k members in each of R regions): intra-region ring reduce-scatter
  *     (k-1 steps of S/k), then k concurrent cross-region rings (2(R-1) steps of S/(kR)), then the intra-region
@@ -123,7 +125,7 @@ class Evaluator {
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
   mutable std::vector<int> src_, dst_;
-  mutable std::vector<double> times_;
+  mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;
