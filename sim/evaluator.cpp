@@ -8,6 +8,28 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
+// i-1 (simcore's ring_steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
+// latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
+// `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
+// With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps) {
+  if (n < 2 || steps <= 0) return 0.0;
+  double total = 0.0, pipelined = 0.0;
+  for (int i = 0; i < n; ++i) {
+    total += hop_s[i];
+    pipelined = std::max(pipelined, latency_s[i] + steps * (hop_s[i] - latency_s[i]));
+  }
+  const int q = steps / n, r = steps % n;
+  double window = 0.0;
+  for (int start = 0; start < n; ++start) {
+    double w = q * total;
+    for (int k = 0; k < r; ++k) w += hop_s[(start + k) % n];
+    window = std::max(window, w);
+  }
+  return std::max(window, pipelined);
+}
+
 }  // namespace
 
 Evaluator::Evaluator(const Scenario& scenario)
@@ -28,12 +50,23 @@ Evaluator::Evaluator(const Scenario& scenario)
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
   bwd_.assign(sd, 0.0);
-  cf_.assign(sd, 0.0);
-  cb_.assign(sd, 0.0);
+  lat_f_.assign(sd, 0.0);
+  xfer_f_.assign(sd, 0.0);
+  lat_b_.assign(sd, 0.0);
+  xfer_b_.assign(sd, 0.0);
   sf_.assign(par.pp, 0.0);
   sb_.assign(par.pp, 0.0);
-  scf_.assign(par.pp, 0.0);
-  scb_.assign(par.pp, 0.0);
+  links_f_.assign(3 * sd, -1);
+  links_b_.assign(3 * sd, -1);
+  slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
+  slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
+  dp_s_.assign(par.pp, 0.0);
+  drain_pause_.assign(par.pp, 0.0);
+  drain_threshold_.assign(par.pp, 0.0);
+  slf_.assign(par.pp, 0.0);
+  sxf_.assign(par.pp, 0.0);
+  slb_.assign(par.pp, 0.0);
+  sxb_.assign(par.pp, 0.0);
   last_end_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
   const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
@@ -89,8 +122,12 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
   // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data());
-  const double step = *std::max_element(times_.begin(), times_.end());
-  return 2.0 * (n - 1) * step;
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size(); first += n)
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1)));
+  return out;
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
@@ -179,10 +216,15 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
   if (src_.empty()) return 0.0;
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
-  std::vector<double> worst(rings.size(), 0.0);
-  for (size_t i = 0; i < src_.size(); ++i) worst[ring_of[i]] = std::max(worst[ring_of[i]], times_[i]);
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
-  for (size_t r = 0; r < rings.size(); ++r) out = std::max(out, steps[r] * worst[r]);
+  for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
+    const size_t r = ring_of[first];
+    const int n = static_cast<int>(rings[r].size());
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r]));
+    first += n;
+  }
   return out;
 }
 
@@ -296,11 +338,10 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
         }
       tp_ar.resize(src_.size());
       concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
-      for (int d = 0; d < D; ++d) {
-        double step = 0.0;
-        for (int t = 0; t < T; ++t) step = std::max(step, tp_ar[d * T + t]);
-        ring_time[d] = 2.0 * (T - 1) * step;
-      }
+      lat_buf_.resize(src_.size());
+      for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+      for (int d = 0; d < D; ++d)
+        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1));
     }
     for (int d = 0; d < D; ++d) {
       double speed = kInf;
@@ -327,15 +368,26 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
         dst_[i] = dir == 0 ? b : a;
       }
       concurrent_times(src_.data(), dst_.data(), n, cost_.pp_message_bytes, times_.data());
-      std::vector<double>& target = dir == 0 ? cf_ : cb_;
+      std::vector<double>& lat = dir == 0 ? lat_f_ : lat_b_;
+      std::vector<double>& xfer = dir == 0 ? xfer_f_ : xfer_b_;
       for (int d = 0; d < D; ++d) {
-        double worst = 0.0;
-        for (int t = 0; t < T; ++t) worst = std::max(worst, times_[d * T + t]);
-        target[s * D + d] = worst;
-        out.pp_hop_s = std::max(out.pp_hop_s, worst);
+        int worst = d * T;
+        for (int t = 1; t < T; ++t)
+          if (times_[d * T + t] > times_[worst]) worst = d * T + t;
+        const Route& route = net_.route(src_[worst], dst_[worst]);
+        const double l = route.latency_s;
+        int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
+        for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
+        lat[s * D + d] = l;
+        xfer[s * D + d] = times_[worst] - l;
+        out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
       }
     }
   }
+
+  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
+  // the pipeline needs them for the drain effect (approximation 8).
+  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
 
   // One critical-path computation per dp replica (approximation 6).
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
@@ -344,12 +396,25 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     for (int s = 0; s < P; ++s) {
       sf_[s] = fwd_[s * D + d];
       sb_[s] = bwd_[s * D + d];
-      scf_[s] = cf_[s * D + d];
-      scb_[s] = cb_[s * D + d];
+      slf_[s] = lat_f_[s * D + d];
+      sxf_[s] = xfer_f_[s * D + d];
+      slb_[s] = lat_b_[s * D + d];
+      sxb_[s] = xfer_b_[s * D + d];
+      for (int k = 0; k < 3; ++k) {
+        slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
+        slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
+      }
+      drain_pause_[s] = D > 1 ? dp_s_[s] : 0.0;
+      if (D > 1) {
+        const int a = host_of_rank[plan_.rank_of(s, d, 0)], b = host_of_rank[plan_.rank_of(s, (d + 1) % D, 0)];
+        drain_threshold_[s] = 10.0 * net_.route(a, b).latency_s;
+      }
       busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
     }
-    const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), scf_.data(), scb_.data(),
-                                            last_end_.data(), pipe_scratch_);
+    const PipelineLinks links{slf_.data(),      sxf_.data(),      slb_.data(),          sxb_.data(),
+                              slinks_f_.data(), slinks_b_.data(), net_.links(),         drain_pause_.data(),
+                              drain_threshold_.data()};
+    const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
   }
@@ -358,7 +423,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
   double end = 0.0;
   for (int s = 0; s < P; ++s) {
-    const double dp = dp_allreduce_s(s, host_of_rank);
+    const double dp = dp_s_[s];
     if (stage_done_[s] + dp >= end) {
       end = stage_done_[s] + dp;
       out.dp_comm_s = dp;

@@ -22,8 +22,10 @@
  *     a PP hand-off over all dp*tp ranks of a stage boundary; a DP ring step over the tp concurrent DP groups of
  *     one stage. Traffic of different stages or of different phases (e.g. a PP message during a DP all-reduce,
  *     DP all-reduces of two stages that overlap in time) is NOT counted as contention.
- *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps, each step = max over ring hops of
- *     (latency + (S/n)/share); exact (SimGrid CM02 ratio 1.0) without contention.
+ *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps of S/n; hop time = latency + (S/n)/share. As in
+ *     simcore, a rank forwards a chunk as soon as it received the previous one (no step barrier), so the time is
+ *     max(largest sum of 2(n-1) consecutive hop times, max over hops of latency + 2(n-1) x transfer) (a slow hop
+ *     pipelines its chunks). Equal hops: the closed form 2(n-1)(a + S/(nB)), which SimGrid matches exactly.
  *  3. Hierarchical all-reduce (as simcore's collectives.cpp): members grouped by region in order of first
  *     appearance. Balanced groups (k members in each of R regions): intra-region ring reduce-scatter
  *     (k-1 steps of S/k), then k concurrent cross-region rings (2(R-1) steps of S/(kR)), then the intra-region
@@ -35,8 +37,14 @@
  *     transfers still in flight.
  *  5. Compute: per (stage, dp replica) the slowest GPU of that TP group sets the compute time (TP syncs every
  *     layer). TP all-reduce time of a group is charged serially (no overlap with compute), as in the simulator.
- *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-off
- *     times (max over the tp ranks of the boundary). Sends never slow the sender's compute.
+ *  6. PP: every dp replica's pipeline is a critical-path computation over its own stage times and hand-offs (the
+ *     slowest of the boundary's tp transfers). Sends never slow the sender's compute. The replica's messages in
+ *     flight share the links of their routes by processor sharing (a small fluid event simulation); messages of
+ *     other replicas and tp ranks enter only through the bandwidth share of each hand-off (approximation 1).
+ *  8. DP drain: SimGrid CM02 shares a link in inverse proportion to each flow's route latency. When a stage
+ *     finishes its last backward, its DP all-reduce starts on the same NICs as its last gradient hand-offs; a
+ *     hand-off whose latency exceeds 10x the DP ring hop's is starved until the all-reduce ends (modelled as a
+ *     pause of its transfer for the all-reduce time). Within one collective phase flows share equally.
  *  7. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
@@ -117,10 +125,13 @@ class Evaluator {
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
   mutable std::vector<int> src_, dst_;
-  mutable std::vector<double> times_;
-  mutable std::vector<double> fwd_, bwd_, cf_, cb_;   ///< per (stage, replica)
+  mutable std::vector<double> times_, lat_buf_;
+  mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
+  mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;
-  mutable std::vector<double> sf_, sb_, scf_, scb_, last_end_;  ///< one replica's per-stage inputs/outputs
+  mutable std::vector<double> dp_s_, drain_pause_, drain_threshold_;  ///< per stage
+  mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
+  mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
 };
 

@@ -35,7 +35,8 @@ double lower_bound_s(const Scenario& scenario) {
   const std::vector<double> zero(std::max(1, p), 0.0);
   const auto schedule = stage_op_orders(scenario.job.schedule, p, std::max(1, cost.micro_batches));
   PipelineScratch scratch;
-  return pipeline_makespan_s(schedule, f.data(), b.data(), zero.data(), zero.data(), nullptr, scratch);
+  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  return pipeline_makespan_s(schedule, f.data(), b.data(), free_links, nullptr, scratch);
 }
 
 double closed_form_bound_s(const Scenario& scenario) {

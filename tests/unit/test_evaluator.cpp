@@ -182,9 +182,28 @@ TEST(Evaluator, UnbalancedHierarchicalFallsBackToARegionOrderedRing) {
   s.job.collective = "hierarchical";
   Evaluator ev(s);
   const double S = ev.cost().stages[0].dp_grad_bytes;
-  // Ring h0 h1 | h2 h3 h4 crosses the WAN once each way: the slowest hop is a WAN hop (alone on its direction).
-  const double step = 2 * kNicLat + wan.latency_s + (S / 5) / wan.bandwidth_Bps;
-  EXPECT_NEAR(ev.evaluate_hosts({0, 2, 1, 3, 4}).dp_comm_s, 2 * 4 * step, 1e-6 * step);
+  // Ring h0 h1 | h2 h3 h4 crosses the WAN once each way (hops h1->h2, h4->h0), 3 LAN hops. No step barrier:
+  // 8 steps = the largest sum of 8 consecutive hops = all 5 + (h4->h0, h0->h1, h1->h2) = 4 WAN + 4 LAN hops.
+  const double wan_hop = 2 * kNicLat + wan.latency_s + (S / 5) / wan.bandwidth_Bps;
+  const double lan_hop = 2 * kNicLat + (S / 5) / kNicBw;
+  const double expected = std::max(4 * wan_hop + 4 * lan_hop, 2 * kNicLat + wan.latency_s + 8 * (S / 5) / wan.bandwidth_Bps);
+  EXPECT_NEAR(ev.evaluate_hosts({0, 2, 1, 3, 4}).dp_comm_s, expected, 1e-6 * expected);
+}
+
+TEST(Evaluator, RingWithoutStepBarrierPipelinesAcrossSlowHops) {
+  // tp 4 as 2 + 2 GPUs on two servers in two regions: hops intra, WAN, intra, WAN. 6 steps: the last chunk crosses
+  // 3 WAN and 3 intra hops (not 6 WAN hops as a step-synchronous ring would), unless the WAN's bandwidth term
+  // dominates (latency + 6 transfers back to back).
+  const LinkSpec wan{1.25e8, 0.03};
+  Scenario s = make_scenario(make_platform({1, 1}, 2, a100(), {kNicBw, kNicLat}, wan), make_job(1, 4, 1, 1));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double chunk = c.tp_allreduce_bytes / 4;
+  const double w = 2 * kNicLat + wan.latency_s + chunk / wan.bandwidth_Bps;  // one flow per WAN direction
+  const double in = 2e-6 + chunk / 150e9;                                      // one flow per intra link
+  const double ar = std::max(3 * w + 3 * in, 2 * kNicLat + wan.latency_s + 6 * chunk / wan.bandwidth_Bps);
+  const double expected = 3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar;
+  EXPECT_NEAR(ev.time_of_hosts({0, 0, 1, 1}), expected, 1e-9 * expected);
 }
 
 TEST(Evaluator, SlowestGpuOfTheStageSetsItsSpeed) {
@@ -247,7 +266,8 @@ TEST(LowerBound, ClosedFormIsNotABoundForUnequalStages) {
   const std::vector<double> f{1.0, 1e-3}, b{2.0, 1e-3}, zero{0.0, 0.0};
   const auto sched = stage_op_orders("1f1b", 2, m);
   PipelineScratch scratch;
-  const double cp = pipeline_makespan_s(sched, f.data(), b.data(), zero.data(), zero.data(), nullptr, scratch);
+  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  const double cp = pipeline_makespan_s(sched, f.data(), b.data(), free_links, nullptr, scratch);
   const double closed = (3.0 + 2e-3) + (m - 1) * 3.0;
   EXPECT_LT(cp, closed);
   EXPECT_NEAR(cp, 3.0 * m, 1e-9);  // stage 0 is never idle and finishes last
