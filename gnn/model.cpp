@@ -27,13 +27,13 @@ torch::Tensor MessageLayerImpl::forward(const torch::Tensor& h, const GraphTenso
 
 PlacementGnnImpl::PlacementGnnImpl(const ModelConfig& c) : config_(c) {
   const int d = c.hidden;
-  node_enc_ = register_module("node_enc", nn::Sequential(nn::Linear(kNodeFeatures + kJobFeatures, d), nn::ReLU(),
+  node_enc_ = register_module("node_enc", nn::Sequential(nn::Linear(2 * kNodeFeatures + kJobFeatures, d), nn::ReLU(),
                                                          nn::Linear(d, d), nn::LayerNorm(nn::LayerNormOptions({d}))));
   stage_enc_ = register_module("stage_enc",
                                nn::Sequential(nn::Linear(kStageFeatures + kJobFeatures, d), nn::ReLU(), nn::Linear(d, d)));
   layers_ = register_module("layers", nn::ModuleList());
   for (int l = 0; l < c.layers; ++l) {
-    layer_list_.push_back(MessageLayer(d, kEdgeFeatures));
+    layer_list_.push_back(MessageLayer(d, 2 * kEdgeFeatures));
     layers_->push_back(layer_list_.back());
   }
   out_node_ = register_module("out_node", nn::Linear(d, d));
@@ -43,9 +43,28 @@ PlacementGnnImpl::PlacementGnnImpl(const ModelConfig& c) : config_(c) {
   unused_ = register_module("unused", nn::Sequential(nn::Linear(2 * d, d), nn::ReLU(), nn::Linear(d, 1)));
 }
 
+namespace {
+
+// Per-graph standardisation of feature columns. Placement is relative (which hosts are faster / better connected
+// than the others of THIS cluster), but absolute features of hosts in one cluster often differ by a few
+// hundredths (e.g. NIC 10 vs 12.5 Gbit/s): without this the first layers see nearly identical inputs, gradients
+// for per-host differences nearly cancel and the model collapses to one answer for all hosts (observed).
+// The floor on the spread keeps float noise in constant columns from being blown up.
+torch::Tensor standardise(const torch::Tensor& x) {
+  if (x.size(0) < 2) return torch::zeros_like(x);
+  const torch::Tensor mu = x.mean(0, true);
+  const torch::Tensor sd = (x - mu).pow(2).mean(0, true).sqrt();
+  return (x - mu) / (sd + 0.05);
+}
+
+}  // namespace
+
 torch::Tensor PlacementGnnImpl::forward(const GraphTensors& g) {
-  torch::Tensor h = node_enc_->forward(g.nodes);
-  for (auto& layer : layer_list_) h = layer->forward(h, g);
+  const torch::Tensor node_rel = standardise(g.nodes.slice(1, 0, kNodeFeatures));
+  torch::Tensor h = node_enc_->forward(torch::cat({g.nodes, node_rel}, 1));
+  GraphTensors with_rel_edges = g;  // shallow: tensors are shared
+  with_rel_edges.edges = torch::cat({g.edges, standardise(g.edges)}, 1);
+  for (auto& layer : layer_list_) h = layer->forward(h, with_rel_edges);
   const torch::Tensor glob = h.mean(0, /*keepdim=*/true);  // [1, d]
   const torch::Tensor z = stage_enc_->forward(g.stages);     // [P, d]
   // MLP_o([h_v, z_k, g]) with its first layer split per input: [H,1,d] + [1,P,d] + [1,1,d].
