@@ -337,6 +337,20 @@ TEST(GnnPlacerSpeed, InferenceTimeAt47HostsAnd1024Gpus) {
                tflat = median_place_ms(placer, flat);
   std::printf("[ timing ] gnn place: 47 hosts/188 GPUs %.1f ms; 128 hosts/1024 GPUs %.1f ms; "
               "1024 hosts/1024 GPUs %.1f ms (torch threads %d)\n", t47, t1024, tflat, at::get_num_threads());
+  // Phase breakdown on the largest graph (what to optimise next).
+  {
+    using clock = std::chrono::steady_clock;
+    auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    const auto t0 = clock::now();
+    const ClusterGraph g = build_cluster_graph(flat, nullptr, GraphOptions{ModelConfig{}.nearest_neighbours});
+    const auto t1 = clock::now();
+    const RoleScores sc = predict_scores(model, g);
+    const auto t2 = clock::now();
+    const Placement p = decode_placement(flat, sc);
+    const auto t3 = clock::now();
+    std::printf("[ timing ] 1024 hosts: graph %.1f ms (%zu edges), forward %.1f ms, decode %.1f ms\n", ms(t0, t1),
+                g.edges.size(), ms(t1, t2), ms(t2, t3));
+  }
   EXPECT_LT(t47, 250.0);
   EXPECT_LT(t1024, 3000.0);
   fs::remove(path);
