@@ -57,12 +57,12 @@ TrafficMatrix traffic_from_events(const PlatformSpec& platform, const std::vecto
 /** @brief Latency and bottleneck bandwidth of the route between two hosts (DESIGN.md platform model):
  *  same host: intra_link; same region: NIC_a + NIC_b (latency sum, bandwidth min); different regions:
  *  NIC_a + WAN[ra][rb] + NIC_b. host_pair_latency_s / host_pair_bandwidth_Bps override when present. */
-struct Route {
+struct HostRoute {
   double latency_s = 0;
   double bandwidth_Bps = 0;
 };
 /** @brief The route between hosts a and b (order does not matter). */
-Route route_between(const PlatformSpec& platform, int a, int b);
+HostRoute route_between(const PlatformSpec& platform, int a, int b);
 
 /** @brief Feature vector sizes (fixed: a model file records them and refuses a mismatch). */
 constexpr int kNodeFeatures = 14;

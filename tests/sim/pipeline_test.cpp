@@ -1,0 +1,179 @@
+// Pipeline, point-to-point, contention, intra-host TP, accounting and determinism against closed forms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/cost_model.hpp"
+#include "sim/errors.hpp"
+#include "sim/outputs.hpp"
+#include "sim/placement.hpp"
+#include "sim/simulator.hpp"
+#include "sim/subprocess.hpp"
+#include "sim_fixtures.hpp"
+
+using namespace hulk_test;
+
+namespace {
+constexpr double kNicBps = 1.25e9;
+constexpr double kNicLat = 50e-6;
+
+/** A compute-only pipeline: 1 Tflop/s GPUs, a network so fast it does not count. */
+hulk::Scenario compute_only_pipeline(const std::string& schedule, int p, int m) {
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = 1e12;
+  gpu.fp32_flops = 1e12;  // peak_flops() takes the larger of the two
+  hulk::Scenario s = scenario(grid_platform(1, p, 1, 1e18, 0.0, 1e18, 0.0, gpu), small_job(1, 1, p, p, m));
+  s.job.schedule = schedule;
+  return s;
+}
+
+double forward_time(const hulk::Scenario& s) {
+  return hulk::compute_job_cost(s.job).stages[0].fwd_flops_per_mb() / 1e12;
+}
+}  // namespace
+
+TEST(Pipeline, GPipeBubbleFraction) {
+  const int p = 4, m = 8;
+  hulk::Scenario s = compute_only_pipeline("gpipe", p, m);
+  const double tf = forward_time(s);
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  const double expected_time = (m + p - 1) * 3 * tf;  // backward = 2 x forward
+  EXPECT_NEAR(r.iteration_time_s / expected_time, 1.0, 0.01) << r.iteration_time_s << " vs " << expected_time;
+  const double fraction = r.bubble_s / r.iteration_time_s;
+  EXPECT_NEAR(fraction / (double(p - 1) / (m + p - 1)), 1.0, 0.01) << fraction;
+  EXPECT_NEAR(r.compute_s / (m * 3 * tf), 1.0, 0.01);
+}
+
+TEST(Pipeline, OneFOneBSameTimeAsGPipeAndLessMemory) {
+  const int p = 4, m = 8;
+  auto run = [&](const std::string& schedule) {
+    return hulk::run_in_child([&]() {
+      hulk::Scenario s = compute_only_pipeline(schedule, p, m);
+      hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+      return nlohmann::json{{"t", r.iteration_time_s}, {"bubble", r.bubble_s}, {"mem0", r.peak_memory_bytes[0]}};
+    });
+  };
+  nlohmann::json g = run("gpipe"), o = run("1f1b");
+  EXPECT_NEAR(o["t"].get<double>() / g["t"].get<double>(), 1.0, 0.01);
+  EXPECT_NEAR(o["bubble"].get<double>() / g["bubble"].get<double>(), 1.0, 0.01);
+  EXPECT_LT(o["mem0"].get<double>(), g["mem0"].get<double>());
+}
+
+TEST(Pipeline, PointToPointLatencyPlusSizeOverBandwidth) {
+  // Two stages on two hosts, one micro-batch, no compute: activation forward then gradient back.
+  hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
+  const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
+  const double one = 2 * kNicLat + S / kNicBps;
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  EXPECT_NEAR(r.iteration_time_s / (2 * one), 1.0, 0.01) << r.iteration_time_s << " vs " << 2 * one;
+  ASSERT_EQ(r.events.size(), 2u);
+  for (const auto& e : r.events) {
+    EXPECT_EQ(e.kind, "pp");
+    EXPECT_NEAR((e.end_s - e.start_s) / one, 1.0, 0.01);
+  }
+  EXPECT_EQ(r.events[0].src_rank, 0);
+  EXPECT_EQ(r.events[1].src_rank, 1);
+}
+
+TEST(Pipeline, MeasuredPairLatencyReplacesRouteLatency) {
+  hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
+  s.platform.host_pair_latency_s[{0, 1}] = 7e-3;
+  const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  ASSERT_EQ(r.events.size(), 2u);
+  EXPECT_NEAR((r.events[0].end_s - r.events[0].start_s) / (7e-3 + S / kNicBps), 1.0, 0.01);
+}
+
+TEST(Pipeline, TwoFlowsOverOneLinkTakeTwiceAsLong) {
+  // pp = 2; stage 0 of every pipeline on host 0, stage 1 on host 1: the activations of dp pipelines share
+  // host 0's NIC uplink. Latency made negligible so the transfer time is pure bandwidth.
+  auto pp_transfer = [](int dp) {
+    return hulk::run_in_child([dp]() {
+      hulk::Scenario s = scenario(grid_platform(1, 2, 2, kNicBps, 0.0, 1e9, 0.0), small_job(dp, 1, 2, 2, 1));
+      hulk::Placement pl;
+      for (int r = 0; r < s.job.par.ranks(); ++r) pl.gpu_of_rank.push_back({r < dp ? 0 : 1, r % dp});
+      hulk::SimResult res = hulk::simulate(s, pl);
+      for (const auto& e : res.events)
+        if (e.kind == "pp" && e.src_rank == 0) return nlohmann::json(e.end_s - e.start_s);
+      return nlohmann::json(-1.0);
+    });
+  };
+  const double one = pp_transfer(1).get<double>(), two = pp_transfer(2).get<double>();
+  ASSERT_GT(one, 0);
+  EXPECT_NEAR(two / one, 2.0, 0.02);
+}
+
+TEST(Pipeline, TensorParallelInsideHostUsesIntraHostLink) {
+  // One host, 4 GPUs, tp = 4, one layer, one micro-batch: 4 ring all-reduces (2 forward, 2 backward), every flow
+  // at one GPU port's bandwidth (intra_link) through the host's loopback route.
+  const int t = 4;
+  hulk::Scenario s = scenario(grid_platform(1, 1, t, kNicBps, kNicLat, 1e9, 0.0), small_job(1, t, 1, 1, 1));
+  s.platform.hosts[0].intra_link = {2e9, 3e-6};  // far from SimGrid's default loopback (10 GB/s, 0 s)
+  const double S = hulk::compute_job_cost(s.job).tp_allreduce_bytes;
+  const double one_allreduce = 2 * (t - 1) * 3e-6 + 2.0 * (t - 1) / t * S / 2e9;
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  EXPECT_NEAR(r.comm_tp_s / (4 * one_allreduce), 1.0, 0.01) << r.comm_tp_s << " vs " << 4 * one_allreduce;
+  EXPECT_GT(r.bytes.intra_host, 0);
+  EXPECT_EQ(r.bytes.intra_region, 0);
+  EXPECT_EQ(r.bytes.inter_region, 0);
+  EXPECT_NEAR(r.bytes.intra_host, 4 * t * 2.0 * (t - 1) * S / t, 1.0);
+}
+
+TEST(Pipeline, TimeAccountingAddsUpAndIsPositive) {
+  // A 3D job over two regions: for every rank compute + tp + dp + pp + bubble = iteration time, so the means too.
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = gpu.fp32_flops = 50e12;
+  hulk::Scenario s = scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
+  s.job.iterations = 2;
+  s.job.collective = "hierarchical";
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  const double sum = r.compute_s + r.comm_tp_s + r.comm_dp_s + r.comm_pp_s + r.bubble_s;
+  EXPECT_NEAR(sum / r.iteration_time_s, 1.0, 1e-6);
+  EXPECT_GT(r.compute_s, 0);
+  EXPECT_GT(r.comm_tp_s, 0);
+  EXPECT_GT(r.comm_dp_s, 0);
+  EXPECT_GT(r.comm_pp_s, 0);
+  EXPECT_NEAR(r.total_time_s, 2 * r.iteration_time_s, 1e-12);
+  // Events: sorted, causal, and every message counted once.
+  EXPECT_EQ(static_cast<long long>(r.events.size()), r.messages);
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    EXPECT_LE(r.events[i].start_s, r.events[i].end_s);
+    if (i > 0 && r.events[i].iteration == r.events[i - 1].iteration)
+      EXPECT_LE(r.events[i - 1].start_s, r.events[i].start_s);
+  }
+  EXPECT_FALSE(r.spans.empty());
+}
+
+TEST(Pipeline, MemoryCheckRejectsJobThatDoesNotFit) {
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.memory_bytes = 1e6;
+  hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu), small_job(1, 1, 2, 2, 1));
+  s.job.check_memory = true;
+  s.file = "job.yaml";
+  try {
+    hulk::simulate(s, hulk::round_robin_placement(s));
+    FAIL() << "expected InputError";
+  } catch (const hulk::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("r0h0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Pipeline, DeterministicAcrossProcesses) {
+  auto run = []() {
+    return hulk::run_in_child([]() {
+      hulk::GpuSpec gpu = infinite_gpu();
+      gpu.fp16_flops = gpu.fp32_flops = 50e12;
+      hulk::Scenario s =
+          scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
+      s.job.iterations = 2;
+      hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+      return nlohmann::json{{"result", hulk::result_to_json(s, r).dump()}, {"csv", hulk::comm_csv(s, r)},
+                            {"trace", hulk::chrome_trace(s, r).dump()}};
+    });
+  };
+  nlohmann::json a = run(), b = run();
+  EXPECT_EQ(a["result"], b["result"]);
+  EXPECT_EQ(a["csv"], b["csv"]);
+  EXPECT_EQ(a["trace"], b["trace"]);
+  EXPECT_GT(a["csv"].get<std::string>().size(), 1000u);
+}

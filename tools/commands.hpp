@@ -1,0 +1,22 @@
+#pragma once
+/** @file commands.hpp
+ *  @brief Registration of the hulk subcommands. Each registers itself on the app and sets a callback;
+ *  callbacks throw hulk::InputError for user mistakes (main turns it into one line + exit code 2). */
+#include <CLI/CLI.hpp>
+
+namespace hulk::cli {
+
+/** @brief validate, simulate. */
+void register_simulate_commands(CLI::App& app);
+/** @brief place, compare. */
+void register_compare_commands(CLI::App& app);
+/** @brief sweep, sweep-merge. */
+void register_sweep_commands(CLI::App& app);
+/** @brief reproduce. */
+void register_reproduce_command(CLI::App& app);
+/** @brief gen-data, train. */
+void register_gnn_commands(CLI::App& app);
+/** @brief bench. */
+void register_bench_command(CLI::App& app);
+
+}  // namespace hulk::cli
