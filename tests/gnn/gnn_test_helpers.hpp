@@ -97,7 +97,7 @@ inline double stand_in_time_s(const Scenario& s, const Placement& p) {
       double worst = 0;
       for (int d = 0; d < dp; ++d)
         for (int t = 0; t < tp; ++t) {
-          const Route r = route_between(s.platform, rank(k, d, t).host, rank(k + 1, d, t).host);
+          const HostRoute r = route_between(s.platform, rank(k, d, t).host, rank(k + 1, d, t).host);
           worst = std::max(worst, r.latency_s + cost.pp_message_bytes / r.bandwidth_Bps);
         }
       total += 2.0 * m * worst;
