@@ -225,7 +225,7 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
     for (int i = 0; i < k; ++i) adj[idx(H, v, order[i])] = adj[idx(H, order[i], v)] = 1;
     for (int u = 0; u < H; ++u) {
       if (u == v) continue;
-      if (P.hosts[u].region == P.hosts[v].region || (traffic && traffic->any_between(v, u)))
+      if (traffic && traffic->any_between(v, u))
         adj[idx(H, v, u)] = adj[idx(H, u, v)] = 1;
     }
   }
