@@ -90,7 +90,20 @@ std::string sample_path(const std::string& dir, int index) {
   return (fs::path(dir) / "samples" / name).string();
 }
 
-bool sample_exists(const std::string& dir, int index) { return fs::exists(sample_path(dir, index)); }
+std::string skip_marker_path(const std::string& dir, int index) {
+  std::string p = sample_path(dir, index);
+  return p.substr(0, p.size() - 5) + ".skipped";
+}
+
+bool sample_exists(const std::string& dir, int index) {
+  return fs::exists(sample_path(dir, index)) || fs::exists(skip_marker_path(dir, index));
+}
+
+void write_skip_marker(const std::string& dir, int index, const std::string& reason) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "samples", ec);
+  write_atomic(skip_marker_path(dir, index), reason + "\n");
+}
 
 void write_sample(const std::string& dir, const Sample& s) {
   std::error_code ec;
@@ -134,12 +147,14 @@ Sample read_sample(const std::string& path) {
   return s;
 }
 
-std::vector<Sample> load_dataset(const std::string& dir) {
+std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing) {
   const Manifest m = read_manifest(dir);
   std::vector<Sample> out;
   out.reserve(static_cast<std::size_t>(m.count));
   for (int i = 0; i < m.count; ++i) {
     const std::string path = sample_path(dir, i);
+    if (fs::exists(skip_marker_path(dir, i))) continue;  // a sampled job gen-data could not place
+    if (!fs::exists(path) && allow_missing) continue;
     if (!fs::exists(path))
       throw InputError(path, 0, "", "sample missing (manifest says " + std::to_string(m.count) +
                                         " samples; resume gen-data to complete the data set)");

@@ -58,12 +58,15 @@ Manifest read_manifest(const std::string& dir);
 std::string sample_path(const std::string& dir, int index);
 /** @brief True if the sample file of this index exists (complete: files are renamed into place). */
 bool sample_exists(const std::string& dir, int index);
+/** @brief Marks index as skipped (its sampled job could not be placed); counts as done for resuming and is left
+ *  out by load_dataset(). */
+void write_skip_marker(const std::string& dir, int index, const std::string& reason);
 /** @brief Writes one sample atomically. @throws InputError if the file cannot be written. */
 void write_sample(const std::string& dir, const Sample& sample);
 /** @brief Reads one sample file. @throws InputError naming the file and key on any problem. */
 Sample read_sample(const std::string& path);
 /** @brief Reads the manifest and every sample 0..count-1. @throws InputError if one is missing or bad. */
-std::vector<Sample> load_dataset(const std::string& dir);
+std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing = false);
 
 /** @brief The scenario seed of sample `index` in a data set of seed `seed` (splitmix64 of both: independent,
  *  deterministic, and the same whatever the sharding). */

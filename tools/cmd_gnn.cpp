@@ -113,7 +113,8 @@ void run_gen_data(const GenArgs& args) {
       gnn::write_sample(args.out, make_sample(i, args.seed, args));  // atomic: a killed run leaves no half sample
       ++made;
     } catch (const InputError& e) {
-      ++failed;  // a sampled job that cannot be placed: skipped, reported
+      ++failed;  // a sampled job that cannot be placed: marked skipped, reported
+      gnn::write_skip_marker(args.out, i, e.what());
       std::cerr << "gen-data: sample " << i << " skipped: " << e.what() << "\n";
       continue;
     }
@@ -129,11 +130,12 @@ struct TrainArgs {
   std::string data, out;
   int epochs = 40;
   std::uint64_t seed = 1;
+  bool allow_partial = false;
 };
 
 void run_train(const TrainArgs& args) {
   if (args.data.empty() || args.out.empty()) throw InputError("", 0, "--data/--out", "both are required");
-  std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
+  std::vector<gnn::Sample> data = gnn::load_dataset(args.data, args.allow_partial);
   gnn::TrainOptions options;
   options.epochs = args.epochs;
   options.seed = args.seed;
@@ -231,6 +233,7 @@ void register_gnn_commands(CLI::App& app) {
   train->add_option("--out", t->out, "model file to write")->required();
   train->add_option("--epochs", t->epochs, "epochs")->capture_default_str();
   train->add_option("--seed", t->seed, "training seed")->capture_default_str();
+  train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-data)");
   train->callback([t] { run_train(*t); });
 
   auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");
