@@ -3,7 +3,6 @@
  *  @brief The SimGrid actor of one GPU rank: runs the iterations of its pipeline stage (schedule over
  *  micro-batches, per-layer compute and TP all-reduces, PP sends/receives), the DP all-reduce and the
  *  end-of-iteration barrier, and accounts where its time goes. */
-#include <algorithm>
 #include <string>
 #include <vector>
 
