@@ -1,0 +1,159 @@
+#include "dataset.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "format_version.hpp"
+#include "sim/errors.hpp"
+#include "sim/scenario_json.hpp"
+
+namespace hulk::gnn {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+void write_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, 0, "", "cannot write file");
+    out << text;
+    if (!out.flush()) throw InputError(path, 0, "", "cannot write file");
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw InputError(path, 0, "", "cannot rename temporary file: " + ec.message());
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return json::parse(ss.str());
+  } catch (const json::exception& e) {
+    throw InputError(path, 0, "", std::string("malformed JSON: ") + e.what());
+  }
+}
+
+void check_version(const json& doc, const std::string& path) {
+  if (!doc.is_object() || !doc.contains("format_version") || !doc["format_version"].is_number_integer())
+    throw InputError(path, 0, "format_version", "missing (expected " + std::to_string(kDatasetFormatVersion) + ")");
+  const int v = doc["format_version"].get<int>();
+  if (v != kDatasetFormatVersion)
+    throw InputError(path, 0, "format_version",
+                     "data set format " + std::to_string(v) + " is not supported (expected " +
+                         std::to_string(kDatasetFormatVersion) + "); regenerate it with this hulk");
+}
+
+}  // namespace
+
+void write_manifest(const std::string& dir, const Manifest& m) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "samples", ec);
+  if (ec) throw InputError(dir, 0, "", "cannot create data set folder: " + ec.message());
+  const json doc{{"format_version", m.format_version ? m.format_version : kDatasetFormatVersion},
+                 {"count", m.count},
+                 {"seed", m.seed},
+                 {"generator", m.generator}};
+  write_atomic((fs::path(dir) / "manifest.json").string(), doc.dump(2) + "\n");
+}
+
+Manifest read_manifest(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "manifest.json").string();
+  if (!fs::exists(path)) throw InputError(path, 0, "", "not a data set: manifest.json missing");
+  const json doc = read_json(path);
+  check_version(doc, path);
+  Manifest m;
+  m.format_version = doc["format_version"].get<int>();
+  try {
+    m.count = doc.at("count").get<int>();
+    m.seed = doc.at("seed").get<std::uint64_t>();
+    m.generator = doc.at("generator").get<std::string>();
+  } catch (const json::exception& e) {
+    throw InputError(path, 0, "", std::string("bad manifest: ") + e.what());
+  }
+  if (m.count < 0) throw InputError(path, 0, "count", "expected >= 0");
+  return m;
+}
+
+std::string sample_path(const std::string& dir, int index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "%06d.json", index);
+  return (fs::path(dir) / "samples" / name).string();
+}
+
+bool sample_exists(const std::string& dir, int index) { return fs::exists(sample_path(dir, index)); }
+
+void write_sample(const std::string& dir, const Sample& s) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "samples", ec);
+  json times = json::object();
+  for (const auto& [k, v] : s.times_s) times[k] = v;
+  const json doc{{"format_version", kDatasetFormatVersion},
+                 {"index", s.index},
+                 {"scenario", scenario_to_json(s.scenario)},
+                 {"traffic", s.traffic ? traffic_to_json(*s.traffic) : json(nullptr)},
+                 {"label", placement_slots_to_json(s.label)},
+                 {"times_s", times}};
+  write_atomic(sample_path(dir, s.index), doc.dump() + "\n");
+}
+
+Sample read_sample(const std::string& path) {
+  const json doc = read_json(path);
+  check_version(doc, path);
+  Sample s;
+  if (!doc.contains("index") || !doc["index"].is_number_integer()) throw InputError(path, 0, "index", "missing");
+  s.index = doc["index"].get<int>();
+  if (!doc.contains("scenario")) throw InputError(path, 0, "scenario", "missing");
+  s.scenario = scenario_from_json(doc["scenario"], path);
+  if (doc.contains("traffic") && !doc["traffic"].is_null()) {
+    s.traffic = traffic_from_json(doc["traffic"], path, "traffic");
+    if (s.traffic->hosts != static_cast<int>(s.scenario.platform.hosts.size()))
+      throw InputError(path, 0, "traffic.hosts", "does not match the scenario's host count");
+  }
+  if (!doc.contains("label")) throw InputError(path, 0, "label", "missing");
+  s.label = placement_slots_from_json(doc["label"], path, "label");
+  if (static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
+    throw InputError(path, 0, "label", "has " + std::to_string(s.label.gpu_of_rank.size()) + " ranks, job has " +
+                                           std::to_string(s.scenario.job.par.ranks()));
+  if (doc.contains("times_s")) {
+    if (!doc["times_s"].is_object()) throw InputError(path, 0, "times_s", "expected an object");
+    for (const auto& [k, v] : doc["times_s"].items()) {
+      if (!v.is_number()) throw InputError(path, 0, "times_s." + k, "expected a number (seconds)");
+      s.times_s[k] = v.get<double>();
+    }
+  }
+  return s;
+}
+
+std::vector<Sample> load_dataset(const std::string& dir) {
+  const Manifest m = read_manifest(dir);
+  std::vector<Sample> out;
+  out.reserve(static_cast<std::size_t>(m.count));
+  for (int i = 0; i < m.count; ++i) {
+    const std::string path = sample_path(dir, i);
+    if (!fs::exists(path))
+      throw InputError(path, 0, "", "sample missing (manifest says " + std::to_string(m.count) +
+                                        " samples; resume gen-data to complete the data set)");
+    out.push_back(read_sample(path));
+  }
+  return out;
+}
+
+std::uint64_t sample_seed(std::uint64_t seed, int index) {
+  // splitmix64 finaliser over seed and index.
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(index) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace hulk::gnn

@@ -1,0 +1,260 @@
+#include "decode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/cost_model.hpp"
+#include "sim/errors.hpp"
+
+namespace hulk::gnn {
+
+namespace {
+
+// Min-cost flow with successive shortest paths. Costs are made non-negative up front (score shift), so the
+// first Dijkstra needs no Bellman-Ford; potentials keep later reduced costs non-negative.
+class MinCostFlow {
+ public:
+  explicit MinCostFlow(int n) : graph_(n) {}
+  int add_edge(int from, int to, int cap, double cost) {
+    graph_[from].push_back(static_cast<int>(edges_.size()));
+    edges_.push_back({to, cap, cost});
+    graph_[to].push_back(static_cast<int>(edges_.size()));
+    edges_.push_back({from, 0, -cost});
+    return static_cast<int>(edges_.size()) - 2;
+  }
+  int flow_on(int edge) const { return edges_[edge ^ 1].cap; }
+  /** Pushes as much flow as possible (up to max_flow) from s to t at minimum cost; returns the flow. */
+  int run(int s, int t, int max_flow) {
+    const int n = static_cast<int>(graph_.size());
+    std::vector<double> pot(n, 0.0), dist(n);
+    std::vector<int> prev_edge(n);
+    int flow = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    while (flow < max_flow) {
+      std::fill(dist.begin(), dist.end(), inf);
+      std::fill(prev_edge.begin(), prev_edge.end(), -1);
+      dist[s] = 0;
+      using Item = std::pair<double, int>;
+      std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+      pq.push({0.0, s});
+      while (!pq.empty()) {
+        auto [d, u] = pq.top();
+        pq.pop();
+        if (d > dist[u]) continue;
+        if (u == t) break;  // early exit: nodes not settled get potential += dist[t] below (still feasible)
+        for (int id : graph_[u]) {
+          const Edge& e = edges_[id];
+          if (e.cap <= 0) continue;
+          // Rounding can make a reduced cost slightly negative; clamping keeps Dijkstra's invariant.
+          const double nd = d + std::max(0.0, e.cost + pot[u] - pot[e.to]);
+          if (nd < dist[e.to]) {
+            dist[e.to] = nd;
+            prev_edge[e.to] = id;
+            pq.push({nd, e.to});
+          }
+        }
+      }
+      if (dist[t] == inf) break;
+      // Johnson potentials with early exit: settled nodes (dist <= dist[t]) get their distance, all others dist[t];
+      // reduced costs stay non-negative on every residual edge.
+      for (int v = 0; v < n; ++v) pot[v] += std::min(dist[v], dist[t]);
+      int push = max_flow - flow;
+      for (int v = t; v != s; v = edges_[prev_edge[v] ^ 1].to) push = std::min(push, edges_[prev_edge[v]].cap);
+      for (int v = t; v != s; v = edges_[prev_edge[v] ^ 1].to) {
+        edges_[prev_edge[v]].cap -= push;
+        edges_[prev_edge[v] ^ 1].cap += push;
+      }
+      flow += push;
+    }
+    return flow;
+  }
+
+ private:
+  struct Edge {
+    int to;
+    int cap;
+    double cost;
+  };
+  std::vector<std::vector<int>> graph_;
+  std::vector<Edge> edges_;
+};
+
+std::vector<double> stage_memory(const Scenario& s) {
+  std::vector<double> mem;
+  for (const StageCost& st : compute_job_cost(s.job).stages) mem.push_back(st.peak_memory_bytes);
+  return mem;
+}
+
+bool fits(const Scenario& s, const std::vector<double>& mem, int stage, int host) {
+  return !s.job.check_memory || mem[stage] <= s.platform.hosts[host].gpu.memory_bytes;
+}
+
+std::string fmt_gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+
+}  // namespace
+
+RoleCounts match_roles(const Scenario& s, const RoleScores& scores) {
+  const int H = static_cast<int>(s.platform.hosts.size());
+  const int pp = s.job.par.pp, group = s.job.par.dp * s.job.par.tp;
+  const int total = s.platform.total_gpus();
+  if (scores.hosts != H || scores.roles != pp + 1 ||
+      scores.values.size() != static_cast<std::size_t>(H) * (pp + 1))
+    throw InputError(s.file, 0, "placement",
+                     "score matrix is " + std::to_string(scores.hosts) + "x" + std::to_string(scores.roles) +
+                         ", expected " + std::to_string(H) + "x" + std::to_string(pp + 1));
+  if (pp * group > total)
+    throw InputError(s.file, 0, "job.parallelism",
+                     "no valid placement: the job needs " + std::to_string(pp * group) + " GPUs, the platform has " +
+                         std::to_string(total));
+  const std::vector<double> mem = stage_memory(s);
+
+  // Sanitise and shift scores to non-negative costs: cost = max - score. Every unit of flow crosses exactly one
+  // host->role edge, so the shift changes all solutions' costs by the same constant.
+  constexpr double kLow = -1e6;
+  auto clean = [&](int h, int r) {
+    const double v = scores.at(h, r);
+    return std::isfinite(v) ? std::max(kLow, std::min(-kLow, v)) : kLow;
+  };
+  double max_score = kLow;
+  for (int h = 0; h < H; ++h)
+    for (int r = 0; r <= pp; ++r) max_score = std::max(max_score, clean(h, r));
+
+  const int src = 0, sink = H + pp + 2;
+  auto host_node = [](int h) { return 1 + h; };
+  auto role_node = [&](int r) { return 1 + H + r; };
+  MinCostFlow mcf(H + pp + 3);
+  std::vector<std::vector<int>> edge_id(H, std::vector<int>(pp + 1, -1));
+  for (int h = 0; h < H; ++h) {
+    mcf.add_edge(src, host_node(h), s.platform.hosts[h].gpus, 0.0);
+    for (int r = 0; r <= pp; ++r) {
+      if (r < pp && !fits(s, mem, r, h)) continue;
+      edge_id[h][r] = mcf.add_edge(host_node(h), role_node(r), s.platform.hosts[h].gpus, max_score - clean(h, r));
+    }
+  }
+  for (int r = 0; r < pp; ++r) mcf.add_edge(role_node(r), sink, group, 0.0);
+  mcf.add_edge(role_node(pp), sink, total - pp * group, 0.0);
+  const int flow = mcf.run(src, sink, total);
+
+  RoleCounts counts(H, std::vector<int>(pp + 1, 0));
+  std::vector<int> filled(pp + 1, 0);
+  for (int h = 0; h < H; ++h)
+    for (int r = 0; r <= pp; ++r)
+      if (edge_id[h][r] >= 0) {
+        counts[h][r] = mcf.flow_on(edge_id[h][r]);
+        filled[r] += counts[h][r];
+      }
+  if (flow < total) {
+    for (int r = 0; r < pp; ++r)
+      if (filled[r] < group)
+        throw InputError(s.file, 0, "job",
+                         "no valid placement: stage " + std::to_string(r) + " needs " + std::to_string(group) +
+                             " GPUs with at least " + fmt_gb(mem[r]) + " of memory, only " + std::to_string(filled[r]) +
+                             " can be given to it");
+    throw InputError(s.file, 0, "job", "no valid placement exists for this job on this platform");
+  }
+  return counts;
+}
+
+Placement layout_placement(const Scenario& s, const RoleCounts& counts) {
+  const int H = static_cast<int>(s.platform.hosts.size());
+  const int pp = s.job.par.pp, dp = s.job.par.dp, tp = s.job.par.tp;
+  std::vector<int> next_slot(H, 0);
+  // Hosts in (region, index) order: keeps each stage's DP replicas, and equal dp indices of neighbouring stages,
+  // grouped by region.
+  std::vector<int> host_order(H);
+  for (int h = 0; h < H; ++h) host_order[h] = h;
+  std::stable_sort(host_order.begin(), host_order.end(),
+                   [&](int a, int b) { return s.platform.hosts[a].region < s.platform.hosts[b].region; });
+  Placement p;
+  p.gpu_of_rank.assign(static_cast<std::size_t>(pp) * dp * tp, GpuSlot{-1, -1});
+  for (int k = 0; k < pp; ++k) {
+    std::vector<int> left(H);
+    for (int h = 0; h < H; ++h) left[h] = counts[h][k];
+    std::vector<std::vector<GpuSlot>> groups;
+    auto take = [&](int h) {
+      --left[h];
+      return GpuSlot{h, next_slot[h]++};
+    };
+    // Whole TP groups on one host first.
+    for (int h : host_order)
+      while (left[h] >= tp && static_cast<int>(groups.size()) < dp) {
+        std::vector<GpuSlot> g;
+        for (int t = 0; t < tp; ++t) g.push_back(take(h));
+        groups.push_back(g);
+      }
+    // Leftover GPUs complete the remaining groups (in the same host order).
+    std::vector<GpuSlot> rest;
+    for (int h : host_order)
+      while (left[h] > 0) rest.push_back(take(h));
+    if (static_cast<int>(rest.size()) != (dp - static_cast<int>(groups.size())) * tp)
+      throw std::logic_error("layout_placement: stage " + std::to_string(k) + " has the wrong number of GPUs");
+    for (std::size_t i = 0; i < rest.size(); i += tp)
+      groups.emplace_back(rest.begin() + static_cast<long>(i), rest.begin() + static_cast<long>(i + tp));
+    // Order replicas by the region of their first GPU (whole groups and leftovers interleaved by region).
+    std::stable_sort(groups.begin(), groups.end(), [&](const auto& a, const auto& b) {
+      return s.platform.hosts[a[0].host].region < s.platform.hosts[b[0].host].region;
+    });
+    for (int d = 0; d < dp; ++d)
+      for (int t = 0; t < tp; ++t) p.gpu_of_rank[(static_cast<std::size_t>(k) * dp + d) * tp + t] = groups[d][t];
+  }
+  return p;
+}
+
+Placement decode_placement(const Scenario& s, const RoleScores& scores) {
+  Placement p = layout_placement(s, match_roles(s, scores));
+  // The decoder's contract is "always valid": check it rather than trust it.
+  const std::string problem = placement_violation(s, p);
+  if (!problem.empty()) throw std::logic_error("decode_placement produced an invalid placement: " + problem);
+  return p;
+}
+
+RoleCounts role_counts(const Scenario& s, const Placement& placement) {
+  const int H = static_cast<int>(s.platform.hosts.size());
+  const int pp = s.job.par.pp, group = s.job.par.dp * s.job.par.tp;
+  RoleCounts c(H, std::vector<int>(pp + 1, 0));
+  for (std::size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
+    const int h = placement.gpu_of_rank[r].host;
+    const int stage = static_cast<int>(r) / group;
+    if (h < 0 || h >= H || stage >= pp) continue;
+    c[h][stage] += 1;
+  }
+  for (int h = 0; h < H; ++h) {
+    int used = 0;
+    for (int k = 0; k < pp; ++k) used += c[h][k];
+    c[h][pp] = std::max(0, s.platform.hosts[h].gpus - used);
+  }
+  return c;
+}
+
+std::string placement_violation(const Scenario& s, const Placement& placement) {
+  const int ranks = s.job.par.ranks(), group = s.job.par.dp * s.job.par.tp;
+  if (static_cast<int>(placement.gpu_of_rank.size()) != ranks)
+    return "placement has " + std::to_string(placement.gpu_of_rank.size()) + " ranks, job has " + std::to_string(ranks);
+  const std::vector<double> mem = stage_memory(s);
+  std::set<std::pair<int, int>> used;
+  for (int r = 0; r < ranks; ++r) {
+    const GpuSlot g = placement.gpu_of_rank[r];
+    if (g.host < 0 || g.host >= static_cast<int>(s.platform.hosts.size()))
+      return "rank " + std::to_string(r) + " on unknown host " + std::to_string(g.host);
+    if (g.slot < 0 || g.slot >= s.platform.hosts[g.host].gpus)
+      return "rank " + std::to_string(r) + " on unknown slot " + std::to_string(g.slot);
+    if (!used.insert({g.host, g.slot}).second)
+      return "GPU " + std::to_string(g.host) + ":" + std::to_string(g.slot) + " used twice";
+    const int stage = r / group;
+    if (!fits(s, mem, stage, g.host))
+      return "rank " + std::to_string(r) + " (stage " + std::to_string(stage) + ") needs " + fmt_gb(mem[stage]) +
+             ", GPU has " + fmt_gb(s.platform.hosts[g.host].gpu.memory_bytes);
+  }
+  return "";
+}
+
+}  // namespace hulk::gnn

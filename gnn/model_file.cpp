@@ -1,0 +1,94 @@
+#include "model_file.hpp"
+
+#include <filesystem>
+#include <vector>
+
+#include "format_version.hpp"
+#include "sim/errors.hpp"
+
+namespace hulk::gnn {
+
+namespace {
+
+std::vector<std::int64_t> config_vector(const ModelConfig& c) {
+  return {c.hidden, c.layers, c.p_max, c.nearest_neighbours, kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures};
+}
+
+}  // namespace
+
+void model_to_archive(PlacementGnn& model, torch::serialize::OutputArchive& archive) {
+  archive.write("hulk_model_format", torch::tensor(static_cast<std::int64_t>(kModelFormatVersion), torch::kInt64));
+  archive.write("config", torch::tensor(config_vector(model->config()), torch::kInt64));
+  torch::serialize::OutputArchive weights;
+  model->save(weights);
+  archive.write("weights", weights);
+}
+
+PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const std::string& path) {
+  torch::Tensor version, config;
+  if (!archive.try_read("hulk_model_format", version) || version.numel() != 1)
+    throw InputError(path, 0, "", "not a hulk GNN model file (no format version)");
+  const std::int64_t v = version.item<std::int64_t>();
+  if (v != kModelFormatVersion)
+    throw InputError(path, 0, "", "model format version " + std::to_string(v) + " is not supported (expected " +
+                                      std::to_string(kModelFormatVersion) + "); retrain with `hulk train`");
+  if (!archive.try_read("config", config) || config.numel() != 8)
+    throw InputError(path, 0, "", "corrupt model file (bad hyper-parameter record)");
+  const auto c = config.to(torch::kInt64).contiguous();
+  const std::int64_t* p = c.data_ptr<std::int64_t>();
+  if (p[4] != kNodeFeatures || p[5] != kEdgeFeatures || p[6] != kJobFeatures || p[7] != kStageFeatures)
+    throw InputError(path, 0, "", "model was trained with other feature sizes; retrain with this hulk");
+  if (p[0] < 1 || p[0] > 4096 || p[1] < 0 || p[1] > 64 || p[2] < 1 || p[2] > 1024 || p[3] < 0)
+    throw InputError(path, 0, "", "corrupt model file (implausible hyper-parameters)");
+  ModelConfig mc;
+  mc.hidden = static_cast<int>(p[0]);
+  mc.layers = static_cast<int>(p[1]);
+  mc.p_max = static_cast<int>(p[2]);
+  mc.nearest_neighbours = static_cast<int>(p[3]);
+  PlacementGnn model(mc);
+  torch::serialize::InputArchive weights;
+  try {
+    if (!archive.try_read("weights", weights)) throw InputError(path, 0, "", "corrupt model file (no weights)");
+    model->load(weights);
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "", "corrupt model file (weights do not match the hyper-parameters)");
+  }
+  model->eval();
+  return model;
+}
+
+void save_model(PlacementGnn& model, const std::string& path) {
+  torch::serialize::OutputArchive archive;
+  model_to_archive(model, archive);
+  const std::string tmp = path + ".tmp";
+  try {
+    archive.save_to(tmp);
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "", "cannot write model file");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError(path, 0, "", "cannot write model file: " + ec.message());
+}
+
+PlacementGnn load_model(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw InputError(path, 0, "", "model file not found (train one with `hulk train`, or pass --model PATH)");
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "", "corrupt or not a hulk GNN model file (cannot read the archive)");
+  } catch (const std::exception& e) {
+    throw InputError(path, 0, "", std::string("corrupt or not a hulk GNN model file (") + e.what() + ")");
+  }
+  try {
+    return model_from_archive(archive, path);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(path, 0, "", std::string("corrupt model file (") + e.what() + ")");
+  }
+}
+
+}  // namespace hulk::gnn

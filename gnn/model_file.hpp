@@ -1,0 +1,24 @@
+#pragma once
+/** @file model_file.hpp
+ *  @brief The model file: a LibTorch archive holding the format version (kModelFormatVersion), the
+ *  hyper-parameters and feature sizes, and the weights. A missing, corrupt or other-version file gives an
+ *  InputError naming the file. */
+#include <string>
+
+#include <torch/torch.h>
+
+#include "model.hpp"
+
+namespace hulk::gnn {
+
+/** @brief Writes version + config + weights into an archive (also used inside training checkpoints). */
+void model_to_archive(PlacementGnn& model, torch::serialize::OutputArchive& archive);
+/** @brief Reads what model_to_archive wrote. @param path for error messages. @throws InputError. */
+PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const std::string& path);
+
+/** @brief Saves the model to path (temporary file + rename: never a half-written model). */
+void save_model(PlacementGnn& model, const std::string& path);
+/** @brief Loads a model file (eval mode). @throws InputError if missing, corrupt, or of another format version. */
+PlacementGnn load_model(const std::string& path);
+
+}  // namespace hulk::gnn

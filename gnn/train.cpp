@@ -1,0 +1,256 @@
+#include "train.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <random>
+
+#include "loss.hpp"
+#include "model_file.hpp"
+#include "sim/errors.hpp"
+
+namespace hulk::gnn {
+
+namespace {
+
+// The only global state of gnn/: a flag a signal handler may set (nothing else is async-signal-safe).
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_sigint(int) { g_interrupted.store(true); }
+
+// Installs the SIGINT handler for the duration of training and restores the previous one.
+class SigintGuard {
+ public:
+  SigintGuard() {
+    g_interrupted.store(false);
+    previous_ = std::signal(SIGINT, on_sigint);
+  }
+  ~SigintGuard() { std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_); }
+
+ private:
+  void (*previous_)(int) = SIG_DFL;
+};
+
+// One intra-op thread while training: reductions then always sum in the same order (determinism).
+class ThreadGuard {
+ public:
+  ThreadGuard() : previous_(at::get_num_threads()) { at::set_num_threads(1); }
+  ~ThreadGuard() { at::set_num_threads(previous_); }
+
+ private:
+  int previous_;
+};
+
+std::uint64_t mix(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Fisher-Yates with our own index draws (std::shuffle's use of the generator is implementation-defined).
+void shuffle(std::vector<int>& v, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+}
+
+struct Prepared {
+  const Sample* sample;
+  GraphTensors tensors;
+  RoleTargets targets;
+};
+
+std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
+  if (s.scenario.job.par.pp > c.p_max || static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
+    return std::nullopt;
+  GraphOptions go;
+  go.nearest_neighbours = c.nearest_neighbours;
+  const ClusterGraph g = build_cluster_graph(s.scenario, s.traffic ? &*s.traffic : nullptr, go);
+  Prepared p{&s, to_tensors(g, c.p_max), make_targets(role_counts(s.scenario, s.label), g.pp, c.p_max)};
+  return p;
+}
+
+constexpr const char* kCkptEpoch = "ckpt_epoch";
+
+void save_checkpoint(const std::string& path, PlacementGnn& model, torch::optim::Adam& opt, int epoch,
+                     std::uint64_t seed, int samples, const std::vector<EpochStats>& history) {
+  torch::serialize::OutputArchive a;
+  a.write(kCkptEpoch, torch::tensor(static_cast<std::int64_t>(epoch), torch::kInt64));
+  // Seeds do not fit an int64 tensor exactly in general: store both 32-bit halves.
+  a.write("ckpt_seed", torch::tensor({static_cast<std::int64_t>(seed >> 32), static_cast<std::int64_t>(seed & 0xffffffffu)},
+                                     torch::kInt64));
+  a.write("ckpt_samples", torch::tensor(static_cast<std::int64_t>(samples), torch::kInt64));
+  torch::Tensor h = torch::zeros({static_cast<std::int64_t>(history.size()), 5}, torch::kFloat64);
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    h[i][0] = history[i].epoch;
+    h[i][1] = history[i].train_loss;
+    h[i][2] = history[i].val_loss;
+    h[i][3] = history[i].val_gap;
+    h[i][4] = history[i].seconds;
+  }
+  a.write("ckpt_history", h);
+  torch::serialize::OutputArchive m, o;
+  model_to_archive(model, m);
+  a.write("model", m);
+  opt.save(o);
+  a.write("optimizer", o);
+  const std::string tmp = path + ".tmp";
+  a.save_to(tmp);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError(path, 0, "", "cannot write checkpoint: " + ec.message());
+}
+
+}  // namespace
+
+double evaluate_loss(PlacementGnn& model, const std::vector<Sample>& data) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  double sum = 0;
+  int n = 0;
+  for (const Sample& s : data) {
+    auto p = prepare(s, model->config());
+    if (!p) continue;
+    sum += placement_loss(model->forward(p->tensors), p->targets, p->tensors.host_weight).item<double>();
+    ++n;
+  }
+  return n ? sum / n : std::numeric_limits<double>::quiet_NaN();
+}
+
+TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& opt,
+                        const Evaluator& evaluator, std::ostream* progress) {
+  if (data.empty()) throw InputError(out, 0, "", "no training samples");
+  if (opt.epochs < 0 || opt.batch < 1 || !(opt.lr > 0) || opt.val_fraction < 0 || opt.val_fraction >= 1)
+    throw InputError(out, 0, "", "bad training options (need epochs >= 0, batch >= 1, lr > 0, 0 <= val_fraction < 1)");
+  ThreadGuard threads;
+  SigintGuard sigint;
+  const std::string ckpt = out + ".ckpt";
+  const int N = static_cast<int>(data.size());
+
+  // Model and optimiser: fresh (seeded) or from the checkpoint.
+  torch::manual_seed(opt.seed);
+  PlacementGnn model(opt.model);
+  TrainResult result;
+  int start_epoch = 0;
+  std::optional<torch::serialize::InputArchive> opt_state;
+  if (opt.resume && std::filesystem::exists(ckpt)) {
+    torch::serialize::InputArchive a;
+    try {
+      a.load_from(ckpt);
+    } catch (const std::exception&) {
+      throw InputError(ckpt, 0, "", "corrupt checkpoint (delete it to start afresh)");
+    }
+    torch::Tensor ep, sd, ns, hist;
+    if (!a.try_read(kCkptEpoch, ep) || !a.try_read("ckpt_seed", sd) || !a.try_read("ckpt_samples", ns) ||
+        !a.try_read("ckpt_history", hist))
+      throw InputError(ckpt, 0, "", "not a hulk training checkpoint");
+    const std::uint64_t seed = (static_cast<std::uint64_t>(sd[0].item<std::int64_t>()) << 32) |
+                               static_cast<std::uint64_t>(sd[1].item<std::int64_t>());
+    if (seed != opt.seed || ns.item<std::int64_t>() != N)
+      throw InputError(ckpt, 0, "", "checkpoint belongs to another run (seed " + std::to_string(seed) + ", " +
+                                        std::to_string(ns.item<std::int64_t>()) +
+                                        " samples); delete it or use the same seed and data");
+    torch::serialize::InputArchive m;
+    if (!a.try_read("model", m)) throw InputError(ckpt, 0, "", "checkpoint has no model");
+    model = model_from_archive(m, ckpt);
+    start_epoch = static_cast<int>(ep.item<std::int64_t>());
+    for (int i = 0; i < hist.size(0); ++i)
+      result.history.push_back(EpochStats{static_cast<int>(hist[i][0].item<double>()), hist[i][1].item<double>(),
+                                          hist[i][2].item<double>(), hist[i][3].item<double>(),
+                                          hist[i][4].item<double>()});
+    opt_state.emplace();
+    if (!a.try_read("optimizer", *opt_state)) throw InputError(ckpt, 0, "", "checkpoint has no optimizer state");
+  }
+  const ModelConfig cfg = model->config();
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(opt.lr));
+  if (opt_state) adam.load(*opt_state);
+
+  // Deterministic split, then featurise once.
+  std::vector<int> order(N);
+  for (int i = 0; i < N; ++i) order[i] = i;
+  shuffle(order, mix(opt.seed, 0x5011u));
+  int n_val = static_cast<int>(std::lround(N * opt.val_fraction));
+  if (opt.val_fraction > 0 && N >= 2) n_val = std::max(1, n_val);
+  n_val = std::min(n_val, N - 1);
+  std::vector<Prepared> train, val;
+  for (int i = 0; i < N; ++i) {
+    auto p = prepare(data[order[i]], cfg);
+    if (!p) {
+      ++result.skipped_samples;
+      continue;
+    }
+    (i < n_val ? val : train).push_back(std::move(*p));
+  }
+  result.train_samples = static_cast<int>(train.size());
+  result.val_samples = static_cast<int>(val.size());
+  if (train.empty()) throw InputError(out, 0, "", "no usable training sample (all exceed the model's p_max?)");
+
+  for (int epoch = start_epoch + 1; epoch <= opt.epochs; ++epoch) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<int> idx(train.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
+    shuffle(idx, mix(opt.seed, static_cast<std::uint64_t>(epoch)));
+    model->train();
+    double loss_sum = 0;
+    for (std::size_t b = 0; b < idx.size() && !g_interrupted.load(); b += opt.batch) {
+      const std::size_t e = std::min(idx.size(), b + opt.batch);
+      adam.zero_grad();
+      for (std::size_t i = b; i < e; ++i) {
+        const Prepared& p = train[idx[i]];
+        torch::Tensor loss = placement_loss(model->forward(p.tensors), p.targets, p.tensors.host_weight);
+        loss_sum += loss.item<double>();
+        (loss / static_cast<double>(e - b)).backward();  // per sample: memory stays one graph's
+      }
+      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+      adam.step();
+    }
+    if (g_interrupted.load()) {
+      result.interrupted = true;
+      break;  // the checkpoint still holds the last finished epoch
+    }
+    EpochStats st;
+    st.epoch = epoch;
+    st.train_loss = loss_sum / static_cast<double>(train.size());
+    st.val_loss = st.val_gap = std::numeric_limits<double>::quiet_NaN();
+    if (!val.empty()) {
+      torch::NoGradGuard no_grad;
+      model->eval();
+      double vl = 0, gap = 0;
+      int n_gap = 0;
+      for (const Prepared& p : val) {
+        const torch::Tensor logits = model->forward(p.tensors);
+        vl += placement_loss(logits, p.targets, p.tensors.host_weight).item<double>();
+        if (!evaluator) continue;
+        try {
+          const Placement mine = decode_placement(p.sample->scenario, scores_from_logits(logits, p.tensors.pp));
+          const double t_mine = evaluator(p.sample->scenario, mine), t_label = evaluator(p.sample->scenario, p.sample->label);
+          if (t_label > 0 && std::isfinite(t_mine)) {
+            gap += t_mine / t_label - 1.0;
+            ++n_gap;
+          }
+        } catch (const InputError&) {
+          // No valid placement for this sample's job: it cannot have a label either; leave it out of the gap.
+        }
+      }
+      st.val_loss = vl / static_cast<double>(val.size());
+      if (n_gap) st.val_gap = gap / n_gap;
+    }
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.history.push_back(st);
+    save_checkpoint(ckpt, model, adam, epoch, opt.seed, N, result.history);
+    if (progress) {
+      char line[256];
+      std::snprintf(line, sizeof line, "epoch %d/%d loss %.4f val_loss %.4f val_gap %.2f%% time %.1fs\n", epoch,
+                    opt.epochs, st.train_loss, st.val_loss, 100.0 * st.val_gap, st.seconds);
+      *progress << line << std::flush;
+    }
+  }
+  if (!result.interrupted) save_model(model, out);
+  return result;
+}
+
+}  // namespace hulk::gnn

@@ -1,0 +1,64 @@
+#pragma once
+/** @file train.hpp
+ *  @brief Training the placement GNN on a data set (supervised on the search's labels, symmetric loss).
+ *
+ *  - Deterministic for a seed: torch::manual_seed(seed) before the model is built, one intra-op thread during
+ *    training (sum order of index_add_/matmul then fixed), the epoch's sample order drawn from (seed, epoch).
+ *  - Checkpoint after every finished epoch to out + ".ckpt" (model, Adam state, epoch, history; temporary file
+ *    + rename). A run finds the checkpoint and resumes after its epoch; because the order of epoch e depends
+ *    only on (seed, e), a resumed run ends with the same weights as an uninterrupted one.
+ *  - SIGINT during training stops at the next mini-batch: the checkpoint keeps the last finished epoch, and the
+ *    result says interrupted (the model file `out` is written only when all epochs are done). */
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "model.hpp"
+
+namespace hulk::gnn {
+
+/** @brief Training knobs. */
+struct TrainOptions {
+  int epochs = 40;
+  std::uint64_t seed = 1;
+  double lr = 2e-3;
+  int batch = 8;               ///< samples per Adam step (losses averaged)
+  double val_fraction = 0.1;   ///< share of samples held out for validation (deterministic split by seed)
+  ModelConfig model;           ///< hyper-parameters of a new model (a resumed run keeps the checkpoint's)
+  bool resume = true;          ///< resume from out + ".ckpt" if it exists
+};
+
+/** @brief Iteration time of a placement (seconds), e.g. the analytic evaluator; used for the validation gap. */
+using Evaluator = std::function<double(const Scenario&, const Placement&)>;
+
+/** @brief One epoch's numbers. */
+struct EpochStats {
+  int epoch = 0;               ///< 1-based
+  double train_loss = 0;       ///< mean symmetric loss over training samples
+  double val_loss = 0;         ///< mean over validation samples (NaN if none)
+  double val_gap = 0;          ///< mean of eval(gnn) / eval(label) - 1 over validation samples (NaN without evaluator)
+  double seconds = 0;          ///< wall time of the epoch
+};
+
+/** @brief What train_model did. */
+struct TrainResult {
+  std::vector<EpochStats> history;  ///< all finished epochs, including those of a resumed checkpoint
+  bool interrupted = false;         ///< stopped by SIGINT (model file not written)
+  int skipped_samples = 0;          ///< samples whose job exceeds p_max stages or whose label is not decodable
+  int train_samples = 0;
+  int val_samples = 0;
+};
+
+/** @brief Trains (or resumes) and writes the model to `out` when all epochs are done.
+ *  @param progress receives one line per epoch ("epoch E/N loss L val_loss V val_gap G% time Ts"); may be null.
+ *  @throws InputError on an empty data set or an unreadable/incompatible checkpoint. */
+TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& options,
+                        const Evaluator& evaluator = {}, std::ostream* progress = nullptr);
+
+/** @brief Mean symmetric loss of a model over samples (eval mode, no grad); NaN if no sample is usable. */
+double evaluate_loss(PlacementGnn& model, const std::vector<Sample>& data);
+
+}  // namespace hulk::gnn

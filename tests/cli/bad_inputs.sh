@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Bad-input contract of the hulk CLI (issue 2): for every tests/data/bad/*.yaml, `hulk validate FILE` (or, for files
+# marked "# expect-simulate:", `hulk simulate FILE --out DIR`) must exit with code 2, print exactly one non-empty
+# line on stderr that names the file and contains the expected substring from the file's first line, not dump core,
+# and leave no output files behind. Usage: bad_inputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+set -u
+# Absolute paths: each command runs inside a scratch folder so that a core dump would be caught there.
+hulk="$(readlink -f "$1")"
+tests="$(readlink -f "$2")"
+bad="$tests/data/bad"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checked=0
+
+fail() {
+  echo "FAIL: $1"
+  failures=$((failures + 1))
+}
+
+# check NAME EXPECTED_SUBSTRING CMD...: runs CMD in $tmp/run (so a core file would land there) and checks the contract.
+check() {
+  local name="$1" expected="$2"
+  shift 2
+  rm -rf "$tmp/run" && mkdir -p "$tmp/run"
+  (cd "$tmp/run" && ulimit -c unlimited 2>/dev/null; "$@" >"$tmp/stdout" 2>"$tmp/stderr")
+  local rc=$?
+  checked=$((checked + 1))
+  local lines
+  lines=$(grep -c '' "$tmp/stderr")
+  if [ "$rc" -ne 2 ]; then fail "$name: exit code $rc (expected 2); stderr: $(head -c 400 "$tmp/stderr")"; return; fi
+  if [ "$lines" -ne 1 ]; then fail "$name: $lines lines on stderr (expected exactly 1):"; sed 's/^/    /' "$tmp/stderr" | head -5; return; fi
+  local msg
+  msg=$(cat "$tmp/stderr")
+  if [ -z "${msg// /}" ]; then fail "$name: empty error line"; return; fi
+  case "$msg" in *"$name"*) ;; *) fail "$name: message does not name the file: $msg"; return ;; esac
+  case "$msg" in *"$expected"*) ;; *) fail "$name: message lacks '$expected': $msg"; return ;; esac
+  if ls "$tmp/run" | grep -q '^core'; then fail "$name: core dump"; return; fi
+  if [ -d "$tmp/out" ] && [ -n "$(ls -A "$tmp/out")" ]; then fail "$name: files left in the output folder: $(ls -A "$tmp/out")"; return; fi
+  echo "ok: $name: $msg"
+}
+
+shopt -s nullglob
+for f in "$bad"/*.yaml; do
+  name="$(basename "$f")"
+  first="$(head -n 1 "$f")"
+  rm -rf "$tmp/out"
+  case "$first" in
+    "# expect-simulate: "*)
+      check "$name" "${first#\# expect-simulate: }" "$hulk" simulate "$f" --out "$tmp/out" ;;
+    "# expect: "*)
+      check "$name" "${first#\# expect: }" "$hulk" validate "$f" ;;
+    *)
+      fail "$name: first line must be '# expect: ...' or '# expect-simulate: ...'" ;;
+  esac
+done
+
+# A scenario file that does not exist.
+rm -rf "$tmp/out"
+check "no-such-scenario.yaml" "not found" "$hulk" validate "$bad/no-such-scenario.yaml"
+rm -rf "$tmp/out"
+check "no-such-scenario.yaml" "not found" "$hulk" simulate "$bad/no-such-scenario.yaml" --out "$tmp/out"
+
+if [ "$checked" -lt 23 ]; then fail "only $checked cases checked (expected at least 23)"; fi
+echo "$checked cases, $failures failures"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,195 @@
+// SimGrid checks of the placement machinery (each TEST runs in its own process: gtest_discover_tests).
+// 1. The analytic evaluator agrees with SimGrid within 5% on contention-free scenarios (and on one simple
+//    contended case whose equal-share contention the evaluator models exactly); the measured error is printed.
+// 2. On tiny instances, search (checked by SimGrid) is within 2% of the exhaustive SimGrid optimum and not worse
+//    than greedy (1% tolerance: search optimises the evaluator, not SimGrid).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "../unit/placement_test_platforms.hpp"
+#include "sim/errors.hpp"
+#include "sim/evaluator.hpp"
+#include "sim/exhaustive_placer.hpp"
+#include "sim/greedy_placer.hpp"
+#include "sim/placer_common.hpp"
+#include "sim/search_placer.hpp"
+#include "sim/simulator.hpp"
+#include "sim/subprocess.hpp"
+
+namespace hulk {
+namespace {
+
+using testing::a100;
+using testing::make_job;
+using testing::make_platform;
+using testing::make_scenario;
+
+double simgrid_time_in_child(const Scenario& s, const Placement& p) {
+  const nlohmann::json out = run_in_child([&]() {
+    SimOptions o;
+    o.record_events = false;
+    o.record_spans = false;
+    return nlohmann::json{{"t", simulate(s, p, o).iteration_time_s}};
+  });
+  return out.at("t").get<double>();
+}
+
+struct AgreementCase {
+  std::string name;
+  Scenario scenario;
+  std::vector<int> hosts;  // host of every rank
+};
+
+std::vector<AgreementCase> agreement_cases() {
+  std::vector<AgreementCase> out;
+  const LinkSpec nic{1.25e9, 50e-6}, wan{1.25e8, 30e-3};
+  // TP ring over 4 hosts (one flow per NIC direction).
+  out.push_back({"tp_ring_across_hosts", make_scenario(make_platform({4}, 1, a100(), nic), make_job(1, 4, 1, 2)),
+                 {0, 1, 2, 3}});
+  // TP inside one host (4 flows on the shared intra-host link: equal shares, exact).
+  out.push_back({"tp_inside_host", make_scenario(make_platform({1}, 4, a100(), nic), make_job(1, 4, 1, 2)),
+                 {0, 0, 0, 0}});
+  // Two pipeline stages in two regions, GPipe.
+  out.push_back({"pp_across_regions_gpipe",
+                 make_scenario(make_platform({1, 1}, 1, a100(), nic, wan), make_job(1, 1, 2, 4, "gpipe")), {0, 1}});
+  // Four stages, 1F1B, one region, NICs fast enough that successive messages never overlap: bubble.
+  out.push_back({"pp4_1f1b_bubble",
+                 make_scenario(make_platform({4}, 1, a100(), {100e9, 5e-6}), make_job(1, 1, 4, 8, "1f1b")),
+                 {0, 1, 2, 3}});
+  // DP ring across 4 regions.
+  out.push_back({"dp_ring_across_regions",
+                 make_scenario(make_platform({1, 1, 1, 1}, 1, a100(), nic, wan), make_job(4, 1, 1, 2)), {0, 1, 2, 3}});
+  // Simple contended case: dp 2 x tp 2, TP inside hosts, both DP rings share each NIC (equal shares).
+  out.push_back({"dp2_tp2_shared_nic", make_scenario(make_platform({2}, 2, a100(), nic), make_job(2, 2, 1, 2)),
+                 {0, 0, 1, 1}});
+  return out;
+}
+
+class EvaluatorVsSimGrid : public ::testing::TestWithParam<int> {};
+
+TEST_P(EvaluatorVsSimGrid, AgreesWithinFivePercent) {
+  const AgreementCase c = agreement_cases()[GetParam()];
+  const Placement p = placement_from_hosts(c.hosts);
+  const double analytic = Evaluator(c.scenario).iteration_time_s(p);
+  SimOptions o;
+  o.record_events = false;
+  o.record_spans = false;
+  const double simulated = simulate(c.scenario, p, o).iteration_time_s;  // one simulation in this process
+  const double err = (analytic - simulated) / simulated;
+  std::printf("[evaluator-vs-simgrid] %s: analytic %.6f s, simgrid %.6f s, error %+.2f%%\n", c.name.c_str(),
+              analytic, simulated, 100 * err);
+  RecordProperty("relative_error", std::to_string(err));
+  EXPECT_LT(std::fabs(err), 0.05) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0, 6),
+                         [](const ::testing::TestParamInfo<int>& i) { return agreement_cases()[i.param].name; });
+
+// Contended scenarios: the evaluator's sharing model is approximate here (FIFO instead of fair sharing for
+// pipeline bursts, contention only within one collective phase). The error is printed and only bounded loosely
+// (a regression guard), as the issue asks: measured and reported, not hidden.
+std::vector<AgreementCase> contended_cases() {
+  std::vector<AgreementCase> out;
+  const LinkSpec nic{1.25e9, 50e-6};
+  // Comm-bound 1F1B: 1 MB hand-offs take ~5x a stage's forward; each NIC carries both directions' bursts.
+  out.push_back({"pp4_1f1b_comm_bound", make_scenario(make_platform({4}, 1, a100(), nic), make_job(1, 1, 4, 8)),
+                 {0, 1, 2, 3}});
+  // 3D job dp 2 x tp 2 x pp 2 on 2 regions, TP inside hosts, stages split across regions.
+  out.push_back({"dp2_tp2_pp2_two_regions",
+                 make_scenario(make_platform({2, 2}, 2, a100(), nic, {1.25e8, 20e-3}), make_job(2, 2, 2, 4)),
+                 {0, 0, 1, 1, 2, 2, 3, 3}});
+  // Same job, a scattered placement (TP and DP across regions).
+  out.push_back({"dp2_tp2_pp2_scattered",
+                 make_scenario(make_platform({2, 2}, 2, a100(), nic, {1.25e8, 20e-3}), make_job(2, 2, 2, 4)),
+                 {0, 2, 1, 3, 0, 2, 1, 3}});
+  // The 47-server Hulk-like platform, dp 4 x tp 2 x pp 4, a random placement (measured-latency routes).
+  {
+    Scenario s = testing::hulk_like_scenario();
+    s.job.model.layers = 8;  // keeps the simulation short; the structure is unchanged
+    std::mt19937_64 rng(5);
+    std::vector<int> hosts;
+    std::vector<int> free(s.platform.hosts.size());
+    for (size_t h = 0; h < free.size(); ++h) free[h] = s.platform.hosts[h].gpus;
+    while (static_cast<int>(hosts.size()) < s.job.par.ranks()) {
+      const int h = static_cast<int>(rng() % free.size());
+      if (free[h] > 0) {
+        --free[h];
+        hosts.push_back(h);
+      }
+    }
+    out.push_back({"hulk_like_random_placement", s, hosts});
+  }
+  return out;
+}
+
+class EvaluatorVsSimGridContended : public ::testing::TestWithParam<int> {};
+
+TEST_P(EvaluatorVsSimGridContended, ErrorIsMeasured) {
+  const AgreementCase c = contended_cases()[GetParam()];
+  const Placement p = placement_from_hosts(c.hosts);
+  const double analytic = Evaluator(c.scenario).iteration_time_s(p);
+  SimOptions o;
+  o.record_events = false;
+  o.record_spans = false;
+  const double simulated = simulate(c.scenario, p, o).iteration_time_s;
+  const double err = (analytic - simulated) / simulated;
+  std::printf("[evaluator-vs-simgrid contended] %s: analytic %.6f s, simgrid %.6f s, error %+.2f%%\n",
+              c.name.c_str(), analytic, simulated, 100 * err);
+  RecordProperty("relative_error", std::to_string(err));
+  EXPECT_LT(std::fabs(err), 0.5) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Contended, EvaluatorVsSimGridContended, ::testing::Range(0, 4),
+                         [](const ::testing::TestParamInfo<int>& i) { return contended_cases()[i.param].name; });
+
+// Tiny heterogeneous instances where placement matters.
+Scenario tiny_instance(int which) {
+  const LinkSpec nic{1.25e9, 50e-6};
+  if (which == 0) {
+    // Fast, slow and remote servers; 3D-ish job tp 2 x pp 2.
+    PlatformSpec p = make_platform({2, 1}, 2, a100(), nic, {1.25e8, 40e-3});
+    p.hosts[1].gpu = testing::t4();
+    p.hosts[2].gpu = testing::v100();
+    return make_scenario(p, make_job(1, 2, 2, 4, "1f1b", testing::small_model(8, 32000)));
+  }
+  if (which == 1) {
+    // Two regions with a slow WAN, dp 2 x pp 2, GPipe.
+    PlatformSpec p = make_platform({2, 2}, 2, a100(), nic, {6.25e7, 80e-3});
+    p.hosts[0].gpu = testing::v100();
+    return make_scenario(p, make_job(2, 1, 2, 4, "gpipe"));
+  }
+  // Six single-GPU servers in three regions, a 4-stage pipeline; the first listed server is a slow T4 (round-robin
+  // uses it) and regions 0 and 2 are far apart.
+  PlatformSpec p = make_platform({2, 2, 2}, 1, a100(), nic, {1.25e8, 20e-3});
+  p.wan[0][2] = p.wan[2][0] = {1.25e8, 150e-3};
+  p.hosts[0].gpu = testing::t4();
+  return make_scenario(p, make_job(1, 1, 4, 6, "1f1b", testing::small_model(8, 32000)));
+}
+
+class SearchVsExhaustive : public ::testing::TestWithParam<int> {};
+
+TEST_P(SearchVsExhaustive, SearchWithinTwoPercentOfTheSimGridOptimum) {
+  const Scenario s = tiny_instance(GetParam());
+  ExhaustivePlacer ex;  // SimGrid oracle, one child process per placement
+  const Placement best = ex.place(s);
+  ASSERT_GT(ex.evaluated(), 1);
+  const double t_opt = ex.best_time_s();
+  const double t_search = simgrid_time_in_child(s, SearchPlacer().place(s));
+  const double t_greedy = simgrid_time_in_child(s, GreedyPlacer().place(s));
+  const double t_rr = simgrid_time_in_child(s, round_robin_placement(s));
+  std::printf("[search-vs-exhaustive] instance %d: %lld placements, optimum %.6f s, search %.6f s (%+.2f%%), "
+              "greedy %.6f s, round-robin %.6f s\n",
+              GetParam(), ex.evaluated(), t_opt, t_search, 100 * (t_search / t_opt - 1), t_greedy, t_rr);
+  EXPECT_DOUBLE_EQ(simgrid_time_in_child(s, best), t_opt);  // the optimum is reproducible
+  EXPECT_LE(t_search, 1.02 * t_opt);
+  EXPECT_GE(t_search, t_opt * (1 - 1e-9));  // nothing beats the exhaustive optimum
+  EXPECT_LE(t_search, 1.01 * t_greedy);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiny, SearchVsExhaustive, ::testing::Range(0, 3));
+
+}  // namespace
+}  // namespace hulk

@@ -1,0 +1,69 @@
+// Exact JSON round trips of scenarios, placements and traffic; errors name the key.
+#include <gtest/gtest.h>
+
+#include "sim/errors.hpp"
+#include "sim/scenario_json.hpp"
+#include "sim/scenario_sampler.hpp"
+
+namespace hulk {
+namespace {
+
+TEST(ScenarioJson, RoundTripIsExact) {
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Scenario s = sample_scenario(seed);
+    s.platform.host_pair_latency_s[{0, 1}] = 0.0123456789;
+    s.platform.warnings = {"w1"};
+    const nlohmann::json j = scenario_to_json(s);
+    const Scenario back = scenario_from_json(nlohmann::json::parse(j.dump()), "x.json");
+    EXPECT_EQ(scenario_to_json(back).dump(), j.dump());
+    ASSERT_EQ(back.platform.hosts.size(), s.platform.hosts.size());
+    EXPECT_EQ(back.platform.hosts.back().host_link.bandwidth_Bps, s.platform.hosts.back().host_link.bandwidth_Bps);
+    EXPECT_EQ(back.platform.wan[0][1].latency_s, s.platform.wan[0][1].latency_s);
+    EXPECT_EQ(back.job.utilisation, s.job.utilisation);
+    EXPECT_EQ(back.platform.host_pair_latency_s.at({0, 1}), 0.0123456789);
+    EXPECT_EQ(back.seed, s.seed);
+  }
+}
+
+TEST(ScenarioJson, MissingKeyNamesPath) {
+  nlohmann::json j = scenario_to_json(sample_scenario(1));
+  j["job"]["parallelism"].erase("tp");
+  try {
+    scenario_from_json(j, "bad.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "bad.json");
+    EXPECT_EQ(e.key(), "job.parallelism.tp");
+  }
+  nlohmann::json k = scenario_to_json(sample_scenario(1));
+  k["platform"]["hosts"][0]["region"] = 99;
+  EXPECT_THROW(scenario_from_json(k, "bad.json"), InputError);
+  k = scenario_to_json(sample_scenario(1));
+  k["platform"]["hosts"][0]["gpu"]["memory_bytes"] = "lots";
+  EXPECT_THROW(scenario_from_json(k, "bad.json"), InputError);
+}
+
+TEST(ScenarioJson, PlacementAndTrafficRoundTrip) {
+  Placement p;
+  p.gpu_of_rank = {{0, 1}, {2, 0}, {1, 3}};
+  const Placement q = placement_slots_from_json(placement_slots_to_json(p), "f", "label");
+  ASSERT_EQ(q.gpu_of_rank.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(q.gpu_of_rank[i], p.gpu_of_rank[i]);
+  EXPECT_THROW(placement_slots_from_json(nlohmann::json::parse("[[1]]"), "f", "label"), InputError);
+
+  TrafficMatrix t = TrafficMatrix::zeros(4);
+  t.bytes[2][1 * 4 + 3] = t.bytes[2][3 * 4 + 1] = 123.5;
+  t.busy_s[0][0 * 4 + 0] = 0.25;
+  const TrafficMatrix u = traffic_from_json(nlohmann::json::parse(traffic_to_json(t).dump()), "f", "traffic");
+  EXPECT_EQ(u.hosts, 4);
+  for (int k = 0; k < kCommKinds; ++k) {
+    EXPECT_EQ(u.bytes[k], t.bytes[k]);
+    EXPECT_EQ(u.busy_s[k], t.busy_s[k]);
+  }
+  nlohmann::json bad = traffic_to_json(t);
+  bad["pairs"][0]["a"] = 17;
+  EXPECT_THROW(traffic_from_json(bad, "f", "traffic"), InputError);
+}
+
+}  // namespace
+}  // namespace hulk

@@ -1,0 +1,292 @@
+// Analytic evaluator and lower bound against closed forms (contention-free and simple contended cases).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "placement_test_platforms.hpp"
+#include "sim/cost_model.hpp"
+#include "sim/evaluator.hpp"
+#include "sim/lower_bound.hpp"
+#include "sim/network_view.hpp"
+#include "sim/pipeline_critical_path.hpp"
+#include "sim/placer_common.hpp"
+#include "sim/random_placer.hpp"
+
+namespace hulk {
+namespace {
+
+using testing::a100;
+using testing::make_job;
+using testing::make_platform;
+using testing::make_scenario;
+using testing::small_model;
+
+constexpr double kNicBw = 1.25e9, kNicLat = 50e-6;
+
+double speed_of(const Scenario& s) { return s.platform.hosts[0].gpu.peak_flops(s.job.precision) * s.job.utilisation; }
+
+TEST(NetworkView, RoutesFollowThePlatformModel) {
+  PlatformSpec p = make_platform({2, 1}, 2, a100(), {1e9, 1e-4}, {1e8, 0.02}, {100e9, 2e-6});
+  p.host_pair_latency_s[{0, 2}] = 0.123;
+  NetworkView net(p);
+  // Same region: NIC up + NIC down.
+  EXPECT_EQ(net.route(0, 1).n_links, 2);
+  EXPECT_DOUBLE_EQ(net.route(0, 1).latency_s, 2e-4);
+  EXPECT_DOUBLE_EQ(net.route(0, 1).bandwidth_Bps, 1e9);
+  // Other region: + WAN; measured latency replaces the sum, bandwidth unchanged.
+  EXPECT_EQ(net.route(0, 2).n_links, 3);
+  EXPECT_DOUBLE_EQ(net.route(0, 2).latency_s, 0.123);
+  EXPECT_DOUBLE_EQ(net.route(2, 0).latency_s, 0.123);
+  EXPECT_DOUBLE_EQ(net.route(1, 2).latency_s, 2e-4 + 0.02);
+  EXPECT_DOUBLE_EQ(net.route(1, 2).bandwidth_Bps, 1e8);
+  // The two directions of a WAN are different links; a host to itself is its shared intra-host link.
+  EXPECT_NE(net.route(0, 2).links[2], net.route(2, 0).links[2]);
+  EXPECT_EQ(net.route(1, 1).n_links, 1);
+  // Its aggregate link carries gpus x intra bandwidth, but one flow is capped by its GPU's port (intra bandwidth).
+  EXPECT_DOUBLE_EQ(net.link_bandwidth_Bps(net.route(1, 1).links[0]), 200e9);
+  EXPECT_DOUBLE_EQ(net.route(1, 1).flow_cap_Bps, 100e9);
+  EXPECT_DOUBLE_EQ(net.route(1, 1).bandwidth_Bps, 100e9);
+}
+
+TEST(Evaluator, TensorParallelRingAcrossHostsMatchesClosedForm) {
+  // tp 4 over 4 single-GPU hosts of one region: no link carries two flows.
+  Scenario s = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(1, 4, 1, 2));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double S = c.tp_allreduce_bytes, L = c.stages[0].layers, m = 2;
+  const double ar = 2 * 3 * (2 * kNicLat + S / 4 / kNicBw);
+  const double expected = m * (3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * L * ar);
+  EXPECT_NEAR(ev.time_of_hosts({0, 1, 2, 3}), expected, 0.01 * expected);
+}
+
+TEST(Evaluator, TensorParallelRingInsideOneHostSharesTheIntraLink) {
+  // 4 flows on one intra-host link of 4 x 150 GB/s: each gets 150 GB/s.
+  Scenario s = make_scenario(make_platform({1}, 4, a100()), make_job(1, 4, 1, 3));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double ar = 2 * 3 * (2e-6 + c.tp_allreduce_bytes / 4 / 150e9);
+  const double expected = 3 * (3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar);
+  EXPECT_NEAR(ev.time_of_hosts({0, 0, 0, 0}), expected, 0.01 * expected);
+}
+
+TEST(Evaluator, PointToPointAcrossRegionsMatchesClosedForm) {
+  const LinkSpec wan{1e8, 0.03};
+  Scenario s = make_scenario(make_platform({1, 1}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(1, 1, 2, 1, "gpipe"));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double f = c.stages[0].fwd_flops_per_mb() / speed_of(s);
+  ASSERT_DOUBLE_EQ(c.stages[0].fwd_flops_per_mb(), c.stages[1].fwd_flops_per_mb());  // vocab 0: equal stages
+  const double hop = 2 * kNicLat + wan.latency_s + c.pp_message_bytes / wan.bandwidth_Bps;
+  const double expected = f + hop + f + 2 * f + hop + 2 * f;
+  EXPECT_NEAR(ev.time_of_hosts({0, 1}), expected, 0.01 * expected);
+  EXPECT_NEAR(ev.evaluate_hosts({0, 1}).pp_hop_s, hop, 1e-12);
+}
+
+class BubbleTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BubbleTest, PipelineBubbleMatchesClosedForm) {
+  // Equal stages, (almost) free links: T = (m + p - 1)(f + b), bubble fraction (p-1)/(m+p-1).
+  const int p = 4, m = 8;
+  Scenario s = make_scenario(make_platform({4}, 1, a100(), {1e15, 0}), make_job(1, 1, p, m, GetParam()));
+  Evaluator ev(s);
+  const double f = ev.cost().stages[0].fwd_flops_per_mb() / speed_of(s);
+  const double expected = (m + p - 1) * 3 * f;
+  const EvalBreakdown b = ev.evaluate_hosts({0, 1, 2, 3});
+  EXPECT_NEAR(b.iteration_time_s, expected, 0.01 * expected);
+  EXPECT_NEAR(b.bubble_s / b.iteration_time_s, double(p - 1) / (m + p - 1), 0.01);
+  // The compute-only lower bound is this same time here, and equals the closed form for equal stages.
+  EXPECT_NEAR(lower_bound_s(s), expected, 1e-9 * expected);
+  EXPECT_NEAR(closed_form_bound_s(s), expected, 1e-9 * expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedules, BubbleTest, ::testing::Values("gpipe", "1f1b"));
+
+TEST(Evaluator, DataParallelRingAcrossRegionsMatchesClosedForm) {
+  const LinkSpec wan{2e8, 0.05};
+  Scenario s = make_scenario(make_platform({1, 1, 1, 1}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(4, 1, 1, 2));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double f = c.stages[0].fwd_flops_per_mb() / speed_of(s);
+  const double S = c.stages[0].dp_grad_bytes;
+  const double dp = 2 * 3 * (2 * kNicLat + wan.latency_s + S / 4 / wan.bandwidth_Bps);
+  const EvalBreakdown b = ev.evaluate_hosts({0, 1, 2, 3});
+  EXPECT_NEAR(b.dp_comm_s, dp, 0.01 * dp);
+  EXPECT_NEAR(b.iteration_time_s, 2 * 3 * f + dp, 0.01 * (2 * 3 * f + dp));
+}
+
+TEST(Evaluator, ConcurrentDataParallelGroupsShareTheNic) {
+  // dp 2 x tp 2, TP inside each host: both DP rings (tp 0 and tp 1) cross the same NICs: 2 flows per NIC.
+  Scenario s = make_scenario(make_platform({2}, 2, a100(), {kNicBw, kNicLat}), make_job(2, 2, 1, 1));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double S = c.stages[0].dp_grad_bytes;
+  const double dp = 2 * 1 * (2 * kNicLat + (S / 2) / (kNicBw / 2));
+  const double tp = 2 * 1 * (2e-6 + c.tp_allreduce_bytes / 2 / 150e9);  // 2 flows on 2 x 150 GB/s
+  const double f = c.stages[0].fwd_flops_per_mb() / speed_of(s);
+  const double expected = 3 * f + 4 * c.stages[0].layers * tp + dp;
+  const EvalBreakdown b = ev.evaluate_hosts({0, 0, 1, 1});
+  EXPECT_NEAR(b.dp_comm_s, dp, 0.01 * dp);
+  EXPECT_NEAR(b.iteration_time_s, expected, 0.01 * expected);
+  // Transposed: TP across the hosts (2 flows per NIC), the DP rings inside each host (2 flows per intra link).
+  const double tp_x = 2 * 1 * (2 * kNicLat + (c.tp_allreduce_bytes / 2) / (kNicBw / 2));
+  const double dp_x = 2 * 1 * (2e-6 + (S / 2) / 150e9);
+  const double expected_x = 3 * f + 4 * c.stages[0].layers * tp_x + dp_x;
+  EXPECT_NEAR(ev.time_of_hosts({0, 1, 0, 1}), expected_x, 0.01 * expected_x);
+}
+
+TEST(Evaluator, TreeAllReduceMatchesClosedForm) {
+  Scenario s = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(4, 1, 1, 1));
+  s.job.collective = "tree";
+  Evaluator ev(s);
+  const double S = ev.cost().stages[0].dp_grad_bytes, a = 2 * kNicLat;
+  // Tree 0 <- {1, 2}, 1 <- 3. Reduce: leaves 3->1 and 2->0 start together on disjoint links, then 1->0 alone.
+  // Broadcast: 0->1 and 0->2 start together and share host 0's NIC up, then 1->3 alone.
+  const double expected = 2 * (a + S / kNicBw) + (a + S / (kNicBw / 2)) + (a + S / kNicBw);
+  EXPECT_NEAR(ev.evaluate_hosts({0, 1, 2, 3}).dp_comm_s, expected, 0.01 * expected);
+}
+
+TEST(Evaluator, HierarchicalAllReduceClosedFormAndRingFallback) {
+  const LinkSpec wan{1e8, 0.04};
+  Scenario s = make_scenario(make_platform({2, 2}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(4, 1, 1, 1));
+  s.job.collective = "hierarchical";
+  Evaluator ev(s);
+  const double S = ev.cost().stages[0].dp_grad_bytes;
+  // Regions {0,1} and {2,3}: reduce-scatter 1 step of S/2 inside each region (LAN), then 2 rings of S/2 over
+  // the 2 regions (2 steps of S/4, both rings on the same WAN link each way: 2 flows), then all-gather.
+  const double lan = 2 * kNicLat + (S / 2) / kNicBw;
+  const double wan_step = 2 * kNicLat + wan.latency_s + (S / 4) / (wan.bandwidth_Bps / 2);
+  const double expected = 2 * lan + 2 * wan_step;
+  EXPECT_NEAR(ev.evaluate_hosts({0, 1, 2, 3}).dp_comm_s, expected, 0.01 * expected);
+  // One region: hierarchical == ring.
+  Scenario one = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(4, 1, 1, 1));
+  Scenario one_ring = one;
+  one.job.collective = "hierarchical";
+  EXPECT_DOUBLE_EQ(Evaluator(one).time_of_hosts({0, 1, 2, 3}), Evaluator(one_ring).time_of_hosts({0, 1, 2, 3}));
+}
+
+TEST(Evaluator, OneFlowInsideAHostIsCappedByItsGpuPort) {
+  // tp 2 on a 4-GPU host: 2 flows on an aggregate of 4 x 150 GB/s, but each flow is capped at 150 GB/s.
+  Scenario s = make_scenario(make_platform({1}, 4, a100()), make_job(1, 2, 1, 1));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double ar = 2 * 1 * (2e-6 + c.tp_allreduce_bytes / 2 / 150e9);
+  const double expected = 3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar;
+  EXPECT_NEAR(ev.time_of_hosts({0, 0}), expected, 1e-9 * expected);
+}
+
+TEST(Evaluator, UnbalancedHierarchicalFallsBackToARegionOrderedRing) {
+  // Members in regions (0, 1, 0, 1, 1): unbalanced -> ring re-ordered region by region: h0 h2 | h1 h3 h4.
+  const LinkSpec wan{1e8, 0.04};
+  Scenario s = make_scenario(make_platform({2, 3}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(5, 1, 1, 1));
+  s.job.collective = "hierarchical";
+  Evaluator ev(s);
+  const double S = ev.cost().stages[0].dp_grad_bytes;
+  // Ring h0 h1 | h2 h3 h4 crosses the WAN once each way (hops h1->h2, h4->h0), 3 LAN hops. No step barrier:
+  // 8 steps = the largest sum of 8 consecutive hops = all 5 + (h4->h0, h0->h1, h1->h2) = 4 WAN + 4 LAN hops.
+  const double wan_hop = 2 * kNicLat + wan.latency_s + (S / 5) / wan.bandwidth_Bps;
+  const double lan_hop = 2 * kNicLat + (S / 5) / kNicBw;
+  const double expected = std::max(4 * wan_hop + 4 * lan_hop, 2 * kNicLat + wan.latency_s + 8 * (S / 5) / wan.bandwidth_Bps);
+  EXPECT_NEAR(ev.evaluate_hosts({0, 2, 1, 3, 4}).dp_comm_s, expected, 1e-6 * expected);
+}
+
+TEST(Evaluator, RingWithoutStepBarrierPipelinesAcrossSlowHops) {
+  // tp 4 as 2 + 2 GPUs on two servers in two regions: hops intra, WAN, intra, WAN. 6 steps: the last chunk crosses
+  // 3 WAN and 3 intra hops (not 6 WAN hops as a step-synchronous ring would), unless the WAN's bandwidth term
+  // dominates (latency + 6 transfers back to back).
+  const LinkSpec wan{1.25e8, 0.03};
+  Scenario s = make_scenario(make_platform({1, 1}, 2, a100(), {kNicBw, kNicLat}, wan), make_job(1, 4, 1, 1));
+  Evaluator ev(s);
+  const JobCost& c = ev.cost();
+  const double chunk = c.tp_allreduce_bytes / 4;
+  const double w = 2 * kNicLat + wan.latency_s + chunk / wan.bandwidth_Bps;  // one flow per WAN direction
+  const double in = 2e-6 + chunk / 150e9;                                      // one flow per intra link
+  const double ar = std::max(3 * w + 3 * in, 2 * kNicLat + wan.latency_s + 6 * chunk / wan.bandwidth_Bps);
+  const double expected = 3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar;
+  EXPECT_NEAR(ev.time_of_hosts({0, 0, 1, 1}), expected, 1e-9 * expected);
+}
+
+TEST(Evaluator, SlowestGpuOfTheStageSetsItsSpeed) {
+  PlatformSpec p = make_platform({2}, 1, a100(), {1e15, 0});
+  p.hosts[1].gpu = testing::t4();
+  Scenario s = make_scenario(p, make_job(1, 2, 1, 1));
+  Evaluator ev(s);
+  const double slow = p.hosts[1].gpu.peak_flops("fp16") * s.job.utilisation;
+  const double compute = 3 * ev.cost().stages[0].fwd_flops_per_mb() / slow;
+  const EvalBreakdown b = ev.evaluate_hosts({0, 1});
+  EXPECT_NEAR(b.compute_s, compute, 1e-9 * compute);
+}
+
+TEST(Evaluator, MemoryInfeasiblePlacementIsInfinite) {
+  PlatformSpec p = make_platform({2}, 1, a100());
+  p.hosts[1].gpu.memory_bytes = 1e6;  // 1 MB: nothing fits
+  Scenario s = make_scenario(p, make_job(1, 1, 2, 2));
+  Evaluator ev(s);
+  const EvalBreakdown bad = ev.evaluate_hosts({0, 1});
+  EXPECT_FALSE(bad.feasible);
+  EXPECT_EQ(bad.infeasible_rank, 1);
+  EXPECT_TRUE(std::isinf(bad.iteration_time_s));
+  // Without memory checks it is a normal placement.
+  s.job.check_memory = false;
+  EXPECT_TRUE(Evaluator(s).evaluate_hosts({0, 1}).feasible);
+  // Malformed input (wrong rank count / unknown host) is infeasible, not a crash.
+  EXPECT_FALSE(ev.evaluate_hosts({0}).feasible);
+  EXPECT_FALSE(ev.evaluate_hosts({0, 7}).feasible);
+}
+
+TEST(Evaluator, PlacementAndHostApiAgree) {
+  Scenario s = testing::hulk_like_scenario();
+  Evaluator ev(s);
+  const Placement p = RandomPlacer(123).place(s);
+  EXPECT_DOUBLE_EQ(ev.iteration_time_s(p), ev.time_of_hosts(hosts_of(p)));
+  EXPECT_DOUBLE_EQ(ev.iteration_time_s(p), ev.iteration_time_s(p));  // scratch reuse has no memory
+}
+
+TEST(LowerBound, NeverAboveTheEvaluatorOnRandomPlacements) {
+  std::mt19937_64 rng(2024);
+  int checked = 0;
+  for (int i = 0; i < 150; ++i) {
+    Scenario s = testing::random_scenario(rng);
+    Evaluator ev(s);
+    const double lb = lower_bound_s(s);
+    ASSERT_GT(lb, 0);
+    for (int k = 0; k < 5; ++k) {
+      const Placement p = RandomPlacer(rng()).place(s);
+      const double t = ev.iteration_time_s(p);
+      ASSERT_LE(lb, t * (1 + 1e-12)) << "scenario " << i;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 750);
+}
+
+TEST(LowerBound, ClosedFormIsNotABoundForUnequalStages) {
+  // Documented counterexample (lower_bound.hpp): heavy stage 0, light stage 1, 1F1B, many micro-batches.
+  const int m = 50;
+  const std::vector<double> f{1.0, 1e-3}, b{2.0, 1e-3}, zero{0.0, 0.0};
+  const auto sched = stage_op_orders("1f1b", 2, m);
+  PipelineScratch scratch;
+  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  const double cp = pipeline_makespan_s(sched, f.data(), b.data(), free_links, nullptr, scratch);
+  const double closed = (3.0 + 2e-3) + (m - 1) * 3.0;
+  EXPECT_LT(cp, closed);
+  EXPECT_NEAR(cp, 3.0 * m, 1e-9);  // stage 0 is never idle and finishes last
+}
+
+TEST(PipelineCriticalPath, OneFOneBOrderIsMegatrons) {
+  const auto s = stage_op_orders("1f1b", 3, 4);
+  // Stage 0: warm-up 2 forwards, then F2 B0 F3 B1, then B2 B3.
+  const std::vector<std::pair<bool, int>> want{{false, 0}, {false, 1}, {false, 2}, {true, 0},
+                                               {false, 3}, {true, 1},  {true, 2},  {true, 3}};
+  ASSERT_EQ(s[0].size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(s[0][i].backward, want[i].first);
+    EXPECT_EQ(s[0][i].mb, want[i].second);
+  }
+  // Last stage alternates from the start.
+  EXPECT_FALSE(s[2][0].backward);
+  EXPECT_TRUE(s[2][1].backward);
+}
+
+}  // namespace
+}  // namespace hulk

@@ -1,0 +1,112 @@
+// `--set key=value` overrides: applied before validation, shortcuts, list addressing, and errors naming the key.
+#include <gtest/gtest.h>
+
+#include "sim/errors.hpp"
+#include "sim/scenario.hpp"
+
+using namespace hulk;
+
+namespace {
+std::string example() { return std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-region-gpt.yaml"; }
+
+std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr) {
+  try {
+    load_scenario(example(), ov);
+  } catch (const InputError& e) {
+    if (key != nullptr) *key = e.key();
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Overrides, PlainKeysAndShortcuts) {
+  const Scenario s = load_scenario(
+      example(),
+      {{"job.iterations", "5"}, {"wan.default.bandwidth", "10Gbps"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
+  EXPECT_EQ(s.job.iterations, 5);
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 4.0 * 1024 * 1024);
+  // The only region pair is listed in wan.pairs, so the default does not reach it ...
+  EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 0.6e9 / 8);
+  // ... but overriding the pair itself does.
+  const Scenario t = load_scenario(example(), {{"wan.pairs.0.bandwidth", "10Gbps"}});
+  EXPECT_DOUBLE_EQ(t.platform.wan[0][1].bandwidth_Bps, 1.25e9);
+}
+
+TEST(Overrides, ListElementsByIndexAndByName) {
+  const Scenario a = load_scenario(example(), {{"regions.tokyo.hosts", "6"}});
+  EXPECT_EQ(a.platform.hosts.size(), 10u);
+  EXPECT_EQ(a.platform.hosts.back().name, "tokyo-5");
+  const Scenario b = load_scenario(example(), {{"platform.regions.0.gpus_per_host", "4"}});
+  EXPECT_EQ(b.platform.total_gpus(), 24);
+  const Scenario c = load_scenario(example(), {{"regions.virginia.gpu", "H100-80GB"}});
+  EXPECT_EQ(c.platform.hosts[0].gpu.name, "H100-80GB");
+  // A map value is accepted as YAML.
+  const Scenario d = load_scenario(example(), {{"regions.tokyo.host_link", "{bandwidth: 25Gbps, latency: 10us}"}});
+  EXPECT_DOUBLE_EQ(d.platform.hosts[4].host_link.bandwidth_Bps, 25e9 / 8);
+}
+
+TEST(Overrides, OverriddenValuesAreValidatedLikeFileValues) {
+  std::string key;
+  std::string msg = error_of({{"job.parallelism.tp", "3"}}, &key);
+  EXPECT_EQ(key, "job.parallelism.tp");
+  EXPECT_NE(msg.find("not divisible by tp 3"), std::string::npos) << msg;
+  msg = error_of({{"wan.default.bandwidth", "fast"}}, &key);
+  EXPECT_EQ(key, "platform.wan.default.bandwidth");
+  EXPECT_NE(msg.find("expected a bandwidth"), std::string::npos) << msg;
+  msg = error_of({{"job.iteratons", "3"}}, &key);
+  EXPECT_EQ(key, "job.iteratons");
+  EXPECT_NE(msg.find("did you mean 'iterations'?"), std::string::npos) << msg;
+}
+
+TEST(Overrides, UnknownPathsNameTheKey) {
+  std::string key;
+  std::string msg = error_of({{"regions.nowhere.hosts", "1"}}, &key);
+  EXPECT_EQ(key, "regions.nowhere.hosts");
+  EXPECT_NE(msg.find("no element 'nowhere' in 'platform.regions'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("virginia"), std::string::npos) << msg;
+  msg = error_of({{"regions.7.hosts", "1"}}, &key);
+  EXPECT_NE(msg.find("no element '7'"), std::string::npos) << msg;
+  msg = error_of({{"seed.value", "1"}}, &key);
+  EXPECT_EQ(key, "seed.value");
+  EXPECT_NE(msg.find("'seed' is a value"), std::string::npos) << msg;
+  msg = error_of({{"job..x", "1"}}, &key);
+  EXPECT_NE(msg.find("malformed override key"), std::string::npos) << msg;
+  msg = error_of({{"job.iterations", "[1, 2"}}, &key);
+  EXPECT_NE(msg.find("not valid YAML"), std::string::npos) << msg;
+}
+
+TEST(Overrides, DoNotLeakIntoOtherLoads) {
+  load_scenario(example(), {{"job.iterations", "9"}});
+  EXPECT_EQ(load_scenario(example()).job.iterations, 2);
+}
+
+TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
+  try {
+    load_scenario(example(), {{"regions.tokyo.host_link.bandwidth", "-1Gbps"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "platform.regions.1.host_link.bandwidth");
+    EXPECT_EQ(e.line(), 0);  // the file's lines do not hold this value
+    EXPECT_NE(std::string(e.what()).find("(value from --set regions.tokyo.host_link.bandwidth=-1Gbps)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    load_scenario(example(), {{"job.parallelism", "{dp: 8, tp: 2, pp: 4}"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "job.parallelism");
+    EXPECT_NE(std::string(e.what()).find("64 ranks"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("value from --set job.parallelism="), std::string::npos) << e.what();
+  }
+  // An error elsewhere keeps its file line.
+  try {
+    load_scenario(example(), {{"job.iterations", "3"}, {"job.micro_batch", "5"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "job.global_batch");
+    EXPECT_EQ(e.line(), 23);  // "  global_batch: 64" in two-region-gpt.yaml
+  }
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Plots for hulk outputs (matplotlib from Debian's python3-matplotlib).
+
+  plot.py sweep SWEEP.csv --out DIR [--x KEY]   speedup-vs-parameter curves (one line per method)
+  plot.py compare COMPARE.json --out DIR        bar chart of iteration time per method
+  plot.py reproduce REPRODUCE.json --out DIR    bar chart of speedups vs round-robin per scenario and method,
+                                                and one placement picture per scenario (regions, GPUs by stage)
+Each figure is written as PNG and SVG.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def save(fig, out_dir, name):
+    os.makedirs(out_dir, exist_ok=True)
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(out_dir, f"{name}.{ext}"), bbox_inches="tight", dpi=120)
+    plt.close(fig)
+    print(f"plot: wrote {os.path.join(out_dir, name)}.png/.svg", file=sys.stderr)
+
+
+def value_key(text):
+    """Sort numerically where a value has a number ("100Mbps" < "1Gbps" by SI prefix)."""
+    m = re.match(r"^\s*([0-9.eE+-]+)\s*([a-zA-Z]*)", text)
+    if not m:
+        return (1, text)
+    scale = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "u": 1e-6, "n": 1e-9}
+    unit = m.group(2)
+    factor = scale.get(unit[:1], 1.0) if len(unit) > 1 or unit in ("ms", "us", "ns") else 1.0
+    try:
+        return (0, float(m.group(1)) * factor)
+    except ValueError:
+        return (1, text)
+
+
+def plot_sweep(path, out_dir, x_key):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("ok") == "1"]
+    if not rows:
+        sys.exit("plot: no successful rows in " + path)
+    fixed = {"point", "method", "ok", "iteration_time_s", "speedup_vs_round_robin", "speedup_vs_greedy",
+             "gap_to_lower_bound", "lower_bound_s", "method_wall_s", "error"}
+    keys = [k for k in rows[0].keys() if k not in fixed]
+    x_key = x_key or keys[0]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for method in sorted({r["method"] for r in rows}):
+        pts = {}
+        for r in rows:
+            if r["method"] == method:
+                pts.setdefault(r[x_key], []).append(float(r["speedup_vs_round_robin"]))
+        xs = sorted(pts, key=value_key)
+        ax.plot(xs, [sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=method)
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.axhline(1.25, color="grey", lw=0.8, ls="--", label="20% faster than round-robin")
+    ax.set_xlabel(x_key)
+    ax.set_ylabel("speedup vs round-robin (SimGrid)")
+    ax.legend()
+    save(fig, out_dir, "sweep_speedup")
+
+
+def bars(ax, labels, series, ylabel):
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        ax.bar([j + i * width for j in range(len(labels))], values, width, label=name)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))])
+    ax.set_xticklabels(labels, rotation=20, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+
+
+def plot_compare(path, out_dir):
+    doc = json.load(open(path))
+    res = [r for r in doc["results"] if r.get("ok", True)]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.bar([r["method"] for r in res], [r["iteration_time_s"] for r in res])
+    ax.axhline(doc["lower_bound_s"], color="black", ls="--", lw=0.8, label="lower bound")
+    ax.set_ylabel("iteration time (s, SimGrid)")
+    ax.set_title(doc["scenario"])
+    ax.legend()
+    save(fig, out_dir, "compare_" + doc["scenario"])
+
+
+def plot_placement(scn, out_dir):
+    """One column per region, one row per host, GPUs as squares coloured by pipeline stage."""
+    best = None
+    for r in scn["results"]:
+        if r.get("ok", True) and r["method"] in ("gnn", "gnn+refine", "search"):
+            best = r if best is None or r["method"] == "gnn" else best
+    if best is None:
+        return
+    par = best["placement"]["parallelism"]
+    per_stage = par["dp"] * par["tp"]
+    regions = {}
+    for e in best["placement"]["ranks"]:
+        regions.setdefault(e["region"], {}).setdefault(e["host"], []).append((e["slot"], e["rank"] // per_stage))
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(regions)), 4))
+    cmap = plt.get_cmap("tab20")
+    for col, (region, hosts) in enumerate(sorted(regions.items())):
+        for row, (host, gpus) in enumerate(sorted(hosts.items())):
+            for slot, stage in gpus:
+                ax.add_patch(plt.Rectangle((col * 10 + slot, -row * 1.5), 0.9, 0.9, color=cmap(stage % 20)))
+        ax.text(col * 10, 1.2, region, fontsize=8)
+    ax.set_xlim(-1, 10 * len(regions))
+    ax.set_ylim(-1.5 * max(len(h) for h in regions.values()) - 1, 2)
+    ax.axis("off")
+    ax.set_title(f"{scn['scenario']}: {best['method']} placement (colour = pipeline stage)")
+    save(fig, out_dir, "placement_" + scn["scenario"])
+
+
+def plot_reproduce(path, out_dir):
+    doc = json.load(open(path))
+    scenarios = [s["scenario"] for s in doc["scenarios"]]
+    methods = []
+    for s in doc["scenarios"]:
+        for r in s["results"]:
+            if r["method"] not in methods:
+                methods.append(r["method"])
+    series = {m: [next((r.get("speedup_vs_round_robin", 0) for r in s["results"] if r["method"] == m and
+                        r.get("ok", True)), 0) for s in doc["scenarios"]] for m in methods}
+    fig, ax = plt.subplots(figsize=(max(7, 1.4 * len(scenarios)), 4.5))
+    bars(ax, scenarios, series, "speedup vs round-robin (SimGrid)")
+    ax.axhline(1.25, color="grey", ls="--", lw=0.8)
+    save(fig, out_dir, "reproduce_speedups")
+    for s in doc["scenarios"]:
+        plot_placement(s, out_dir)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", choices=["sweep", "compare", "reproduce"])
+    p.add_argument("input")
+    p.add_argument("--out", default=".")
+    p.add_argument("--x", default=None, help="sweep key for the x axis (default: the first)")
+    a = p.parse_args()
+    {"sweep": lambda: plot_sweep(a.input, a.out, a.x), "compare": lambda: plot_compare(a.input, a.out),
+     "reproduce": lambda: plot_reproduce(a.input, a.out)}[a.kind]()
+
+
+if __name__ == "__main__":
+    main()
