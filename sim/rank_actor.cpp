@@ -59,12 +59,14 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   span("tp allreduce", "tp", t0, t1);
 }
 
-void RankActor::pp_receive(std::vector<PendingRecv>& queue, int src, const char* what, int mb) {
+void RankActor::pp_receive(int src, const char* what, int mb) {
   const double t0 = now();
-  std::unique_ptr<SgMessage> msg = ep_->complete(queue[mb]);
+  // Pipeline mailboxes have a permanent receiver (see simulate()): the sender's transfer started when it was posted
+  // (eager), so the receive is posted only now, when the message is needed; FIFO per pair keeps the order.
+  PendingRecv pending;
+  ep_->post_recv(src, pending);
+  std::unique_ptr<SgMessage> msg = ep_->complete(pending);
   const double t1 = now();
-  // Keep the receive window full (micro-batches are received in order, so FIFO matching stays right).
-  if (mb + pp_window_ < static_cast<int>(queue.size())) ep_->post_recv(src, queue[mb + pp_window_]);
   // Until the sender posted the message the pipeline was empty (bubble); after that the message was in flight.
   const double posted = std::min(std::max(msg->post_time_s, t0), t1);
   RankLedger& ledger = shared_->ledgers[rank_];
@@ -77,18 +79,10 @@ void RankActor::pp_receive(std::vector<PendingRecv>& queue, int src, const char*
   }
 }
 
-void RankActor::reap_finished_sends() {
-  // SimGrid keeps every unfinished-and-unwaited activity in a per-actor list that it scans on each completion:
-  // dropping finished sends keeps that list short.
-  pp_sends_.erase(std::remove_if(pp_sends_.begin(), pp_sends_.end(),
-                                 [](const simgrid::s4u::CommPtr& c) { return c->test(); }),
-                  pp_sends_.end());
-}
-
 void RankActor::forward(int mb) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (prev >= 0) pp_receive(act_in_, prev, "recv act", mb);
+  if (prev >= 0) pp_receive(prev, "recv act", mb);
   // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
   for (int l = 0; l < st.layers; ++l) {
     compute(st.layer_fwd_flops / 2, "fwd", mb);
@@ -105,14 +99,14 @@ void RankActor::forward(int mb) {
     tag.dp = coord_.dp;
     tag.tp = coord_.tp;
     tag.mb = mb;
-    pp_sends_.push_back(ep_->send(next, shared_->cost.pp_message_bytes, tag));
+    ep_->send_detached(next, shared_->cost.pp_message_bytes, tag);
   }
 }
 
 void RankActor::backward(int mb) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (next >= 0) pp_receive(grad_in_, next, "recv grad", mb);
+  if (next >= 0) pp_receive(next, "recv grad", mb);
   compute(2 * st.extra_fwd_flops, "bwd", mb);
   // Backward = 2x forward flops, in reverse layer order, again two all-reduces per layer.
   for (int l = st.layers - 1; l >= 0; --l) {
@@ -129,7 +123,7 @@ void RankActor::backward(int mb) {
     tag.dp = coord_.dp;
     tag.tp = coord_.tp;
     tag.mb = mb;
-    pp_sends_.push_back(ep_->send(prev, shared_->cost.pp_message_bytes, tag));
+    ep_->send_detached(prev, shared_->cost.pp_message_bytes, tag);
   }
 }
 
@@ -148,20 +142,12 @@ void RankActor::operator()() {
   const std::vector<PipeOp> ops = pipeline_schedule(sh.job->schedule, p, coord_.pp, m);
   const int prev = sh.plan.pp_prev(rank_), next = sh.plan.pp_next(rank_);
   const double dp_bytes = sh.cost.stages[coord_.pp].dp_grad_bytes;
-  pp_window_ = pp_recv_window(sh.job->schedule, p, m);
 
   for (int it = 0; it < sh.job->iterations; ++it) {
     ledger.iteration = it;
-    // Pre-post this iteration's pipeline receives: a neighbour's send then starts transferring at once.
-    act_in_.assign(prev >= 0 ? m : 0, PendingRecv{});  // sized before posting: posted receives must not move
-    grad_in_.assign(next >= 0 ? m : 0, PendingRecv{});
-    const size_t window = static_cast<size_t>(pp_window_);
-    for (size_t mb = 0; mb < act_in_.size() && mb < window; ++mb) ep.post_recv(prev, act_in_[mb]);
-    for (size_t mb = 0; mb < grad_in_.size() && mb < window; ++mb) ep.post_recv(next, grad_in_[mb]);
     for (const PipeOp& op : ops) {
       if (op.forward) forward(op.micro_batch);
       else backward(op.micro_batch);
-      reap_finished_sends();
     }
     if (dp_group.size() > 1) {
       CommTag tag;
@@ -174,14 +160,10 @@ void RankActor::operator()() {
       ledger.dp_s += t1 - t0;
       span("dp allreduce", "dp", t0, t1);
     }
-    double t0 = now();
-    Endpoint::wait_all(pp_sends_);
-    double t1 = now();
-    ledger.pp_s += t1 - t0;
-    span("pp send drain", "pp", t0, t1);
-    t0 = now();
+    // Pipeline sends are detached: each is complete once its receiver had it, which the barrier guarantees.
+    const double t0 = now();
     sh.barrier->wait();
-    t1 = now();
+    const double t1 = now();
     ledger.bubble_s += t1 - t0;
     span("iteration barrier", "bubble", t0, t1);
     if (rank_ == 0) sh.iteration_end_s.push_back(t1);

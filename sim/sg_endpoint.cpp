@@ -39,6 +39,10 @@ sg4::Mailbox* MessageFabric::mailbox(int src, int dst) {
   return box;
 }
 
+void MessageFabric::set_permanent_receiver(int src, int dst, sg4::ActorPtr receiver) {
+  mailbox(src, dst)->set_receiver(receiver);
+}
+
 int MessageFabric::link_class(int src, int dst) const {
   const int hs = host_of_rank_[src], hd = host_of_rank_[dst];
   if (hs == hd) return 0;
@@ -54,6 +58,17 @@ sg4::CommPtr Endpoint::send(int dst, double bytes, const CommTag& tag) {
   const auto size = static_cast<std::uint64_t>(std::llround(bytes));
   // Ownership passes to the receiver, which wraps the pointer back into a unique_ptr in complete().
   return out_box(dst)->put_async(msg.release(), size);
+}
+
+void Endpoint::send_detached(int dst, double bytes, const CommTag& tag) {
+  auto msg = std::make_unique<SgMessage>();
+  msg->src = rank_;
+  msg->bytes = bytes;
+  msg->post_time_s = sg4::Engine::get_clock();
+  msg->tag = tag;
+  const auto size = static_cast<std::uint64_t>(std::llround(bytes));
+  // A detached comm is not kept in the sender's activity list; the receiver owns the payload once it has it.
+  out_box(dst)->put_init(msg.release(), size)->detach([](void* p) { delete static_cast<SgMessage*>(p); });
 }
 
 sg4::Mailbox* Endpoint::out_box(int dst) {

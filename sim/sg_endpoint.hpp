@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
@@ -64,6 +65,9 @@ class MessageFabric {
  public:
   /** @param host_of_rank host index of every rank, @param region_of_host region of every host. */
   MessageFabric(std::vector<int> host_of_rank, std::vector<int> region_of_host, bool record_events);
+  /** @brief Makes src -> dst an eager channel: SimGrid starts each transfer when it is sent, without a posted
+   *  receive (Mailbox::set_receiver). Call from simulate() before the engine runs. */
+  void set_permanent_receiver(int src, int dst, simgrid::s4u::ActorPtr receiver);
   /** @brief The mailbox carrying src -> dst messages (created on first use, then an integer-keyed lookup). */
   simgrid::s4u::Mailbox* mailbox(int src, int dst);
   int host_of(int rank) const { return host_of_rank_[rank]; }
@@ -94,6 +98,9 @@ class Endpoint {
   int rank() const { return rank_; }
   /** @brief Posts a message of `bytes` to dst (asynchronous); the caller waits the returned comm later. */
   simgrid::s4u::CommPtr send(int dst, double bytes, const CommTag& tag);
+  /** @brief Posts a message of `bytes` to dst and forgets it (detached). For mailboxes with a permanent receiver
+   *  (pipeline pairs): the transfer starts at once and the receiver picks the messages up in send order. */
+  void send_detached(int dst, double bytes, const CommTag& tag);
   /** @brief Posts into `into` a receive of the next message from src (FIFO per pair). */
   void post_recv(int src, PendingRecv& into);
   /** @brief Blocks until the pending message has arrived; accounts bytes/messages/event; returns it. */

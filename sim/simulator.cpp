@@ -59,13 +59,27 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   shared.fabric = &fabric;
   shared.ledgers.resize(ranks);
   shared.barrier = sg4::Barrier::create(ranks);
+  std::vector<sg4::ActorPtr> actors;
   for (int r = 0; r < ranks; ++r)
-    // The actor state (pending receives) is move-only: build it inside the actor, not in a copied functor.
-    sg4::Actor::create("rank" + std::to_string(r), sg.hosts[host_of_rank[r]], [r, &shared]() {
+    actors.push_back(sg4::Actor::create("rank" + std::to_string(r), sg.hosts[host_of_rank[r]], [r, &shared]() {
       RankActor actor(r, shared);
       actor();
-    });
+    }));
+  // Pipeline channels are eager: a stage's activation/gradient starts transferring when it is sent, whatever the
+  // receiver is doing (as with pre-posted receive buffers), and the receiver's own activity list stays short.
+  for (int r = 0; r < ranks; ++r) {
+    const int next = shared.plan.pp_next(r);
+    if (next < 0) continue;
+    fabric.set_permanent_receiver(r, next, actors[next]);
+    fabric.set_permanent_receiver(next, r, actors[r]);
+  }
   engine.run();
+  for (int r = 0; r < ranks; ++r) {  // release the receivers (SimGrid keeps them alive otherwise)
+    const int next = shared.plan.pp_next(r);
+    if (next < 0) continue;
+    fabric.set_permanent_receiver(r, next, nullptr);
+    fabric.set_permanent_receiver(next, r, nullptr);
+  }
 
   SimResult res;
   res.placement = placement;

@@ -1,7 +1,7 @@
 // Simulator speed benchmark (not a test). Build (from the worktree, after building hulk_sim):
 //   g++ -O2 -std=c++17 -I. tests/bench/bench_simulate.cpp build/libhulk_sim.a $(pkg-config --libs simgrid) \
 //       -lyaml-cpp -o build/bench_simulate
-// Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024|actors10k [block|round-robin] [events]
+// Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024|actors10k|SCENARIO.yaml [block|round-robin] [events]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/placement.hpp"
+#include "sim/scenario.hpp"
 #include "sim/simulator.hpp"
 
 namespace {
@@ -110,7 +111,9 @@ int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "hulk47";
   const std::string placement = argc > 2 ? argv[2] : "block";
   const bool events = argc > 3 && std::string(argv[3]) == "events";
-  hulk::Scenario s = which == "gpu1024" ? gpu1024() : which == "actors10k" ? actors10k() : hulk47();
+  const bool yaml = which.size() > 5 && which.substr(which.size() - 5) == ".yaml";
+  hulk::Scenario s = yaml ? hulk::load_scenario(which)
+                          : which == "gpu1024" ? gpu1024() : which == "actors10k" ? actors10k() : hulk47();
   s.job.iterations = 1;
   if (const char* gb = std::getenv("HULK_BENCH_GLOBAL_BATCH")) s.job.global_batch = std::atoi(gb);  // profiling
   hulk::Placement pl;

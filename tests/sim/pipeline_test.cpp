@@ -177,3 +177,27 @@ TEST(Pipeline, DeterministicAcrossProcesses) {
   EXPECT_EQ(a["trace"], b["trace"]);
   EXPECT_GT(a["csv"].get<std::string>().size(), 1000u);
 }
+
+TEST(Pipeline, EagerActivationsKeepTheirTransferTimes) {
+  // Stage 0 sends activations while stage 1 is still computing: they arrive before stage 1 asks for them. Their
+  // recorded end_s must still be the transfer's completion (a + S/B after posting), not when stage 1 picked them up.
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = gpu.fp32_flops = 1e12;
+  hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu), small_job(1, 1, 2, 2, 4));
+  s.job.schedule = "gpipe";
+  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  const double one = 2 * kNicLat + cost.pp_message_bytes / kNicBps;
+  ASSERT_LT(one, cost.stages[0].fwd_flops_per_mb() / 1e12);  // transfers do not overlap each other
+  hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
+  int activations = 0;
+  for (const auto& e : r.events) {
+    if (e.kind != "pp") continue;
+    EXPECT_NEAR((e.end_s - e.start_s) / one, 1.0, 0.01) << e.collective;
+    activations += e.src_rank == 0;
+  }
+  EXPECT_EQ(activations, 4);
+  // GPipe closed form with the transfers on the critical path: F0 + a, then 4 F + 4 B on stage 1, gradient back,
+  // B3 on stage 0 ... : time = (m + p - 1) * 3 tf + 2 * one (one forward hop and one backward hop exposed).
+  const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;
+  EXPECT_NEAR(r.iteration_time_s / (5 * 3 * tf + 2 * one), 1.0, 0.01);
+}
