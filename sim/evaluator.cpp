@@ -288,7 +288,9 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
 double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
   const Parallelism& par = scenario_.job.par;
   if (par.dp < 2) return 0.0;
-  std::vector<std::vector<int>> groups(par.tp, std::vector<int>(par.dp));
+  std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
+  groups.resize(par.tp);
+  for (auto& g : groups) g.resize(par.dp);
   for (int t = 0; t < par.tp; ++t)
     for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
   const double bytes = cost_.stages[stage].dp_grad_bytes;
@@ -359,7 +361,8 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
     const int first = s * D * T;
-    std::vector<double> ring_time(D, 0.0);
+    std::vector<double>& ring_time = ring_time_;
+    ring_time.assign(D, 0.0);
     if (T > 1) {
       src_.resize(static_cast<size_t>(D) * T);
       dst_.resize(static_cast<size_t>(D) * T);

@@ -130,7 +130,9 @@ class Evaluator {
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
-  mutable std::vector<double> extra_load_;  ///< background flows per link (DP overlap refinement), else 0
+  mutable std::vector<double> extra_load_;
+  mutable std::vector<std::vector<int>> dp_groups_;  ///< DP groups of one stage (scratch)
+  mutable std::vector<double> ring_time_;             ///< TP all-reduce time per replica (scratch)  ///< background flows per link (DP overlap refinement), else 0
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
