@@ -46,6 +46,7 @@ class MinCostFlow {
         auto [d, u] = pq.top();
         pq.pop();
         if (d > dist[u]) continue;
+        if (u == t) break;  // early exit: nodes not settled get potential += dist[t] below (still feasible)
         for (int id : graph_[u]) {
           const Edge& e = edges_[id];
           if (e.cap <= 0) continue;
@@ -59,8 +60,9 @@ class MinCostFlow {
         }
       }
       if (dist[t] == inf) break;
-      for (int v = 0; v < n; ++v)
-        if (dist[v] < inf) pot[v] += dist[v];
+      // Johnson potentials with early exit: settled nodes (dist <= dist[t]) get their distance, all others dist[t];
+      // reduced costs stay non-negative on every residual edge.
+      for (int v = 0; v < n; ++v) pot[v] += std::min(dist[v], dist[t]);
       int push = max_flow - flow;
       for (int v = t; v != s; v = edges_[prev_edge[v] ^ 1].to) push = std::min(push, edges_[prev_edge[v]].cap);
       for (int v = t; v != s; v = edges_[prev_edge[v] ^ 1].to) {

@@ -103,11 +103,11 @@ TrafficMatrix traffic_from_events(const PlatformSpec& platform, const std::vecto
   return t;
 }
 
-Route route_between(const PlatformSpec& platform, int a, int b) {
+HostRoute route_between(const PlatformSpec& platform, int a, int b) {
   const HostSpec& ha = platform.hosts.at(a);
   const HostSpec& hb = platform.hosts.at(b);
-  Route r;
-  if (a == b) return Route{ha.intra_link.latency_s, ha.intra_link.bandwidth_Bps};
+  HostRoute r;
+  if (a == b) return HostRoute{ha.intra_link.latency_s, ha.intra_link.bandwidth_Bps};
   r.latency_s = ha.host_link.latency_s + hb.host_link.latency_s;
   r.bandwidth_Bps = std::min(ha.host_link.bandwidth_Bps, hb.host_link.bandwidth_Bps);
   if (ha.region != hb.region) {
@@ -144,11 +144,11 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
     max_stage_mem = std::max(max_stage_mem, s.peak_memory_bytes);
   }
 
-  // Route matrix: latency and bandwidth of every host pair (H^2; 1M entries at 1,024 hosts, cheap).
+  // HostRoute matrix: latency and bandwidth of every host pair (H^2; 1M entries at 1,024 hosts, cheap).
   std::vector<double> lat(static_cast<std::size_t>(H) * H), bw(static_cast<std::size_t>(H) * H);
   for (int a = 0; a < H; ++a)
     for (int b = a; b < H; ++b) {
-      const Route r = route_between(P, a, b);
+      const HostRoute r = route_between(P, a, b);
       lat[idx(H, a, b)] = lat[idx(H, b, a)] = r.latency_s;
       bw[idx(H, a, b)] = bw[idx(H, b, a)] = r.bandwidth_Bps;
     }
@@ -225,7 +225,7 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
     for (int i = 0; i < k; ++i) adj[idx(H, v, order[i])] = adj[idx(H, order[i], v)] = 1;
     for (int u = 0; u < H; ++u) {
       if (u == v) continue;
-      if (P.hosts[u].region == P.hosts[v].region || (traffic && traffic->any_between(v, u)))
+      if (traffic && traffic->any_between(v, u))
         adj[idx(H, v, u)] = adj[idx(H, u, v)] = 1;
     }
   }

@@ -57,12 +57,12 @@ TrafficMatrix traffic_from_events(const PlatformSpec& platform, const std::vecto
 /** @brief Latency and bottleneck bandwidth of the route between two hosts (DESIGN.md platform model):
  *  same host: intra_link; same region: NIC_a + NIC_b (latency sum, bandwidth min); different regions:
  *  NIC_a + WAN[ra][rb] + NIC_b. host_pair_latency_s / host_pair_bandwidth_Bps override when present. */
-struct Route {
+struct HostRoute {
   double latency_s = 0;
   double bandwidth_Bps = 0;
 };
 /** @brief The route between hosts a and b (order does not matter). */
-Route route_between(const PlatformSpec& platform, int a, int b);
+HostRoute route_between(const PlatformSpec& platform, int a, int b);
 
 /** @brief Feature vector sizes (fixed: a model file records them and refuses a mismatch). */
 constexpr int kNodeFeatures = 14;
@@ -72,8 +72,8 @@ constexpr int kStageFeatures = 10;
 
 /** @brief Options of graph construction. */
 struct GraphOptions {
-  /** @brief Each host gets edges to its k lowest-latency other hosts (ties by index), plus every pair that
-   *  carries reference traffic, plus every pair in its own region; symmetrised. Keeps the edge count ~H*k
+  /** @brief Each host gets edges to its k lowest-latency other hosts (ties by index; in practice its own region
+   *  first), plus every pair that carries reference traffic; symmetrised. Keeps the edge count ~H*k
    *  instead of H^2 so that inference on 1,024 GPUs stays fast. 0 = complete graph. */
   int nearest_neighbours = 24;
 };

@@ -9,24 +9,38 @@
 namespace hulk {
 namespace {
 
+/** Receives kept posted ahead and sends kept outstanding per ring member: NCCL's bounded step slots
+ *  (NCCL_STEPS = 8). Bounded rather than "all steps" because SimGrid scans a per-actor list of unfinished
+ *  activities on every completion, which dominated the 1,024-GPU benchmark; lock-step rings (every test oracle) are
+ *  unaffected by the bound. Over a slow high-latency hop it limits how many steps overlap their latency, as NCCL's
+ *  slots do. */
+constexpr int kRingWindow = 8;
+
 /** `steps` ring steps of `chunk_bytes`: send to the next member, receive from the previous, each send after the
- *  previous step's receive (the data dependency of reduce-scatter/all-gather). Receives are posted first so a
+ *  previous step's receive (the data dependency of reduce-scatter/all-gather). Receives are posted ahead so a
  *  transfer starts when its sender is ready. */
 void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, int steps, const CommTag& tag) {
   const int n = static_cast<int>(ring.size());
   if (n < 2 || steps <= 0) return;
   const int pos = static_cast<int>(std::find(ring.begin(), ring.end(), ep.rank()) - ring.begin());
   const int next = ring[(pos + 1) % n], prev = ring[(pos + n - 1) % n];
-  std::vector<PendingRecv> recvs;
-  recvs.reserve(steps);
-  for (int s = 0; s < steps; ++s) recvs.push_back(ep.post_recv(prev));
-  std::vector<simgrid::s4u::CommPtr> sends;
-  sends.reserve(steps);
+  std::vector<PendingRecv>& recvs = ep.scratch_recvs;
+  recvs.clear();
+  recvs.resize(steps);  // sized before posting: posted receives must not move
+  for (int s = 0; s < steps && s < kRingWindow; ++s) ep.post_recv(prev, recvs[s]);
+  std::vector<simgrid::s4u::CommPtr>& sends = ep.scratch_sends;
+  sends.assign(steps, nullptr);
   for (int s = 0; s < steps; ++s) {
-    sends.push_back(ep.send(next, chunk_bytes, tag));
+    if (s >= kRingWindow) {
+      sends[s - kRingWindow]->wait();
+      sends[s - kRingWindow] = nullptr;
+    }
+    sends[s] = ep.send(next, chunk_bytes, tag);
     ep.complete(recvs[s]);
+    if (s + kRingWindow < steps) ep.post_recv(prev, recvs[s + kRingWindow]);
   }
-  Endpoint::wait_all(sends);
+  for (int s = std::max(0, steps - kRingWindow); s < steps; ++s) sends[s]->wait();
+  sends.clear();
 }
 
 void ring_allreduce(Endpoint& ep, const std::vector<int>& ring, double bytes, const CommTag& tag) {
@@ -70,10 +84,10 @@ void tree_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes,
   for (int c : {2 * i + 1, 2 * i + 2})
     if (c < n) children.push_back(members[c]);
   // Different mailboxes (child->me for the reduce, parent->me for the broadcast): post everything up front.
-  std::vector<PendingRecv> from_children;
-  for (int c : children) from_children.push_back(ep.post_recv(c));
+  std::vector<PendingRecv> from_children(children.size());
+  for (size_t c = 0; c < children.size(); ++c) ep.post_recv(children[c], from_children[c]);
   PendingRecv from_parent;
-  if (parent >= 0) from_parent = ep.post_recv(parent);
+  if (parent >= 0) ep.post_recv(parent, from_parent);
   std::vector<simgrid::s4u::CommPtr> sends;
   for (auto& r : from_children) ep.complete(r);
   if (parent >= 0) {

@@ -2,7 +2,11 @@
 // scenarios/README.md ("platform: hulk"); every rule that changes or fills data adds a warning.
 #include "sim/hulk_import.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -10,10 +14,6 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
-#include <sys/stat.h>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 
 #include "sim/catalog.hpp"
 #include "sim/errors.hpp"
@@ -142,12 +142,13 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
   }
   if (!exact_found) {
     std::string cands;
-    for (const GpuSpec* g : candidates) cands += (cands.empty() ? "" : ", ") + g->name + " " + fmt(g->memory_bytes / 1e9) + " GB";
+    for (const GpuSpec* g : candidates)
+      cands += (cands.empty() ? "" : ", ") + g->name + " " + fmt(g->memory_bytes / 1e9) + " GB";
     warnings.push_back(file + ":" + std::to_string(s.line) + ": server " + std::to_string(s.id) + " (" + city +
                        ", cc " + s.capability + ", " + fmt(s.memory_gb) + " GB) is not a whole number of any " +
                        "candidate GPU (" + cands + "): using round(" + fmt(s.memory_gb) + " / " +
-                       fmt(best->memory_bytes / 1e9) + ") = " + std::to_string(best_count) + " x " + best->name +
-                       " (" + fmt(best_count * best->memory_bytes / 1e9) + " GB)");
+                       fmt(best->memory_bytes / 1e9) + ") = " + std::to_string(best_count) + " x " + best->name + " (" +
+                       fmt(best_count * best->memory_bytes / 1e9) + " GB)");
   }
   host.gpu = *best;
   host.gpus = static_cast<int>(best_count);
@@ -158,7 +159,8 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
 PlatformSpec import_hulk(const HulkImportOptions& options) {
   struct stat st {};
   if (options.dir.empty() || stat(options.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError(options.dir, 0, "", "Hulk data folder not found (expected a folder with node_feature.csv and edge.txt)");
+    throw InputError(options.dir, 0, "",
+                     "Hulk data folder not found (expected a folder with node_feature.csv and edge.txt)");
   PlatformSpec p;
   std::vector<std::string> gpu_warnings;
 
@@ -167,8 +169,8 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   if (nodes.lines.empty() || fold(nodes.lines[0]) != "node,city,capability,memory")
     throw InputError(nodes.path, 1, "", "expected the header 'node,City,Capability,Memory'");
   std::vector<Server> servers;
-  std::vector<std::string> region_key;                   // folded name per region
-  std::map<std::string, std::pair<int, int>> variants;   // raw spelling -> (first line, rows), if != canonical
+  std::vector<std::string> region_key;                  // folded name per region
+  std::map<std::string, std::pair<int, int>> variants;  // raw spelling -> (first line, rows), if != canonical
   for (std::size_t i = 1; i < nodes.lines.size(); ++i) {
     const int line = static_cast<int>(i) + 1;
     if (trim(nodes.lines[i]).empty()) continue;
@@ -177,8 +179,9 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
     std::string cell;
     while (std::getline(ss, cell, ',')) f.push_back(cell);
     if (f.size() != 4)
-      throw InputError(nodes.path, line, "", "expected 4 comma-separated fields (node,City,Capability,Memory), got " +
-                                                 std::to_string(f.size()));
+      throw InputError(
+          nodes.path, line, "",
+          "expected 4 comma-separated fields (node,City,Capability,Memory), got " + std::to_string(f.size()));
     Server s;
     s.line = line;
     s.id = static_cast<int>(to_int(f[0], nodes.path, line, "node id"));
@@ -199,15 +202,18 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
     s.region = static_cast<int>(it - region_key.begin());
     if (f[1] != p.regions[s.region]) {
       auto v = variants.find(f[1]);
-      if (v == variants.end()) variants[f[1]] = {line, 1};
-      else ++v->second.second;
+      if (v == variants.end())
+        variants[f[1]] = {line, 1};
+      else
+        ++v->second.second;
     }
     servers.push_back(s);
   }
   // Warnings for merged spellings, in order of their first line.
   std::vector<std::pair<int, std::string>> merged;
   for (const auto& [raw, where] : variants) {
-    const std::string canon = p.regions[std::find(region_key.begin(), region_key.end(), fold(raw)) - region_key.begin()];
+    const std::string canon =
+        p.regions[std::find(region_key.begin(), region_key.end(), fold(raw)) - region_key.begin()];
     merged.push_back({where.first, nodes.path + ":" + std::to_string(where.first) + ": city '" + raw + "' (" +
                                        std::to_string(where.second) + " row" + (where.second > 1 ? "s" : "") +
                                        ") merged into '" + canon + "' (names are trimmed and compared ignoring case)"});
@@ -254,8 +260,9 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
     const long long v = to_int(f[1], edges.path, line, "node id");
     for (long long id : {u, v})
       if (id < 0 || id >= n)
-        throw InputError(edges.path, line, "", "unknown node id " + std::to_string(id) + " (expected 0.." +
-                                                   std::to_string(n - 1) + " from node_feature.csv)");
+        throw InputError(edges.path, line, "",
+                         "unknown node id " + std::to_string(id) + " (expected 0.." + std::to_string(n - 1) +
+                             " from node_feature.csv)");
     const double ms = to_double(f[2], edges.path, line, "latency");
     if (ms <= 0) throw InputError(edges.path, line, "", "latency " + f[2] + " ms must be positive");
     const std::string where = edges.path + ":" + std::to_string(line) + ": ";
@@ -298,8 +305,9 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   }
   for (int i = 0; i < n; ++i)
     if (degree[i] == 0 && n > 1)
-      throw InputError(edges.path, 0, "", "server " + std::to_string(i) + " (" + p.hosts[i].name +
-                                              ") has no measured latency to any other server: cannot route to it");
+      throw InputError(edges.path, 0, "",
+                       "server " + std::to_string(i) + " (" + p.hosts[i].name +
+                           ") has no measured latency to any other server: cannot route to it");
   long long routed = 0;
   for (int s = 0; s < n; ++s) {
     std::vector<double> dist(n, std::numeric_limits<double>::infinity());
@@ -311,8 +319,9 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
         ms = it->second.ms;  // a measurement is kept even if a routed path would be shorter
       } else {
         if (!std::isfinite(dist[t]))
-          throw InputError(edges.path, 0, "", "servers " + p.hosts[s].name + " and " + p.hosts[t].name +
-                                                  " are not connected by measured pairs: cannot route a latency");
+          throw InputError(edges.path, 0, "",
+                           "servers " + p.hosts[s].name + " and " + p.hosts[t].name +
+                               " are not connected by measured pairs: cannot route a latency");
         ms = dist[t];
         ++routed;
       }

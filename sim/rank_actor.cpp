@@ -59,10 +59,12 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   span("tp allreduce", "tp", t0, t1);
 }
 
-void RankActor::pp_receive(PendingRecv& pending, const char* what, int mb) {
+void RankActor::pp_receive(std::vector<PendingRecv>& queue, int src, const char* what, int mb) {
   const double t0 = now();
-  std::unique_ptr<SgMessage> msg = ep_->complete(pending);
+  std::unique_ptr<SgMessage> msg = ep_->complete(queue[mb]);
   const double t1 = now();
+  // Keep the receive window full (micro-batches are received in order, so FIFO matching stays right).
+  if (mb + pp_window_ < static_cast<int>(queue.size())) ep_->post_recv(src, queue[mb + pp_window_]);
   // Until the sender posted the message the pipeline was empty (bubble); after that the message was in flight.
   const double posted = std::min(std::max(msg->post_time_s, t0), t1);
   RankLedger& ledger = shared_->ledgers[rank_];
@@ -75,10 +77,18 @@ void RankActor::pp_receive(PendingRecv& pending, const char* what, int mb) {
   }
 }
 
+void RankActor::reap_finished_sends() {
+  // SimGrid keeps every unfinished-and-unwaited activity in a per-actor list that it scans on each completion:
+  // dropping finished sends keeps that list short.
+  pp_sends_.erase(std::remove_if(pp_sends_.begin(), pp_sends_.end(),
+                                 [](const simgrid::s4u::CommPtr& c) { return c->test(); }),
+                  pp_sends_.end());
+}
+
 void RankActor::forward(int mb) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (prev >= 0) pp_receive(act_in_[mb], "recv act", mb);
+  if (prev >= 0) pp_receive(act_in_, prev, "recv act", mb);
   // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
   for (int l = 0; l < st.layers; ++l) {
     compute(st.layer_fwd_flops / 2, "fwd", mb);
@@ -102,7 +112,7 @@ void RankActor::forward(int mb) {
 void RankActor::backward(int mb) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (next >= 0) pp_receive(grad_in_[mb], "recv grad", mb);
+  if (next >= 0) pp_receive(grad_in_, next, "recv grad", mb);
   compute(2 * st.extra_fwd_flops, "bwd", mb);
   // Backward = 2x forward flops, in reverse layer order, again two all-reduces per layer.
   for (int l = st.layers - 1; l >= 0; --l) {
@@ -138,17 +148,20 @@ void RankActor::operator()() {
   const std::vector<PipeOp> ops = pipeline_schedule(sh.job->schedule, p, coord_.pp, m);
   const int prev = sh.plan.pp_prev(rank_), next = sh.plan.pp_next(rank_);
   const double dp_bytes = sh.cost.stages[coord_.pp].dp_grad_bytes;
+  pp_window_ = pp_recv_window(sh.job->schedule, p, m);
 
   for (int it = 0; it < sh.job->iterations; ++it) {
     ledger.iteration = it;
     // Pre-post this iteration's pipeline receives: a neighbour's send then starts transferring at once.
-    act_in_.clear();
-    grad_in_.clear();
-    for (int mb = 0; mb < m && prev >= 0; ++mb) act_in_.push_back(ep.post_recv(prev));
-    for (int mb = 0; mb < m && next >= 0; ++mb) grad_in_.push_back(ep.post_recv(next));
+    act_in_.assign(prev >= 0 ? m : 0, PendingRecv{});  // sized before posting: posted receives must not move
+    grad_in_.assign(next >= 0 ? m : 0, PendingRecv{});
+    const size_t window = static_cast<size_t>(pp_window_);
+    for (size_t mb = 0; mb < act_in_.size() && mb < window; ++mb) ep.post_recv(prev, act_in_[mb]);
+    for (size_t mb = 0; mb < grad_in_.size() && mb < window; ++mb) ep.post_recv(next, grad_in_[mb]);
     for (const PipeOp& op : ops) {
       if (op.forward) forward(op.micro_batch);
       else backward(op.micro_batch);
+      reap_finished_sends();
     }
     if (dp_group.size() > 1) {
       CommTag tag;

@@ -35,9 +35,12 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
   // Explicit keys override the preset; without a preset all five are required.
   auto field = [&](const char* k, int& out) {
     const std::string path = key + "." + k;
-    if (node[k]) out = static_cast<int>(r.integer(node[k], path, -1000000000, 1000000000));
-    else if (!preset) r.fail(node, path, std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
-                                             "layers, hidden, heads, seq_len, vocab)");
+    if (node[k])
+      out = static_cast<int>(r.integer(node[k], path, -1000000000, 1000000000));
+    else if (!preset)
+      r.fail(node, path,
+             std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
+                 "layers, hidden, heads, seq_len, vocab)");
   };
   field("layers", m.layers);
   field("hidden", m.hidden);
@@ -49,8 +52,9 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 }
 
 JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
-  r.check_keys(job, "job", {"model", "precision", "global_batch", "micro_batch", "parallelism", "schedule",
-                            "collective", "iterations", "utilisation", "check_memory"});
+  r.check_keys(job, "job",
+               {"model", "precision", "global_batch", "micro_batch", "parallelism", "schedule", "collective",
+                "iterations", "utilisation", "check_memory"});
   JobSpec j;
   j.model = parse_model(r, r.require(job, "job", "model"), "job.model");
   const auto int_of = [&](const YAML::Node& n, const std::string& k) {
@@ -67,8 +71,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
     if (par["pp"]) j.par.pp = int_of(par["pp"], "job.parallelism.pp");
   }
   if (job["schedule"]) j.schedule = r.one_of(job["schedule"], "job.schedule", {"1f1b", "gpipe"});
-  if (job["collective"])
-    j.collective = r.one_of(job["collective"], "job.collective", {"ring", "hierarchical", "tree"});
+  if (job["collective"]) j.collective = r.one_of(job["collective"], "job.collective", {"ring", "hierarchical", "tree"});
   if (job["iterations"]) j.iterations = int_of(job["iterations"], "job.iterations");
   if (job["utilisation"]) j.utilisation = r.number(job["utilisation"], "job.utilisation");
   if (job["check_memory"]) j.check_memory = r.boolean(job["check_memory"], "job.check_memory");
@@ -82,7 +85,8 @@ NetworkSpec parse_network(const YamlReader& r, const YAML::Node& node) {
   if (node["tcp_window"]) {
     const YAML::Node w = node["tcp_window"];
     // 0 means "no window cap" (SimGrid's TCP-gamma 0), which parse_bytes would reject as a size.
-    n.tcp_window_bytes = (w.IsScalar() && (w.Scalar() == "0" || w.Scalar() == "0B")) ? 0.0 : r.bytes(w, "network.tcp_window");
+    n.tcp_window_bytes =
+        (w.IsScalar() && (w.Scalar() == "0" || w.Scalar() == "0B")) ? 0.0 : r.bytes(w, "network.tcp_window");
   }
   if (node["crosstraffic"]) n.crosstraffic = r.boolean(node["crosstraffic"], "network.crosstraffic");
   return n;
@@ -102,10 +106,11 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
     if (m == text) return text;
   std::string list;
   for (const auto& m : kPlacementMethods) list += m + " | ";
-  r.fail(node, "placement", "unknown placement '" + text + "': expected " + list + "file:PATH.json" +
-                                (closest_name(text, kPlacementMethods).empty()
-                                     ? ""
-                                     : " (did you mean '" + closest_name(text, kPlacementMethods) + "'?)"));
+  r.fail(node, "placement",
+         "unknown placement '" + text + "': expected " + list + "file:PATH.json" +
+             (closest_name(text, kPlacementMethods).empty()
+                  ? ""
+                  : " (did you mean '" + closest_name(text, kPlacementMethods) + "'?)"));
 }
 
 }  // namespace
@@ -116,7 +121,9 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   YAML::Node root = YamlReader::load_file(path);
   YamlReader r(path);
   if (!root.IsMap()) r.fail(root, "", "expected a scenario map (name, platform, job, ...), got " + describe_node(root));
-  detail::apply_overrides(root, overrides, path);
+  const std::vector<std::string> set_paths = detail::apply_overrides(root, overrides, path);
+  for (std::size_t i = 0; i < set_paths.size(); ++i)
+    r.add_override(set_paths[i], "--set " + overrides[i].key + "=" + overrides[i].value);
   const std::string base_dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
 
   r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "placement"});
@@ -147,7 +154,8 @@ std::string number_text(double v) {
 
 void validate_job_with(const Scenario& s, const YamlReader* r) {
   const auto fail = [&](const std::string& key, const std::string& message) {
-    throw InputError(s.file, r != nullptr ? r->line_for(key) : 0, key, message);
+    if (r != nullptr) r->fail_key(key, message);
+    throw InputError(s.file, 0, key, message);
   };
   const JobSpec& j = s.job;
   const ModelSpec& m = j.model;
@@ -185,15 +193,17 @@ void validate_job_with(const Scenario& s, const YamlReader* r) {
                                    std::to_string(m.layers) + " layers (expected at least one layer per stage)");
   const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
   if (j.global_batch % per_step != 0)
-    fail("job.global_batch", "global_batch " + std::to_string(j.global_batch) + " is not divisible by dp x micro_batch = " +
-                                 std::to_string(j.par.dp) + " x " + std::to_string(j.micro_batch) + " = " +
-                                 std::to_string(per_step) + " (expected a multiple of it)");
+    fail("job.global_batch", "global_batch " + std::to_string(j.global_batch) +
+                                 " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) + " x " +
+                                 std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
+                                 " (expected a multiple of it)");
   const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
   const int gpus = s.platform.total_gpus();
   if (ranks > gpus)
     fail("job.parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) + " x " +
-                                std::to_string(j.par.pp) + " = " + std::to_string(ranks) + " ranks, but the platform has " +
-                                std::to_string(gpus) + " GPUs (expected at most one rank per GPU)");
+                                std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
+                                " ranks, but the platform has " + std::to_string(gpus) +
+                                " GPUs (expected at most one rank per GPU)");
   if (s.placement.rfind("file:", 0) != 0) {
     bool known = false;
     for (const auto& m2 : kPlacementMethods) known = known || m2 == s.placement;

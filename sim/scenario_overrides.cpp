@@ -58,7 +58,9 @@ std::string element_names(const YAML::Node& list) {
 
 }  // namespace
 
-void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, const std::string& file) {
+std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+                                         const std::string& file) {
+  std::vector<std::string> canonical;
   for (const Override& ov : overrides) {
     std::vector<std::string> parts;
     std::stringstream ss(ov.key);
@@ -66,7 +68,8 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, c
     while (std::getline(ss, part, '.')) parts.push_back(part);
     bool malformed = parts.empty() || ov.key.back() == '.';
     for (const auto& p : parts) malformed = malformed || p.empty();
-    if (malformed) throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
+    if (malformed)
+      throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
     if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
     YAML::Node value;
     try {
@@ -81,12 +84,14 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, c
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const bool last = i + 1 == parts.size();
       const std::string& p = parts[i];
-      const std::string here = path.empty() ? p : path + "." + p;
+      std::string here = path.empty() ? p : path + "." + p;
       if (cur.IsSequence()) {
         const long idx = find_element(cur, p);
+        if (idx >= 0) here = path + "." + std::to_string(idx);  // the loader's key paths use indices
         if (idx < 0)
-          throw InputError(file, 0, ov.key, "no element '" + p + "' in '" + path + "' (expected an index or a name: " +
-                                                element_names(cur) + ")");
+          throw InputError(
+              file, 0, ov.key,
+              "no element '" + p + "' in '" + path + "' (expected an index or a name: " + element_names(cur) + ")");
         if (last) {
           cur[static_cast<std::size_t>(idx)] = value;
         } else {
@@ -103,12 +108,15 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, c
           cur.reset(child);
         }
       } else {
-        throw InputError(file, 0, ov.key, "cannot follow the override path: '" + path + "' is a value ('" +
-                                              cur.Scalar() + "'), not a map or a list");
+        throw InputError(
+            file, 0, ov.key,
+            "cannot follow the override path: '" + path + "' is a value ('" + cur.Scalar() + "'), not a map or a list");
       }
       path = here;
     }
+    canonical.push_back(path);
   }
+  return canonical;
 }
 
 }  // namespace hulk::detail

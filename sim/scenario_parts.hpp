@@ -2,10 +2,10 @@
 /** @file scenario_parts.hpp
  *  @brief Internal pieces of the scenario loader (scenario.cpp), split by concern: overrides on the YAML tree,
  *  the `platform:` section, and job validation with line numbers. Not part of the public API. */
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "sim/scenario.hpp"
 #include "sim/spec.hpp"
@@ -13,9 +13,11 @@
 
 namespace hulk::detail {
 
-/** @brief Applies "a.b.c=value" overrides to the tree (scenario.hpp's Override). @throws InputError naming the
- *  override key when the path cannot be followed. */
-void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides, const std::string& file);
+/** @brief Applies "a.b.c=value" overrides to the tree (scenario.hpp's Override). @return the key path each override
+ *  set, in the loader's spelling ("platform.regions.1.hosts"). @throws InputError naming the override key when the
+ *  path cannot be followed. */
+std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+                                         const std::string& file);
 
 /** @brief Parses the `platform:` map (regions | hulk | simgrid) into a resolved PlatformSpec.
  *  @param base_dir folder relative paths resolve against. */

@@ -1,7 +1,8 @@
 // The `platform:` section of a scenario: exactly one of regions (+ wan), hulk, simgrid.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <set>
-#include <sys/stat.h>
 
 #include "sim/catalog.hpp"
 #include "sim/did_you_mean.hpp"
@@ -13,7 +14,7 @@
 namespace hulk::detail {
 
 namespace {
-const LinkSpec kDefaultIntraHost{150e9, 2e-6};  // NVLink class; PCIe users override (scenarios/README.md)
+const LinkSpec kDefaultIntraHost{150e9, 2e-6};     // NVLink class; PCIe users override (scenarios/README.md)
 const LinkSpec kDefaultHostLink{10e9 / 8, 50e-6};  // 10 Gbps NIC, 50 us
 constexpr long long kMaxGpus = 1000000;
 
@@ -46,11 +47,13 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
     const std::string name = node.Scalar();
     const GpuCatalog& cat = GpuCatalog::builtin();
     if (const GpuSpec* g = cat.find(name)) return *g;
-    r.fail(node, key, "unknown GPU '" + name + "'" + suggestion_suffix(name, cat.names()) +
-                          "; add it to platforms/gpus.yaml or write {name, flops, memory}");
+    r.fail(node, key,
+           "unknown GPU '" + name + "'" + suggestion_suffix(name, cat.names()) +
+               "; add it to platforms/gpus.yaml or write {name, flops, memory}");
   }
   if (!node.IsMap())
-    r.fail(node, key, "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
+    r.fail(node, key,
+           "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
   r.check_keys(node, key, {"name", "flops", "fp32", "memory", "capability"});
   GpuSpec g;
   g.name = r.str(r.require(node, key, "name"), key + ".name");
@@ -92,8 +95,7 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   for (std::size_t i = 0; i < regions.size(); ++i) {
     const YAML::Node reg = regions[i];
     const std::string key = "platform.regions." + std::to_string(i);
-    r.check_keys(reg, key,
-                 {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
+    r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
     const std::string name = r.str(r.require(reg, key, "name"), key + ".name");
     for (std::size_t j = 0; j < p.regions.size(); ++j)
       if (p.regions[j] == name)
@@ -102,25 +104,26 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
                    "; expected unique names)");
     p.regions.push_back(name);
     const int hosts = static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, 1000000));
-    const int gpus = reg["gpus_per_host"]
-                         ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096))
-                         : 1;
+    const int gpus =
+        reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096)) : 1;
     const GpuSpec gpu = parse_gpu(r, r.require(reg, key, "gpu"), key + ".gpu");
     const LinkSpec host_link =
         reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
-    const LinkSpec intra =
-        reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost) : kDefaultIntraHost;
+    const LinkSpec intra = reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost)
+                                             : kDefaultIntraHost;
     const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
     // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
     total_gpus += static_cast<long long>(hosts) * gpus;
     if (total_gpus > kMaxGpus)
-      r.fail(reg["hosts"], key + ".hosts", "the platform would have " + std::to_string(total_gpus) +
-                                               " GPUs (expected at most " + std::to_string(kMaxGpus) + ")");
+      r.fail(reg["hosts"], key + ".hosts",
+             "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
+                 std::to_string(kMaxGpus) + ")");
     for (int h = 0; h < hosts; ++h) {
       HostSpec hs;
       hs.name = prefix + "-" + std::to_string(h);
       if (host_line.count(hs.name) != 0)
-        r.fail(reg["host_prefix"] ? reg["host_prefix"] : reg["name"], key + (reg["host_prefix"] ? ".host_prefix" : ".name"),
+        r.fail(reg["host_prefix"] ? reg["host_prefix"] : reg["name"],
+               key + (reg["host_prefix"] ? ".host_prefix" : ".name"),
                "host name '" + hs.name + "' is generated twice (expected distinct host_prefix values)");
       host_line[hs.name] = 1;
       hs.region = static_cast<int>(i);
@@ -143,8 +146,8 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
     r.check_keys(wan, "platform.wan", {"default", "pairs"});
     if (wan["default"]) {
       r.check_keys(wan["default"], "platform.wan.default", {"bandwidth", "latency"});
-      def.bandwidth_Bps =
-          r.bandwidth_Bps(r.require(wan["default"], "platform.wan.default", "bandwidth"), "platform.wan.default.bandwidth");
+      def.bandwidth_Bps = r.bandwidth_Bps(r.require(wan["default"], "platform.wan.default", "bandwidth"),
+                                          "platform.wan.default.bandwidth");
       def.latency_s =
           r.latency_s(r.require(wan["default"], "platform.wan.default", "latency"), "platform.wan.default.latency");
       has_default = true;
@@ -166,16 +169,17 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
           const std::string rn = r.str(between[k], key + ".between");
           auto it = std::find(p.regions.begin(), p.regions.end(), rn);
           if (it == p.regions.end())
-            r.fail(between[k], key + ".between",
-                   "unknown region '" + rn + "'" + suggestion_suffix(rn, p.regions));
+            r.fail(between[k], key + ".between", "unknown region '" + rn + "'" + suggestion_suffix(rn, p.regions));
           idx[k] = static_cast<int>(it - p.regions.begin());
         }
         if (idx[0] == idx[1])
-          r.fail(between, key + ".between", "a WAN pair needs two different regions, got '" + p.regions[idx[0]] + "' twice");
+          r.fail(between, key + ".between",
+                 "a WAN pair needs two different regions, got '" + p.regions[idx[0]] + "' twice");
         const std::pair<int, int> pk{std::min(idx[0], idx[1]), std::max(idx[0], idx[1])};
         if (seen.count(pk) != 0)
-          r.fail(e, key, "duplicate WAN pair " + pair_name(p.regions[pk.first], p.regions[pk.second]) +
-                             " (already platform.wan.pairs." + std::to_string(seen[pk]) + ")");
+          r.fail(e, key,
+                 "duplicate WAN pair " + pair_name(p.regions[pk.first], p.regions[pk.second]) +
+                     " (already platform.wan.pairs." + std::to_string(seen[pk]) + ")");
         seen[pk] = i;
         if ((!e["bandwidth"] || !e["latency"]) && !has_default)
           r.fail(e, key, "missing bandwidth or latency and no platform.wan.default to take it from");
@@ -206,7 +210,8 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
   const YAML::Node dir = r.require(node, key, "dir");
   o.dir = resolve_path(base_dir, r.str(dir, key + ".dir"));
   if (!path_exists(o.dir, true))
-    r.fail(dir, key + ".dir", "Hulk data folder '" + o.dir + "' not found (expected a folder with node_feature.csv and edge.txt)");
+    r.fail(dir, key + ".dir",
+           "Hulk data folder '" + o.dir + "' not found (expected a folder with node_feature.csv and edge.txt)");
   if (node["lan_bandwidth"]) o.lan_bandwidth_Bps = r.bandwidth_Bps(node["lan_bandwidth"], key + ".lan_bandwidth");
   if (node["wan_bandwidth"]) o.wan_bandwidth_Bps = r.bandwidth_Bps(node["wan_bandwidth"], key + ".wan_bandwidth");
   if (node["lan_latency"]) o.lan_latency_s = r.latency_s(node["lan_latency"], key + ".lan_latency");
@@ -270,14 +275,18 @@ PlatformSpec parse_platform(const YamlReader& r, const YAML::Node& platform, con
   int sources = 0;
   for (const char* s : {"regions", "hulk", "simgrid"}) sources += platform[s] ? 1 : 0;
   if (sources != 1)
-    r.fail(platform, "platform", "expected exactly one platform source (regions, hulk or simgrid), got " +
-                                     std::to_string(sources));
+    r.fail(platform, "platform",
+           "expected exactly one platform source (regions, hulk or simgrid), got " + std::to_string(sources));
   if (platform["wan"] && !platform["regions"])
-    r.fail(platform["wan"], "platform.wan", "wan is only used with regions (hulk and simgrid platforms bring their own WAN)");
+    r.fail(platform["wan"], "platform.wan",
+           "wan is only used with regions (hulk and simgrid platforms bring their own WAN)");
   PlatformSpec p;
-  if (platform["regions"]) p = parse_regions(r, platform);
-  else if (platform["hulk"]) p = parse_hulk(r, platform["hulk"], base_dir);
-  else p = parse_simgrid(r, platform["simgrid"], base_dir);
+  if (platform["regions"])
+    p = parse_regions(r, platform);
+  else if (platform["hulk"])
+    p = parse_hulk(r, platform["hulk"], base_dir);
+  else
+    p = parse_simgrid(r, platform["simgrid"], base_dir);
   if (p.hosts.empty()) r.fail(platform, "platform", "the platform has no GPU hosts (expected at least one)");
   return p;
 }

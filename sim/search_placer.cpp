@@ -102,23 +102,30 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   const Parallelism& par = scenario.job.par;
   const int R = par.ranks(), T = par.tp, G = par.pp * par.dp, P = par.pp;
 
-  // Start from the better of greedy and round-robin (by the evaluator).
+  // Start from the given placement (refinement of another method's answer), else from the better of greedy and
+  // round-robin (by the evaluator).
   Placement start;
   double start_t = std::numeric_limits<double>::infinity();
-  try {
-    start = GreedyPlacer().place(scenario);
-    start_t = ev.iteration_time_s(start);
-    stats_.start_method = "greedy";
-  } catch (const InputError&) {
-  }
-  {
-    const Placement rr = round_robin_placement(scenario);
-    if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
-      const double t = ev.iteration_time_s(rr);
-      if (t < start_t) {
-        start = rr;
-        start_t = t;
-        stats_.start_method = "round-robin";
+  if (options_.start) {
+    start = *options_.start;
+    if (placement_problem(scenario, start, scenario.job.check_memory).empty()) start_t = ev.iteration_time_s(start);
+    stats_.start_method = "given";
+  } else {
+    try {
+      start = GreedyPlacer().place(scenario);
+      start_t = ev.iteration_time_s(start);
+      stats_.start_method = "greedy";
+    } catch (const InputError&) {
+    }
+    {
+      const Placement rr = round_robin_placement(scenario);
+      if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
+        const double t = ev.iteration_time_s(rr);
+        if (t < start_t) {
+          start = rr;
+          start_t = t;
+          stats_.start_method = "round-robin";
+        }
       }
     }
   }

@@ -24,6 +24,7 @@ struct SearchOptions {
   long long max_evaluations = 20000;  ///< evaluator calls (moves evaluated), the default budget
   double max_seconds = 0;             ///< wall-clock budget, seconds (0 = none); stops at whichever comes first
   std::optional<std::uint64_t> seed;  ///< overrides component_seed(scenario.seed, "search")
+  std::optional<Placement> start;     ///< start here instead of greedy/round-robin (used by gnn+refine)
   /** @brief If > 0: keep this many best distinct placements (by the evaluator), simulate them and the start with
    *  SimGrid (one forked child each, run_in_child) and return the best by SimGrid: never worse than the start
    *  (greedy or round-robin) under SimGrid. Do not enable in a process whose torch thread pool has started. */

@@ -53,21 +53,33 @@ sg4::CommPtr Endpoint::send(int dst, double bytes, const CommTag& tag) {
   msg->tag = tag;
   const auto size = static_cast<std::uint64_t>(std::llround(bytes));
   // Ownership passes to the receiver, which wraps the pointer back into a unique_ptr in complete().
-  return fabric_.mailbox(rank_, dst)->put_async(msg.release(), size);
+  return out_box(dst)->put_async(msg.release(), size);
 }
 
-PendingRecv Endpoint::post_recv(int src) {
-  PendingRecv p;
-  p.src = src;
-  p.slot = std::make_unique<SgMessage*>(nullptr);
-  p.comm = fabric_.mailbox(src, rank_)->get_async<SgMessage>(p.slot.get());
-  return p;
+sg4::Mailbox* Endpoint::out_box(int dst) {
+  for (const auto& e : out_cache_)
+    if (e.first == dst) return e.second;
+  out_cache_.emplace_back(dst, fabric_.mailbox(rank_, dst));
+  return out_cache_.back().second;
+}
+
+sg4::Mailbox* Endpoint::in_box(int src) {
+  for (const auto& e : in_cache_)
+    if (e.first == src) return e.second;
+  in_cache_.emplace_back(src, fabric_.mailbox(src, rank_));
+  return in_cache_.back().second;
+}
+
+void Endpoint::post_recv(int src, PendingRecv& into) {
+  into.src = src;
+  into.data = nullptr;
+  into.comm = in_box(src)->get_async<SgMessage>(&into.data);
 }
 
 std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
   pending.comm->wait();
-  std::unique_ptr<SgMessage> msg(*pending.slot);
-  *pending.slot = nullptr;
+  std::unique_ptr<SgMessage> msg(pending.data);
+  pending.data = nullptr;
   ++ledger_.messages;
   switch (fabric_.link_class(msg->src, rank_)) {
     case 0: ledger_.bytes.intra_host += msg->bytes; break;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -39,6 +40,8 @@ std::string read_all(int fd) {
 nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+  // Unflushed stdio buffers would be inherited by the child and could be written twice.
+  std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {

@@ -19,27 +19,45 @@ struct Suffix {
 
 // Every suffix of every unit kind, so that a suffix of the wrong kind ("10ms" for a bandwidth) gets a message
 // naming the kind it belongs to instead of a generic "garbage".
-const std::vector<Suffix> kBandwidth = {
-    {"bps", 1.0 / 8},  {"kbps", 1e3 / 8}, {"Kbps", 1e3 / 8}, {"Mbps", 1e6 / 8}, {"Gbps", 1e9 / 8}, {"Tbps", 1e12 / 8},
-    {"Bps", 1.0},      {"kBps", 1e3},     {"KBps", 1e3},     {"MBps", 1e6},     {"GBps", 1e9},     {"TBps", 1e12},
-    {"B/s", 1.0},      {"kB/s", 1e3},     {"KB/s", 1e3},     {"MB/s", 1e6},     {"GB/s", 1e9},     {"TB/s", 1e12},
-    {"Kibps", 1024.0 / 8}, {"Mibps", 1048576.0 / 8}, {"Gibps", 1073741824.0 / 8},
-    {"KiBps", 1024.0}, {"MiBps", 1048576.0}, {"GiBps", 1073741824.0}};
-const std::vector<Suffix> kLatency = {{"ns", 1e-9}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ms", 1e-3}, {"s", 1.0},
-                                      {"min", 60.0}};
-const std::vector<Suffix> kBytes = {{"B", 1.0},     {"kB", 1e3},   {"KB", 1e3},          {"MB", 1e6},
-                                    {"GB", 1e9},    {"TB", 1e12},  {"KiB", 1024.0},      {"MiB", 1048576.0},
-                                    {"GiB", 1073741824.0},         {"TiB", 1099511627776.0}};
+const std::vector<Suffix> kBandwidth = {{"bps", 1.0 / 8},
+                                        {"kbps", 1e3 / 8},
+                                        {"Kbps", 1e3 / 8},
+                                        {"Mbps", 1e6 / 8},
+                                        {"Gbps", 1e9 / 8},
+                                        {"Tbps", 1e12 / 8},
+                                        {"Bps", 1.0},
+                                        {"kBps", 1e3},
+                                        {"KBps", 1e3},
+                                        {"MBps", 1e6},
+                                        {"GBps", 1e9},
+                                        {"TBps", 1e12},
+                                        {"B/s", 1.0},
+                                        {"kB/s", 1e3},
+                                        {"KB/s", 1e3},
+                                        {"MB/s", 1e6},
+                                        {"GB/s", 1e9},
+                                        {"TB/s", 1e12},
+                                        {"Kibps", 1024.0 / 8},
+                                        {"Mibps", 1048576.0 / 8},
+                                        {"Gibps", 1073741824.0 / 8},
+                                        {"KiBps", 1024.0},
+                                        {"MiBps", 1048576.0},
+                                        {"GiBps", 1073741824.0}};
+const std::vector<Suffix> kLatency = {{"ns", 1e-9}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6},
+                                      {"ms", 1e-3}, {"s", 1.0},   {"min", 60.0}};
+const std::vector<Suffix> kBytes = {
+    {"B", 1.0},   {"kB", 1e3},     {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+    {"TB", 1e12}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
 const std::vector<Suffix> kFlops = {
-    {"f", 1.0},       {"kf", 1e3},       {"Mf", 1e6},       {"Gf", 1e9},       {"Tf", 1e12},       {"Pf", 1e15},
-    {"F", 1.0},       {"kF", 1e3},       {"MF", 1e6},       {"GF", 1e9},       {"TF", 1e12},       {"PF", 1e15},
-    {"FLOPS", 1.0},   {"kFLOPS", 1e3},   {"MFLOPS", 1e6},   {"GFLOPS", 1e9},   {"TFLOPS", 1e12},   {"PFLOPS", 1e15},
-    {"flops", 1.0},   {"kflops", 1e3},   {"Mflops", 1e6},   {"Gflops", 1e9},   {"Tflops", 1e12},   {"Pflops", 1e15},
+    {"f", 1.0},        {"kf", 1e3},      {"Mf", 1e6},      {"Gf", 1e9},     {"Tf", 1e12},     {"Pf", 1e15},
+    {"F", 1.0},        {"kF", 1e3},      {"MF", 1e6},      {"GF", 1e9},     {"TF", 1e12},     {"PF", 1e15},
+    {"FLOPS", 1.0},    {"kFLOPS", 1e3},  {"MFLOPS", 1e6},  {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15},
+    {"flops", 1.0},    {"kflops", 1e3},  {"Mflops", 1e6},  {"Gflops", 1e9}, {"Tflops", 1e12}, {"Pflops", 1e15},
     {"Tflop/s", 1e12}, {"Gflop/s", 1e9}, {"Pflop/s", 1e15}};
 
 struct Kind {
-  const char* name;        // "a bandwidth"
-  const char* examples;    // "'10Gbps', '1.25GBps' or a plain number of bytes/s"
+  const char* name;      // "a bandwidth"
+  const char* examples;  // "'10Gbps', '1.25GBps' or a plain number of bytes/s"
   const std::vector<Suffix>* suffixes;
 };
 

@@ -31,13 +31,23 @@ std::string YamlReader::join(const std::string& parent, const std::string& child
   return parent.empty() ? child : parent + "." + child;
 }
 
+std::string YamlReader::override_of(const std::string& key) const {
+  for (const auto& [path, label] : overrides_)
+    if (key == path || key.rfind(path + ".", 0) == 0) return label;
+  return "";
+}
+
 void YamlReader::fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
   int line = line_of(at);
   if (line == 0) line = line_for(key);
   throw InputError(file_, line, key, message);
 }
 
 void YamlReader::fail_key(const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
   throw InputError(file_, line_for(key), key, message);
 }
 
@@ -85,8 +95,9 @@ void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
     const std::string name = kv.first.Scalar();
     const std::string path = join(key, name);
     if (seen.count(name) != 0)
-      fail(kv.first, path, "duplicate key '" + name + "'" +
-                               (seen[name] > 0 ? " (first at line " + std::to_string(seen[name]) + ")" : ""));
+      fail(kv.first, path,
+           "duplicate key '" + name + "'" +
+               (seen[name] > 0 ? " (first at line " + std::to_string(seen[name]) + ")" : ""));
     seen[name] = line_of(kv.first);
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == name;
@@ -120,7 +131,7 @@ long long YamlReader::integer(const YAML::Node& node, const std::string& key, lo
   if (!YAML::convert<long long>::decode(node, v)) fail(node, key, "expected an integer, got '" + text + "'");
   if (v < min || v > max) {
     std::string range = max >= (1LL << 62) ? ">= " + std::to_string(min)
-                                             : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+                                           : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
     fail(node, key, "expected an integer " + range + ", got " + text);
   }
   return v;
@@ -149,8 +160,9 @@ std::string YamlReader::one_of(const YAML::Node& node, const std::string& key,
   for (const auto& a : allowed)
     if (a == text) return text;
   const std::string best = closest_name(text, allowed);
-  fail(node, key, "'" + text + "' is not allowed: expected one of " + list +
-                      (best.empty() ? "" : " (did you mean '" + best + "'?)"));
+  fail(node, key,
+       "'" + text + "' is not allowed: expected one of " + list +
+           (best.empty() ? "" : " (did you mean '" + best + "'?)"));
 }
 
 namespace {

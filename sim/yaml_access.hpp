@@ -3,11 +3,11 @@
  *  @brief Typed, line-aware access to a parsed YAML tree: every read names the key path, and every problem throws
  *  InputError(file, line, key, message with the bad value and what was expected). Used by the scenario loader and
  *  the catalogs; nothing here knows the scenario schema. */
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 namespace hulk {
 
@@ -34,6 +34,9 @@ class YamlReader {
   [[noreturn]] void fail_key(const std::string& key, const std::string& message) const;
   /** @brief Line recorded for a key path (0 if none). */
   int line_for(const std::string& key) const;
+  /** @brief Declares that the value at key path came from an override (label: "--set key=value"): errors at or
+   *  below it carry the label instead of a line of the file, which does not hold that value. */
+  void add_override(const std::string& key, const std::string& label) { overrides_[key] = label; }
   /** @brief Remembers the line of a key path. */
   void record(const std::string& key, const YAML::Node& node) const;
 
@@ -66,8 +69,11 @@ class YamlReader {
 
  private:
   std::string scalar(const YAML::Node& node, const std::string& key, const char* expected) const;
+  /** @brief Label of the override that set key or one of its ancestors ("" if none). */
+  std::string override_of(const std::string& key) const;
   std::string file_;
   mutable std::map<std::string, int> lines_;
+  std::map<std::string, std::string> overrides_;
 };
 
 /** @brief The text of a node for messages: the scalar, or "a list"/"a map"/"nothing". */

@@ -36,32 +36,32 @@ Scenario small_scenario() {
   return s;
 }
 
-TEST(Route, SameHostUsesIntraLink) {
+TEST(HostRoute, SameHostUsesIntraLink) {
   const Scenario s = small_scenario();
-  const Route r = route_between(s.platform, 1, 1);
+  const HostRoute r = route_between(s.platform, 1, 1);
   EXPECT_DOUBLE_EQ(r.latency_s, 1e-6);
   EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 100e9);
 }
 
-TEST(Route, SameRegionIsTwoNics) {
+TEST(HostRoute, SameRegionIsTwoNics) {
   const Scenario s = small_scenario();
-  const Route r = route_between(s.platform, 0, 1);
+  const HostRoute r = route_between(s.platform, 0, 1);
   EXPECT_DOUBLE_EQ(r.latency_s, 10e-6 + 20e-6);
   EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 1e9);
 }
 
-TEST(Route, CrossRegionAddsWanAndTakesBottleneck) {
+TEST(HostRoute, CrossRegionAddsWanAndTakesBottleneck) {
   const Scenario s = small_scenario();
-  const Route r = route_between(s.platform, 2, 0);
+  const HostRoute r = route_between(s.platform, 2, 0);
   EXPECT_DOUBLE_EQ(r.latency_s, 30e-6 + 30e-3 + 10e-6);
   EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 0.1e9);
 }
 
-TEST(Route, HostPairOverridesWin) {
+TEST(HostRoute, HostPairOverridesWin) {
   Scenario s = small_scenario();
   s.platform.host_pair_latency_s[{0, 2}] = 0.123;
   s.platform.host_pair_bandwidth_Bps[{0, 2}] = 7e6;
-  const Route r = route_between(s.platform, 2, 0);
+  const HostRoute r = route_between(s.platform, 2, 0);
   EXPECT_DOUBLE_EQ(r.latency_s, 0.123);
   EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 7e6);
 }
@@ -127,7 +127,7 @@ TEST(ClusterGraph, CompleteGraphAndRawEdgeValues) {
   ASSERT_EQ(g.edges.size(), 6u);
   EXPECT_EQ(g.pp, 2);
   for (const GraphEdge& e : g.edges) {
-    const Route r = route_between(s.platform, e.src, e.dst);
+    const HostRoute r = route_between(s.platform, e.src, e.dst);
     EXPECT_DOUBLE_EQ(e.latency_s, r.latency_s);
     EXPECT_DOUBLE_EQ(e.bandwidth_Bps, r.bandwidth_Bps);
     EXPECT_EQ(e.same_region, s.platform.hosts[e.src].region == s.platform.hosts[e.dst].region);

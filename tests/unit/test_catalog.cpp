@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "sim/catalog.hpp"
@@ -38,11 +39,11 @@ TEST(GpuCatalog, DatasheetValues) {
     double fp16_T, fp32_T, mem_GB;
     const char* cc;
   };
-  for (const Row& r : {Row{"A100-40GB", 312, 19.5, 40, "8.0"}, Row{"A100-80GB", 312, 19.5, 80, "8.0"},
-                       Row{"V100-32GB", 125, 15.7, 32, "7.0"}, Row{"V100-16GB", 125, 15.7, 16, "7.0"},
-                       Row{"T4", 65, 8.1, 16, "7.5"}, Row{"RTX3090", 71, 35.6, 24, "8.6"}, Row{"A10", 125, 31.2, 24, "8.6"},
-                       Row{"A40", 149.7, 37.4, 48, "8.6"}, Row{"H100-80GB", 989, 67, 80, "9.0"},
-                       Row{"P100", 21.2, 10.6, 16, "6.0"}, Row{"P40", 0.18, 11.8, 24, "6.1"}}) {
+  for (const Row& r :
+       {Row{"A100-40GB", 312, 19.5, 40, "8.0"}, Row{"A100-80GB", 312, 19.5, 80, "8.0"},
+        Row{"V100-32GB", 125, 15.7, 32, "7.0"}, Row{"V100-16GB", 125, 15.7, 16, "7.0"}, Row{"T4", 65, 8.1, 16, "7.5"},
+        Row{"RTX3090", 71, 35.6, 24, "8.6"}, Row{"A10", 125, 31.2, 24, "8.6"}, Row{"A40", 149.7, 37.4, 48, "8.6"},
+        Row{"H100-80GB", 989, 67, 80, "9.0"}, Row{"P100", 21.2, 10.6, 16, "6.0"}, Row{"P40", 0.18, 11.8, 24, "6.1"}}) {
     const GpuSpec* g = cat.find(r.name);
     ASSERT_NE(g, nullptr) << r.name;
     EXPECT_DOUBLE_EQ(g->fp16_flops, r.fp16_T * 1e12) << r.name;
@@ -98,7 +99,8 @@ TEST(GpuCatalog, RejectsDuplicateNamesAndBadUnits) {
                                      "  - {name: X, fp16: 1Tf, fp32: 1Tf, memory: 1GB, source: s}\n"
                                      "  - {name: X, fp16: 1Tf, fp32: 1Tf, memory: 1GB, source: s}\n");
   EXPECT_THROW(GpuCatalog::load(dup), InputError);
-  const std::string unit = write_temp("gpus_unit.yaml", "gpus:\n  - {name: X, fp16: 1GB, fp32: 1Tf, memory: 1GB, source: s}\n");
+  const std::string unit =
+      write_temp("gpus_unit.yaml", "gpus:\n  - {name: X, fp16: 1GB, fp32: 1Tf, memory: 1GB, source: s}\n");
   try {
     GpuCatalog::load(unit);
     FAIL();
@@ -106,4 +108,11 @@ TEST(GpuCatalog, RejectsDuplicateNamesAndBadUnits) {
     EXPECT_EQ(e.key(), "gpus.0.fp16");
     EXPECT_NE(std::string(e.what()).find("unit of a size"), std::string::npos) << e.what();
   }
+}
+
+TEST(Catalog, PlatformsDirHonoursTheEnvironment) {
+  ::setenv("HULK_PLATFORMS_DIR", "/some/where", 1);
+  EXPECT_EQ(platforms_dir(), "/some/where");
+  ::unsetenv("HULK_PLATFORMS_DIR");
+  EXPECT_EQ(platforms_dir(), std::string(HULK_SOURCE_DIR) + "/platforms");
 }

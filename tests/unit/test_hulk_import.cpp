@@ -26,9 +26,8 @@ PlatformSpec imported() {
 }
 
 int count_containing(const std::vector<std::string>& v, const std::string& needle) {
-  return static_cast<int>(std::count_if(v.begin(), v.end(), [&](const std::string& s) {
-    return s.find(needle) != std::string::npos;
-  }));
+  return static_cast<int>(
+      std::count_if(v.begin(), v.end(), [&](const std::string& s) { return s.find(needle) != std::string::npos; }));
 }
 
 // Raw edges read independently of the importer: (u, v) -> every value listed, self-loops excluded.
@@ -76,8 +75,9 @@ TEST(HulkImport, EveryQuirkIsReported) {
   EXPECT_EQ(count_containing(p.warnings, "self-loop"), 2);
   EXPECT_EQ(count_containing(p.warnings, "listed twice"), 2);
   EXPECT_EQ(count_containing(p.warnings, "implausible"), 1);
-  const auto implausible = std::find_if(p.warnings.begin(), p.warnings.end(),
-                                        [](const std::string& w) { return w.find("implausible") != std::string::npos; });
+  const auto implausible = std::find_if(p.warnings.begin(), p.warnings.end(), [](const std::string& w) {
+    return w.find("implausible") != std::string::npos;
+  });
   ASSERT_NE(implausible, p.warnings.end());
   EXPECT_NE(implausible->find("Berlin"), std::string::npos) << *implausible;
   EXPECT_NE(implausible->find("Tokyo"), std::string::npos) << *implausible;
@@ -152,8 +152,10 @@ std::string broken_copy(const std::string& name, const std::string& file, const 
   std::filesystem::create_directories(dir);
   for (const char* f : {"node_feature.csv", "edge.txt"})
     std::filesystem::copy_file(data_dir() + "/" + f, dir + "/" + f, std::filesystem::copy_options::overwrite_existing);
-  if (text.empty()) std::filesystem::remove(dir + "/" + file);
-  else std::ofstream(dir + "/" + file, std::ios::trunc) << text;
+  if (text.empty())
+    std::filesystem::remove(dir + "/" + file);
+  else
+    std::ofstream(dir + "/" + file, std::ios::trunc) << text;
   return dir;
 }
 

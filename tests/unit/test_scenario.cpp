@@ -24,24 +24,24 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 // A small valid scenario; tests change one line of it.
 const std::string kBase =
-    "name: base\n"                                                    // 1
-    "platform:\n"                                                     // 2
-    "  regions:\n"                                                    // 3
-    "    - name: east\n"                                              // 4
-    "      hosts: 2\n"                                                // 5
-    "      gpus_per_host: 2\n"                                        // 6
-    "      gpu: A100-40GB\n"                                          // 7
-    "    - name: west\n"                                              // 8
-    "      hosts: 2\n"                                                // 9
-    "      gpus_per_host: 2\n"                                        // 10
-    "      gpu: V100-32GB\n"                                          // 11
-    "  wan:\n"                                                        // 12
-    "    default: {bandwidth: 1Gbps, latency: 30ms}\n"                // 13
-    "job:\n"                                                          // 14
-    "  model: {preset: gpt3-xl}\n"                                    // 15
-    "  global_batch: 16\n"                                            // 16
-    "  micro_batch: 2\n"                                              // 17
-    "  parallelism: {dp: 2, tp: 2, pp: 2}\n";                         // 18
+    "name: base\n"                                      // 1
+    "platform:\n"                                       // 2
+    "  regions:\n"                                      // 3
+    "    - name: east\n"                                // 4
+    "      hosts: 2\n"                                  // 5
+    "      gpus_per_host: 2\n"                          // 6
+    "      gpu: A100-40GB\n"                            // 7
+    "    - name: west\n"                                // 8
+    "      hosts: 2\n"                                  // 9
+    "      gpus_per_host: 2\n"                          // 10
+    "      gpu: V100-32GB\n"                            // 11
+    "  wan:\n"                                          // 12
+    "    default: {bandwidth: 1Gbps, latency: 30ms}\n"  // 13
+    "job:\n"                                            // 14
+    "  model: {preset: gpt3-xl}\n"                      // 15
+    "  global_batch: 16\n"                              // 16
+    "  micro_batch: 2\n"                                // 17
+    "  parallelism: {dp: 2, tp: 2, pp: 2}\n";           // 18
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
   const auto pos = text.find(from);
@@ -129,7 +129,7 @@ TEST(Scenario, OtherRegionExampleParses) {
   EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 5e9 / 8);          // explicit pair
   EXPECT_DOUBLE_EQ(s.platform.wan[1][2].bandwidth_Bps, 2e9 / 8);          // pair without bandwidth: default's
   EXPECT_DOUBLE_EQ(s.platform.wan[2][1].latency_s, 6e-3);
-  EXPECT_DOUBLE_EQ(s.platform.wan[0][2].latency_s, 15e-3);                // unlisted pair: default
+  EXPECT_DOUBLE_EQ(s.platform.wan[0][2].latency_s, 15e-3);  // unlisted pair: default
   EXPECT_EQ(s.placement, "greedy");
   EXPECT_EQ(s.job.collective, "hierarchical");
 }
@@ -166,7 +166,8 @@ TEST(Scenario, ExplicitModelAndPresetOverrides) {
   EXPECT_EQ(a.job.model.layers, 4);
   EXPECT_EQ(a.job.model.hidden, 512);
   EXPECT_EQ(a.job.model.name, "custom");
-  const Scenario b = load_scenario(write_temp("preset_over.yaml", replace(kBase, "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 12}")));
+  const Scenario b = load_scenario(
+      write_temp("preset_over.yaml", replace(kBase, "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 12}")));
   EXPECT_EQ(b.job.model.layers, 12);
   EXPECT_EQ(b.job.model.hidden, 2048);
   const Failure f = load_error("partial.yaml", replace(kBase, "{preset: gpt3-xl}", "{layers: 4, hidden: 512}"));
@@ -177,7 +178,8 @@ TEST(Scenario, ExplicitModelAndPresetOverrides) {
 TEST(Scenario, PlacementFileResolvesAgainstTheScenarioFolder) {
   write_temp("place.json", "{}");
   const Scenario s = load_scenario(write_temp("with_file.yaml", kBase + "placement: file:place.json\n"));
-  const std::string expected = std::filesystem::path(testing::TempDir() + "/hulk_scenario_tests/place.json").lexically_normal().string();
+  const std::string expected =
+      std::filesystem::path(testing::TempDir() + "/hulk_scenario_tests/place.json").lexically_normal().string();
   EXPECT_EQ(s.placement, "file:" + expected);
   EXPECT_TRUE(std::filesystem::path(s.placement.substr(5)).is_absolute());
   const Failure f = load_error("missing_place.yaml", kBase + "placement: file:nowhere.json\n");
@@ -205,17 +207,22 @@ TEST(Scenario, BadInputsNameKeyLineAndExpectation) {
       {"zero bw", "bandwidth: 1Gbps", "bandwidth: 0Gbps", "platform.wan.default.bandwidth", 13, "greater than zero"},
       {"unknown gpu", "gpu: A100-40GB", "gpu: A100-40G", "platform.regions.0.gpu", 7, "did you mean 'A100-40GB'?"},
       {"unknown preset", "preset: gpt3-xl", "preset: gpt3-xxl", "job.model.preset", 15, "did you mean 'gpt3-xl'?"},
-      {"wrong type", "hosts: 2\n      gpus_per_host: 2\n      gpu: A100", "hosts: two\n      gpus_per_host: 2\n      gpu: A100",
-       "platform.regions.0.hosts", 5, "expected an integer"},
+      {"wrong type", "hosts: 2\n      gpus_per_host: 2\n      gpu: A100",
+       "hosts: two\n      gpus_per_host: 2\n      gpu: A100", "platform.regions.0.hosts", 5, "expected an integer"},
       {"list for int", "global_batch: 16", "global_batch: [16]", "job.global_batch", 16, "got a list"},
-      {"too many ranks", "dp: 2, tp: 2, pp: 2", "dp: 2, tp: 2, pp: 4", "job.parallelism", 18, "16 ranks, but the platform has 8 GPUs"},
-      {"batch", "micro_batch: 2", "micro_batch: 3", "job.global_batch", 16, "not divisible by dp x micro_batch = 2 x 3 = 6"},
+      {"too many ranks", "dp: 2, tp: 2, pp: 2", "dp: 2, tp: 2, pp: 4", "job.parallelism", 18,
+       "16 ranks, but the platform has 8 GPUs"},
+      {"batch", "micro_batch: 2", "micro_batch: 3", "job.global_batch", 16,
+       "not divisible by dp x micro_batch = 2 x 3 = 6"},
       {"heads tp", "tp: 2, pp", "tp: 3, pp", "job.parallelism.tp", 18, "heads 16 are not divisible by tp 3"},
-      {"layers pp", "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 1}", "job.parallelism.pp", 18, "larger than the model's 1 layers"},
-      {"hidden heads", "{preset: gpt3-xl}", "{preset: gpt3-xl, heads: 6}", "job.model.heads", 15, "not divisible by heads 6"},
+      {"layers pp", "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 1}", "job.parallelism.pp", 18,
+       "larger than the model's 1 layers"},
+      {"hidden heads", "{preset: gpt3-xl}", "{preset: gpt3-xl, heads: 6}", "job.model.heads", 15,
+       "not divisible by heads 6"},
       {"duplicate region", "name: west", "name: east", "platform.regions.1.name", 8, "duplicate region name 'east'"},
-      {"zero hosts", "hosts: 2\n      gpus_per_host: 2\n      gpu: V100", "hosts: 0\n      gpus_per_host: 2\n      gpu: V100",
-       "platform.regions.1.hosts", 9, "expected an integer in [1, 1000000], got 0"},
+      {"zero hosts", "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
+       "hosts: 0\n      gpus_per_host: 2\n      gpu: V100", "platform.regions.1.hosts", 9,
+       "expected an integer in [1, 1000000], got 0"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.label);
@@ -290,13 +297,15 @@ TEST(Scenario, PlatformSourcesAreExclusive) {
   Failure f = load_error("nosrc.yaml", replace(kBase, "  regions:", "  regionz:"));
   EXPECT_EQ(f.key, "platform.regionz");
   EXPECT_NE(f.what.find("did you mean 'regions'?"), std::string::npos);
-  f = load_error("hulkmissing.yaml", "platform:\n  hulk: {dir: no/such/dir}\njob:\n  model: {preset: gpt3-xl}\n  global_batch: 1\n");
+  f = load_error("hulkmissing.yaml",
+                 "platform:\n  hulk: {dir: no/such/dir}\njob:\n  model: {preset: gpt3-xl}\n  global_batch: 1\n");
   EXPECT_EQ(f.key, "platform.hulk.dir");
   EXPECT_EQ(f.line, 2);
   EXPECT_NE(f.what.find("not found"), std::string::npos);
-  f = load_error("xmlmissing.yaml",
-                 "platform:\n  simgrid:\n    file: none.xml\n    gpus: {default: {gpu: T4}}\njob:\n  model: {preset: gpt3-xl}\n"
-                 "  global_batch: 1\n");
+  f = load_error(
+      "xmlmissing.yaml",
+      "platform:\n  simgrid:\n    file: none.xml\n    gpus: {default: {gpu: T4}}\njob:\n  model: {preset: gpt3-xl}\n"
+      "  global_batch: 1\n");
   EXPECT_EQ(f.key, "platform.simgrid.file");
   EXPECT_EQ(f.line, 3);
 }

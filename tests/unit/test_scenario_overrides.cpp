@@ -21,10 +21,9 @@ std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr
 }  // namespace
 
 TEST(Overrides, PlainKeysAndShortcuts) {
-  const Scenario s = load_scenario(example(), {{"job.iterations", "5"},
-                                               {"wan.default.bandwidth", "10Gbps"},
-                                               {"seed", "42"},
-                                               {"network.tcp_window", "4MiB"}});
+  const Scenario s = load_scenario(
+      example(),
+      {{"job.iterations", "5"}, {"wan.default.bandwidth", "10Gbps"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
   EXPECT_EQ(s.job.iterations, 5);
   EXPECT_EQ(s.seed, 42u);
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 4.0 * 1024 * 1024);
@@ -81,4 +80,33 @@ TEST(Overrides, UnknownPathsNameTheKey) {
 TEST(Overrides, DoNotLeakIntoOtherLoads) {
   load_scenario(example(), {{"job.iterations", "9"}});
   EXPECT_EQ(load_scenario(example()).job.iterations, 2);
+}
+
+TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
+  try {
+    load_scenario(example(), {{"regions.tokyo.host_link.bandwidth", "-1Gbps"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "platform.regions.1.host_link.bandwidth");
+    EXPECT_EQ(e.line(), 0);  // the file's lines do not hold this value
+    EXPECT_NE(std::string(e.what()).find("(value from --set regions.tokyo.host_link.bandwidth=-1Gbps)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    load_scenario(example(), {{"job.parallelism", "{dp: 8, tp: 2, pp: 4}"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "job.parallelism");
+    EXPECT_NE(std::string(e.what()).find("64 ranks"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("value from --set job.parallelism="), std::string::npos) << e.what();
+  }
+  // An error elsewhere keeps its file line.
+  try {
+    load_scenario(example(), {{"job.iterations", "3"}, {"job.micro_batch", "5"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "job.global_batch");
+    EXPECT_EQ(e.line(), 23);  // "  global_batch: 64" in two-region-gpt.yaml
+  }
 }

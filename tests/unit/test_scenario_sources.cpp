@@ -27,8 +27,8 @@ double min_gpu_memory(const Scenario& s) {
 }
 }  // namespace
 
-TEST(ScenarioSources, RegionExamplesFitOnEveryGpu) {
-  for (const char* name : {"two-region-gpt.yaml", "three-region-pcie.yaml", "simgrid-xml.yaml"}) {
+TEST(ScenarioSources, ExamplesFitOnEveryGpu) {
+  for (const char* name : {"two-region-gpt.yaml", "three-region-pcie.yaml", "simgrid-xml.yaml", "hulk-47.yaml"}) {
     SCOPED_TRACE(name);
     const Scenario s = load_scenario(example(name));
     EXPECT_LE(max_stage_memory(s), min_gpu_memory(s));

@@ -36,6 +36,7 @@ TEST(Units, LatencyForms) {
   EXPECT_DOUBLE_EQ(parse_latency_s("75ms"), 0.075);
   EXPECT_DOUBLE_EQ(parse_latency_s("0.1s"), 0.1);
   EXPECT_DOUBLE_EQ(parse_latency_s("100ns"), 100e-9);
+  EXPECT_DOUBLE_EQ(parse_latency_s("3\u00b5s"), 3e-6);
   EXPECT_DOUBLE_EQ(parse_latency_s("0"), 0.0);
   EXPECT_DOUBLE_EQ(parse_latency_s("2"), 2.0);
 }

@@ -1,0 +1,360 @@
+// Torch-side tests: tensor shapes and masking, loss properties, equivariance, overfitting a tiny data set,
+// deterministic and resumable training, SIGINT, model file round trip and errors, inference time.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+#include <torch/torch.h>
+
+#include "gnn/features.hpp"
+#include "gnn/gnn_placer.hpp"
+#include "gnn/loss.hpp"
+#include "gnn/model.hpp"
+#include "gnn/model_file.hpp"
+#include "gnn/train.hpp"
+#include "gnn_test_helpers.hpp"
+#include "sim/errors.hpp"
+
+namespace hulk::gnn {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::grid_scenario;
+
+std::string tmp_path(const std::string& name) {
+  return (fs::temp_directory_path() / ("hulk_gnn_" + name + "_" + std::to_string(::getpid()))).string();
+}
+
+void remove_run(const std::string& out) {
+  fs::remove(out);
+  fs::remove(out + ".ckpt");
+}
+
+ModelConfig small_config() {
+  ModelConfig c;
+  c.hidden = 32;
+  c.layers = 2;
+  c.p_max = 8;
+  c.nearest_neighbours = 8;
+  return c;
+}
+
+bool same_weights(PlacementGnn& a, PlacementGnn& b) {
+  auto pa = a->named_parameters(), pb = b->named_parameters();
+  if (pa.size() != pb.size()) return false;
+  for (const auto& kv : pa)
+    if (!torch::equal(kv.value(), pb[kv.key()])) return false;
+  return true;
+}
+
+TEST(GnnTensors, ShapesAndMasking) {
+  const Scenario s = grid_scenario(3, 2, 4, Parallelism{2, 2, 3});
+  const ClusterGraph g = build_cluster_graph(s, nullptr);
+  const GraphTensors t = to_tensors(g, 8);
+  const int64_t H = 6, E = static_cast<int64_t>(g.edges.size());
+  EXPECT_EQ(t.nodes.sizes(), (std::vector<int64_t>{H, kNodeFeatures + kJobFeatures}));
+  EXPECT_EQ(t.edges.sizes(), (std::vector<int64_t>{E, kEdgeFeatures}));
+  EXPECT_EQ(t.edge_src.sizes(), (std::vector<int64_t>{E}));
+  EXPECT_EQ(t.stages.sizes(), (std::vector<int64_t>{8, kStageFeatures + kJobFeatures}));
+  EXPECT_EQ(t.role_mask.sum().item<int64_t>(), 4);  // stages 0..2 + unused
+  EXPECT_NEAR(t.host_weight.sum().item<double>(), 1.0, 1e-6);
+  torch::manual_seed(0);
+  PlacementGnn model(small_config());
+  const torch::Tensor logits = model->forward(t);
+  EXPECT_EQ(logits.sizes(), (std::vector<int64_t>{H, 9}));
+  const torch::Tensor prob = torch::softmax(logits, 1);
+  EXPECT_TRUE(torch::allclose(prob.sum(1), torch::ones({H})));
+  EXPECT_EQ(prob.slice(1, 3, 8).abs().max().item<float>(), 0.0f);  // masked stages 3..7 get probability 0
+  EXPECT_GT(prob.slice(1, 0, 3).min().item<float>(), 0.0f);
+  EXPECT_FALSE(torch::isnan(logits).any().item<bool>());
+  const RoleScores sc = scores_from_logits(logits, 3);
+  EXPECT_EQ(sc.roles, 4);
+  EXPECT_NEAR(std::exp(sc.at(0, 3)), prob[0][8].item<float>(), 1e-5);  // unused column maps to role pp
+  // A job deeper than p_max is refused with a clear error.
+  const Scenario deep = grid_scenario(3, 4, 8, Parallelism{1, 1, 9});
+  EXPECT_THROW(to_tensors(build_cluster_graph(deep, nullptr), 8), InputError);
+}
+
+TEST(GnnLoss, BoundedBelowByEntropyAndMirrorInvariant) {
+  const Scenario s = grid_scenario(2, 3, 2, Parallelism{2, 1, 2});
+  RoleCounts c = {{2, 0, 0}, {1, 1, 0}, {0, 0, 2}, {0, 2, 0}, {0, 0, 2}, {0, 0, 2}};
+  const RoleTargets y = make_targets(c, 2, 4);
+  const torch::Tensor w = torch::full({6}, 1.0 / 6);
+  const double bound = loss_lower_bound(y, w);
+  EXPECT_NEAR(bound, std::log(2.0) / 6, 1e-6);  // only host 1 is split (1/2, 1/2)
+  torch::manual_seed(1);
+  for (int i = 0; i < 20; ++i) {
+    const torch::Tensor logits = torch::randn({6, 5}) * 3;
+    EXPECT_GE(placement_loss(logits, y, w).item<double>(), bound - 1e-6);  // Gibbs' inequality
+  }
+  // Logits equal to log of the targets reach the bound; so do the mirrored targets' logits.
+  const torch::Tensor ideal = torch::log(y.direct.clamp_min(1e-12));
+  const torch::Tensor mirror = torch::log(y.mirrored.clamp_min(1e-12));
+  EXPECT_NEAR(placement_loss(ideal, y, w).item<double>(), bound, 1e-5);
+  EXPECT_NEAR(placement_loss(mirror, y, w).item<double>(), bound, 1e-5);
+}
+
+TEST(GnnModel, PermutingHostsPermutesScores) {
+  // Equivariance: the model sees no host ids, so relabelling hosts must relabel its output.
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  const Scenario s = sample_scenario(12, o);
+  Scenario p = s;
+  const int H = static_cast<int>(s.platform.hosts.size());
+  std::vector<int> perm(H);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::reverse(perm.begin(), perm.end());  // new host i = old host perm[i]
+  for (int i = 0; i < H; ++i) p.platform.hosts[i] = s.platform.hosts[perm[i]];
+  torch::manual_seed(3);
+  ModelConfig cfg = small_config();
+  cfg.nearest_neighbours = 0;  // complete graph: neighbour tie-breaks by index would differ otherwise
+  PlacementGnn model(cfg);
+  const RoleScores a = predict_scores(model, build_cluster_graph(s, nullptr, GraphOptions{0}));
+  const RoleScores b = predict_scores(model, build_cluster_graph(p, nullptr, GraphOptions{0}));
+  for (int i = 0; i < H; ++i)
+    for (int r = 0; r < a.roles; ++r) EXPECT_NEAR(b.at(i, r), a.at(perm[i], r), 1e-4);
+}
+
+TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
+  // Four hand-built scenarios whose hosts all have distinct features (NIC bandwidth, GPU speed), labels from random
+  // scores: the model must memorise them. A perfect fit reaches the entropy bound; we require the mean loss
+  // within 0.05 nats of it (probability >= ~95% on the label's roles) starting from ~log(pp + 1) ~ 1.1, and
+  // the decoded placements to have the label's (or its mirror's) per-host stage counts.
+  std::vector<Sample> data;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 4; ++i) {
+    Sample smp;
+    smp.index = i;
+    smp.scenario = grid_scenario(2 + i % 2, 2 + i / 2, 4, Parallelism{2, 2, 2 + i % 2});  // 4 different platforms
+    // Make hosts clearly distinct: NIC bandwidth doubles from host to host, GPU speed cycles over 3 values.
+    for (std::size_t h = 0; h < smp.scenario.platform.hosts.size(); ++h) {
+      smp.scenario.platform.hosts[h].host_link.bandwidth_Bps = 1.25e8 * std::pow(2.0, static_cast<double>(h));
+      smp.scenario.platform.hosts[h].gpu.fp16_flops *= 1.0 + static_cast<double>(h % 3);
+    }
+    smp.label = decode_placement(smp.scenario, testing::random_scores(smp.scenario, rng));
+    data.push_back(smp);
+  }
+  TrainOptions opt;
+  opt.epochs = 100;
+  opt.batch = 1;
+  opt.lr = 3e-3;
+  opt.val_fraction = 0;
+  opt.model = small_config();
+  opt.resume = false;
+  const std::string out = tmp_path("overfit.pt");
+  remove_run(out);
+  const TrainResult r = train_model(data, out, opt, {}, std::getenv("HULK_TEST_VERBOSE") ? &std::cerr : nullptr);
+  ASSERT_EQ(r.train_samples, 4);
+  PlacementGnn model = load_model(out);
+  double bound = 0;
+  for (const Sample& smp : data) {
+    const ClusterGraph g = build_cluster_graph(smp.scenario, nullptr, GraphOptions{opt.model.nearest_neighbours});
+    const GraphTensors t = to_tensors(g, opt.model.p_max);
+    bound += loss_lower_bound(make_targets(role_counts(smp.scenario, smp.label), g.pp, opt.model.p_max), t.host_weight);
+  }
+  bound /= 4;
+  const double loss = evaluate_loss(model, data);
+  EXPECT_GT(r.history.front().train_loss, loss + 0.5);
+  EXPECT_LT(loss, bound + 0.05) << "first epoch loss " << r.history.front().train_loss;
+  GnnPlacer placer(out);
+  for (const Sample& smp : data) {
+    const RoleCounts want = role_counts(smp.scenario, smp.label);
+    RoleCounts mirrored = want;
+    const int pp = smp.scenario.job.par.pp;
+    for (auto& row : mirrored) std::reverse(row.begin(), row.begin() + pp);
+    const RoleCounts got = role_counts(smp.scenario, placer.place(smp.scenario));
+    if (std::getenv("HULK_TEST_VERBOSE")) {
+      const ClusterGraph g = build_cluster_graph(smp.scenario, nullptr, GraphOptions{opt.model.nearest_neighbours});
+      torch::NoGradGuard ng;
+      std::cerr << torch::softmax(model->forward(to_tensors(g, opt.model.p_max)), 1) << "\n"
+                << make_targets(want, pp, opt.model.p_max).direct << "\n";
+    }
+    EXPECT_TRUE(got == want || got == mirrored) << "sample " << smp.index;
+  }
+  remove_run(out);
+}
+
+TrainOptions quick_options() {
+  TrainOptions opt;
+  opt.epochs = 3;
+  opt.batch = 2;
+  opt.seed = 77;
+  opt.val_fraction = 0.25;
+  opt.model = small_config();
+  return opt;
+}
+
+TEST(GnnTraining, DeterministicForASeed) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 21);
+  const std::string a = tmp_path("det_a.pt"), b = tmp_path("det_b.pt"), c = tmp_path("det_c.pt");
+  for (const auto& p : {a, b, c}) remove_run(p);
+  TrainOptions opt = quick_options();
+  const TrainResult ra = train_model(data, a, opt, testing::stand_in_time_s);
+  const TrainResult rb = train_model(data, b, opt, testing::stand_in_time_s);
+  opt.seed = 78;
+  train_model(data, c, opt, testing::stand_in_time_s);
+  ASSERT_EQ(ra.history.size(), 3u);
+  EXPECT_EQ(ra.val_samples, 2);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(ra.history[i].train_loss, rb.history[i].train_loss);
+    EXPECT_EQ(ra.history[i].val_loss, rb.history[i].val_loss);
+    EXPECT_TRUE(std::isfinite(ra.history[i].val_gap));  // evaluator used
+  }
+  PlacementGnn ma = load_model(a), mb = load_model(b), mc = load_model(c);
+  EXPECT_TRUE(same_weights(ma, mb));
+  EXPECT_FALSE(same_weights(ma, mc));
+  for (const auto& p : {a, b, c}) remove_run(p);
+}
+
+TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 22);
+  const std::string straight = tmp_path("straight.pt"), resumed = tmp_path("resumed.pt");
+  remove_run(straight);
+  remove_run(resumed);
+  TrainOptions opt = quick_options();
+  opt.epochs = 4;
+  train_model(data, straight, opt);
+
+  // SIGINT raised while epoch 2 validates: epoch 2 completes and is checkpointed, epoch 3 stops at once.
+  int calls = 0;
+  Evaluator interrupt_in_epoch_2 = [&](const Scenario& s, const Placement& p) {
+    if (++calls == 5) std::raise(SIGINT);  // 2 val samples x 2 calls per epoch: call 5 is epoch 2's first
+    return testing::stand_in_time_s(s, p);
+  };
+  const TrainResult r1 = train_model(data, resumed, opt, interrupt_in_epoch_2);
+  EXPECT_TRUE(r1.interrupted);
+  EXPECT_EQ(r1.history.size(), 2u);
+  EXPECT_FALSE(fs::exists(resumed));  // no model file from an interrupted run
+  EXPECT_TRUE(fs::exists(resumed + ".ckpt"));
+  const TrainResult r2 = train_model(data, resumed, opt);
+  EXPECT_FALSE(r2.interrupted);
+  EXPECT_EQ(r2.history.size(), 4u);
+  PlacementGnn a = load_model(straight), b = load_model(resumed);
+  EXPECT_TRUE(same_weights(a, b));
+  // A checkpoint from another seed is refused, not silently mixed.
+  opt.seed = 5;
+  EXPECT_THROW(train_model(data, resumed, opt), InputError);
+  remove_run(straight);
+  remove_run(resumed);
+}
+
+TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
+  torch::manual_seed(9);
+  PlacementGnn model(small_config());
+  const std::string path = tmp_path("roundtrip.pt");
+  save_model(model, path);
+  GnnPlacer placer(path);
+  EXPECT_EQ(placer.max_stages(), 8);
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    if (s.job.par.pp > 8) continue;
+    const ClusterGraph g = build_cluster_graph(s, nullptr, GraphOptions{small_config().nearest_neighbours});
+    const RoleScores direct = predict_scores(model, g);
+    const RoleScores loaded = placer.scores(s);
+    EXPECT_EQ(direct.values, loaded.values);
+    EXPECT_EQ(decode_placement(s, direct).gpu_of_rank, placer.place(s).gpu_of_rank);
+  }
+  fs::remove(path);
+}
+
+TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
+  const std::string missing = tmp_path("missing.pt");
+  fs::remove(missing);
+  try {
+    GnnPlacer p(missing);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), missing);
+  }
+  const std::string garbage = tmp_path("garbage.pt");
+  { std::ofstream(garbage) << "this is not a model"; }
+  try {
+    load_model(garbage);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), garbage);
+  }
+  // Truncated real model file.
+  torch::manual_seed(1);
+  PlacementGnn model(small_config());
+  const std::string good = tmp_path("good.pt"), cut = tmp_path("cut.pt");
+  save_model(model, good);
+  {
+    std::ifstream in(good, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  EXPECT_THROW(load_model(cut), InputError);
+  // Other format version.
+  const std::string other = tmp_path("v99.pt");
+  {
+    torch::serialize::OutputArchive a;
+    model_to_archive(model, a);
+    a.write("hulk_model_format", torch::tensor(static_cast<int64_t>(99)));
+    a.save_to(other);
+  }
+  try {
+    load_model(other);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("version 99"), std::string::npos) << e.what();
+  }
+  for (const auto& p : {garbage, good, cut, other}) fs::remove(p);
+}
+
+double median_place_ms(GnnPlacer& placer, const Scenario& s) {
+  std::vector<double> ms;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Placement p = placer.place(s);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    EXPECT_EQ(placement_violation(s, p), "");
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[2];
+}
+
+TEST(GnnPlacerSpeed, InferenceTimeAt47HostsAnd1024Gpus) {
+  // Default-size model (inference cost does not depend on the weights' values). Goals (issue 4): < 50 ms on
+  // the 47-server platform, < 1 s on 1,024 GPUs. Asserted with slack (shared 2-core machine); figures printed.
+  torch::manual_seed(2);
+  PlacementGnn model{ModelConfig{}};
+  const std::string path = tmp_path("speed.pt");
+  save_model(model, path);
+  GnnPlacer placer(path);
+  Scenario hulk47 = grid_scenario(12, 4, 4, Parallelism{8, 4, 4});  // 48 hosts first, drop one -> 47 x 4 GPUs
+  hulk47.platform.hosts.pop_back();
+  Scenario big = grid_scenario(16, 8, 8, Parallelism{32, 4, 8});     // 128 hosts x 8 = 1,024 GPUs, all used
+  Scenario flat = grid_scenario(16, 64, 1, Parallelism{64, 1, 16});  // 1,024 single-GPU hosts
+  const double t47 = median_place_ms(placer, hulk47), t1024 = median_place_ms(placer, big),
+               tflat = median_place_ms(placer, flat);
+  std::printf("[ timing ] gnn place: 47 hosts/188 GPUs %.1f ms; 128 hosts/1024 GPUs %.1f ms; "
+              "1024 hosts/1024 GPUs %.1f ms (torch threads %d)\n", t47, t1024, tflat, at::get_num_threads());
+  // Phase breakdown on the largest graph (what to optimise next).
+  {
+    using clock = std::chrono::steady_clock;
+    auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    const auto t0 = clock::now();
+    const ClusterGraph g = build_cluster_graph(flat, nullptr, GraphOptions{ModelConfig{}.nearest_neighbours});
+    const auto t1 = clock::now();
+    const RoleScores sc = predict_scores(model, g);
+    const auto t2 = clock::now();
+    const Placement p = decode_placement(flat, sc);
+    const auto t3 = clock::now();
+    std::printf("[ timing ] 1024 hosts: graph %.1f ms (%zu edges), forward %.1f ms, decode %.1f ms\n", ms(t0, t1),
+                g.edges.size(), ms(t1, t2), ms(t2, t3));
+  }
+  EXPECT_LT(t47, 250.0);
+  EXPECT_LT(t1024, 3000.0);
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace hulk::gnn

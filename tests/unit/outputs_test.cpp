@@ -1,0 +1,140 @@
+// Result files: exact comm.csv header and row layout, result.json keys, Chrome trace structure, atomic writes.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/errors.hpp"
+#include "sim/outputs.hpp"
+
+namespace {
+
+hulk::Scenario tiny_scenario() {
+  hulk::Scenario s;
+  s.name = "tiny";
+  s.seed = 42;
+  s.platform.regions = {"east", "west"};
+  for (int i = 0; i < 2; ++i) {
+    hulk::HostSpec h;
+    h.name = i == 0 ? "alpha" : "beta";
+    h.region = i;
+    h.gpus = 2;
+    s.platform.hosts.push_back(h);
+  }
+  s.job.par = {1, 1, 2};
+  s.job.iterations = 1;
+  return s;
+}
+
+hulk::SimResult tiny_result() {
+  hulk::SimResult r;
+  r.iteration_time_s = 1.5;
+  r.total_time_s = 1.5;
+  r.compute_s = 1.0;
+  r.comm_pp_s = 0.25;
+  r.bubble_s = 0.25;
+  r.bytes.inter_region = 2048;
+  r.peak_memory_bytes = {1e9, 2e9};
+  r.placement.gpu_of_rank = {{0, 1}, {1, 0}};
+  r.messages = 1;
+  hulk::CommEvent e;
+  e.kind = "pp";
+  e.collective = "pp/s0d0t0/mb0/a";
+  e.src_rank = 0;
+  e.dst_rank = 1;
+  e.src_host = 0;
+  e.dst_host = 1;
+  e.bytes = 2048;
+  e.start_s = 0.123456789012;
+  e.end_s = 0.5;
+  r.events.push_back(e);
+  r.spans.push_back({1, "fwd mb0", "compute", 0.5, 0.75});
+  return r;
+}
+
+}  // namespace
+
+TEST(Outputs, CommCsvHeaderAndRows) {
+  const std::string csv = hulk::comm_csv(tiny_scenario(), tiny_result());
+  std::istringstream in(csv);
+  std::string header, row, extra;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(header, "iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s");
+  EXPECT_EQ(row, "0,pp,pp/s0d0t0/mb0/a,0,1,alpha,beta,2048,0.123456789012,0.5");
+  EXPECT_FALSE(std::getline(in, extra));
+}
+
+TEST(Outputs, ResultJsonKeys) {
+  nlohmann::json j = hulk::result_to_json(tiny_scenario(), tiny_result());
+  for (const char* k : {"scenario", "seed", "iterations", "iteration_time_s", "total_time_s", "compute_s", "comm_s",
+                        "bubble_s", "bytes", "peak_memory_bytes", "messages", "placement"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["scenario"], "tiny");
+  EXPECT_DOUBLE_EQ(j["comm_s"]["pp"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(j["bytes"]["inter_region"].get<double>(), 2048);
+  ASSERT_EQ(j["peak_memory_bytes"].size(), 2u);
+  EXPECT_EQ(j["peak_memory_bytes"][1]["host"], "beta");
+  EXPECT_EQ(j["peak_memory_bytes"][0]["slot"], 1);
+  EXPECT_EQ(j["placement"]["ranks"].size(), 2u);
+}
+
+TEST(Outputs, ChromeTraceOneTrackPerGpu) {
+  nlohmann::json t = hulk::chrome_trace(tiny_scenario(), tiny_result());
+  ASSERT_TRUE(t["traceEvents"].is_array());
+  int process_names = 0, thread_names = 0, spans = 0;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") ++process_names;
+    if (e["ph"] == "M" && e["name"] == "thread_name") {
+      ++thread_names;
+      if (e["pid"] == 1) EXPECT_EQ(e["args"]["name"], "GPU 0 (rank 1)");
+    }
+    if (e["ph"] == "X") {
+      ++spans;
+      EXPECT_EQ(e["pid"], 1);  // host index of rank 1
+      EXPECT_EQ(e["tid"], 0);  // its GPU slot
+      EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 0.5e6);
+      EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 0.25e6);
+    }
+  }
+  EXPECT_EQ(process_names, 2);
+  EXPECT_EQ(thread_names, 2);
+  EXPECT_EQ(spans, 1);
+}
+
+TEST(Outputs, AtomicWriteCreatesFoldersAndLeavesNoTemporary) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hulk_outputs_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hulk::write_run_outputs((dir / "a" / "b").string(), tiny_scenario(), tiny_result());
+  for (const char* f : {"result.json", "comm.csv", "trace.json"}) EXPECT_TRUE(fs::exists(dir / "a" / "b" / f)) << f;
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(dir / "a" / "b")) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 3);  // no *.tmp.* left
+  std::ifstream in(dir / "a" / "b" / "result.json");
+  EXPECT_NO_THROW(nlohmann::json::parse(in));
+  fs::remove_all(dir);
+}
+
+TEST(Outputs, UnwritableTargetIsInputErrorAndLeavesNothing) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hulk_outputs_ro_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // A regular file where the output folder should be: creating the folder fails.
+  std::ofstream(dir / "blocker") << "x";
+  EXPECT_THROW(hulk::write_file_atomic((dir / "blocker" / "result.json").string(), "{}"), hulk::InputError);
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1);
+  fs::remove_all(dir);
+}

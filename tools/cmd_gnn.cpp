@@ -1,0 +1,244 @@
+// `hulk gen-data`, `hulk train` and `hulk gnn-eval`: the learned placer's data, training and held-out evaluation.
+// Torch runs only in `train` (this process never forks afterwards) and inside child processes elsewhere.
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "gnn/dataset.hpp"
+#include "gnn/format_version.hpp"
+#include "gnn/gnn_placer.hpp"
+#include "gnn/train.hpp"
+#include "placement_methods.hpp"
+#include "reference_traffic.hpp"
+#include "sim/catalog.hpp"
+#include "sim/errors.hpp"
+#include "sim/evaluator.hpp"
+#include "sim/isolated_run.hpp"
+#include "sim/outputs.hpp"
+#include "sim/placement.hpp"
+#include "sim/placer_factory.hpp"
+#include "sim/scenario_json.hpp"
+#include "sim/scenario_sampler.hpp"
+#include "sim/subprocess.hpp"
+#include "sim/verified_search.hpp"
+
+namespace hulk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t g_stop = 0;
+
+struct GenArgs {
+  int count = 100;
+  std::uint64_t seed = 1;
+  std::string out, shard;
+  long budget = 5000;
+  int max_gpus = 128;
+};
+
+std::pair<int, int> parse_shard_arg(const std::string& text) {
+  if (text.empty()) return {0, 1};
+  int i = -1, n = -1;
+  char slash = 0;
+  std::stringstream ss(text);
+  ss >> i >> slash >> n;
+  if (!ss || slash != '/' || n < 1 || i < 0 || i >= n || !ss.eof())
+    throw InputError("", 0, "--shard", "'" + text + "' is not i/n with 0 <= i < n (e.g. 0/4)");
+  return {i, n};
+}
+
+/** One labelled sample: sampled scenario, reference trace (greedy, SimGrid), search label, SimGrid times. */
+gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
+  SamplerOptions sampler;
+  sampler.gpu_types = GpuCatalog::builtin().all();
+  sampler.max_total_gpus = args.max_gpus;
+  gnn::Sample sample;
+  sample.index = index;
+  sample.scenario = sample_scenario(gnn::sample_seed(seed, index), sampler);
+  const ReferenceTrace ref = reference_trace(sample.scenario);
+  sample.traffic = ref.traffic;
+  sample.times_s["greedy"] = ref.iteration_time_s;
+  VerifiedSearchOptions search_options;
+  search_options.total_evaluations = args.budget;
+  VerifiedSearchPlacer search(search_options);
+  sample.label = search.place(sample.scenario);
+  double best = INFINITY;  // the label's SimGrid time was measured while choosing it
+  for (const auto& c : search.candidates()) best = std::min(best, c.simgrid_s);
+  sample.times_s["search"] = best;
+  const Placement rr = round_robin_placement(sample.scenario);
+  if (placement_problem(sample.scenario, rr, true).empty())
+    sample.times_s["round-robin"] = simulated_iteration_time_s(sample.scenario, rr);
+  return sample;
+}
+
+void run_gen_data(const GenArgs& args) {
+  if (args.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
+  if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
+  const auto [shard, shards] = parse_shard_arg(args.shard);
+  fs::create_directories(args.out);
+  gnn::Manifest manifest;
+  manifest.format_version = gnn::kDatasetFormatVersion;
+  manifest.count = args.count;
+  manifest.seed = args.seed;
+  manifest.generator = "hulk gen-data --count " + std::to_string(args.count) + " --seed " +
+                       std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
+                       std::to_string(args.max_gpus);
+  if (fs::exists(args.out + "/manifest.json")) {
+    const gnn::Manifest old = gnn::read_manifest(args.out);
+    if (old.seed != manifest.seed || old.count != manifest.count)
+      throw InputError(args.out + "/manifest.json", 0, "seed",
+                       "the folder holds another data set (seed " + std::to_string(old.seed) + ", count " +
+                           std::to_string(old.count) + "); use another --out");
+  } else {
+    gnn::write_manifest(args.out, manifest);
+  }
+  std::signal(SIGINT, [](int) { g_stop = 1; });
+  std::signal(SIGTERM, [](int) { g_stop = 1; });
+  int mine = 0, done = 0, failed = 0;
+  for (int i = 0; i < args.count; ++i)
+    if (i % shards == shard) ++mine, done += gnn::sample_exists(args.out, i);
+  std::cerr << "gen-data: " << mine << " samples in this shard, " << done << " already present\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  int made = 0;
+  for (int i = 0; i < args.count && !g_stop; ++i) {
+    if (i % shards != shard || gnn::sample_exists(args.out, i)) continue;
+    try {
+      gnn::write_sample(args.out, make_sample(i, args.seed, args));  // atomic: a killed run leaves no half sample
+      ++made;
+    } catch (const InputError& e) {
+      ++failed;  // a sampled job that cannot be placed: skipped, reported
+      std::cerr << "gen-data: sample " << i << " skipped: " << e.what() << "\n";
+      continue;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "gen-data: [%d/%d] sample %d done, %.1f samples/min\n", done + made, mine, i,
+                 60.0 * made / std::max(s, 1e-9));
+  }
+  if (g_stop) std::cerr << "gen-data: interrupted; finished samples are kept, rerun to resume\n";
+  std::cerr << "gen-data: " << made << " new samples, " << failed << " skipped\n";
+}
+
+struct TrainArgs {
+  std::string data, out;
+  int epochs = 40;
+  std::uint64_t seed = 1;
+};
+
+void run_train(const TrainArgs& args) {
+  if (args.data.empty() || args.out.empty()) throw InputError("", 0, "--data/--out", "both are required");
+  std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
+  gnn::TrainOptions options;
+  options.epochs = args.epochs;
+  options.seed = args.seed;
+  // Validation gap by the analytic evaluator (SimGrid per epoch would need forks after torch started).
+  auto evaluator = [](const Scenario& s, const Placement& p) { return Evaluator(s).iteration_time_s(p); };
+  gnn::TrainResult r = gnn::train_model(data, args.out, options, evaluator, &std::cerr);
+  std::cerr << "train: " << r.train_samples << " training and " << r.val_samples << " validation samples, "
+            << r.skipped_samples << " skipped" << (r.interrupted ? " (interrupted: checkpoint kept)" : "") << "\n";
+  if (r.interrupted) throw InputError("", 0, "", "interrupted");
+}
+
+struct EvalArgs {
+  std::string data, model, out;
+};
+
+/** Held-out evaluation: GNN placements (all computed in one torch child), then each simulated by SimGrid. */
+void run_gnn_eval(const EvalArgs& args) {
+  std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
+  const std::string model = args.model.empty() ? default_model_path() : args.model;
+  nlohmann::json placed = run_in_child([&]() {
+    gnn::GnnPlacer placer(model, [&data](const Scenario& s) {
+      for (const auto& d : data)
+        if (&d.scenario == &s) return d.traffic;
+      return std::optional<TrafficMatrix>();
+    });
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : data) {
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        Placement p = placer.place(d.scenario);
+        const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        out.push_back({{"ok", true}, {"placement", placement_slots_to_json(p)}, {"ms", ms}});
+      } catch (const InputError& e) {
+        out.push_back({{"ok", false}, {"error", e.what()}});
+      }
+    }
+    return out;
+  });
+  double log_rr = 0, log_gr = 0, gap = 0, worst_rr = INFINITY, worst_gr = INFINITY, ms = 0;
+  int n = 0, n_rr = 0;
+  std::string csv = "index,gnn_s,round_robin_s,greedy_s,search_s,inference_ms\n";
+  for (size_t i = 0; i < data.size(); ++i) {
+    const auto& d = data[i];
+    if (!placed[i]["ok"].get<bool>()) {
+      std::cerr << "gnn-eval: sample " << d.index << ": " << placed[i]["error"].get<std::string>() << "\n";
+      continue;
+    }
+    const Placement p = placement_slots_from_json(placed[i]["placement"], "<gnn>", "placement");
+    const double t = simulated_iteration_time_s(d.scenario, p);
+    const double greedy = d.times_s.at("greedy"), search = d.times_s.at("search");
+    log_gr += std::log(greedy / t);
+    worst_gr = std::min(worst_gr, greedy / t);
+    gap += t / search - 1.0;
+    ms += placed[i]["ms"].get<double>();
+    ++n;
+    double rr = NAN;
+    if (d.times_s.count("round-robin")) {
+      rr = d.times_s.at("round-robin");
+      log_rr += std::log(rr / t);
+      worst_rr = std::min(worst_rr, rr / t);
+      ++n_rr;
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "%d,%.9g,%.9g,%.9g,%.9g,%.3f\n", d.index, t, rr, greedy, search,
+                  placed[i]["ms"].get<double>());
+    csv += line;
+    std::fprintf(stderr, "gnn-eval: [%zu/%zu] sample %d: gnn %.4f s, greedy %.4f s, search %.4f s\n", i + 1,
+                 data.size(), d.index, t, greedy, search);
+  }
+  if (n == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
+  std::printf("held-out samples: %d (round-robin feasible on %d)\n", n, n_rr);
+  if (n_rr) std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx\n", std::exp(log_rr / n_rr), worst_rr);
+  std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", std::exp(log_gr / n), worst_gr);
+  std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * gap / n);
+  std::printf("gnn inference:      mean %.1f ms per placement (model + decode, traffic given)\n", ms / n);
+  if (!args.out.empty()) write_file_atomic(args.out, csv);
+}
+
+}  // namespace
+
+void register_gnn_commands(CLI::App& app) {
+  auto* gen = app.add_subcommand("gen-data", "Generate GNN training data: sampled clusters/jobs, traces, labels");
+  auto g = std::make_shared<GenArgs>();
+  gen->add_option("--count", g->count, "number of samples")->capture_default_str();
+  gen->add_option("--seed", g->seed, "data seed")->capture_default_str();
+  gen->add_option("--out", g->out, "data set folder")->required();
+  gen->add_option("--shard", g->shard, "i/n: generate only samples with index % n == i");
+  gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
+  gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
+  gen->callback([g] { run_gen_data(*g); });
+
+  auto* train = app.add_subcommand("train", "Train the GNN placer on a data set (checkpoints, resumes)");
+  auto t = std::make_shared<TrainArgs>();
+  train->add_option("--data", t->data, "data set folder")->required();
+  train->add_option("--out", t->out, "model file to write")->required();
+  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str();
+  train->add_option("--seed", t->seed, "training seed")->capture_default_str();
+  train->callback([t] { run_train(*t); });
+
+  auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");
+  auto e = std::make_shared<EvalArgs>();
+  eval->add_option("--data", e->data, "held-out data set folder")->required();
+  eval->add_option("--model", e->model, "model file (default: the committed model)");
+  eval->add_option("--out", e->out, "per-sample CSV to write");
+  eval->callback([e] { run_gnn_eval(*e); });
+}
+
+}  // namespace hulk::cli

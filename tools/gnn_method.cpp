@@ -1,0 +1,32 @@
+#include "gnn_method.hpp"
+
+#include "gnn/gnn_placer.hpp"
+#include "reference_traffic.hpp"
+#include "sim/isolated_run.hpp"
+#include "sim/scenario_json.hpp"
+#include "sim/search_placer.hpp"
+#include "sim/subprocess.hpp"
+
+namespace hulk::cli {
+
+Placement gnn_placement(const Scenario& scenario, const std::string& model_path, bool refine, long budget) {
+  // Order matters: torch must never run in a process that forks afterwards. The reference trace (SimGrid) and
+  // the refinement checks fork; the GNN inference itself runs in its own child.
+  const TrafficMatrix traffic = reference_trace(scenario).traffic;
+  nlohmann::json answer = run_in_child([&]() {
+    gnn::GnnPlacer placer(model_path, [&traffic](const Scenario&) { return std::optional<TrafficMatrix>(traffic); });
+    return placement_slots_to_json(placer.place(scenario));
+  });
+  const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
+  if (!refine) return placement;
+  // gnn+refine: a short annealing run from the GNN's answer; SimGrid decides between the two.
+  SearchOptions options;
+  options.max_evaluations = budget > 0 ? budget : 2000;  // 10x below search's default budget
+  options.start = placement;
+  const Placement refined = SearchPlacer(options).place(scenario);
+  if (refined.gpu_of_rank == placement.gpu_of_rank) return placement;
+  return simulated_iteration_time_s(scenario, refined) <= simulated_iteration_time_s(scenario, placement) ? refined
+                                                                                                           : placement;
+}
+
+}  // namespace hulk::cli
