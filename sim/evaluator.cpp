@@ -47,6 +47,7 @@ Evaluator::Evaluator(const Scenario& scenario)
   const Parallelism& par = scenario_.job.par;
   schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
   link_count_.assign(net_.links(), 0);
+  extra_load_.assign(net_.links(), 0.0);
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
   bwd_.assign(sd, 0.0);
@@ -95,7 +96,7 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
     double share = r.flow_cap_Bps;
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
-      share = std::min(share, net_.link_bandwidth_Bps(l) / link_count_[l]);
+      share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
     }
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
@@ -287,7 +288,9 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
 double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
   const Parallelism& par = scenario_.job.par;
   if (par.dp < 2) return 0.0;
-  std::vector<std::vector<int>> groups(par.tp, std::vector<int>(par.dp));
+  std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
+  groups.resize(par.tp);
+  for (auto& g : groups) g.resize(par.dp);
   for (int t = 0; t < par.tp; ++t)
     for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
   const double bytes = cost_.stages[stage].dp_grad_bytes;
@@ -295,6 +298,37 @@ double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank
   if (algo == "tree") return tree_allreduce_s(groups, bytes);
   if (algo == "hierarchical") return hierarchical_allreduce_s(groups, bytes);
   return ring_allreduce_s(groups, bytes);
+}
+
+void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  const std::vector<double> iso = dp_s_;
+  std::vector<int> touched;
+  for (int s = 0; s < P; ++s) {
+    if (iso[s] <= 0) continue;
+    const double a0 = stage_done_[s], a1 = a0 + iso[s];
+    bool any = false;
+    for (int o = 0; o < P; ++o) {
+      if (o == s || iso[o] <= 0) continue;
+      const double b0 = stage_done_[o], b1 = b0 + iso[o];
+      const double frac = (std::min(a1, b1) - std::max(a0, b0)) / iso[s];
+      if (frac <= 0) continue;
+      any = true;
+      // The other stage's DP traffic, as its rings in dp order, weighted by the fraction of overlap.
+      for (int t = 0; t < T; ++t)
+        for (int d = 0; d < D; ++d) {
+          const Route& r = net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+          for (int k = 0; k < r.n_links; ++k) {
+            if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
+            extra_load_[r.links[k]] += frac;
+          }
+        }
+    }
+    if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
+    for (int l : touched) extra_load_[l] = 0.0;
+    touched.clear();
+  }
 }
 
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
@@ -327,7 +361,8 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
     const int first = s * D * T;
-    std::vector<double> ring_time(D, 0.0);
+    std::vector<double>& ring_time = ring_time_;
+    ring_time.assign(D, 0.0);
     if (T > 1) {
       src_.resize(static_cast<size_t>(D) * T);
       dst_.resize(static_cast<size_t>(D) * T);
@@ -419,6 +454,9 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
   }
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
+
+  // DP all-reduces of different stages that overlap in time share links (approximation 9).
+  if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
 
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
   double end = 0.0;

@@ -45,6 +45,10 @@
  *     finishes its last backward, its DP all-reduce starts on the same NICs as its last gradient hand-offs; a
  *     hand-off whose latency exceeds 10x the DP ring hop's is starved until the all-reduce ends (modelled as a
  *     pause of its transfer for the all-reduce time). Within one collective phase flows share equally.
+ *  9. DP overlap: the DP all-reduces of different stages run at overlapping times (the stages finish their last
+ *     backward close together when m is small). After a first estimate of every stage's DP interval, each stage's
+ *     DP time is recomputed with the other stages' DP rings (in dp order, whatever the algorithm) as background
+ *     flows on their links, weighted by the fraction of the interval they overlap. One pass, no iteration.
  *  7. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
@@ -110,6 +114,8 @@ class Evaluator {
                        const std::vector<int>& steps) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
+  /** @brief Approximation 9: recomputes each stage's DP time with the overlapping stages' DP rings as load. */
+  void refine_dp_overlap(const std::vector<int>& host_of_rank) const;
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
   double tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
   double hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
@@ -124,6 +130,9 @@ class Evaluator {
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
+  mutable std::vector<double> extra_load_;
+  mutable std::vector<std::vector<int>> dp_groups_;  ///< DP groups of one stage (scratch)
+  mutable std::vector<double> ring_time_;             ///< TP all-reduce time per replica (scratch)  ///< background flows per link (DP overlap refinement), else 0
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)

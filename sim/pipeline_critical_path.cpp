@@ -59,10 +59,15 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
     for (int i = 0; i < 3; ++i)
       if (f.links[i] >= 0) sc.flows_on_link[f.links[i]] += delta;
   };
+  // Rates are cached per flight and refreshed whenever a link's flow count changes.
+  auto refresh = [&]() {
+    for (auto& f : sc.active)
+      if (f.transferring) f.rate = rate_of(f);
+  };
   auto advance = [&](double t) {
     if (t > now)
       for (auto& f : sc.active)
-        if (f.transferring) f.remaining_s -= (t - now) * rate_of(f);
+        if (f.transferring) f.remaining_s -= (t - now) * f.rate;
     now = std::max(now, t);
   };
   auto post = [&](double t, double latency, double transfer, const int* route, double* target, int sender) {
@@ -71,7 +76,7 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
       return;
     }
     advance(t);
-    PipelineScratch::Flight f{transfer, latency, {route[0], route[1], route[2]}, target, sender, t + latency, false};
+    PipelineScratch::Flight f{transfer, latency, {route[0], route[1], route[2]}, target, sender, t + latency, false, 1.0};
     sc.active.push_back(f);
   };
 
@@ -102,7 +107,7 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
     double flight_t = 0.0;
     for (size_t i = 0; i < sc.active.size(); ++i) {
       const auto& f = sc.active[i];
-      const double t = f.transferring ? now + std::max(0.0, f.remaining_s) / rate_of(f) : std::max(now, f.start_at);
+      const double t = f.transferring ? now + std::max(0.0, f.remaining_s) / f.rate : std::max(now, f.start_at);
       if (flight < 0 || t < flight_t) {
         flight = static_cast<int>(i);
         flight_t = t;
@@ -119,6 +124,7 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
         *f.target = flight_t;
         sc.active.erase(sc.active.begin() + flight);
       }
+      refresh();
       continue;
     }
     if (best < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
@@ -146,6 +152,7 @@ double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, co
           }
           f.start_at = std::max(f.start_at, end + links.drain_pause_s[s]);
         }
+      refresh();
     }
     --remaining;
   }

@@ -31,6 +31,7 @@ struct PipelineScratch {
     int sender;          ///< stage that posted it
     double start_at;     ///< transfer starts then (posted + latency, or after a DP-drain pause)
     bool transferring;   ///< counted on its links
+    double rate;         ///< cached progress rate (1/k), valid while transferring
   };
   std::vector<double> act_at, grad_at, f_end;
   std::vector<size_t> next;

@@ -53,6 +53,7 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const PlacerOptio
     SearchOptions o;
     o.max_evaluations = options.search_evaluations;
     o.max_seconds = options.search_seconds;
+    o.simgrid_candidates = options.search_simgrid_candidates;
     return std::make_unique<SearchPlacer>(o);
   }
   if (method == "exhaustive") {

@@ -13,6 +13,7 @@ namespace hulk {
 struct PlacerOptions {
   long long search_evaluations = 20000;  ///< search: evaluator calls
   double search_seconds = 0;             ///< search: wall-clock cap, seconds (0 = none)
+  int search_simgrid_candidates = 0;     ///< search: re-check this many best placements + the start with SimGrid
   bool exhaustive_simgrid = true;        ///< exhaustive: SimGrid (true) or the analytic evaluator (false)
   long long exhaustive_cap = 5000;       ///< exhaustive: maximal enumeration size
 };

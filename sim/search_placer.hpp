@@ -9,7 +9,8 @@
  *  rank by rank (0.15).
  *  A move that breaks memory is rejected without evaluation. Acceptance: Metropolis with a temperature falling
  *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
- *  returned, so the result is never worse than the start by the evaluator.
+ *  returned, so the result is never worse than the start by the evaluator. Optionally (simgrid_candidates) the
+ *  final choice among the best few and the start is made by SimGrid.
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,10 @@ struct SearchOptions {
   double max_seconds = 0;             ///< wall-clock budget, seconds (0 = none); stops at whichever comes first
   std::optional<std::uint64_t> seed;  ///< overrides component_seed(scenario.seed, "search")
   std::optional<Placement> start;     ///< start here instead of greedy/round-robin (used by gnn+refine)
+  /** @brief If > 0: keep this many best distinct placements (by the evaluator), simulate them and the start with
+   *  SimGrid (one forked child each, run_in_child) and return the best by SimGrid: never worse than the start
+   *  (greedy or round-robin) under SimGrid. Do not enable in a process whose torch thread pool has started. */
+  int simgrid_candidates = 0;
 };
 
 /** @brief What the last place() call did. */
@@ -34,6 +39,8 @@ struct SearchStats {
   double best_time_s = 0;     ///< evaluator time of the returned placement, seconds
   double wall_s = 0;          ///< wall time of place(), seconds
   std::string start_method;   ///< "greedy" or "round-robin"
+  int simgrid_runs = 0;       ///< SimGrid re-check simulations run (simgrid_candidates > 0)
+  double simgrid_time_s = 0;  ///< SimGrid time of the returned placement (if re-checked), seconds
 };
 
 /** @brief Simulated-annealing placer (see file comment). */

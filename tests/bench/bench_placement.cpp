@@ -2,6 +2,8 @@
 // paper's (tests/unit/placement_test_platforms.hpp), job dp 4 x tp 2 x pp 4, 16 micro-batches.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <random>
 
 #include "sim/evaluator.hpp"
@@ -54,5 +56,59 @@ void BM_SearchDefaultBudgetHulkLike(benchmark::State& state) {
   state.counters["gain_pct"] = 100.0 * (start - best) / start;
 }
 BENCHMARK(BM_SearchDefaultBudgetHulkLike)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+
+// The paper scenarios (scenarios/paper/*.yaml, on the 47-server Hulk data): evaluator speed, greedy and search
+// (default budget) wall time, and the evaluator's gain of search over greedy / greedy over round-robin.
+#include <filesystem>
+
+#include "sim/lower_bound.hpp"
+#include "sim/scenario.hpp"
+
+namespace {
+
+void BM_PaperScenario(benchmark::State& state, const std::string& file) {
+  hulk::Scenario s;
+  try {
+    s = hulk::load_scenario(file);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  hulk::Evaluator ev(s);
+  double t_search = 0, t_greedy = 0, t_rr = 0, wall_greedy = 0;
+  for (auto _ : state) {
+    const auto g0 = std::chrono::steady_clock::now();
+    const hulk::Placement g = hulk::GreedyPlacer().place(s);
+    wall_greedy = std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
+    hulk::SearchPlacer search;
+    const hulk::Placement p = search.place(s);
+    t_search = ev.iteration_time_s(p);
+    t_greedy = ev.iteration_time_s(g);
+    t_rr = ev.iteration_time_s(hulk::round_robin_placement(s));
+  }
+  state.counters["ranks"] = s.job.par.ranks();
+  state.counters["greedy_wall_s"] = wall_greedy;
+  state.counters["eval_rr_s"] = t_rr;
+  state.counters["eval_greedy_s"] = t_greedy;
+  state.counters["eval_search_s"] = t_search;
+  state.counters["lower_bound_s"] = hulk::lower_bound_s(s);
+}
+
+const bool kPaperRegistered = [] {
+  const std::filesystem::path dir = std::filesystem::path(HULK_SOURCE_DIR) / "scenarios" / "paper";
+  std::vector<std::string> files;
+  if (std::filesystem::exists(dir))
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());  // deterministic order
+  for (const auto& f : files)
+    benchmark::RegisterBenchmark(("BM_PaperSearch/" + std::filesystem::path(f).stem().string()).c_str(),
+                                 [f](benchmark::State& st) { BM_PaperScenario(st, f); })
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1);
+  return true;
+}();
 
 }  // namespace

@@ -187,6 +187,17 @@ TEST_P(SearchVsExhaustive, SearchWithinTwoPercentOfTheSimGridOptimum) {
   EXPECT_LE(t_search, 1.02 * t_opt);
   EXPECT_GE(t_search, t_opt * (1 - 1e-9));  // nothing beats the exhaustive optimum
   EXPECT_LE(t_search, 1.01 * t_greedy);
+  // With the SimGrid re-check, search is never worse than its start under SimGrid either.
+  SearchOptions checked;
+  checked.simgrid_candidates = 4;
+  SearchPlacer rechecked(checked);
+  const Placement pc = rechecked.place(s);
+  const double t_checked = simgrid_time_in_child(s, pc);
+  EXPECT_DOUBLE_EQ(t_checked, rechecked.stats().simgrid_time_s);
+  EXPECT_GE(rechecked.stats().simgrid_runs, 2);
+  const double t_start = rechecked.stats().start_method == "greedy" ? t_greedy : t_rr;
+  EXPECT_LE(t_checked, t_start * (1 + 1e-12));
+  EXPECT_LE(t_checked, t_search * (1 + 1e-12));  // the evaluator's best is among the candidates
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiny, SearchVsExhaustive, ::testing::Range(0, 3));

@@ -1,0 +1,81 @@
+// Evaluator vs SimGrid on random small multi-region scenarios (placements: greedy, two random, search): the error
+// distribution and the pairwise ranking agreement are printed, and bounded loosely (regression guards). Each
+// SimGrid run is a forked child (run_in_child); the test itself starts no engine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "../unit/placement_test_platforms.hpp"
+#include "sim/evaluator.hpp"
+#include "sim/greedy_placer.hpp"
+#include "sim/random_placer.hpp"
+#include "sim/search_placer.hpp"
+#include "sim/simulator.hpp"
+#include "sim/subprocess.hpp"
+
+namespace hulk {
+namespace {
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * (v.size() - 1))];
+}
+
+TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
+  std::mt19937_64 rng(777);
+  std::vector<double> err_all, err_good;
+  int pairs = 0, agree = 0;
+  for (int i = 0; i < 60; ++i) {
+    const Scenario s = testing::random_scenario(rng);
+    const Evaluator ev(s);
+    std::vector<Placement> ps;
+    try {
+      ps.push_back(GreedyPlacer().place(s));
+    } catch (const std::exception&) {
+      continue;
+    }
+    ps.push_back(RandomPlacer(rng()).place(s));
+    ps.push_back(RandomPlacer(rng()).place(s));
+    SearchOptions so;
+    so.max_evaluations = 2000;
+    ps.push_back(SearchPlacer(so).place(s));
+    std::vector<double> a, g;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      a.push_back(ev.iteration_time_s(ps[k]));
+      const Placement& p = ps[k];
+      g.push_back(run_in_child([&]() {
+                    SimOptions o;
+                    o.record_events = false;
+                    o.record_spans = false;
+                    return nlohmann::json{{"t", simulate(s, p, o).iteration_time_s}};
+                  }).at("t").get<double>());
+      err_all.push_back(a.back() / g.back() - 1);
+      if (k == 0 || k == 3) err_good.push_back(a.back() / g.back() - 1);
+    }
+    for (size_t x = 0; x < a.size(); ++x)
+      for (size_t y = x + 1; y < a.size(); ++y) {
+        if (std::fabs(g[x] / g[y] - 1) < 0.01) continue;  // SimGrid says equal: nothing to rank
+        ++pairs;
+        agree += (a[x] < a[y]) == (g[x] < g[y]);
+      }
+  }
+  std::vector<double> abs_all, abs_good;
+  for (double e : err_all) abs_all.push_back(std::fabs(e));
+  for (double e : err_good) abs_good.push_back(std::fabs(e));
+  std::printf("[evaluator-accuracy] all placements n=%zu: |err| median %.2f%% p90 %.2f%% max %.2f%%\n", abs_all.size(),
+              100 * percentile(abs_all, 0.5), 100 * percentile(abs_all, 0.9), 100 * percentile(abs_all, 1.0));
+  std::printf("[evaluator-accuracy] greedy+search placements n=%zu: |err| median %.2f%% p90 %.2f%% max %.2f%%\n",
+              abs_good.size(), 100 * percentile(abs_good, 0.5), 100 * percentile(abs_good, 0.9),
+              100 * percentile(abs_good, 1.0));
+  std::printf("[evaluator-accuracy] pairwise ranking agreement %d/%d\n", agree, pairs);
+  ASSERT_GT(abs_all.size(), 150u);
+  EXPECT_LT(percentile(abs_all, 0.5), 0.05);
+  EXPECT_LT(percentile(abs_good, 0.9), 0.35);
+  EXPECT_GT(static_cast<double>(agree) / pairs, 0.9);
+}
+
+}  // namespace
+}  // namespace hulk
