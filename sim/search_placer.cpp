@@ -8,6 +8,7 @@
 
 #include "errors.hpp"
 #include "evaluator.hpp"
+#include "isolated_run.hpp"
 #include "greedy_placer.hpp"
 #include "placer_common.hpp"
 #include "random_placer.hpp"
@@ -243,12 +244,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     cands.push_back(start);
     double best_sim = std::numeric_limits<double>::infinity();
     for (const Placement& p : cands) {
-      const double ts = run_in_child([&]() {
-                          SimOptions o;
-                          o.record_events = false;
-                          o.record_spans = false;
-                          return nlohmann::json{{"t", simulate(scenario, p, o).iteration_time_s}};
-                        }).at("t").get<double>();
+      const double ts = simulated_iteration_time_s(scenario, p);
       ++stats_.simgrid_runs;
       if (ts < best_sim) {
         best_sim = ts;
