@@ -311,14 +311,14 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
 
 double median_place_ms(GnnPlacer& placer, const Scenario& s) {
   std::vector<double> ms;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 3; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     const Placement p = placer.place(s);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_EQ(placement_violation(s, p), "");
   }
   std::sort(ms.begin(), ms.end());
-  return ms[2];
+  return ms[1];  // median of 3
 }
 
 TEST(GnnPlacerSpeed, InferenceTimeAt47HostsAnd1024Gpus) {
