@@ -311,14 +311,14 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
 
 double median_place_ms(GnnPlacer& placer, const Scenario& s) {
   std::vector<double> ms;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 3; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     const Placement p = placer.place(s);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_EQ(placement_violation(s, p), "");
   }
   std::sort(ms.begin(), ms.end());
-  return ms[2];
+  return ms[1];  // median of 3
 }
 
 TEST(GnnPlacerSpeed, InferenceTimeAt47HostsAnd1024Gpus) {
@@ -354,6 +354,42 @@ TEST(GnnPlacerSpeed, InferenceTimeAt47HostsAnd1024Gpus) {
   EXPECT_LT(t47, 250.0);
   EXPECT_LT(t1024, 3000.0);
   fs::remove(path);
+}
+
+}  // namespace
+}  // namespace hulk::gnn
+
+namespace hulk::gnn {
+namespace {
+
+TEST(GnnTrainingSpeed, DefaultModelOnGenDataSizedSamples) {
+  // Throughput of `hulk train` with the default model on samples like gen-data's (<= 128 GPUs): printed for the
+  // report; asserted only loosely (shared machine). Labels are decoded random scores (speed does not depend on them).
+  SamplerOptions o;
+  o.max_total_gpus = 128;
+  std::vector<Sample> data;
+  std::mt19937_64 rng(1);
+  int hosts = 0;
+  for (int i = 0; i < 16; ++i) {
+    Sample smp;
+    smp.index = i;
+    smp.scenario = sample_scenario(sample_seed(99, i), o);
+    smp.label = decode_placement(smp.scenario, testing::random_scores(smp.scenario, rng));
+    hosts += static_cast<int>(smp.scenario.platform.hosts.size());
+    data.push_back(smp);
+  }
+  TrainOptions opt;
+  opt.epochs = 2;
+  opt.val_fraction = 0;
+  opt.resume = false;
+  const std::string out = tmp_path("speed_train.pt");
+  remove_run(out);
+  const TrainResult r = train_model(data, out, opt);
+  const double s = r.history.back().seconds;
+  std::printf("[ timing ] train: %d samples (mean %.1f hosts) per epoch in %.2f s = %.1f ms per sample "
+              "(default model, 1 thread)\n", r.train_samples, hosts / 16.0, s, 1e3 * s / r.train_samples);
+  EXPECT_LT(s / r.train_samples, 1.0);
+  remove_run(out);
 }
 
 }  // namespace
