@@ -165,6 +165,10 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     opt_state.emplace();
     if (!a.try_read("optimizer", *opt_state)) throw InputError(ckpt, 0, "", "checkpoint has no optimizer state");
   }
+  if (start_epoch == 0) {
+    std::error_code ec;
+    std::filesystem::remove(out + ".best", ec);  // a fresh run never inherits another run's selection
+  }
   const ModelConfig cfg = model->config();
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(opt.lr));
   if (opt_state) adam.load(*opt_state);
@@ -240,6 +244,13 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
       if (n_gap) st.val_gap = gap / n_gap;
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Model selection on the validation split (part of the training data, never the held-out sets): the written
+    // model is the epoch with the lowest validation gap (or loss without an evaluator); small data sets overfit.
+    const auto score = [](const EpochStats& e) { return std::isnan(e.val_gap) ? e.val_loss : e.val_gap; };
+    bool is_best = !std::isnan(score(st));
+    for (const EpochStats& e : result.history)
+      if (!std::isnan(score(e)) && score(e) <= score(st)) is_best = false;
+    if (is_best) save_model(model, out + ".best");
     result.history.push_back(st);
     save_checkpoint(ckpt, model, adam, epoch, opt.seed, N, result.history);
     if (progress) {
@@ -249,7 +260,14 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
       *progress << line << std::flush;
     }
   }
-  if (!result.interrupted) save_model(model, out);
+  if (!result.interrupted) {
+    std::error_code ec;
+    if (std::filesystem::exists(out + ".best"))
+      std::filesystem::rename(out + ".best", out, ec);
+    else
+      save_model(model, out);
+    if (ec) save_model(model, out);
+  }
   return result;
 }
 

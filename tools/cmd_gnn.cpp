@@ -10,10 +10,11 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "shard.hpp"
 #include "gnn/dataset.hpp"
 #include "gnn/format_version.hpp"
 #include "gnn/gnn_placer.hpp"
-#include "gnn/train.hpp"
+#include "gnn/train_command.hpp"
 #include "placement_methods.hpp"
 #include "reference_traffic.hpp"
 #include "sim/catalog.hpp"
@@ -43,17 +44,6 @@ struct GenArgs {
   int max_gpus = 128;
 };
 
-std::pair<int, int> parse_shard_arg(const std::string& text) {
-  if (text.empty()) return {0, 1};
-  int i = -1, n = -1;
-  char slash = 0;
-  std::stringstream ss(text);
-  ss >> i >> slash >> n;
-  if (!ss || slash != '/' || n < 1 || i < 0 || i >= n || !ss.eof())
-    throw InputError("", 0, "--shard", "'" + text + "' is not i/n with 0 <= i < n (e.g. 0/4)");
-  return {i, n};
-}
-
 /** One labelled sample: sampled scenario, reference trace (greedy, SimGrid), search label, SimGrid times. */
 gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   SamplerOptions sampler;
@@ -80,7 +70,7 @@ gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
 void run_gen_data(const GenArgs& args) {
   if (args.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
-  const auto [shard, shards] = parse_shard_arg(args.shard);
+  const Shard shard = parse_shard(args.shard);
   fs::create_directories(args.out);
   gnn::Manifest manifest;
   manifest.format_version = gnn::kDatasetFormatVersion;
@@ -102,12 +92,12 @@ void run_gen_data(const GenArgs& args) {
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   int mine = 0, done = 0, failed = 0;
   for (int i = 0; i < args.count; ++i)
-    if (i % shards == shard) ++mine, done += gnn::sample_exists(args.out, i);
+    if (shard.owns(i)) ++mine, done += gnn::sample_exists(args.out, i);
   std::cerr << "gen-data: " << mine << " samples in this shard, " << done << " already present\n";
   const auto t0 = std::chrono::steady_clock::now();
   int made = 0;
   for (int i = 0; i < args.count && !g_stop; ++i) {
-    if (i % shards != shard || gnn::sample_exists(args.out, i)) continue;
+    if (!shard.owns(i) || gnn::sample_exists(args.out, i)) continue;
     try {
       gnn::write_sample(args.out, make_sample(i, args.seed, args));  // atomic: a killed run leaves no half sample
       ++made;
@@ -134,13 +124,10 @@ struct TrainArgs {
 
 void run_train(const TrainArgs& args) {
   if (args.data.empty() || args.out.empty()) throw InputError("", 0, "--data/--out", "both are required");
-  std::vector<gnn::Sample> data = gnn::load_dataset(args.data, args.allow_partial);
-  gnn::TrainOptions options;
-  options.epochs = args.epochs;
-  options.seed = args.seed;
   // Validation gap by the analytic evaluator (SimGrid per epoch would need forks after torch started).
   auto evaluator = [](const Scenario& s, const Placement& p) { return Evaluator(s).iteration_time_s(p); };
-  gnn::TrainResult r = gnn::train_model(data, args.out, options, evaluator, &std::cerr);
+  const gnn::TrainSummary r =
+      gnn::train_from_dir(args.data, args.allow_partial, args.out, args.epochs, args.seed, evaluator, &std::cerr);
   std::cerr << "train: " << r.train_samples << " training and " << r.val_samples << " validation samples, "
             << r.skipped_samples << " skipped" << (r.interrupted ? " (interrupted: checkpoint kept)" : "") << "\n";
   if (r.interrupted) throw InputError("", 0, "", "interrupted");

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "shard.hpp"
 #include "compare_runner.hpp"
 #include "sim/errors.hpp"
 #include "sim/outputs.hpp"
@@ -60,17 +61,6 @@ std::vector<size_t> point_coords(const std::vector<Axis>& axes, size_t point) {
     point /= axes[i].values.size();
   }
   return idx;
-}
-
-std::pair<int, int> parse_shard(const std::string& text) {
-  if (text.empty()) return {0, 1};
-  int i = -1, n = -1;
-  char slash = 0;
-  std::stringstream ss(text);
-  ss >> i >> slash >> n;
-  if (!ss || slash != '/' || n < 1 || i < 0 || i >= n || !ss.eof())
-    throw InputError("", 0, "--shard", "'" + text + "' is not i/n with 0 <= i < n (e.g. 0/4)");
-  return {i, n};
 }
 
 std::string csv_escape(const std::string& s) {
@@ -131,7 +121,7 @@ void run_sweep(const SweepArgs& args) {
   const std::vector<std::string> methods = parse_method_list(args.methods);
   const std::vector<Axis> axes = parse_axes(args.sets);
   if (axes.empty()) throw InputError("", 0, "--set", "give at least one --set KEY=V1,V2,...");
-  const auto [shard, shards] = parse_shard(args.shard);
+  const Shard shard = parse_shard(args.shard);
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
   size_t points = 1;
   for (const auto& a : axes) points *= a.values.size();
@@ -143,15 +133,15 @@ void run_sweep(const SweepArgs& args) {
     load_scenario(args.file, ov);
   }
   fs::create_directories(args.out);
-  const std::string csv = args.out + (shards == 1 ? "/sweep.csv"
-                                                  : "/sweep.shard-" + std::to_string(shard) + "-of-" +
-                                                        std::to_string(shards) + ".csv");
+  const std::string csv = args.out + (shard.count == 1 ? "/sweep.csv"
+                                                       : "/sweep.shard-" + std::to_string(shard.index) + "-of-" +
+                                                             std::to_string(shard.count) + ".csv");
   const std::string head = header(axes);
   std::set<size_t> done = completed_points(csv, head, methods.size());
   if (done.empty() && !fs::exists(csv)) write_file_atomic(csv, head + "\n");
   std::vector<size_t> mine;
   for (size_t p = 0; p < points; ++p)
-    if (static_cast<int>(p % shards) == shard) mine.push_back(p);
+    if (shard.owns(static_cast<long long>(p))) mine.push_back(p);
   size_t finished = 0;
   for (size_t p : mine) finished += done.count(p);
   std::signal(SIGINT, [](int) { g_interrupted = 1; });
