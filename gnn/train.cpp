@@ -245,8 +245,9 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // Model selection on the validation split (part of the training data, never the held-out sets): the written
-    // model is the epoch with the lowest validation gap (or loss without an evaluator); small data sets overfit.
-    const auto score = [](const EpochStats& e) { return std::isnan(e.val_gap) ? e.val_loss : e.val_gap; };
+    // model is the epoch with the lowest validation loss (small data sets overfit). The loss, not the gap, so that
+    // the choice does not depend on whether an evaluator was given (a resumed run may differ in that).
+    const auto score = [](const EpochStats& e) { return e.val_loss; };
     bool is_best = !std::isnan(score(st));
     for (const EpochStats& e : result.history)
       if (!std::isnan(score(e)) && score(e) <= score(st)) is_best = false;
