@@ -1,6 +1,7 @@
 #include "subprocess.hpp"
 
 #include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <cerrno>
@@ -42,10 +43,20 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
   // Unflushed stdio buffers would be inherited by the child and could be written twice.
   std::fflush(nullptr);
+  // A parent that handles SIGINT/SIGTERM itself stops gracefully after the current item (sweep, gen-data): its
+  // children, in the same process group, must then finish that item instead of dying of the same Ctrl-C.
+  struct sigaction int_action {}, term_action {};
+  ::sigaction(SIGINT, nullptr, &int_action);
+  ::sigaction(SIGTERM, nullptr, &term_action);
+  const bool graceful_parent = int_action.sa_handler != SIG_DFL && int_action.sa_handler != SIG_IGN;
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
+    if (graceful_parent) {
+      ::signal(SIGINT, SIG_IGN);
+      ::signal(SIGTERM, SIG_IGN);
+    }
     // The envelope says whether the child succeeded, so the parent can re-throw the right exception type.
     nlohmann::json envelope;
     try {
