@@ -8,6 +8,7 @@
 #include "sim/placement.hpp"
 #include "sim/placer_factory.hpp"
 #include "sim/subprocess.hpp"
+#include "sim/verified_search.hpp"
 
 namespace hulk::cli {
 
@@ -41,10 +42,12 @@ Placement place_here(const Scenario& scenario, const std::string& method, const 
     const std::string model = options.model_path.empty() ? default_model_path() : options.model_path;
     return gnn_placement(scenario, model, method == "gnn+refine", options.budget);
   }
+  if (method == "search") {
+    VerifiedSearchOptions search_options;
+    if (options.budget > 0) search_options.total_evaluations = options.budget;
+    return VerifiedSearchPlacer(search_options).place(scenario);
+  }
   PlacerOptions placer_options;
-  // The CLI's search: annealing over the analytic evaluator, final choice among its best candidates and its start
-  // made by SimGrid (the evaluator is approximate on contended placements).
-  placer_options.search_simgrid_candidates = kSearchSimgridCandidates;
   if (options.budget > 0) placer_options.search_evaluations = options.budget;
   return make_placer(method, placer_options)->place(scenario);
 }

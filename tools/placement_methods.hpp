@@ -10,9 +10,6 @@
 
 namespace hulk::cli {
 
-/** @brief Placements the CLI's search re-checks with SimGrid (its best few by the evaluator, plus its start). */
-constexpr int kSearchSimgridCandidates = 4;
-
 /** @brief Knobs shared by the commands that place. */
 struct MethodOptions {
   long budget = 0;           ///< search budget in evaluations (0 = the placer's default)
