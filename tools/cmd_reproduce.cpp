@@ -119,13 +119,21 @@ void run_reproduce(const ReproduceArgs& args) {
   summary << "Paper claim (more than 20% faster training than round-robin): " << claim_method << " is "
           << fmt("%.1f%%", 100 * faster) << " faster on the geometric mean -> "
           << (faster > 0.20 ? "REPRODUCED" : "NOT REPRODUCED") << " on these scenarios.\n";
+  // Round-robin is the paper's baseline, but on these platforms it puts TP/DP groups across cities; the same
+  // claim against the topology-aware greedy baseline says whether the learned method adds anything.
+  const Aggregate claim_gr = aggregate(reports, claim_method, &MethodResult::speedup_vs_greedy);
+  const double faster_gr = claim_gr.geomean > 0 ? 1.0 - 1.0 / claim_gr.geomean : 0;
+  summary << "Same claim against greedy (topology-aware baseline): " << claim_method << " is "
+          << fmt("%.1f%%", 100 * faster_gr) << (faster_gr >= 0 ? " faster" : " (negative = slower)")
+          << " on the geometric mean -> " << (faster_gr > 0.20 ? "HOLDS" : "DOES NOT HOLD") << ".\n";
   std::cout << summary.str();
   const std::string assumptions_file = args.dir + "/ASSUMPTIONS.md";
   std::ifstream assumptions(assumptions_file);
   if (assumptions) std::cout << "\nAssumptions (" << assumptions_file << "):\n" << assumptions.rdbuf() << "\n";
 
   nlohmann::json doc = {{"scenarios", all}, {"summary", agg}, {"claim_method", claim_method},
-                        {"claim_fraction_faster", faster}, {"claim_reproduced", faster > 0.20}};
+                        {"claim_fraction_faster", faster}, {"claim_reproduced", faster > 0.20},
+                        {"claim_fraction_faster_vs_greedy", faster_gr}};
   write_file_atomic(args.out + "/reproduce.json", doc.dump(2) + "\n");
   write_file_atomic(args.out + "/reproduce.csv", csv);
   std::cerr << "reproduce: wrote " << args.out << "/reproduce.json and reproduce.csv\n";
