@@ -138,7 +138,9 @@ void run_reproduce(const ReproduceArgs& args) {
   write_file_atomic(args.out + "/reproduce.csv", csv);
   std::cerr << "reproduce: wrote " << args.out << "/reproduce.json and reproduce.csv\n";
   if (!args.no_plots) {
-    const std::string cmd = "python3 " + std::string(HULK_SOURCE_DIR) + "/tools/plot.py reproduce " + args.out +
+    // Debian's matplotlib belongs to /usr/bin/python3; a python3 earlier on PATH (pyenv, venv) may lack it.
+    const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    const std::string cmd = python + " " + std::string(HULK_SOURCE_DIR) + "/tools/plot.py reproduce " + args.out +
                             "/reproduce.json --out " + args.out + " 1>&2";
     if (std::system(cmd.c_str()) != 0)
       std::cerr << "reproduce: plots skipped (python3 with matplotlib not available or plot failed)\n";

@@ -102,14 +102,15 @@ def plot_placement(scn, out_dir):
     regions = {}
     for e in best["placement"]["ranks"]:
         regions.setdefault(e["region"], {}).setdefault(e["host"], []).append((e["slot"], e["rank"] // per_stage))
-    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(regions)), 4))
+    width = 2 + max(slot for hosts in regions.values() for gpus in hosts.values() for slot, _ in gpus)
+    fig, ax = plt.subplots(figsize=(max(6, 0.25 * width * len(regions)), 4))
     cmap = plt.get_cmap("tab20")
     for col, (region, hosts) in enumerate(sorted(regions.items())):
         for row, (host, gpus) in enumerate(sorted(hosts.items())):
             for slot, stage in gpus:
-                ax.add_patch(plt.Rectangle((col * 10 + slot, -row * 1.5), 0.9, 0.9, color=cmap(stage % 20)))
-        ax.text(col * 10, 1.2, region, fontsize=8)
-    ax.set_xlim(-1, 10 * len(regions))
+                ax.add_patch(plt.Rectangle((col * width + slot, -row * 1.5), 0.9, 0.9, color=cmap(stage % 20)))
+        ax.text(col * width, 1.2, region, fontsize=8)
+    ax.set_xlim(-1, width * len(regions))
     ax.set_ylim(-1.5 * max(len(h) for h in regions.values()) - 1, 2)
     ax.axis("off")
     ax.set_title(f"{scn['scenario']}: {best['method']} placement (colour = pipeline stage)")
