@@ -1,5 +1,7 @@
 #include "decode.hpp"
 
+#include "sim/placement.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -247,25 +249,8 @@ RoleCounts role_counts(const Scenario& s, const Placement& placement) {
 }
 
 std::string placement_violation(const Scenario& s, const Placement& placement) {
-  const int ranks = s.job.par.ranks(), group = s.job.par.dp * s.job.par.tp;
-  if (static_cast<int>(placement.gpu_of_rank.size()) != ranks)
-    return "placement has " + std::to_string(placement.gpu_of_rank.size()) + " ranks, job has " + std::to_string(ranks);
-  const std::vector<double> mem = stage_memory(s);
-  std::set<std::pair<int, int>> used;
-  for (int r = 0; r < ranks; ++r) {
-    const GpuSlot g = placement.gpu_of_rank[r];
-    if (g.host < 0 || g.host >= static_cast<int>(s.platform.hosts.size()))
-      return "rank " + std::to_string(r) + " on unknown host " + std::to_string(g.host);
-    if (g.slot < 0 || g.slot >= s.platform.hosts[g.host].gpus)
-      return "rank " + std::to_string(r) + " on unknown slot " + std::to_string(g.slot);
-    if (!used.insert({g.host, g.slot}).second)
-      return "GPU " + std::to_string(g.host) + ":" + std::to_string(g.slot) + " used twice";
-    const int stage = r / group;
-    if (!fits(s, mem, stage, g.host))
-      return "rank " + std::to_string(r) + " (stage " + std::to_string(stage) + ") needs " + fmt_gb(mem[stage]) +
-             ", GPU has " + fmt_gb(s.platform.hosts[g.host].gpu.memory_bytes);
-  }
-  return "";
+  // The project's one definition of a valid placement (sim/placement.hpp).
+  return placement_problem(s, placement, s.job.check_memory);
 }
 
 }  // namespace hulk::gnn
