@@ -59,6 +59,18 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   span("tp allreduce", "tp", t0, t1);
 }
 
+void RankActor::pp_send(int dst, char dir, int mb) {
+  CommTag tag;
+  tag.kind = CommTag::PP;
+  tag.dir = dir;
+  tag.stage = coord_.pp;
+  tag.dp = coord_.dp;
+  tag.tp = coord_.tp;
+  tag.mb = mb;
+  // Eager and detached: the transfer starts now and never blocks this rank's compute.
+  ep_->send_detached(dst, shared_->cost.pp_message_bytes, tag);
+}
+
 void RankActor::pp_receive(int src, const char* what, int mb) {
   const double t0 = now();
   // Pipeline mailboxes have a permanent receiver (see simulate()): the sender's transfer started when it was posted
@@ -91,16 +103,7 @@ void RankActor::forward(int mb) {
     tp_allreduce('f', mb, l, 1);
   }
   compute(st.extra_fwd_flops, "fwd", mb);
-  if (next >= 0) {
-    CommTag tag;
-    tag.kind = CommTag::PP;
-    tag.dir = 'a';
-    tag.stage = coord_.pp;
-    tag.dp = coord_.dp;
-    tag.tp = coord_.tp;
-    tag.mb = mb;
-    ep_->send_detached(next, shared_->cost.pp_message_bytes, tag);
-  }
+  if (next >= 0) pp_send(next, 'a', mb);
 }
 
 void RankActor::backward(int mb) {
@@ -115,16 +118,7 @@ void RankActor::backward(int mb) {
     compute(st.layer_fwd_flops, "bwd", mb);
     tp_allreduce('b', mb, l, 1);
   }
-  if (prev >= 0) {
-    CommTag tag;
-    tag.kind = CommTag::PP;
-    tag.dir = 'g';
-    tag.stage = coord_.pp;
-    tag.dp = coord_.dp;
-    tag.tp = coord_.tp;
-    tag.mb = mb;
-    ep_->send_detached(prev, shared_->cost.pp_message_bytes, tag);
-  }
+  if (prev >= 0) pp_send(prev, 'g', mb);
 }
 
 void RankActor::operator()() {
@@ -140,7 +134,6 @@ void RankActor::operator()() {
   const int p = sh.plan.parallelism().pp;
   const int m = sh.cost.micro_batches;
   const std::vector<PipeOp> ops = pipeline_schedule(sh.job->schedule, p, coord_.pp, m);
-  const int prev = sh.plan.pp_prev(rank_), next = sh.plan.pp_next(rank_);
   const double dp_bytes = sh.cost.stages[coord_.pp].dp_grad_bytes;
 
   for (int it = 0; it < sh.job->iterations; ++it) {

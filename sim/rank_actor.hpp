@@ -44,6 +44,8 @@ class RankActor {
   void compute(double flops, const char* what, int mb);
   void tp_allreduce(char dir, int mb, int layer, int idx);
   void pp_receive(int src, const char* what, int mb);
+  /** @brief Sends one micro-batch's activation ('a', forward) or gradient ('g', backward) to dst. */
+  void pp_send(int dst, char dir, int mb);
   void forward(int mb);
   void backward(int mb);
   void span(const std::string& name, const char* cat, double start_s, double end_s);

@@ -49,23 +49,29 @@ int MessageFabric::link_class(int src, int dst) const {
   return region_of_host_[hs] == region_of_host_[hd] ? 1 : 2;
 }
 
-sg4::CommPtr Endpoint::send(int dst, double bytes, const CommTag& tag) {
+namespace {
+
+/** The payload of one message, stamped with the time it was posted (for the pp/bubble split). */
+std::unique_ptr<SgMessage> make_message(int src, double bytes, const CommTag& tag) {
   auto msg = std::make_unique<SgMessage>();
-  msg->src = rank_;
+  msg->src = src;
   msg->bytes = bytes;
   msg->post_time_s = sg4::Engine::get_clock();
   msg->tag = tag;
+  return msg;
+}
+
+}  // namespace
+
+sg4::CommPtr Endpoint::send(int dst, double bytes, const CommTag& tag) {
+  auto msg = make_message(rank_, bytes, tag);
   const auto size = static_cast<std::uint64_t>(std::llround(bytes));
   // Ownership passes to the receiver, which wraps the pointer back into a unique_ptr in complete().
   return out_box(dst)->put_async(msg.release(), size);
 }
 
 void Endpoint::send_detached(int dst, double bytes, const CommTag& tag) {
-  auto msg = std::make_unique<SgMessage>();
-  msg->src = rank_;
-  msg->bytes = bytes;
-  msg->post_time_s = sg4::Engine::get_clock();
-  msg->tag = tag;
+  auto msg = make_message(rank_, bytes, tag);
   const auto size = static_cast<std::uint64_t>(std::llround(bytes));
   // A detached comm is not kept in the sender's activity list; the receiver owns the payload once it has it.
   out_box(dst)->put_init(msg.release(), size)->detach([](void* p) { delete static_cast<SgMessage*>(p); });
