@@ -1,5 +1,7 @@
 #include "features.hpp"
 
+#include <cmath>
+
 #include "sim/errors.hpp"
 
 namespace hulk::gnn {
@@ -50,6 +52,16 @@ GraphTensors to_tensors(const ClusterGraph& g, int p_max) {
   double total = 0;
   for (int v = 0; v < H; ++v) total += g.host_gpus[v];
   for (int v = 0; v < H; ++v) w[v] = static_cast<float>(g.host_gpus[v] / std::max(1.0, total));
+  // Smoothing: a role the reference gives none of a host's GPUs is unlikely, not impossible (log(0.1/...)).
+  t.reference_prior = torch::zeros({H, p_max + 1});
+  if (!g.reference_counts.empty()) {
+    auto prior = t.reference_prior.accessor<float, 2>();
+    for (int v = 0; v < H; ++v) {
+      const double denom = g.host_gpus[v] + 0.1 * (g.pp + 1);
+      for (int k = 0; k < g.pp; ++k) prior[v][k] = static_cast<float>(std::log((g.reference_counts[v][k] + 0.1) / denom));
+      prior[v][p_max] = static_cast<float>(std::log((g.reference_counts[v][g.pp] + 0.1) / denom));
+    }
+  }
   return t;
 }
 

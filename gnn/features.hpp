@@ -18,6 +18,8 @@ struct GraphTensors {
   torch::Tensor stages;      ///< [P, kStageFeatures + kJobFeatures] float, zero rows for stages >= pp
   torch::Tensor role_mask;   ///< [P + 1] bool: stage k valid iff k < pp; column P (unused) always valid
   torch::Tensor host_weight; ///< [H] float: GPUs of the host / GPUs of the platform (sums to 1)
+  torch::Tensor reference_prior;  ///< [H, P + 1] float: log of the smoothed share of each host's GPUs per role in
+                                  ///< the reference placement (zeros without a reference, and in masked columns)
   int pp = 1;
   int p_max = 1;
 };

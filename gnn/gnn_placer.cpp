@@ -1,17 +1,19 @@
 #include "gnn_placer.hpp"
 
 #include "model_file.hpp"
+#include "sim/evaluator.hpp"
+#include "sim/traffic_estimate.hpp"
 
 namespace hulk::gnn {
 
 struct GnnPlacer::Impl {
   PlacementGnn model{nullptr};
-  TrafficProvider traffic;
+  SamplingOptions sampling;
 };
 
-GnnPlacer::GnnPlacer(const std::string& model_path, TrafficProvider traffic) : impl_(std::make_unique<Impl>()) {
+GnnPlacer::GnnPlacer(const std::string& model_path, SamplingOptions sampling) : impl_(std::make_unique<Impl>()) {
   impl_->model = load_model(model_path);
-  impl_->traffic = std::move(traffic);
+  impl_->sampling = sampling;
 }
 
 GnnPlacer::~GnnPlacer() = default;
@@ -21,14 +23,24 @@ GnnPlacer& GnnPlacer::operator=(GnnPlacer&&) noexcept = default;
 int GnnPlacer::max_stages() const { return impl_->model->config().p_max; }
 
 RoleScores GnnPlacer::scores(const Scenario& scenario) {
-  std::optional<TrafficMatrix> t;
-  if (impl_->traffic) t = impl_->traffic(scenario);
   GraphOptions go;
   go.nearest_neighbours = impl_->model->config().nearest_neighbours;
-  const ClusterGraph g = build_cluster_graph(scenario, t ? &*t : nullptr, go);
-  return predict_scores(impl_->model, g);
+  return predict_scores(impl_->model, build_reference_graph(scenario, go));
 }
 
-Placement GnnPlacer::place(const Scenario& scenario) { return decode_placement(scenario, scores(scenario)); }
+SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
+  const RoleScores s = scores(scenario);
+  if (impl_->sampling.candidates <= 1) {
+    SampledPlacement only;
+    only.placement = decode_placement(scenario, s);
+    only.distinct = 1;
+    return only;
+  }
+  const hulk::Evaluator evaluator(scenario);
+  return decode_best_of_samples(scenario, s, impl_->sampling,
+                                [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); });
+}
+
+Placement GnnPlacer::place(const Scenario& scenario) { return place_with_details(scenario).placement; }
 
 }  // namespace hulk::gnn

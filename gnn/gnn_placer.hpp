@@ -1,27 +1,26 @@
 #pragma once
 /** @file gnn_placer.hpp
  *  @brief The learned placer: build the cluster graph, run the GNN (eval mode, NoGradGuard), decode scores into
- *  a valid placement with the matching step. Header is torch-free (pimpl) so tools/ can include it cheaply. */
+ *  valid placements with the matching step (the argmax decode and sampled ones, sampled_decode.hpp), keep the one
+ *  the analytic evaluator ranks first. Header is torch-free (pimpl) so tools/ can include it cheaply. */
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "decode.hpp"
+#include "sampled_decode.hpp"
 #include "sim/cluster_graph.hpp"
 #include "sim/placement.hpp"
 
 namespace hulk::gnn {
 
-/** @brief Supplies the reference traffic of a scenario (e.g. from a SimGrid run of round-robin, in a child
- *  process); std::nullopt = no traffic features. */
-using TrafficProvider = std::function<std::optional<TrafficMatrix>(const Scenario&)>;
-
-/** @brief Placer "gnn". */
+/** @brief Placer "gnn". The graph is build_reference_graph() (sim/traffic_estimate.hpp): the greedy placement's
+ *  roles and estimated traffic, as in training. */
 class GnnPlacer : public Placer {
  public:
-  /** @brief Loads the model. @throws InputError if the model file is missing, corrupt or of another version. */
-  explicit GnnPlacer(const std::string& model_path, TrafficProvider traffic = {});
+  /** @brief Loads the model. sampling.candidates = 1 keeps only the argmax decode (no evaluator involved).
+   *  @throws InputError if the model file is missing, corrupt or of another version. */
+  explicit GnnPlacer(const std::string& model_path, SamplingOptions sampling = {});
   ~GnnPlacer() override;
   GnnPlacer(GnnPlacer&&) noexcept;
   GnnPlacer& operator=(GnnPlacer&&) noexcept;
@@ -29,6 +28,8 @@ class GnnPlacer : public Placer {
   std::string name() const override { return "gnn"; }
   /** @brief A valid placement (memory respected). @throws InputError if none exists or pp exceeds the model's. */
   Placement place(const Scenario& scenario) override;
+  /** @brief Like place(), with what the sampling decoder chose (candidate index, distinct candidates, estimate). */
+  SampledPlacement place_with_details(const Scenario& scenario);
   /** @brief The decoder's input for a scenario (log-probabilities per host and role). */
   RoleScores scores(const Scenario& scenario);
   /** @brief Largest pipeline depth the loaded model supports. */

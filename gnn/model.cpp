@@ -42,6 +42,7 @@ PlacementGnnImpl::PlacementGnnImpl(const ModelConfig& c) : config_(c) {
   out_global_ = register_module("out_global", nn::Linear(nn::LinearOptions(d, d).bias(false)));
   out_final_ = register_module("out_final", nn::Linear(d, 1));
   unused_ = register_module("unused", nn::Sequential(nn::Linear(2 * d, d), nn::ReLU(), nn::Linear(d, 1)));
+  prior_scale_ = register_parameter("prior_scale", torch::ones({1}));
 }
 
 namespace {
@@ -72,7 +73,7 @@ torch::Tensor PlacementGnnImpl::forward(const GraphTensors& g) {
   torch::Tensor pair = out_node_(h).unsqueeze(1) + out_stage_(z).unsqueeze(0) + out_global_(glob).unsqueeze(0);
   torch::Tensor stage_scores = out_final_(torch::relu(pair)).squeeze(2);  // [H, P]
   torch::Tensor unused = unused_->forward(torch::cat({h, glob.expand({h.size(0), h.size(1)})}, 1));  // [H, 1]
-  torch::Tensor logits = torch::cat({stage_scores, unused}, 1);
+  torch::Tensor logits = torch::cat({stage_scores, unused}, 1) + prior_scale_ * g.reference_prior;
   return logits.masked_fill(g.role_mask.logical_not().unsqueeze(0), -1e9);
 }
 

@@ -10,7 +10,10 @@
  *  Readout: g = mean_v h_v; stage embeddings z_k = MLP_s(stage features k, job features);
  *      score(v, k)      = MLP_o([h_v, z_k, g])  for k < p_max
  *      score(v, unused) = MLP_u([h_v, g])
- *  and stage columns k >= pp are set to -1e9 (masked: softmax gives them probability 0 without NaN). */
+ *  plus a residual prior: logits += prior_scale x reference_prior (log share of the host's GPUs per role in the
+ *  greedy reference placement; prior_scale learned, starting at 1). The model thus starts from the reference
+ *  and learns where to depart from it, instead of rediscovering TP-in-a-host and DP-in-a-region from scratch.
+ *  Stage columns k >= pp are set to -1e9 (masked: softmax gives them probability 0 without NaN). */
 #include <torch/torch.h>
 
 #include "features.hpp"
@@ -54,6 +57,7 @@ class PlacementGnnImpl : public torch::nn::Module {
   std::vector<MessageLayer> layer_list_;
   torch::nn::Linear out_node_{nullptr}, out_stage_{nullptr}, out_global_{nullptr}, out_final_{nullptr};
   torch::nn::Sequential unused_{nullptr};
+  torch::Tensor prior_scale_;
 };
 TORCH_MODULE(PlacementGnn);
 

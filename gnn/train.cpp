@@ -13,6 +13,9 @@
 #include "loss.hpp"
 #include "model_file.hpp"
 #include "sim/errors.hpp"
+#include "sampled_decode.hpp"
+#include "sim/greedy_placer.hpp"
+#include "sim/traffic_estimate.hpp"
 
 namespace hulk::gnn {
 
@@ -62,6 +65,9 @@ struct Prepared {
   const Sample* sample;
   GraphTensors tensors;
   RoleTargets targets;
+  Placement reference;    ///< the greedy placement the graph's reference features describe
+  double label_s = std::numeric_limits<double>::quiet_NaN();      ///< evaluator time of the label (lazy)
+  double reference_s = std::numeric_limits<double>::quiet_NaN();  ///< evaluator time of the reference (lazy)
 };
 
 std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
@@ -69,9 +75,50 @@ std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
     return std::nullopt;
   GraphOptions go;
   go.nearest_neighbours = c.nearest_neighbours;
-  const ClusterGraph g = build_cluster_graph(s.scenario, s.traffic ? &*s.traffic : nullptr, go);
-  Prepared p{&s, to_tensors(g, c.p_max), make_targets(role_counts(s.scenario, s.label), g.pp, c.p_max)};
+  // The model sees the graph it sees at inference (GnnPlacer): greedy reference roles and estimated traffic. The
+  // SimGrid trace stored in the sample is not used (it would cost a simulation per placement at inference).
+  const ClusterGraph g = build_reference_graph(s.scenario, go);
+  Prepared p{&s, to_tensors(g, c.p_max), make_targets(role_counts(s.scenario, s.label), g.pp, c.p_max),
+             GreedyPlacer().place(s.scenario)};
   return p;
+}
+
+/** The model's best decode of one sample (sampling decoder judged by the evaluator). */
+SampledPlacement model_decode(PlacementGnn& model, const Prepared& p, int candidates, std::uint64_t seed,
+                              const Evaluator& evaluator) {
+  const Scenario& s = p.sample->scenario;
+  SamplingOptions so;
+  so.candidates = std::max(1, candidates);
+  so.seed = seed;
+  return decode_best_of_samples(s, scores_from_logits(model->forward(p.tensors), p.tensors.pp), so,
+                                [&](const Placement& x) { return evaluator(s, x); });
+}
+
+/** Self-imitation (train.hpp): refreshes every sample's target; returns the share taken from the model. */
+double refresh_targets(PlacementGnn& model, std::vector<Prepared>& set, const Evaluator& evaluator,
+                       const TrainOptions& opt, int epoch) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  const int p_max = model->config().p_max;
+  int from_model = 0;
+  for (Prepared& p : set) {
+    const Scenario& s = p.sample->scenario;
+    if (std::isnan(p.label_s)) {
+      p.label_s = evaluator(s, p.sample->label);
+      p.reference_s = evaluator(s, p.reference);
+    }
+    const SampledPlacement mine = model_decode(model, p, opt.self_imitation_candidates,
+                                               mix(opt.seed ^ 0x5e1f, static_cast<std::uint64_t>(epoch) * 1000003u +
+                                                                           static_cast<std::uint64_t>(p.sample->index)),
+                                               evaluator);
+    const double good_enough = std::min({p.label_s, p.reference_s, mine.cost}) * (1.0 + opt.self_imitation_tolerance);
+    const Placement& target = mine.cost <= good_enough          ? mine.placement
+                              : p.reference_s <= good_enough ? p.reference
+                                                             : p.sample->label;
+    from_model += &target == &mine.placement;
+    p.targets = make_targets(role_counts(s, target), p.tensors.pp, p_max);
+  }
+  return set.empty() ? 0.0 : static_cast<double>(from_model) / static_cast<double>(set.size());
 }
 
 constexpr const char* kCkptEpoch = "ckpt_epoch";
@@ -198,6 +245,8 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     std::vector<int> idx(train.size());
     for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
     shuffle(idx, mix(opt.seed, static_cast<std::uint64_t>(epoch)));
+    const bool self_imitation = evaluator && opt.self_imitation_candidates > 0;
+    const double model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
     model->train();
     double loss_sum = 0;
     for (std::size_t b = 0; b < idx.size() && !g_interrupted.load(); b += opt.batch) {
@@ -220,6 +269,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     st.epoch = epoch;
     st.train_loss = loss_sum / static_cast<double>(train.size());
     st.val_loss = st.val_gap = std::numeric_limits<double>::quiet_NaN();
+    st.model_targets = model_targets;
     if (!val.empty()) {
       torch::NoGradGuard no_grad;
       model->eval();
@@ -230,8 +280,8 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
         vl += placement_loss(logits, p.targets, p.tensors.host_weight).item<double>();
         if (!evaluator) continue;
         try {
-          const Placement mine = decode_placement(p.sample->scenario, scores_from_logits(logits, p.tensors.pp));
-          const double t_mine = evaluator(p.sample->scenario, mine), t_label = evaluator(p.sample->scenario, p.sample->label);
+          const double t_mine = model_decode(model, p, opt.validation_candidates, 1, evaluator).cost;
+          const double t_label = evaluator(p.sample->scenario, p.sample->label);
           if (t_label > 0 && std::isfinite(t_mine)) {
             gap += t_mine / t_label - 1.0;
             ++n_gap;
@@ -245,9 +295,10 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // Model selection on the validation split (part of the training data, never the held-out sets): the written
-    // model is the epoch with the lowest validation loss (small data sets overfit). The loss, not the gap, so that
-    // the choice does not depend on whether an evaluator was given (a resumed run may differ in that).
-    const auto score = [](const EpochStats& e) { return e.val_loss; };
+    // model is the epoch with the lowest validation gap (what inference is judged on), or the lowest validation
+    // loss without an evaluator (small data sets overfit).
+    const bool by_gap = static_cast<bool>(evaluator);
+    const auto score = [by_gap](const EpochStats& e) { return by_gap ? e.val_gap : e.val_loss; };
     bool is_best = !std::isnan(score(st));
     for (const EpochStats& e : result.history)
       if (!std::isnan(score(e)) && score(e) <= score(st)) is_best = false;
@@ -256,8 +307,9 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     save_checkpoint(ckpt, model, adam, epoch, opt.seed, N, result.history);
     if (progress) {
       char line[256];
-      std::snprintf(line, sizeof line, "epoch %d/%d loss %.4f val_loss %.4f val_gap %.2f%% time %.1fs\n", epoch,
-                    opt.epochs, st.train_loss, st.val_loss, 100.0 * st.val_gap, st.seconds);
+      std::snprintf(line, sizeof line,
+                    "epoch %d/%d loss %.4f val_loss %.4f val_gap %.2f%% own_targets %.0f%% time %.1fs\n", epoch,
+                    opt.epochs, st.train_loss, st.val_loss, 100.0 * st.val_gap, 100.0 * st.model_targets, st.seconds);
       *progress << line << std::flush;
     }
   }

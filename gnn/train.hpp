@@ -1,7 +1,15 @@
 #pragma once
 /** @file train.hpp
- *  @brief Training the placement GNN on a data set (supervised on the search's labels, symmetric loss).
+ *  @brief Training the placement GNN on a data set: supervised on the search's labels (symmetric loss), with
+ *  self-imitation targets when an evaluator is given.
  *
+ *  - Self-imitation (expert iteration with the evaluator as judge). Many placements are as good as the label
+ *    (another region for a stage, other hosts of a region); a target that flips between them from sample to
+ *    sample is hard to learn, and the label may be slightly worse than the reference. Before every epoch, each
+ *    training sample's target becomes the first of (the model's own best sampled decode, the greedy reference,
+ *    the search label) whose estimated time is within self_imitation_tolerance of the best of the three. The
+ *    model is thus pulled to the label only where its own answer is clearly worse, and it can never be taught a
+ *    placement worse than the label or the reference by more than the tolerance.
  *  - Deterministic for a seed: torch::manual_seed(seed) before the model is built, one intra-op thread during
  *    training (sum order of index_add_/matmul then fixed), the epoch's sample order drawn from (seed, epoch).
  *  - Checkpoint after every finished epoch to out + ".ckpt" (model, Adam state, epoch, history; temporary file
@@ -29,6 +37,9 @@ struct TrainOptions {
   double val_fraction = 0.1;   ///< share of samples held out for validation (deterministic split by seed)
   ModelConfig model;           ///< hyper-parameters of a new model (a resumed run keeps the checkpoint's)
   bool resume = true;          ///< resume from out + ".ckpt" if it exists
+  int self_imitation_candidates = 8;     ///< decodes per sample when refreshing targets (0: plain labels)
+  double self_imitation_tolerance = 0.01;  ///< relative slack for preferring the model's / reference's placement
+  int validation_candidates = 32;        ///< sampling decoder of the validation gap (as GnnPlacer's default)
 };
 
 /** @brief Iteration time of a placement (seconds), e.g. the analytic evaluator; used for the validation gap. */
@@ -39,7 +50,9 @@ struct EpochStats {
   int epoch = 0;               ///< 1-based
   double train_loss = 0;       ///< mean symmetric loss over training samples
   double val_loss = 0;         ///< mean over validation samples (NaN if none)
-  double val_gap = 0;          ///< mean of eval(gnn) / eval(label) - 1 over validation samples (NaN without evaluator)
+  double val_gap = 0;          ///< mean of eval(gnn) / eval(label) - 1 over validation samples, gnn = the sampling
+                               ///< decoder with validation_candidates (NaN without evaluator)
+  double model_targets = 0;    ///< share of training targets that were the model's own decode (self-imitation)
   double seconds = 0;          ///< wall time of the epoch
 };
 
@@ -52,7 +65,9 @@ struct TrainResult {
   int val_samples = 0;
 };
 
-/** @brief Trains (or resumes) and writes the model to `out` when all epochs are done.
+/** @brief Trains (or resumes) and writes the model to `out` when all epochs are done: the epoch with the lowest
+ *  validation gap if an evaluator is given, else the lowest validation loss. Without an evaluator,
+ *  self-imitation is off (plain labels).
  *  @param progress receives one line per epoch ("epoch E/N loss L val_loss V val_gap G% time Ts"); may be null.
  *  @throws InputError on an empty data set or an unreadable/incompatible checkpoint. */
 TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& options,

@@ -123,7 +123,8 @@ HostRoute route_between(const PlatformSpec& platform, int a, int b) {
   return r;
 }
 
-ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic, const GraphOptions& options) {
+ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic, const GraphOptions& options,
+                                 const Placement* reference) {
   const PlatformSpec& P = scenario.platform;
   const JobSpec& job = scenario.job;
   const int H = static_cast<int>(P.hosts.size());
@@ -133,6 +134,23 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
                          std::to_string(H));
   const JobCost cost = compute_job_cost(job);
   const int pp = job.par.pp, group = job.par.dp * job.par.tp;
+  if (reference && static_cast<int>(reference->gpu_of_rank.size()) != job.par.ranks())
+    throw InputError(scenario.file, 0, "placement",
+                     "reference placement has " + std::to_string(reference->gpu_of_rank.size()) + " ranks, the job has " +
+                         std::to_string(job.par.ranks()));
+  // Reference roles per host: GPUs used, sum of stage positions (0 first .. 1 last), first/last stage held.
+  std::vector<int> ref_used(H, 0);
+  std::vector<double> ref_pos(H, 0.0);
+  std::vector<char> ref_first(H, 0), ref_last(H, 0);
+  if (reference)
+    for (std::size_t r = 0; r < reference->gpu_of_rank.size(); ++r) {
+      const int h = reference->gpu_of_rank[r].host, stage = static_cast<int>(r) / group;
+      if (h < 0 || h >= H) continue;
+      ++ref_used[h];
+      ref_pos[h] += pp > 1 ? static_cast<double>(stage) / (pp - 1) : 0.5;
+      ref_first[h] |= stage == 0;
+      ref_last[h] |= stage == pp - 1;
+    }
   const int total_gpus = std::max(1, P.total_gpus());
 
   ClusterGraph g;
@@ -202,8 +220,23 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
     f[11] = clampf(std::log2(std::max(h.gpus * flops, 1.0) / std::max(mean_host_compute, 1.0)) / 3.0, -2, 2);
     f[12] = clampf(log10_pos(min_lat_other) + 2.0, -5, 3);
     f[13] = clampf(std::log2(static_cast<double>(h.gpus) / std::max(1, group)) / 4.0, -2, 2);
+    f[14] = static_cast<float>(static_cast<double>(ref_used[v]) / std::max(1, h.gpus));
+    f[15] = ref_used[v] ? static_cast<float>(ref_pos[v] / ref_used[v]) : 0.0f;
+    f[16] = ref_first[v] ? 1.0f : 0.0f;
+    f[17] = ref_last[v] ? 1.0f : 0.0f;
+    if (reference) {
+      std::vector<int> counts(pp + 1, 0);
+      counts[pp] = h.gpus - ref_used[v];
+      g.reference_counts.push_back(counts);
+    }
     g.node_features.push_back(f);
   }
+
+  if (reference)
+    for (std::size_t r = 0; r < reference->gpu_of_rank.size(); ++r) {
+      const int h = reference->gpu_of_rank[r].host;
+      if (h >= 0 && h < H) ++g.reference_counts[h][static_cast<int>(r) / group];
+    }
 
   // --- edge set: k nearest by latency + same region + traffic pairs, symmetrised (bitmap keeps it ordered) ---
   std::vector<char> adj(static_cast<std::size_t>(H) * H, 0);

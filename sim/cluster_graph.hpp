@@ -65,7 +65,7 @@ struct HostRoute {
 HostRoute route_between(const PlatformSpec& platform, int a, int b);
 
 /** @brief Feature vector sizes (fixed: a model file records them and refuses a mismatch). */
-constexpr int kNodeFeatures = 14;
+constexpr int kNodeFeatures = 18;
 constexpr int kEdgeFeatures = 12;
 constexpr int kJobFeatures = 12;
 constexpr int kStageFeatures = 10;
@@ -102,11 +102,16 @@ struct ClusterGraph {
   std::vector<int> host_gpus;                        ///< [hosts]
   std::vector<double> host_gpu_memory_bytes;         ///< [hosts] per GPU
   std::vector<double> host_gpu_flops;                ///< [hosts] per GPU, peak at precision x utilisation
+  /** @brief [hosts][pp + 1]: GPUs of each host per role in the reference placement (last column = unused);
+   *  empty without a reference. */
+  std::vector<std::vector<int>> reference_counts;
 };
 
-/** @brief Builds the graph of a scenario. traffic may be nullptr (no reference simulation): traffic features
- *  are then zero and a flag feature says so. @throws InputError if traffic has the wrong host count. */
+/** @brief Builds the graph of a scenario. traffic may be nullptr (no reference run): traffic features are then
+ *  zero and a flag feature says so. reference (the placement whose traffic `traffic` is) may be nullptr: its
+ *  per-host role features (share of the host's GPUs used, mean stage position, holds the first / last stage) are
+ *  then zero. @throws InputError if traffic has the wrong host count or reference the wrong rank count. */
 ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic,
-                                 const GraphOptions& options = {});
+                                 const GraphOptions& options = {}, const Placement* reference = nullptr);
 
 }  // namespace hulk

@@ -10,7 +10,6 @@
 #include "commands.hpp"
 #include "gnn_method.hpp"
 #include "placement_methods.hpp"
-#include "reference_traffic.hpp"
 #include "sim/evaluator.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/placement.hpp"
@@ -77,9 +76,8 @@ void bench_file(const std::string& file, const BenchArgs& args) {
   std::printf("  search (default budget): median %.2f s wall\n", median(search_wall));
   if (args.skip_gnn) return;
   const std::string model = args.model.empty() ? default_model_path() : args.model;
-  const TrafficMatrix traffic = reference_trace(s).traffic;
   nlohmann::json g = run_in_child([&]() {
-    gnn::GnnPlacer placer(model, [&traffic](const Scenario&) { return std::optional<TrafficMatrix>(traffic); });
+    gnn::GnnPlacer placer(model);
     std::vector<double> ms;
     for (int i = 0; i < args.reps; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -88,15 +86,8 @@ void bench_file(const std::string& file, const BenchArgs& args) {
     }
     return nlohmann::json{{"median_ms", median(ms)}};
   });
-  std::printf("  gnn inference (graph + model + decode, traffic given): median %.1f ms\n",
+  std::printf("  gnn placement (greedy reference + traffic estimate + graph + model + sampled decodes): median %.1f ms\n",
               g["median_ms"].get<double>());
-  std::vector<double> trace_wall;
-  for (int i = 0; i < std::min(args.reps, 3); ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    reference_trace(s);
-    trace_wall.push_back(seconds_since(t0));
-  }
-  std::printf("  gnn reference trace (greedy + SimGrid run): median %.3f s\n", median(trace_wall));
 }
 
 }  // namespace

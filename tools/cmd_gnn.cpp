@@ -1,5 +1,6 @@
 // `hulk gen-data`, `hulk train` and `hulk gnn-eval`: the learned placer's data, training and held-out evaluation.
 // Torch runs only in `train` (this process never forks afterwards) and inside child processes elsewhere.
+#include <map>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -125,8 +126,14 @@ struct TrainArgs {
 
 void run_train(const TrainArgs& args) {
   if (args.data.empty() || args.out.empty()) throw InputError("", 0, "--data/--out", "both are required");
-  // Validation gap by the analytic evaluator (SimGrid per epoch would need forks after torch started).
-  auto evaluator = [](const Scenario& s, const Placement& p) { return Evaluator(s).iteration_time_s(p); };
+  // The analytic evaluator judges self-imitation targets and the validation gap (SimGrid per epoch would need
+  // forks after torch started). One Evaluator per scenario: its construction (routes, schedule) is the costly part.
+  std::map<const Scenario*, std::unique_ptr<Evaluator>> evaluators;
+  auto evaluator = [&evaluators](const Scenario& s, const Placement& p) {
+    auto& e = evaluators[&s];
+    if (!e) e = std::make_unique<Evaluator>(s);
+    return e->iteration_time_s(p);
+  };
   const gnn::TrainSummary r =
       gnn::train_from_dir(args.data, args.allow_partial, args.out, args.epochs, args.seed, evaluator, &std::cerr);
   std::cerr << "train: " << r.train_samples << " training and " << r.val_samples << " validation samples, "
@@ -143,11 +150,7 @@ void run_gnn_eval(const EvalArgs& args) {
   std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
   const std::string model = args.model.empty() ? default_model_path() : args.model;
   nlohmann::json placed = run_in_child([&]() {
-    gnn::GnnPlacer placer(model, [&data](const Scenario& s) {
-      for (const auto& d : data)
-        if (&d.scenario == &s) return d.traffic;
-      return std::optional<TrafficMatrix>();
-    });
+    gnn::GnnPlacer placer(model);
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : data) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -197,7 +200,7 @@ void run_gnn_eval(const EvalArgs& args) {
   if (n_rr) std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx\n", std::exp(log_rr / n_rr), worst_rr);
   std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", std::exp(log_gr / n), worst_gr);
   std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * gap / n);
-  std::printf("gnn inference:      mean %.1f ms per placement (model + decode, traffic given)\n", ms / n);
+  std::printf("gnn inference:      mean %.1f ms per placement (traffic estimate + model + sampled decodes)\n", ms / n);
   if (!args.out.empty()) write_file_atomic(args.out, csv);
 }
 

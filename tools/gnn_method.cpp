@@ -1,7 +1,6 @@
 #include "gnn_method.hpp"
 
 #include "gnn/gnn_placer.hpp"
-#include "reference_traffic.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/scenario_json.hpp"
 #include "sim/search_placer.hpp"
@@ -10,11 +9,10 @@
 namespace hulk::cli {
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, bool refine, long budget) {
-  // Order matters: torch must never run in a process that forks afterwards. The reference trace (SimGrid) and
-  // the refinement checks fork; the GNN inference itself runs in its own child.
-  const TrafficMatrix traffic = reference_trace(scenario).traffic;
+  // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
+  // inference (with its estimated reference traffic and sampling decoder) runs in its own child.
   nlohmann::json answer = run_in_child([&]() {
-    gnn::GnnPlacer placer(model_path, [&traffic](const Scenario&) { return std::optional<TrafficMatrix>(traffic); });
+    gnn::GnnPlacer placer(model_path);
     return placement_slots_to_json(placer.place(scenario));
   });
   const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");

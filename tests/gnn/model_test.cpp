@@ -11,6 +11,7 @@
 
 #include <torch/torch.h>
 
+#include "sim/traffic_estimate.hpp"
 #include "gnn/features.hpp"
 #include "gnn/gnn_placer.hpp"
 #include "gnn/loss.hpp"
@@ -153,7 +154,7 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   PlacementGnn model = load_model(out);
   double bound = 0;
   for (const Sample& smp : data) {
-    const ClusterGraph g = build_cluster_graph(smp.scenario, nullptr, GraphOptions{opt.model.nearest_neighbours});
+    const ClusterGraph g = build_reference_graph(smp.scenario, GraphOptions{opt.model.nearest_neighbours});
     const GraphTensors t = to_tensors(g, opt.model.p_max);
     bound += loss_lower_bound(make_targets(role_counts(smp.scenario, smp.label), g.pp, opt.model.p_max), t.host_weight);
   }
@@ -161,7 +162,7 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   const double loss = evaluate_loss(model, data);
   EXPECT_GT(r.history.front().train_loss, loss + 0.5);
   EXPECT_LT(loss, bound + 0.05) << "first epoch loss " << r.history.front().train_loss;
-  GnnPlacer placer(out);
+  GnnPlacer placer(out, SamplingOptions{1});  // the argmax decode: what the loss trained
   for (const Sample& smp : data) {
     const RoleCounts want = role_counts(smp.scenario, smp.label);
     RoleCounts mirrored = want;
@@ -169,7 +170,7 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
     for (auto& row : mirrored) std::reverse(row.begin(), row.begin() + pp);
     const RoleCounts got = role_counts(smp.scenario, placer.place(smp.scenario));
     if (std::getenv("HULK_TEST_VERBOSE")) {
-      const ClusterGraph g = build_cluster_graph(smp.scenario, nullptr, GraphOptions{opt.model.nearest_neighbours});
+      const ClusterGraph g = build_reference_graph(smp.scenario, GraphOptions{opt.model.nearest_neighbours});
       torch::NoGradGuard ng;
       std::cerr << torch::softmax(model->forward(to_tensors(g, opt.model.p_max)), 1) << "\n"
                 << make_targets(want, pp, opt.model.p_max).direct << "\n";
@@ -248,14 +249,14 @@ TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
   PlacementGnn model(small_config());
   const std::string path = tmp_path("roundtrip.pt");
   save_model(model, path);
-  GnnPlacer placer(path);
+  GnnPlacer placer(path, SamplingOptions{1});
   EXPECT_EQ(placer.max_stages(), 8);
   SamplerOptions o;
   o.max_total_gpus = 64;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     const Scenario s = sample_scenario(seed, o);
     if (s.job.par.pp > 8) continue;
-    const ClusterGraph g = build_cluster_graph(s, nullptr, GraphOptions{small_config().nearest_neighbours});
+    const ClusterGraph g = build_reference_graph(s, GraphOptions{small_config().nearest_neighbours});
     const RoleScores direct = predict_scores(model, g);
     const RoleScores loaded = placer.scores(s);
     EXPECT_EQ(direct.values, loaded.values);

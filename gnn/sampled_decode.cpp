@@ -1,0 +1,61 @@
+#include "sampled_decode.hpp"
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace hulk::gnn {
+
+namespace {
+
+/** Uniform double in (0, 1) from 53 random bits (std distributions are implementation-defined). */
+double open_unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; }
+
+std::uint64_t candidate_seed(std::uint64_t seed, int candidate) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(candidate + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::vector<int> hosts_of(const Placement& p) {
+  std::vector<int> h;
+  h.reserve(p.gpu_of_rank.size());
+  for (const GpuSlot& g : p.gpu_of_rank) h.push_back(g.host);
+  return h;
+}
+
+}  // namespace
+
+RoleScores perturb_scores(const RoleScores& scores, double temperature, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  RoleScores out = scores;
+  for (float& v : out.values) v += static_cast<float>(temperature * -std::log(-std::log(open_unit(rng))));
+  return out;
+}
+
+SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScores& scores,
+                                        const SamplingOptions& options, const PlacementCost& cost) {
+  static constexpr double kTemperatureScale[] = {0.25, 0.5, 1.0, 2.0};
+  SampledPlacement best;
+  best.placement = decode_placement(scenario, scores);  // throws if no valid placement exists
+  best.cost = cost(best.placement);
+  // Only the host of each rank matters to the cost (GPUs of a host are identical): dedupe on that.
+  std::set<std::vector<int>> seen{hosts_of(best.placement)};
+  for (int c = 1; c < options.candidates; ++c) {
+    const double t = options.temperature * kTemperatureScale[(c - 1) % 4];
+    Placement p = decode_placement(scenario, perturb_scores(scores, t, candidate_seed(options.seed, c)));
+    if (!seen.insert(hosts_of(p)).second) continue;
+    const double v = cost(p);
+    if (v < best.cost) {
+      best.placement = std::move(p);
+      best.cost = v;
+      best.chosen = c;
+    }
+  }
+  best.distinct = static_cast<int>(seen.size());
+  return best;
+}
+
+}  // namespace hulk::gnn

@@ -1,0 +1,46 @@
+#pragma once
+/** @file sampled_decode.hpp
+ *  @brief Sampling decoder: several valid placements from one set of GNN scores, the cheapest kept. Torch-free.
+ *
+ *  The GNN's per-host role probabilities are a distribution over placements, and near-equivalent placements
+ *  (two regions equally good for a stage, interchangeable hosts) split its probability mass: the single argmax
+ *  decode can mix them into something worse than either. As in sampling decoders of neural combinatorial
+ *  optimisation (Kool et al. 2019, "Attention, learn to solve routing problems!"), we decode the argmax and
+ *  candidates-1 perturbed copies of the scores (Gumbel noise, i.e. sampling from the softmax, at temperatures
+ *  0.25x, 0.5x, 1x and 2x the given one in turn), and keep the candidate the cost function (the analytic
+ *  evaluator in practice) ranks first. Every candidate is valid (decode_placement), so the answer is too.
+ *  Deterministic for a seed. */
+#include <cstdint>
+#include <functional>
+
+#include "decode.hpp"
+
+namespace hulk::gnn {
+
+/** @brief Knobs of the sampling decoder. */
+struct SamplingOptions {
+  int candidates = 32;        ///< placements decoded: the argmax one plus candidates - 1 sampled ones (>= 1)
+  double temperature = 1.0;   ///< base scale of the Gumbel noise added to the log-probabilities
+  std::uint64_t seed = 1;     ///< noise seed (fixed: same scores, same answer)
+};
+
+/** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */
+using PlacementCost = std::function<double(const Placement&)>;
+
+/** @brief What the sampling decoder chose. */
+struct SampledPlacement {
+  Placement placement;   ///< the cheapest candidate (ties: the earliest, so the argmax decode wins ties)
+  double cost = 0;       ///< its cost
+  int chosen = 0;        ///< its candidate index (0 = argmax decode)
+  int distinct = 0;      ///< distinct placements among the candidates (duplicates are not re-evaluated)
+};
+
+/** @brief scores + temperature x Gumbel(0, 1) noise per (host, role). */
+RoleScores perturb_scores(const RoleScores& scores, double temperature, std::uint64_t seed);
+
+/** @brief Decodes options.candidates placements and returns the cheapest.
+ *  @throws InputError as decode_placement when no valid placement exists. */
+SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScores& scores,
+                                        const SamplingOptions& options, const PlacementCost& cost);
+
+}  // namespace hulk::gnn
