@@ -7,10 +7,13 @@
  *  if the stage's peak memory fits its GPU (when job.check_memory). We maximise the total score of the assigned
  *  GPUs with a min-cost flow (successive shortest paths, Dijkstra with potentials). The optimum sits on a
  *  vertex of the transportation polytope, so at most hosts + stages - 1 (host, role) pairs are used: hosts
- *  are rarely split between stages.
+ *  are rarely split between stages. The units are whole TP groups (tp GPUs of one host) when the hosts' whole
+ *  groups can hold the job, single GPUs otherwise.
  *  Step 2 (layout inside a stage): TP groups are packed whole onto one host where the host's count allows
  *  (TP traffic is the heaviest), leftovers fill the remaining groups; groups are ordered by (region, host) so
- *  that DP rings and PP neighbours (same dp index in the next stage) stay inside regions where possible. */
+ *  that DP rings stay inside regions where possible (stage 0), and every later stage's replicas are matched to
+ *  the previous stage's (same dp index = pipeline neighbours) by minimum hand-off cost (route latency + message
+ *  time), an exact assignment. */
 #include <string>
 #include <vector>
 
