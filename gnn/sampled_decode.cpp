@@ -1,5 +1,6 @@
 #include "sampled_decode.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -43,7 +44,10 @@ SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScor
   best.cost = cost(best.placement);
   // Only the host of each rank matters to the cost (GPUs of a host are identical): dedupe on that.
   std::set<std::vector<int>> seen{hosts_of(best.placement)};
-  for (int c = 1; c < options.candidates; ++c) {
+  int candidates = options.candidates;
+  if (options.rank_budget > 0)
+    candidates = std::min(candidates, std::max(1, options.rank_budget / std::max(1, scenario.job.par.ranks())));
+  for (int c = 1; c < candidates; ++c) {
     const double t = options.temperature * kTemperatureScale[(c - 1) % 4];
     Placement p = decode_placement(scenario, perturb_scores(scores, t, candidate_seed(options.seed, c)));
     if (!seen.insert(hosts_of(p)).second) continue;

@@ -20,6 +20,10 @@ namespace hulk::gnn {
 /** @brief Knobs of the sampling decoder. */
 struct SamplingOptions {
   int candidates = 32;        ///< placements decoded: the argmax one plus candidates - 1 sampled ones (>= 1)
+  /** @brief Cap on candidates x ranks (0 = none): each candidate costs a decode and an evaluation, both roughly
+   *  linear in the job's ranks, so large jobs get fewer candidates (2,048: 32 candidates up to 64 ranks, 2 at
+   *  1,024 ranks) and inference stays within its budget. Deterministic, unlike a wall-clock limit. */
+  int rank_budget = 2048;
   double temperature = 1.0;   ///< base scale of the Gumbel noise added to the log-probabilities
   std::uint64_t seed = 1;     ///< noise seed (fixed: same scores, same answer)
 };

@@ -219,7 +219,11 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   remove_run(resumed);
   TrainOptions opt = quick_options();
   opt.epochs = 4;
-  train_model(data, straight, opt);
+  // Plain labels and an argmax validation decode, so that the evaluator is called exactly twice per validation
+  // sample (self-imitation's determinism is covered by GnnTraining.DeterministicForASeed).
+  opt.self_imitation_candidates = 0;
+  opt.validation_candidates = 1;
+  train_model(data, straight, opt, testing::stand_in_time_s);  // with an evaluator: model selection by gap
 
   // SIGINT raised while epoch 2 validates: epoch 2 completes and is checkpointed, epoch 3 stops at once.
   int calls = 0;
@@ -232,7 +236,7 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   EXPECT_EQ(r1.history.size(), 2u);
   EXPECT_FALSE(fs::exists(resumed));  // no model file from an interrupted run
   EXPECT_TRUE(fs::exists(resumed + ".ckpt"));
-  const TrainResult r2 = train_model(data, resumed, opt);
+  const TrainResult r2 = train_model(data, resumed, opt, testing::stand_in_time_s);
   EXPECT_FALSE(r2.interrupted);
   EXPECT_EQ(r2.history.size(), 4u);
   PlacementGnn a = load_model(straight), b = load_model(resumed);
