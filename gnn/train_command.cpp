@@ -3,12 +3,18 @@
 #include "dataset.hpp"
 #include "train.hpp"
 
+#include <iterator>
+
 namespace hulk::gnn {
 
-TrainSummary train_from_dir(const std::string& data_dir, bool allow_partial, const std::string& model_out, int epochs,
+TrainSummary train_from_dir(const std::vector<std::string>& data_dirs, bool allow_partial, const std::string& model_out, int epochs,
                             std::uint64_t seed, const std::function<double(const Scenario&, const Placement&)>& evaluator,
                             std::ostream* progress) {
-  const std::vector<Sample> data = load_dataset(data_dir, allow_partial);
+  std::vector<Sample> data;
+  for (const std::string& dir : data_dirs) {
+    std::vector<Sample> part = load_dataset(dir, allow_partial);
+    data.insert(data.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+  }
   TrainOptions options;
   options.epochs = epochs;
   options.seed = seed;

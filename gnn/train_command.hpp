@@ -5,6 +5,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "sim/spec.hpp"
 
@@ -19,10 +20,10 @@ struct TrainSummary {
   bool interrupted = false;
 };
 
-/** @brief Loads the data set in data_dir (allow_partial: only the samples present) and trains a model into
+/** @brief Loads the data sets in data_dirs, in order (allow_partial: only the samples present), and trains a model into
  *  model_out (checkpoint model_out + ".ckpt"; resumes). evaluator gives the validation gap.
  *  @throws InputError for a missing/bad data set. */
-TrainSummary train_from_dir(const std::string& data_dir, bool allow_partial, const std::string& model_out, int epochs,
+TrainSummary train_from_dir(const std::vector<std::string>& data_dirs, bool allow_partial, const std::string& model_out, int epochs,
                             std::uint64_t seed, const std::function<double(const Scenario&, const Placement&)>& evaluator,
                             std::ostream* progress);
 

@@ -118,7 +118,8 @@ void run_gen_data(const GenArgs& args) {
 }
 
 struct TrainArgs {
-  std::string data, out;
+  std::vector<std::string> data;
+  std::string out;
   int epochs = 40;
   std::uint64_t seed = 1;
   bool allow_partial = false;
@@ -219,7 +220,7 @@ void register_gnn_commands(CLI::App& app) {
 
   auto* train = app.add_subcommand("train", "Train the GNN placer on a data set (checkpoints, resumes)");
   auto t = std::make_shared<TrainArgs>();
-  train->add_option("--data", t->data, "data set folder")->required();
+  train->add_option("--data", t->data, "data set folder (repeat to train on several)")->required();
   train->add_option("--out", t->out, "model file to write")->required();
   train->add_option("--epochs", t->epochs, "epochs")->capture_default_str();
   train->add_option("--seed", t->seed, "training seed")->capture_default_str();
