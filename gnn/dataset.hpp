@@ -47,6 +47,9 @@ struct Sample {
   std::optional<TrafficMatrix> traffic;   ///< reference traffic (absent if not simulated)
   Placement label;                        ///< best placement found by the search
   std::map<std::string, double> times_s;  ///< method -> simulated iteration time, seconds
+  /** @brief True for a scenario sampled by `hulk train --synthetic` (in memory, never written): its label is the
+   *  greedy reference, not a search result, so it is used for self-imitation training only, never validation. */
+  bool reference_label = false;
 };
 
 /** @brief Writes DIR/manifest.json atomically (creates DIR and DIR/samples). */

@@ -224,17 +224,22 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   std::vector<int> order(N);
   for (int i = 0; i < N; ++i) order[i] = i;
   shuffle(order, mix(opt.seed, 0x5011u));
-  int n_val = static_cast<int>(std::lround(N * opt.val_fraction));
-  if (opt.val_fraction > 0 && N >= 2) n_val = std::max(1, n_val);
+  // Validation only on samples with a search label (synthetic samples' labels are the reference itself).
+  int labelled = 0;
+  for (const Sample& smp : data) labelled += smp.reference_label ? 0 : 1;
+  int n_val = static_cast<int>(std::lround(labelled * opt.val_fraction));
+  if (opt.val_fraction > 0 && labelled >= 2) n_val = std::max(1, n_val);
   n_val = std::min(n_val, N - 1);
   std::vector<Prepared> train, val;
   for (int i = 0; i < N; ++i) {
-    auto p = prepare(data[order[i]], cfg);
+    const Sample& smp = data[order[i]];
+    auto p = prepare(smp, cfg);
     if (!p) {
       ++result.skipped_samples;
       continue;
     }
-    (i < n_val ? val : train).push_back(std::move(*p));
+    const bool to_val = !smp.reference_label && static_cast<int>(val.size()) < n_val;
+    (to_val ? val : train).push_back(std::move(*p));
   }
   result.train_samples = static_cast<int>(train.size());
   result.val_samples = static_cast<int>(val.size());

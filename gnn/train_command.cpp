@@ -1,28 +1,69 @@
 #include "train_command.hpp"
 
-#include "dataset.hpp"
-#include "train.hpp"
-
 #include <iterator>
+#include <ostream>
+
+#include "dataset.hpp"
+#include "sim/errors.hpp"
+#include "sim/catalog.hpp"
+#include "sim/greedy_placer.hpp"
+#include "sim/scenario_sampler.hpp"
+#include "train.hpp"
 
 namespace hulk::gnn {
 
-TrainSummary train_from_dir(const std::vector<std::string>& data_dirs, bool allow_partial, const std::string& model_out, int epochs,
-                            std::uint64_t seed, const std::function<double(const Scenario&, const Placement&)>& evaluator,
+namespace {
+
+/** Synthetic samples: sampled scenarios labelled with the greedy placement (Sample::reference_label). */
+std::vector<Sample> synthetic_samples(const TrainCommand& c, std::ostream* progress) {
+  SamplerOptions sampler;
+  sampler.gpu_types = GpuCatalog::builtin().all();
+  sampler.max_total_gpus = c.synthetic_max_gpus;
+  std::vector<Sample> out;
+  int unplaceable = 0;
+  for (int i = 0; i < c.synthetic; ++i) {
+    Sample s;
+    s.index = i;
+    s.reference_label = true;
+    // Another seed stream than gen-data's (sample_seed(seed, i)), so that no synthetic scenario repeats a data set's.
+    s.scenario = sample_scenario(sample_seed(c.seed ^ 0x73796e7468ull, i), sampler);
+    try {
+      s.label = GreedyPlacer().place(s.scenario);
+    } catch (const InputError&) {
+      ++unplaceable;  // the sampled job does not fit its platform
+      continue;
+    }
+    out.push_back(std::move(s));
+  }
+  if (progress)
+    *progress << "train: " << out.size() << " synthetic scenarios (" << unplaceable << " sampled jobs did not fit)\n";
+  return out;
+}
+
+}  // namespace
+
+TrainSummary train_from_dir(const TrainCommand& c,
+                            const std::function<double(const Scenario&, const Placement&)>& evaluator,
                             std::ostream* progress) {
+  if (c.synthetic < 0 || c.synthetic_max_gpus < 1)
+    throw InputError("", 0, "--synthetic", "expected a non-negative count and a positive GPU cap");
   std::vector<Sample> data;
-  for (const std::string& dir : data_dirs) {
-    std::vector<Sample> part = load_dataset(dir, allow_partial);
+  for (const std::string& dir : c.data_dirs) {
+    std::vector<Sample> part = load_dataset(dir, c.allow_partial);
     data.insert(data.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
   }
+  std::vector<Sample> extra = synthetic_samples(c, progress);
+  const int synthetic = static_cast<int>(extra.size());
+  data.insert(data.end(), std::make_move_iterator(extra.begin()), std::make_move_iterator(extra.end()));
   TrainOptions options;
-  options.epochs = epochs;
-  options.seed = seed;
-  const TrainResult r = train_model(data, model_out, options, evaluator, progress);
+  options.epochs = c.epochs;
+  options.seed = c.seed;
+  const TrainResult r = train_model(data, c.model_out, options, evaluator, progress);
   TrainSummary s;
   s.train_samples = r.train_samples;
   s.val_samples = r.val_samples;
   s.skipped_samples = r.skipped_samples;
+  s.synthetic_samples = synthetic;
   s.epochs_run = static_cast<int>(r.history.size());
   s.interrupted = r.interrupted;
   return s;

@@ -16,15 +16,29 @@ struct TrainSummary {
   int train_samples = 0;
   int val_samples = 0;
   int skipped_samples = 0;
+  int synthetic_samples = 0;
   int epochs_run = 0;
   bool interrupted = false;
 };
 
-/** @brief Loads the data sets in data_dirs, in order (allow_partial: only the samples present), and trains a model into
- *  model_out (checkpoint model_out + ".ckpt"; resumes). evaluator gives the validation gap.
- *  @throws InputError for a missing/bad data set. */
-TrainSummary train_from_dir(const std::vector<std::string>& data_dirs, bool allow_partial, const std::string& model_out, int epochs,
-                            std::uint64_t seed, const std::function<double(const Scenario&, const Placement&)>& evaluator,
+/** @brief The arguments of `hulk train`. */
+struct TrainCommand {
+  std::vector<std::string> data_dirs;  ///< data sets, loaded in order
+  bool allow_partial = false;          ///< use the samples present (generation still running or stopped)
+  std::string model_out;               ///< model file; checkpoint model_out + ".ckpt" (resumed)
+  int epochs = 40;
+  std::uint64_t seed = 1;
+  /** @brief Extra scenarios sampled in memory (scenario_sampler, seeds derived from `seed`) whose label is the
+   *  greedy reference: no search, no SimGrid, so they are cheap; with self-imitation they teach the model to
+   *  reproduce its own best sampled decodes where those beat the reference by the evaluator. */
+  int synthetic = 0;
+  int synthetic_max_gpus = 256;        ///< size cap of the synthetic platforms
+};
+
+/** @brief Loads the data sets, adds the synthetic samples and trains. evaluator judges self-imitation targets
+ *  and gives the validation gap. @throws InputError for a missing/bad data set or bad options. */
+TrainSummary train_from_dir(const TrainCommand& command,
+                            const std::function<double(const Scenario&, const Placement&)>& evaluator,
                             std::ostream* progress);
 
 }  // namespace hulk::gnn

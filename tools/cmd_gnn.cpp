@@ -117,16 +117,8 @@ void run_gen_data(const GenArgs& args) {
   std::cerr << "gen-data: " << made << " new samples, " << failed << " skipped\n";
 }
 
-struct TrainArgs {
-  std::vector<std::string> data;
-  std::string out;
-  int epochs = 40;
-  std::uint64_t seed = 1;
-  bool allow_partial = false;
-};
-
-void run_train(const TrainArgs& args) {
-  if (args.data.empty() || args.out.empty()) throw InputError("", 0, "--data/--out", "both are required");
+void run_train(const gnn::TrainCommand& args) {
+  if (args.data_dirs.empty() || args.model_out.empty()) throw InputError("", 0, "--data/--out", "both are required");
   // The analytic evaluator judges self-imitation targets and the validation gap (SimGrid per epoch would need
   // forks after torch started). One Evaluator per scenario: its construction (routes, schedule) is the costly part.
   std::map<const Scenario*, std::unique_ptr<Evaluator>> evaluators;
@@ -135,23 +127,27 @@ void run_train(const TrainArgs& args) {
     if (!e) e = std::make_unique<Evaluator>(s);
     return e->iteration_time_s(p);
   };
-  const gnn::TrainSummary r =
-      gnn::train_from_dir(args.data, args.allow_partial, args.out, args.epochs, args.seed, evaluator, &std::cerr);
-  std::cerr << "train: " << r.train_samples << " training and " << r.val_samples << " validation samples, "
+  const gnn::TrainSummary r = gnn::train_from_dir(args, evaluator, &std::cerr);
+  std::cerr << "train: " << r.train_samples << " training (" << r.synthetic_samples << " synthetic) and "
+            << r.val_samples << " validation samples, "
             << r.skipped_samples << " skipped" << (r.interrupted ? " (interrupted: checkpoint kept)" : "") << "\n";
   if (r.interrupted) throw InputError("", 0, "", "interrupted");
 }
 
 struct EvalArgs {
   std::string data, model, out;
+  int candidates = gnn::SamplingOptions{}.candidates;
 };
 
 /** Held-out evaluation: GNN placements (all computed in one torch child), then each simulated by SimGrid. */
 void run_gnn_eval(const EvalArgs& args) {
   std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
   const std::string model = args.model.empty() ? default_model_path() : args.model;
+  if (args.candidates < 1) throw InputError("", 0, "--candidates", "expected at least 1 decoded candidate");
+  gnn::SamplingOptions sampling;
+  sampling.candidates = args.candidates;
   nlohmann::json placed = run_in_child([&]() {
-    gnn::GnnPlacer placer(model);
+    gnn::GnnPlacer placer(model, sampling);
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : data) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -197,7 +193,8 @@ void run_gnn_eval(const EvalArgs& args) {
                  data.size(), d.index, t, greedy, search);
   }
   if (n == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("held-out samples: %d (round-robin feasible on %d)\n", n, n_rr);
+  std::printf("held-out samples: %d (round-robin feasible on %d); gnn decodes up to %d candidates%s\n", n, n_rr,
+              args.candidates, args.candidates == 1 ? " (argmax only: no evaluator involved)" : "");
   if (n_rr) std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx\n", std::exp(log_rr / n_rr), worst_rr);
   std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", std::exp(log_gr / n), worst_gr);
   std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * gap / n);
@@ -219,12 +216,17 @@ void register_gnn_commands(CLI::App& app) {
   gen->callback([g] { run_gen_data(*g); });
 
   auto* train = app.add_subcommand("train", "Train the GNN placer on a data set (checkpoints, resumes)");
-  auto t = std::make_shared<TrainArgs>();
-  train->add_option("--data", t->data, "data set folder (repeat to train on several)")->required();
-  train->add_option("--out", t->out, "model file to write")->required();
+  auto t = std::make_shared<gnn::TrainCommand>();
+  train->add_option("--data", t->data_dirs, "data set folder (repeat to train on several)")->required();
+  train->add_option("--out", t->model_out, "model file to write")->required();
   train->add_option("--epochs", t->epochs, "epochs")->capture_default_str();
   train->add_option("--seed", t->seed, "training seed")->capture_default_str();
   train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-data)");
+  train->add_option("--synthetic", t->synthetic,
+                    "extra sampled scenarios labelled with greedy (self-imitation only, never validation)")
+      ->capture_default_str();
+  train->add_option("--synthetic-max-gpus", t->synthetic_max_gpus, "largest synthetic platform (GPUs)")
+      ->capture_default_str();
   train->callback([t] { run_train(*t); });
 
   auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");
@@ -232,6 +234,8 @@ void register_gnn_commands(CLI::App& app) {
   eval->add_option("--data", e->data, "held-out data set folder")->required();
   eval->add_option("--model", e->model, "model file (default: the committed model)");
   eval->add_option("--out", e->out, "per-sample CSV to write");
+  eval->add_option("--candidates", e->candidates, "placements the sampling decoder tries (1 = argmax decode only)")
+      ->capture_default_str();
   eval->callback([e] { run_gnn_eval(*e); });
 }
 

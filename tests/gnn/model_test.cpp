@@ -212,6 +212,20 @@ TEST(GnnTraining, DeterministicForASeed) {
   for (const auto& p : {a, b, c}) remove_run(p);
 }
 
+TEST(GnnTraining, ReferenceLabelledSamplesTrainButNeverValidate) {
+  std::vector<Sample> data = testing::tiny_dataset(12, 23);
+  for (int i = 0; i < 8; ++i) data[i].reference_label = true;  // 4 searched labels left
+  const std::string out = tmp_path("synthetic.pt");
+  remove_run(out);
+  TrainOptions opt = quick_options();
+  opt.epochs = 1;
+  opt.val_fraction = 0.5;  // half of the 4 labelled samples, none of the 8 synthetic ones
+  const TrainResult r = train_model(data, out, opt, testing::stand_in_time_s);
+  EXPECT_EQ(r.val_samples, 2);
+  EXPECT_EQ(r.train_samples, 10);
+  remove_run(out);
+}
+
 TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   const std::vector<Sample> data = testing::tiny_dataset(8, 22);
   const std::string straight = tmp_path("straight.pt"), resumed = tmp_path("resumed.pt");
