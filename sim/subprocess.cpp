@@ -54,8 +54,16 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
   if (pid == 0) {
     ::close(fds[0]);
     if (graceful_parent) {
+      // Blocked, not just ignored: SimGrid's engine installs its own SIGINT handler (status dump, then exit(1)),
+      // which would replace SIG_IGN; a blocked signal stays pending whatever handler is installed, and the child
+      // leaves with _exit before it could be delivered.
       ::signal(SIGINT, SIG_IGN);
       ::signal(SIGTERM, SIG_IGN);
+      sigset_t block;
+      sigemptyset(&block);
+      sigaddset(&block, SIGINT);
+      sigaddset(&block, SIGTERM);
+      ::sigprocmask(SIG_BLOCK, &block, nullptr);
     }
     // The envelope says whether the child succeeded, so the parent can re-throw the right exception type.
     nlohmann::json envelope;
