@@ -163,9 +163,9 @@ std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing) {
   return out;
 }
 
-std::uint64_t sample_seed(std::uint64_t seed, int index) {
+std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
   // splitmix64 finaliser over seed and index.
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(index) + 1);
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (index + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);

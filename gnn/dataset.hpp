@@ -73,6 +73,6 @@ std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing = fa
 
 /** @brief The scenario seed of sample `index` in a data set of seed `seed` (splitmix64 of both: independent,
  *  deterministic, and the same whatever the sharding). */
-std::uint64_t sample_seed(std::uint64_t seed, int index);
+std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index);
 
 }  // namespace hulk::gnn

@@ -1,5 +1,7 @@
 #include "sampled_decode.hpp"
 
+#include "dataset.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -12,13 +14,6 @@ namespace {
 
 /** Uniform double in (0, 1) from 53 random bits (std distributions are implementation-defined). */
 double open_unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; }
-
-std::uint64_t candidate_seed(std::uint64_t seed, int candidate) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(candidate + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 std::vector<int> hosts_of(const Placement& p) {
   std::vector<int> h;
@@ -49,7 +44,7 @@ SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScor
     candidates = std::min(candidates, std::max(1, options.rank_budget / std::max(1, scenario.job.par.ranks())));
   for (int c = 1; c < candidates; ++c) {
     const double t = options.temperature * kTemperatureScale[(c - 1) % 4];
-    Placement p = decode_placement(scenario, perturb_scores(scores, t, candidate_seed(options.seed, c)));
+    Placement p = decode_placement(scenario, perturb_scores(scores, t, sample_seed(options.seed, static_cast<std::uint64_t>(c))));
     if (!seen.insert(hosts_of(p)).second) continue;
     const double v = cost(p);
     if (v < best.cost) {

@@ -48,13 +48,6 @@ class ThreadGuard {
   int previous_;
 };
 
-std::uint64_t mix(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Fisher-Yates with our own index draws (std::shuffle's use of the generator is implementation-defined).
 void shuffle(std::vector<int>& v, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -77,9 +70,10 @@ std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
   go.nearest_neighbours = c.nearest_neighbours;
   // The model sees the graph it sees at inference (GnnPlacer): greedy reference roles and estimated traffic. The
   // SimGrid trace stored in the sample is not used (it would cost a simulation per placement at inference).
-  const ClusterGraph g = build_reference_graph(s.scenario, go);
+  Placement reference = GreedyPlacer().place(s.scenario);
+  const ClusterGraph g = build_reference_graph(s.scenario, go, reference);
   Prepared p{&s, to_tensors(g, c.p_max), make_targets(role_counts(s.scenario, s.label), g.pp, c.p_max),
-             GreedyPlacer().place(s.scenario)};
+             std::move(reference)};
   return p;
 }
 
@@ -108,7 +102,7 @@ double refresh_targets(PlacementGnn& model, std::vector<Prepared>& set, const Ev
       p.reference_s = evaluator(s, p.reference);
     }
     const SampledPlacement mine = model_decode(model, p, opt.self_imitation_candidates,
-                                               mix(opt.seed ^ 0x5e1f, static_cast<std::uint64_t>(epoch) * 1000003u +
+                                               sample_seed(opt.seed ^ 0x5e1f, static_cast<std::uint64_t>(epoch) * 1000003u +
                                                                            static_cast<std::uint64_t>(p.sample->index)),
                                                evaluator);
     const double good_enough = std::min({p.label_s, p.reference_s, mine.cost}) * (1.0 + opt.self_imitation_tolerance);
@@ -223,7 +217,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   // Deterministic split, then featurise once.
   std::vector<int> order(N);
   for (int i = 0; i < N; ++i) order[i] = i;
-  shuffle(order, mix(opt.seed, 0x5011u));
+  shuffle(order, sample_seed(opt.seed, 0x5011u));
   // Validation only on samples with a search label (synthetic samples' labels are the reference itself).
   int labelled = 0;
   for (const Sample& smp : data) labelled += smp.reference_label ? 0 : 1;
@@ -249,7 +243,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<int> idx(train.size());
     for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
-    shuffle(idx, mix(opt.seed, static_cast<std::uint64_t>(epoch)));
+    shuffle(idx, sample_seed(opt.seed, static_cast<std::uint64_t>(epoch)));
     const bool self_imitation = evaluator && opt.self_imitation_candidates > 0;
     const double model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
     model->train();

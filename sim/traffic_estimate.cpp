@@ -76,12 +76,11 @@ TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placem
   return t;
 }
 
-TrafficMatrix estimate_reference_traffic(const Scenario& scenario) {
-  return estimate_traffic(scenario, GreedyPlacer().place(scenario));
+ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options) {
+  return build_reference_graph(scenario, options, GreedyPlacer().place(scenario));
 }
 
-ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options) {
-  const Placement reference = GreedyPlacer().place(scenario);
+ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference) {
   const TrafficMatrix traffic = estimate_traffic(scenario, reference);
   return build_cluster_graph(scenario, &traffic, options, &reference);
 }

@@ -24,14 +24,11 @@ namespace hulk {
  *  @throws InputError if a rank's host is outside the platform. */
 TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placement);
 
-/** @brief The learned placer's reference traffic: estimate_traffic of the greedy placement (a placement every
- *  method can compute in milliseconds, and one that already keeps TP inside hosts, so the traffic pattern shows
- *  the job's structure rather than a round-robin scatter). @throws InputError if the job does not fit. */
-TrafficMatrix estimate_reference_traffic(const Scenario& scenario);
-
 /** @brief The graph the learned placer reads, at training and at inference alike: build_cluster_graph with the
  *  greedy placement as reference (its role features) and its estimated traffic (edge features).
  *  @throws InputError if the job does not fit the platform. */
 ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options);
+/** @brief Same, with the greedy placement already computed (training keeps it as a candidate target). */
+ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference);
 
 }  // namespace hulk
