@@ -1,8 +1,8 @@
 #pragma once
 /** @file reference_traffic.hpp
- *  @brief The traced traffic the GNN sees as edge features: a SimGrid run (in a child process) of the greedy
- *  placement, aggregated per host pair and kind. gen-data and inference use the same reference, so the model
- *  sees at inference the distribution it was trained on. */
+ *  @brief gen-data's SimGrid run (in a child process) of the greedy placement: its iteration time (a data set's
+ *  "greedy" time) and its traced traffic per host pair and kind, stored in the sample for analysis. The model does
+ *  not read it: training and inference use sim/traffic_estimate.hpp's estimate, which needs no simulation. */
 #include <optional>
 
 #include "sim/cluster_graph.hpp"
