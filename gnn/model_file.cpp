@@ -1,6 +1,7 @@
 #include "model_file.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "format_version.hpp"
@@ -62,7 +63,13 @@ void save_model(PlacementGnn& model, const std::string& path) {
   model_to_archive(model, archive);
   const std::string tmp = path + ".tmp";
   try {
-    archive.save_to(tmp);
+    // Through a stream, not save_to(path): a path names the zip's root folder after the file, so the same weights
+    // saved under two names would differ in bytes; the stream form always uses the root "archive".
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    if (!file) throw InputError(path, 0, "", "cannot write model file");
+    archive.save_to(file);
+    file.close();
+    if (!file) throw InputError(path, 0, "", "cannot write model file");
   } catch (const c10::Error& e) {
     throw InputError(path, 0, "", "cannot write model file");
   }

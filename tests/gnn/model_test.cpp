@@ -262,6 +262,22 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   remove_run(resumed);
 }
 
+TEST(GnnModelFile, SameWeightsSameBytesWhateverTheFileName) {
+  torch::manual_seed(4);
+  PlacementGnn model(small_config());
+  const std::string a = tmp_path("bytes_a.pt"), b = tmp_path("a_longer_name_b.pt");
+  save_model(model, a);
+  save_model(model, b);
+  auto bytes = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  EXPECT_FALSE(bytes(a).empty());
+  EXPECT_EQ(bytes(a), bytes(b));
+  fs::remove(a);
+  fs::remove(b);
+}
+
 TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
   torch::manual_seed(9);
   PlacementGnn model(small_config());
