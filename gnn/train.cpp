@@ -12,8 +12,8 @@
 
 #include "loss.hpp"
 #include "model_file.hpp"
-#include "sim/errors.hpp"
 #include "sampled_decode.hpp"
+#include "sim/errors.hpp"
 #include "sim/greedy_placer.hpp"
 #include "sim/traffic_estimate.hpp"
 
@@ -77,14 +77,14 @@ std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
   return p;
 }
 
-/** The model's best decode of one sample (sampling decoder judged by the evaluator). */
-SampledPlacement model_decode(PlacementGnn& model, const Prepared& p, int candidates, std::uint64_t seed,
+/** The model's best decode of one sample from its logits (sampling decoder judged by the evaluator). */
+SampledPlacement model_decode(const torch::Tensor& logits, const Prepared& p, int candidates, std::uint64_t seed,
                               const Evaluator& evaluator) {
   const Scenario& s = p.sample->scenario;
   SamplingOptions so;
   so.candidates = std::max(1, candidates);
   so.seed = seed;
-  return decode_best_of_samples(s, scores_from_logits(model->forward(p.tensors), p.tensors.pp), so,
+  return decode_best_of_samples(s, scores_from_logits(logits, p.tensors.pp), so,
                                 [&](const Placement& x) { return evaluator(s, x); });
 }
 
@@ -101,7 +101,7 @@ double refresh_targets(PlacementGnn& model, std::vector<Prepared>& set, const Ev
       p.label_s = evaluator(s, p.sample->label);
       p.reference_s = evaluator(s, p.reference);
     }
-    const SampledPlacement mine = model_decode(model, p, opt.self_imitation_candidates,
+    const SampledPlacement mine = model_decode(model->forward(p.tensors), p, opt.self_imitation_candidates,
                                                sample_seed(opt.seed ^ 0x5e1f, static_cast<std::uint64_t>(epoch) * 1000003u +
                                                                            static_cast<std::uint64_t>(p.sample->index)),
                                                evaluator);
@@ -279,7 +279,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
         vl += placement_loss(logits, p.targets, p.tensors.host_weight).item<double>();
         if (!evaluator) continue;
         try {
-          const double t_mine = model_decode(model, p, opt.validation_candidates, 1, evaluator).cost;
+          const double t_mine = model_decode(logits, p, opt.validation_candidates, 1, evaluator).cost;
           const double t_label = evaluator(p.sample->scenario, p.sample->label);
           if (t_label > 0 && std::isfinite(t_mine)) {
             gap += t_mine / t_label - 1.0;
