@@ -113,8 +113,11 @@ void run_gen_data(const GenArgs& args) {
     std::fprintf(stderr, "gen-data: [%d/%d] sample %d done, %.1f samples/min\n", done + made, mine, i,
                  60.0 * made / std::max(s, 1e-9));
   }
-  if (g_stop) std::cerr << "gen-data: interrupted; finished samples are kept, rerun to resume\n";
   std::cerr << "gen-data: " << made << " new samples, " << failed << " skipped\n";
+  if (g_stop) {
+    std::cerr << "gen-data: interrupted; finished samples are kept, rerun to resume\n";
+    throw InputError("", 0, "", "interrupted");  // exit code 2, as sweep and train when interrupted
+  }
 }
 
 void run_train(const gnn::TrainCommand& args) {

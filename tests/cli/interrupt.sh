@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ctrl-C contract of long commands: `hulk gen-data` interrupted by SIGINT to its whole process group (what a
 # terminal's Ctrl-C does, SimGrid children included) stops after the current sample, says so on stderr, keeps
-# every finished sample (complete files only) and resumes from them. Usage: interrupt.sh HULK_BINARY TESTS_DIR
+# every finished sample (complete files only), exits with code 2 and resumes from the kept samples.
+# Usage: interrupt.sh HULK_BINARY TESTS_DIR
 set -u
 hulk="$(readlink -f "$1")"
 tmp="$(mktemp -d)"
@@ -21,6 +22,7 @@ rc=$?
 fail=0
 if grep -q "internal error" "$tmp/stderr1"; then echo "FAIL: a child died of the Ctrl-C:"; cat "$tmp/stderr1"; fail=1; fi
 if ! grep -q "interrupted; finished samples are kept" "$tmp/stderr1"; then echo "FAIL: no interruption message (rc $rc)"; cat "$tmp/stderr1"; fail=1; fi
+if [ "$rc" -ne 2 ]; then echo "FAIL: exit code $rc after an interruption (expected 2, as sweep and train)"; fail=1; fi
 done_count=$(ls "$out/samples" | grep -c '\.json$')
 if [ "$done_count" -lt 1 ]; then echo "FAIL: no finished sample kept"; fail=1; fi
 if ls "$out/samples" | grep -v '\.json$' | grep -q .; then echo "FAIL: partial files left:"; ls "$out/samples"; fail=1; fi
