@@ -30,16 +30,22 @@ std::string write_xml() {
 )";
   return path;
 }
-}  // namespace
 
-TEST(XmlSimulate, PipelineOverXmlRoutesAndGpuSpeedFromOptions) {
-  const std::string path = write_xml();
+/** Options of the test XML: every host gets 2 GPUs of 1 Tflop/s (fp16 and fp32). */
+hulk::SimgridXmlOptions two_gpus_per_host(const std::string& path) {
   hulk::SimgridXmlOptions o;
   o.file = path;
   o.has_default = true;
   o.default_gpus.count = 2;
   o.default_gpus.gpu = hulk_test::infinite_gpu();
   o.default_gpus.gpu.fp16_flops = o.default_gpus.gpu.fp32_flops = 1e12;
+  return o;
+}
+}  // namespace
+
+TEST(XmlSimulate, PipelineOverXmlRoutesAndGpuSpeedFromOptions) {
+  const std::string path = write_xml();
+  const hulk::SimgridXmlOptions o = two_gpus_per_host(path);
   hulk::Scenario s = hulk_test::scenario(hulk::describe_simgrid_xml(o), hulk_test::small_job(1, 1, 2, 2, 1));
   ASSERT_EQ(s.platform.hosts[0].name, "b");
   // Stage 0 on host b, stage 1 on host a (one GPU each).
@@ -60,12 +66,7 @@ TEST(XmlSimulate, GpusOfOneXmlHostComputeConcurrently) {
   // Two data-parallel ranks on the two GPUs of XML host "a" (1 core in the XML): each GPU is a bounded share of
   // the host, so both compute at full GPU speed at the same time.
   const std::string path = write_xml();
-  hulk::SimgridXmlOptions o;
-  o.file = path;
-  o.has_default = true;
-  o.default_gpus.count = 2;
-  o.default_gpus.gpu = hulk_test::infinite_gpu();
-  o.default_gpus.gpu.fp16_flops = o.default_gpus.gpu.fp32_flops = 1e12;
+  const hulk::SimgridXmlOptions o = two_gpus_per_host(path);
   hulk::Scenario s = hulk_test::scenario(hulk::describe_simgrid_xml(o), hulk_test::small_job(2, 1, 1, 2, 1));
   hulk::Placement pl;
   pl.gpu_of_rank = {{1, 0}, {1, 1}};
