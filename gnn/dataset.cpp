@@ -1,4 +1,4 @@
-#include "dataset.hpp"
+#include "gnn/dataset.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "format_version.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario_json.hpp"
+#include "gnn/format_version.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/scenario_json.hpp"
 
 namespace hulk::gnn {
 

@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster_graph.hpp"
-#include "sim/spec.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/core/spec.hpp"
 
 namespace hulk::gnn {
 

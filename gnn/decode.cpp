@@ -1,6 +1,6 @@
-#include "decode.hpp"
+#include "gnn/decode.hpp"
 
-#include "sim/placement.hpp"
+#include "sim/place/placer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/cluster_graph.hpp"
-#include "sim/cost_model.hpp"
-#include "sim/errors.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/core/errors.hpp"
 
 namespace hulk::gnn {
 

@@ -1,8 +1,8 @@
-#include "features.hpp"
+#include "gnn/features.hpp"
 
 #include <cmath>
 
-#include "sim/errors.hpp"
+#include "sim/core/errors.hpp"
 
 namespace hulk::gnn {
 

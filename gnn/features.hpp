@@ -3,8 +3,8 @@
  *  @brief Torch-side view of a ClusterGraph: the tensors the model reads, and the training targets. */
 #include <torch/torch.h>
 
-#include "decode.hpp"
-#include "sim/cluster_graph.hpp"
+#include "gnn/decode.hpp"
+#include "sim/features/cluster_graph.hpp"
 
 namespace hulk::gnn {
 

@@ -1,4 +1,4 @@
-#include "format_version.hpp"
+#include "gnn/format_version.hpp"
 
 namespace hulk::gnn {
 

@@ -1,8 +1,9 @@
-#include "gnn_placer.hpp"
+#include "gnn/gnn_placer.hpp"
 
-#include "model_file.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/traffic_estimate.hpp"
+#include "gnn/model_file.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/traffic_estimate.hpp"
+#include "sim/features/reference_graph.hpp"
 
 namespace hulk::gnn {
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "decode.hpp"
-#include "sampled_decode.hpp"
-#include "sim/cluster_graph.hpp"
-#include "sim/placement.hpp"
+#include "gnn/decode.hpp"
+#include "gnn/sampled_decode.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/place/placer.hpp"
 
 namespace hulk::gnn {
 

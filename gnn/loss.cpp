@@ -1,4 +1,4 @@
-#include "loss.hpp"
+#include "gnn/loss.hpp"
 
 namespace hulk::gnn {
 

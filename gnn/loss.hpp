@@ -13,8 +13,8 @@
  *  of a perfect model equals the weighted entropy of the targets (the bound the overfitting test uses). */
 #include <torch/torch.h>
 
-#include "decode.hpp"
-#include "features.hpp"
+#include "gnn/decode.hpp"
+#include "gnn/features.hpp"
 
 namespace hulk::gnn {
 

@@ -1,4 +1,4 @@
-#include "model.hpp"
+#include "gnn/model.hpp"
 
 namespace hulk::gnn {
 

@@ -16,7 +16,7 @@
  *  Stage columns k >= pp are set to -1e9 (masked: softmax gives them probability 0 without NaN). */
 #include <torch/torch.h>
 
-#include "features.hpp"
+#include "gnn/features.hpp"
 
 namespace hulk::gnn {
 

@@ -1,11 +1,11 @@
-#include "model_file.hpp"
+#include "gnn/model_file.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
-#include "format_version.hpp"
-#include "sim/errors.hpp"
+#include "gnn/format_version.hpp"
+#include "sim/core/errors.hpp"
 
 namespace hulk::gnn {
 

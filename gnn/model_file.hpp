@@ -7,7 +7,7 @@
 
 #include <torch/torch.h>
 
-#include "model.hpp"
+#include "gnn/model.hpp"
 
 namespace hulk::gnn {
 

@@ -1,6 +1,6 @@
-#include "sampled_decode.hpp"
+#include "gnn/sampled_decode.hpp"
 
-#include "dataset.hpp"
+#include "gnn/dataset.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "decode.hpp"
+#include "gnn/decode.hpp"
 
 namespace hulk::gnn {
 

@@ -1,4 +1,4 @@
-#include "train.hpp"
+#include "gnn/train.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -10,12 +10,13 @@
 #include <ostream>
 #include <random>
 
-#include "loss.hpp"
-#include "model_file.hpp"
-#include "sampled_decode.hpp"
-#include "sim/errors.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/traffic_estimate.hpp"
+#include "gnn/loss.hpp"
+#include "gnn/model_file.hpp"
+#include "gnn/sampled_decode.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/evaluate/traffic_estimate.hpp"
+#include "sim/features/reference_graph.hpp"
 
 namespace hulk::gnn {
 

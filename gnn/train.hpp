@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
-#include "model.hpp"
+#include "gnn/dataset.hpp"
+#include "gnn/model.hpp"
 
 namespace hulk::gnn {
 

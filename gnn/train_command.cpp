@@ -1,14 +1,14 @@
-#include "train_command.hpp"
+#include "gnn/train_command.hpp"
 
 #include <iterator>
 #include <ostream>
 
-#include "dataset.hpp"
-#include "sim/errors.hpp"
-#include "sim/catalog.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/scenario_sampler.hpp"
-#include "train.hpp"
+#include "gnn/dataset.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/catalog.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "gnn/train.hpp"
 
 namespace hulk::gnn {
 

@@ -7,15 +7,15 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.hpp"
-#include "gnn_method.hpp"
-#include "placement_methods.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/placement.hpp"
-#include "sim/placer_factory.hpp"
-#include "sim/scenario.hpp"
-#include "sim/subprocess.hpp"
+#include "tools/commands.hpp"
+#include "sim/methods/gnn_method.hpp"
+#include "sim/methods/placement_methods.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/methods/placer_factory.hpp"
+#include "sim/methods/scenario_loading.hpp"
+#include "sim/core/subprocess.hpp"
 #include "gnn/gnn_placer.hpp"
 
 namespace hulk::cli {
@@ -38,7 +38,7 @@ double median(std::vector<double> v) {
 }
 
 void bench_file(const std::string& file, const BenchArgs& args) {
-  const Scenario s = load_scenario(file);
+  const Scenario s = load_scenario_file(file);
   std::printf("%s: %zu hosts, %d GPUs, job dp %d x tp %d x pp %d\n", s.name.c_str(), s.platform.hosts.size(),
               s.platform.total_gpus(), s.job.par.dp, s.job.par.tp, s.job.par.pp);
   const Placement greedy = make_placer("greedy")->place(s);

@@ -2,26 +2,28 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.hpp"
-#include "compare_runner.hpp"
-#include "placement_methods.hpp"
-#include "sim/errors.hpp"
-#include "sim/outputs.hpp"
-#include "sim/placement.hpp"
-#include "sim/scenario.hpp"
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/methods/placement_methods.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/report/placement_json.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 namespace hulk::cli {
 namespace {
 
 struct PlaceArgs {
   std::string file, method = "greedy", out;
-  MethodOptions options;
+  MethodOptions options = cli_method_options();
 };
 
 struct CompareArgs {
   std::string file, methods = "round-robin,greedy,search", out;
   bool json = false;
-  MethodOptions options;
+  MethodOptions options = cli_method_options();
 };
 
 }  // namespace
@@ -35,7 +37,7 @@ void register_compare_commands(CLI::App& app) {
   place->add_option("--budget", pa->options.budget, "search budget in evaluations");
   place->add_option("--model", pa->options.model_path, "GNN model file");
   place->callback([pa] {
-    Scenario s = load_scenario(pa->file);
+    Scenario s = load_scenario_file(pa->file);
     PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
     nlohmann::json doc = placement_to_json(s, placed.placement);
     doc["method"] = pa->method;
@@ -57,7 +59,7 @@ void register_compare_commands(CLI::App& app) {
   compare->add_option("--out", ca->out, "also write the JSON report to this file");
   compare->callback([ca] {
     const std::vector<std::string> methods = parse_method_list(ca->methods);
-    Scenario s = load_scenario(ca->file);
+    Scenario s = load_scenario_file(ca->file);
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
     if (!ca->out.empty()) write_file_atomic(ca->out, doc.dump(2) + "\n");

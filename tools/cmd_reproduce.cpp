@@ -10,11 +10,12 @@
 #include <memory>
 #include <sstream>
 
-#include "commands.hpp"
-#include "compare_runner.hpp"
-#include "sim/errors.hpp"
-#include "sim/outputs.hpp"
-#include "sim/scenario.hpp"
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -25,7 +26,7 @@ struct ReproduceArgs {
   std::string dir = std::string(HULK_SOURCE_DIR) + "/scenarios/paper";
   std::string out = "runs/reproduce";
   std::string methods = "round-robin,greedy,search,gnn,gnn+refine";
-  MethodOptions options;
+  MethodOptions options = cli_method_options();
   bool no_plots = false;
 };
 
@@ -77,7 +78,7 @@ void run_reproduce(const ReproduceArgs& args) {
   const std::vector<std::string> methods = parse_method_list(args.methods);
   const std::vector<std::string> files = scenario_files(args.dir);
   std::vector<Scenario> scenarios;
-  for (const auto& f : files) scenarios.push_back(load_scenario(f));  // fail fast on any bad file
+  for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
   std::vector<CompareReport> reports;
   nlohmann::json all = nlohmann::json::array();
   std::string csv =

@@ -4,11 +4,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "placement_methods.hpp"
-#include "sim/errors.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/scenario.hpp"
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "sim/methods/placement_methods.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 struct SimulateArgs {
   std::string file, out_dir, method;
   bool json = false;
-  MethodOptions options;
+  MethodOptions options = cli_method_options();
 };
 
 void print_warnings(const Scenario& s) {
@@ -24,7 +25,7 @@ void print_warnings(const Scenario& s) {
 }
 
 void run_validate(const std::string& file) {
-  Scenario s = load_scenario(file);
+  Scenario s = load_scenario_file(file);
   print_warnings(s);
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, job dp " << s.job.par.dp << " x tp "
@@ -67,7 +68,7 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_option("--budget", args->options.budget, "search budget (evaluations) when the placement is search");
   simulate->add_option("--model", args->options.model_path, "GNN model file when the placement is gnn");
   simulate->callback([args] {
-    Scenario s = load_scenario(args->file);
+    Scenario s = load_scenario_file(args->file);
     print_warnings(s);
     const std::string m = args->method.empty() ? s.placement : args->method;
     PlacementOutcome placed = compute_placement(s, m, args->options);

@@ -12,12 +12,13 @@
 #include <set>
 #include <sstream>
 
-#include "commands.hpp"
-#include "shard.hpp"
-#include "compare_runner.hpp"
-#include "sim/errors.hpp"
-#include "sim/outputs.hpp"
-#include "sim/scenario.hpp"
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "tools/shard.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 struct SweepArgs {
   std::string file, methods = "round-robin,greedy,search", out, shard;
   std::vector<std::string> sets;
-  MethodOptions options;
+  MethodOptions options = cli_method_options();
 };
 
 /** One swept key and its values. */
@@ -130,7 +131,7 @@ void run_sweep(const SweepArgs& args) {
     std::vector<Override> ov;
     const auto idx = point_coords(axes, p);
     for (size_t i = 0; i < axes.size(); ++i) ov.push_back({axes[i].key, axes[i].values[idx[i]]});
-    load_scenario(args.file, ov);
+    load_scenario_file(args.file, ov);
   }
   fs::create_directories(args.out);
   const std::string csv = args.out + (shard.count == 1 ? "/sweep.csv"
@@ -158,7 +159,7 @@ void run_sweep(const SweepArgs& args) {
       ov.push_back({axes[i].key, axes[i].values[idx[i]]});
       label += (label.empty() ? "" : " ") + axes[i].key + "=" + axes[i].values[idx[i]];
     }
-    Scenario s = load_scenario(args.file, ov);
+    Scenario s = load_scenario_file(args.file, ov);
     CompareReport report = run_compare(s, methods, args.options, false);
     std::string rows;
     for (const auto& r : report.results) {

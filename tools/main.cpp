@@ -3,8 +3,8 @@
 #include <csignal>
 #include <iostream>
 
-#include "commands.hpp"
-#include "sim/errors.hpp"
+#include "tools/commands.hpp"
+#include "sim/core/errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"hulk: simulate DL training on multi-region GPU clusters and find where each rank should run"};

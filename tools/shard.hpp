@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/core/errors.hpp"
 
 namespace hulk::cli {
 

@@ -6,11 +6,11 @@
 #include <chrono>
 #include <random>
 
-#include "sim/evaluator.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/placer_common.hpp"
-#include "sim/random_placer.hpp"
-#include "sim/search_placer.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/place/random_placer.hpp"
+#include "sim/place/search_placer.hpp"
 #include "tests/unit/placement_test_platforms.hpp"
 
 namespace {
@@ -63,15 +63,15 @@ BENCHMARK(BM_SearchDefaultBudgetHulkLike)->Unit(benchmark::kSecond)->Iterations(
 // (default budget) wall time, and the evaluator's gain of search over greedy / greedy over round-robin.
 #include <filesystem>
 
-#include "sim/lower_bound.hpp"
-#include "sim/scenario.hpp"
+#include "sim/evaluate/lower_bound.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 namespace {
 
 void BM_PaperScenario(benchmark::State& state, const std::string& file) {
   hulk::Scenario s;
   try {
-    s = hulk::load_scenario(file);
+    s = hulk::load_scenario_file(file);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;

@@ -1,5 +1,5 @@
 // Simulator speed benchmark (not a test). Build (from the worktree, after building hulk_sim):
-//   g++ -O2 -std=c++17 -I. tests/bench/bench_simulate.cpp build/libhulk_sim.a $(pkg-config --libs simgrid) \
+//   g++ -O2 -std=c++17 -I. tests/bench/bench_simulate.cpp build/libhulk_*.a $(pkg-config --libs simgrid) \
 //       -lyaml-cpp -o build/bench_simulate
 // Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024|actors10k|SCENARIO.yaml [block|round-robin] [events]
 #include <chrono>
@@ -8,9 +8,9 @@
 #include <random>
 #include <string>
 
-#include "sim/placement.hpp"
-#include "sim/scenario.hpp"
-#include "sim/simulator.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/methods/scenario_loading.hpp"
+#include "sim/engine/simulator.hpp"
 
 namespace {
 
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   const std::string placement = argc > 2 ? argv[2] : "block";
   const bool events = argc > 3 && std::string(argv[3]) == "events";
   const bool yaml = which.size() > 5 && which.substr(which.size() - 5) == ".yaml";
-  hulk::Scenario s = yaml ? hulk::load_scenario(which)
+  hulk::Scenario s = yaml ? hulk::load_scenario_file(which)
                           : which == "gpu1024" ? gpu1024() : which == "actors10k" ? actors10k() : hulk47();
   s.job.iterations = 1;
   if (const char* gb = std::getenv("HULK_BENCH_GLOBAL_BATCH")) s.job.global_batch = std::atoi(gb);  // profiling

@@ -7,8 +7,8 @@
 #include "gnn/dataset.hpp"
 #include "gnn/format_version.hpp"
 #include "gnn_test_helpers.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario_json.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/scenario_json.hpp"
 
 namespace hulk::gnn {
 namespace {

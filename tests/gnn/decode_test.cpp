@@ -8,8 +8,8 @@
 
 #include "gnn/decode.hpp"
 #include "gnn_test_helpers.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario_sampler.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk::gnn {
 namespace {

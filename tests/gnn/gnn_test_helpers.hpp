@@ -6,9 +6,9 @@
 
 #include "gnn/dataset.hpp"
 #include "gnn/decode.hpp"
-#include "sim/cost_model.hpp"
-#include "sim/scenario_sampler.hpp"
-#include "sim/spec.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/core/spec.hpp"
 
 namespace hulk::gnn::testing {
 
@@ -76,7 +76,7 @@ inline std::vector<Sample> tiny_dataset(int count, std::uint64_t seed) {
 
 }  // namespace hulk::gnn::testing
 
-#include "sim/cluster_graph.hpp"
+#include "sim/features/cluster_graph.hpp"
 
 namespace hulk::gnn::testing {
 

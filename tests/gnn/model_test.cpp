@@ -11,7 +11,8 @@
 
 #include <torch/torch.h>
 
-#include "sim/traffic_estimate.hpp"
+#include "sim/evaluate/traffic_estimate.hpp"
+#include "sim/features/reference_graph.hpp"
 #include "gnn/features.hpp"
 #include "gnn/gnn_placer.hpp"
 #include "gnn/loss.hpp"
@@ -19,7 +20,7 @@
 #include "gnn/model_file.hpp"
 #include "gnn/train.hpp"
 #include "gnn_test_helpers.hpp"
-#include "sim/errors.hpp"
+#include "sim/core/errors.hpp"
 
 namespace hulk::gnn {
 namespace {

@@ -8,8 +8,8 @@
 #include "gnn/decode.hpp"
 #include "gnn/sampled_decode.hpp"
 #include "gnn_test_helpers.hpp"
-#include "sim/cluster_graph.hpp"
-#include "sim/scenario_sampler.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk::gnn {
 namespace {

@@ -1,9 +1,9 @@
 // DP all-reduce algorithms against closed forms (compute ~0, so the iteration is the all-reduce).
 #include <gtest/gtest.h>
 
-#include "sim/cost_model.hpp"
-#include "sim/placement.hpp"
-#include "sim/simulator.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace hulk_test;

@@ -3,12 +3,12 @@
 
 #include <cmath>
 
-#include "sim/cost_model.hpp"
-#include "sim/errors.hpp"
-#include "sim/outputs.hpp"
-#include "sim/placement.hpp"
-#include "sim/simulator.hpp"
-#include "sim/subprocess.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace hulk_test;

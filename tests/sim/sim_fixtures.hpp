@@ -2,7 +2,7 @@
 // Scenario builders for the simulation tests: built in code, no YAML.
 #include <string>
 
-#include "sim/spec.hpp"
+#include "sim/core/spec.hpp"
 
 namespace hulk_test {
 

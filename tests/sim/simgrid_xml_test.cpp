@@ -6,8 +6,8 @@
 #include <fstream>
 #include <string>
 
-#include "sim/errors.hpp"
-#include "sim/simgrid_xml.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/engine/simgrid_xml.hpp"
 
 namespace {
 

@@ -9,12 +9,12 @@
 #include <random>
 
 #include "../unit/placement_test_platforms.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/random_placer.hpp"
-#include "sim/search_placer.hpp"
-#include "sim/simulator.hpp"
-#include "sim/subprocess.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/random_placer.hpp"
+#include "sim/place/search_placer.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/core/subprocess.hpp"
 
 namespace hulk {
 namespace {

@@ -10,14 +10,15 @@
 #include <random>
 
 #include "../unit/placement_test_platforms.hpp"
-#include "sim/errors.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/exhaustive_placer.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/placer_common.hpp"
-#include "sim/search_placer.hpp"
-#include "sim/simulator.hpp"
-#include "sim/subprocess.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/exhaustive_placer.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/place/search_placer.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/core/subprocess.hpp"
 
 namespace hulk {
 namespace {
@@ -27,15 +28,6 @@ using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
 
-double simgrid_time_in_child(const Scenario& s, const Placement& p) {
-  const nlohmann::json out = run_in_child([&]() {
-    SimOptions o;
-    o.record_events = false;
-    o.record_spans = false;
-    return nlohmann::json{{"t", simulate(s, p, o).iteration_time_s}};
-  });
-  return out.at("t").get<double>();
-}
 
 struct AgreementCase {
   std::string name;
@@ -173,26 +165,29 @@ class SearchVsExhaustive : public ::testing::TestWithParam<int> {};
 
 TEST_P(SearchVsExhaustive, SearchWithinTwoPercentOfTheSimGridOptimum) {
   const Scenario s = tiny_instance(GetParam());
-  ExhaustivePlacer ex;  // SimGrid oracle, one child process per placement
+  ExhaustiveOptions oracle;
+  oracle.time_oracle = hulk::simulated_iteration_time_s;  // SimGrid, one child process per placement
+  ExhaustivePlacer ex(oracle);
   const Placement best = ex.place(s);
   ASSERT_GT(ex.evaluated(), 1);
   const double t_opt = ex.best_time_s();
-  const double t_search = simgrid_time_in_child(s, SearchPlacer().place(s));
-  const double t_greedy = simgrid_time_in_child(s, GreedyPlacer().place(s));
-  const double t_rr = simgrid_time_in_child(s, round_robin_placement(s));
+  const double t_search = simulated_iteration_time_s(s, SearchPlacer().place(s));
+  const double t_greedy = simulated_iteration_time_s(s, GreedyPlacer().place(s));
+  const double t_rr = simulated_iteration_time_s(s, round_robin_placement(s));
   std::printf("[search-vs-exhaustive] instance %d: %lld placements, optimum %.6f s, search %.6f s (%+.2f%%), "
               "greedy %.6f s, round-robin %.6f s\n",
               GetParam(), ex.evaluated(), t_opt, t_search, 100 * (t_search / t_opt - 1), t_greedy, t_rr);
-  EXPECT_DOUBLE_EQ(simgrid_time_in_child(s, best), t_opt);  // the optimum is reproducible
+  EXPECT_DOUBLE_EQ(simulated_iteration_time_s(s, best), t_opt);  // the optimum is reproducible
   EXPECT_LE(t_search, 1.02 * t_opt);
   EXPECT_GE(t_search, t_opt * (1 - 1e-9));  // nothing beats the exhaustive optimum
   EXPECT_LE(t_search, 1.01 * t_greedy);
   // With the SimGrid re-check, search is never worse than its start under SimGrid either.
   SearchOptions checked;
   checked.simgrid_candidates = 4;
+  checked.simgrid_time = hulk::simulated_iteration_time_s;
   SearchPlacer rechecked(checked);
   const Placement pc = rechecked.place(s);
-  const double t_checked = simgrid_time_in_child(s, pc);
+  const double t_checked = simulated_iteration_time_s(s, pc);
   EXPECT_DOUBLE_EQ(t_checked, rechecked.stats().simgrid_time_s);
   EXPECT_GE(rechecked.stats().simgrid_runs, 2);
   const double t_start = rechecked.stats().start_method == "greedy" ? t_greedy : t_rr;

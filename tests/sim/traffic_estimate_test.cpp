@@ -2,11 +2,11 @@
 // bytes per host pair and kind must be the ones the simulator moves (ring collectives, PP hand-offs).
 #include <gtest/gtest.h>
 
-#include "sim/cluster_graph.hpp"
-#include "sim/errors.hpp"
-#include "sim/placement.hpp"
-#include "sim/simulator.hpp"
-#include "sim/traffic_estimate.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/evaluate/traffic_estimate.hpp"
 #include "sim_fixtures.hpp"
 
 using namespace hulk_test;

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/cost_model.hpp"
-#include "sim/placement.hpp"
-#include "sim/simgrid_xml.hpp"
-#include "sim/simulator.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/engine/simgrid_xml.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim_fixtures.hpp"
 
 namespace {

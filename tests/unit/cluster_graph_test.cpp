@@ -4,9 +4,9 @@
 #include <cmath>
 #include <set>
 
-#include "sim/cluster_graph.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario_sampler.hpp"
+#include "sim/features/cluster_graph.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk {
 namespace {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/errors.hpp"
-#include "sim/outputs.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/report/outputs.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // 1F1B warm-up, and in-flight activations equal to what the cost model charges.
 #include <gtest/gtest.h>
 
-#include "sim/cost_model.hpp"
-#include "sim/pipeline_schedule.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/workload/pipeline_schedule.hpp"
 
 using hulk::PipeOp;
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/spec.hpp"
+#include "sim/core/spec.hpp"
 
 namespace hulk::testing {
 

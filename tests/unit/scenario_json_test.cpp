@@ -1,9 +1,9 @@
 // Exact JSON round trips of scenarios, placements and traffic; errors name the key.
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/scenario_json.hpp"
-#include "sim/scenario_sampler.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/scenario_json.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk {
 namespace {

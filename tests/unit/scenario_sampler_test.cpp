@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <set>
 
-#include "sim/cost_model.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario_json.hpp"
-#include "sim/scenario_sampler.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/scenario_json.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "sim/catalog.hpp"
-#include "sim/errors.hpp"
+#include "sim/scenario/catalog.hpp"
+#include "sim/core/errors.hpp"
 
 using namespace hulk;
 

@@ -5,13 +5,13 @@
 #include <random>
 
 #include "placement_test_platforms.hpp"
-#include "sim/cost_model.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/lower_bound.hpp"
-#include "sim/network_view.hpp"
-#include "sim/pipeline_critical_path.hpp"
-#include "sim/placer_common.hpp"
-#include "sim/random_placer.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/lower_bound.hpp"
+#include "sim/topology/network_view.hpp"
+#include "sim/evaluate/pipeline_critical_path.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/place/random_placer.hpp"
 
 namespace hulk {
 namespace {

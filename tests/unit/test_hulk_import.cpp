@@ -10,8 +10,8 @@
 #include <map>
 #include <sstream>
 
-#include "sim/errors.hpp"
-#include "sim/hulk_import.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/hulk_import.hpp"
 
 using namespace hulk;
 

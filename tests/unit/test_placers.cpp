@@ -7,16 +7,16 @@
 #include <set>
 
 #include "placement_test_platforms.hpp"
-#include "sim/cost_model.hpp"
-#include "sim/errors.hpp"
-#include "sim/evaluator.hpp"
-#include "sim/exhaustive_placer.hpp"
-#include "sim/greedy_placer.hpp"
-#include "sim/placer_common.hpp"
-#include "sim/placer_factory.hpp"
-#include "sim/plan.hpp"
-#include "sim/random_placer.hpp"
-#include "sim/search_placer.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/exhaustive_placer.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/methods/placer_factory.hpp"
+#include "sim/workload/plan.hpp"
+#include "sim/place/random_placer.hpp"
+#include "sim/place/search_placer.hpp"
 
 namespace hulk {
 namespace {
@@ -162,7 +162,7 @@ TEST(Placers, SearchFindsTheEvaluatorOptimumOnTinyInstances) {
     Scenario s = testing::random_scenario(rng);
     if (s.platform.total_gpus() > 8 || count_placements_up_to_symmetry(s, 20000) > 20000) continue;
     ExhaustiveOptions eo;
-    eo.use_simgrid = false;
+    eo.time_oracle = nullptr;
     eo.max_placements = 20000;
     ExhaustivePlacer ex(eo);
     const Placement best = ex.place(s);
@@ -203,7 +203,7 @@ TEST(Exhaustive, EnumeratesUpToSymmetryAndRefusesLargeInstances) {
   EXPECT_THROW(ExhaustivePlacer().place(big), InputError);
   ExhaustiveOptions tiny_cap;
   tiny_cap.max_placements = 3;
-  tiny_cap.use_simgrid = false;
+  tiny_cap.time_oracle = nullptr;
   EXPECT_THROW(ExhaustivePlacer(tiny_cap).place(s), InputError);
 }
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/errors.hpp"
-#include "sim/scenario.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 using namespace hulk;
 
@@ -59,7 +59,7 @@ struct Failure {
 Failure load_error(const std::string& name, const std::string& text, const std::vector<Override>& ov = {}) {
   const std::string path = write_temp(name, text);
   try {
-    load_scenario(path, ov);
+    load_scenario_file(path, ov);
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), path);
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
@@ -72,7 +72,7 @@ Failure load_error(const std::string& name, const std::string& text, const std::
 }  // namespace
 
 TEST(Scenario, IssueExampleParsesToTheExpectedNumbers) {
-  const Scenario s = load_scenario(examples() + "two-region-gpt.yaml");
+  const Scenario s = load_scenario_file(examples() + "two-region-gpt.yaml");
   EXPECT_EQ(s.name, "two-region-gpt");
   EXPECT_EQ(s.seed, 7u);
   ASSERT_EQ(s.platform.regions, (std::vector<std::string>{"virginia", "tokyo"}));
@@ -117,7 +117,7 @@ TEST(Scenario, IssueExampleParsesToTheExpectedNumbers) {
 }
 
 TEST(Scenario, OtherRegionExampleParses) {
-  const Scenario s = load_scenario(examples() + "three-region-pcie.yaml");
+  const Scenario s = load_scenario_file(examples() + "three-region-pcie.yaml");
   ASSERT_EQ(s.platform.hosts.size(), 5u);
   EXPECT_EQ(s.platform.hosts[0].name, "fra-0");
   EXPECT_EQ(s.platform.hosts[2].name, "london-0");
@@ -135,7 +135,7 @@ TEST(Scenario, OtherRegionExampleParses) {
 }
 
 TEST(Scenario, Defaults) {
-  const Scenario s = load_scenario(write_temp("defaults.yaml",
+  const Scenario s = load_scenario_file(write_temp("defaults.yaml",
                                               "platform:\n  regions:\n    - {name: r, hosts: 1, gpu: T4}\n"
                                               "job:\n  model: {preset: bert-large}\n  global_batch: 8\n"));
   EXPECT_EQ(s.name, "defaults");  // file stem
@@ -162,11 +162,11 @@ TEST(Scenario, Defaults) {
 TEST(Scenario, ExplicitModelAndPresetOverrides) {
   const std::string explicit_model = replace(kBase, "model: {preset: gpt3-xl}",
                                              "model: {layers: 4, hidden: 512, heads: 8, seq_len: 128, vocab: 1000}");
-  const Scenario a = load_scenario(write_temp("explicit.yaml", explicit_model));
+  const Scenario a = load_scenario_file(write_temp("explicit.yaml", explicit_model));
   EXPECT_EQ(a.job.model.layers, 4);
   EXPECT_EQ(a.job.model.hidden, 512);
   EXPECT_EQ(a.job.model.name, "custom");
-  const Scenario b = load_scenario(
+  const Scenario b = load_scenario_file(
       write_temp("preset_over.yaml", replace(kBase, "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 12}")));
   EXPECT_EQ(b.job.model.layers, 12);
   EXPECT_EQ(b.job.model.hidden, 2048);
@@ -177,7 +177,7 @@ TEST(Scenario, ExplicitModelAndPresetOverrides) {
 
 TEST(Scenario, PlacementFileResolvesAgainstTheScenarioFolder) {
   write_temp("place.json", "{}");
-  const Scenario s = load_scenario(write_temp("with_file.yaml", kBase + "placement: file:place.json\n"));
+  const Scenario s = load_scenario_file(write_temp("with_file.yaml", kBase + "placement: file:place.json\n"));
   const std::string expected =
       std::filesystem::path(testing::TempDir() + "/hulk_scenario_tests/place.json").lexically_normal().string();
   EXPECT_EQ(s.placement, "file:" + expected);
@@ -283,7 +283,7 @@ TEST(Scenario, MalformedYamlAndMissingFile) {
   EXPECT_GT(f.line, 0);
   EXPECT_NE(f.what.find("malformed YAML"), std::string::npos) << f.what;
   try {
-    load_scenario("/nonexistent/dir/none.yaml");
+    load_scenario_file("/nonexistent/dir/none.yaml");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/none.yaml"), std::string::npos);
@@ -311,7 +311,7 @@ TEST(Scenario, PlatformSourcesAreExclusive) {
 }
 
 TEST(Scenario, ValidateJobOnCodeBuiltScenario) {
-  Scenario s = load_scenario(examples() + "two-region-gpt.yaml");
+  Scenario s = load_scenario_file(examples() + "two-region-gpt.yaml");
   s.job.par.dp = 4;  // 32 ranks on 16 GPUs
   try {
     validate_job(s);

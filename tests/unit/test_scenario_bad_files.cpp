@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/errors.hpp"
-#include "sim/scenario.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 using namespace hulk;
 
@@ -26,13 +26,13 @@ TEST(BadFiles, EachFailsWithItsExpectedMessage) {
     const std::string tag = "# expect: ";
     if (first.rfind("# expect-simulate: ", 0) == 0) {
       // Detected by `hulk simulate` (memory depends on the placement): the loader must accept it.
-      EXPECT_NO_THROW(load_scenario(f.string()));
+      EXPECT_NO_THROW(load_scenario_file(f.string()));
       continue;
     }
     ASSERT_EQ(first.rfind(tag, 0), 0u) << "first line must be '# expect: <substring>'";
     const std::string expected = first.substr(tag.size());
     try {
-      load_scenario(f.string());
+      load_scenario_file(f.string());
       ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
       const std::string what = e.what();

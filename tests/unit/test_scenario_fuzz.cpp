@@ -8,8 +8,8 @@
 #include <random>
 #include <sstream>
 
-#include "sim/errors.hpp"
-#include "sim/scenario.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 using namespace hulk;
 
@@ -95,7 +95,7 @@ TEST(ScenarioFuzz, MutatedFilesGiveScenarioOrInputError) {
       const std::string path = out_dir + "/case.yaml";
       std::ofstream(path, std::ios::trunc) << text;
       try {
-        load_scenario(path);
+        load_scenario_file(path);
         ++accepted;
       } catch (const InputError& e) {
         ++rejected;
@@ -156,7 +156,7 @@ TEST(ScenarioFuzz, RandomOverridesGiveScenarioOrInputError) {
     const int n = 1 + static_cast<int>(rng() % 3);
     for (int k = 0; k < n; ++k) ov.push_back({keys[rng() % keys.size()], values[rng() % values.size()]});
     try {
-      load_scenario(file, ov);
+      load_scenario_file(file, ov);
     } catch (const InputError&) {
     } catch (const std::exception& e) {
       std::string desc;

@@ -1,8 +1,8 @@
 // `--set key=value` overrides: applied before validation, shortcuts, list addressing, and errors naming the key.
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/scenario.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 using namespace hulk;
 
@@ -11,7 +11,7 @@ std::string example() { return std::string(HULK_SOURCE_DIR) + "/scenarios/exampl
 
 std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr) {
   try {
-    load_scenario(example(), ov);
+    load_scenario_file(example(), ov);
   } catch (const InputError& e) {
     if (key != nullptr) *key = e.key();
     return e.what();
@@ -21,7 +21,7 @@ std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr
 }  // namespace
 
 TEST(Overrides, PlainKeysAndShortcuts) {
-  const Scenario s = load_scenario(
+  const Scenario s = load_scenario_file(
       example(),
       {{"job.iterations", "5"}, {"wan.default.bandwidth", "10Gbps"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
   EXPECT_EQ(s.job.iterations, 5);
@@ -30,20 +30,20 @@ TEST(Overrides, PlainKeysAndShortcuts) {
   // The only region pair is listed in wan.pairs, so the default does not reach it ...
   EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 0.6e9 / 8);
   // ... but overriding the pair itself does.
-  const Scenario t = load_scenario(example(), {{"wan.pairs.0.bandwidth", "10Gbps"}});
+  const Scenario t = load_scenario_file(example(), {{"wan.pairs.0.bandwidth", "10Gbps"}});
   EXPECT_DOUBLE_EQ(t.platform.wan[0][1].bandwidth_Bps, 1.25e9);
 }
 
 TEST(Overrides, ListElementsByIndexAndByName) {
-  const Scenario a = load_scenario(example(), {{"regions.tokyo.hosts", "6"}});
+  const Scenario a = load_scenario_file(example(), {{"regions.tokyo.hosts", "6"}});
   EXPECT_EQ(a.platform.hosts.size(), 10u);
   EXPECT_EQ(a.platform.hosts.back().name, "tokyo-5");
-  const Scenario b = load_scenario(example(), {{"platform.regions.0.gpus_per_host", "4"}});
+  const Scenario b = load_scenario_file(example(), {{"platform.regions.0.gpus_per_host", "4"}});
   EXPECT_EQ(b.platform.total_gpus(), 24);
-  const Scenario c = load_scenario(example(), {{"regions.virginia.gpu", "H100-80GB"}});
+  const Scenario c = load_scenario_file(example(), {{"regions.virginia.gpu", "H100-80GB"}});
   EXPECT_EQ(c.platform.hosts[0].gpu.name, "H100-80GB");
   // A map value is accepted as YAML.
-  const Scenario d = load_scenario(example(), {{"regions.tokyo.host_link", "{bandwidth: 25Gbps, latency: 10us}"}});
+  const Scenario d = load_scenario_file(example(), {{"regions.tokyo.host_link", "{bandwidth: 25Gbps, latency: 10us}"}});
   EXPECT_DOUBLE_EQ(d.platform.hosts[4].host_link.bandwidth_Bps, 25e9 / 8);
 }
 
@@ -78,13 +78,13 @@ TEST(Overrides, UnknownPathsNameTheKey) {
 }
 
 TEST(Overrides, DoNotLeakIntoOtherLoads) {
-  load_scenario(example(), {{"job.iterations", "9"}});
-  EXPECT_EQ(load_scenario(example()).job.iterations, 2);
+  load_scenario_file(example(), {{"job.iterations", "9"}});
+  EXPECT_EQ(load_scenario_file(example()).job.iterations, 2);
 }
 
 TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
   try {
-    load_scenario(example(), {{"regions.tokyo.host_link.bandwidth", "-1Gbps"}});
+    load_scenario_file(example(), {{"regions.tokyo.host_link.bandwidth", "-1Gbps"}});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "platform.regions.1.host_link.bandwidth");
@@ -94,7 +94,7 @@ TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
         << e.what();
   }
   try {
-    load_scenario(example(), {{"job.parallelism", "{dp: 8, tp: 2, pp: 4}"}});
+    load_scenario_file(example(), {{"job.parallelism", "{dp: 8, tp: 2, pp: 4}"}});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "job.parallelism");
@@ -103,7 +103,7 @@ TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
   }
   // An error elsewhere keeps its file line.
   try {
-    load_scenario(example(), {{"job.iterations", "3"}, {"job.micro_batch", "5"}});
+    load_scenario_file(example(), {{"job.iterations", "3"}, {"job.micro_batch", "5"}});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "job.global_batch");

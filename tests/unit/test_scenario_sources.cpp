@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "sim/cost_model.hpp"
-#include "sim/errors.hpp"
-#include "sim/scenario.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/scenario_loading.hpp"
 
 using namespace hulk;
 
@@ -30,13 +30,13 @@ double min_gpu_memory(const Scenario& s) {
 TEST(ScenarioSources, ExamplesFitOnEveryGpu) {
   for (const char* name : {"two-region-gpt.yaml", "three-region-pcie.yaml", "simgrid-xml.yaml", "hulk-47.yaml"}) {
     SCOPED_TRACE(name);
-    const Scenario s = load_scenario(example(name));
+    const Scenario s = load_scenario_file(example(name));
     EXPECT_LE(max_stage_memory(s), min_gpu_memory(s));
   }
 }
 
 TEST(ScenarioSources, HulkExample) {
-  const Scenario s = load_scenario(example("hulk-47.yaml"));
+  const Scenario s = load_scenario_file(example("hulk-47.yaml"));
   EXPECT_EQ(s.platform.hosts.size(), 47u);
   EXPECT_EQ(s.platform.regions.size(), 12u);
   EXPECT_EQ(s.platform.host_pair_latency_s.size(), 1081u);
@@ -45,13 +45,13 @@ TEST(ScenarioSources, HulkExample) {
   EXPECT_DOUBLE_EQ(s.platform.hosts[0].host_link.bandwidth_Bps, 1.25e9);
   EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 1.25e8);
   // The override path reaches the importer's options.
-  const Scenario t = load_scenario(example("hulk-47.yaml"), {{"platform.hulk.wan_bandwidth", "100Mbps"}});
+  const Scenario t = load_scenario_file(example("hulk-47.yaml"), {{"platform.hulk.wan_bandwidth", "100Mbps"}});
   EXPECT_DOUBLE_EQ(t.platform.wan[0][1].bandwidth_Bps, 1.25e7);
 }
 
 TEST(ScenarioSources, HulkGpuMapRejectsUnknownGpu) {
   try {
-    load_scenario(example("hulk-47.yaml"), {{"platform.hulk.gpu_map", "{\"8.6\": RTX4090}"}});
+    load_scenario_file(example("hulk-47.yaml"), {{"platform.hulk.gpu_map", "{\"8.6\": RTX4090}"}});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "platform.hulk.gpu_map.8.6");
@@ -60,7 +60,7 @@ TEST(ScenarioSources, HulkGpuMapRejectsUnknownGpu) {
 }
 
 TEST(ScenarioSources, SimgridXmlExample) {
-  const Scenario s = load_scenario(example("simgrid-xml.yaml"));
+  const Scenario s = load_scenario_file(example("simgrid-xml.yaml"));
   ASSERT_EQ(s.platform.hosts.size(), 4u);
   EXPECT_EQ(s.platform.total_gpus(), 10);  // 2 + 2 + 2 + 4
   EXPECT_FALSE(s.platform.simgrid_xml.empty());

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "sim/did_you_mean.hpp"
-#include "sim/units.hpp"
+#include "sim/core/did_you_mean.hpp"
+#include "sim/core/units.hpp"
 
 using namespace hulk;
 

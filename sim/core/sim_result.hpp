@@ -1,0 +1,59 @@
+#pragma once
+/** @file sim_result.hpp
+ *  @brief What one simulation produces: timings, traffic, memory, communication events, per-GPU spans.
+ *  Plain structs (no SimGrid) so that placers, the CLI and gnn/ can use them. */
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief One point-to-point message of a collective or pipeline transfer. */
+struct CommEvent {
+  int iteration = 0;
+  std::string kind;        ///< "dp" | "tp" | "pp"
+  std::string collective;  ///< collective id, identical on all ranks taking part, e.g. "tp/s1d0/mb3/l5/f0"
+  int src_rank = 0;
+  int dst_rank = 0;
+  int src_host = 0;        ///< host index in PlatformSpec::hosts
+  int dst_host = 0;
+  double bytes = 0;
+  double start_s = 0;      ///< when the sender posted the message
+  double end_s = 0;        ///< when the receiver had it
+};
+
+/** @brief One busy span of one GPU, for the Chrome trace (compute or blocking communication). */
+struct Span {
+  int rank = 0;
+  std::string name;  ///< e.g. "fwd mb3", "tp allreduce", "dp allreduce", "recv act mb2"
+  std::string cat;   ///< "compute" | "tp" | "pp" | "dp" | "bubble"
+  double start_s = 0;
+  double end_s = 0;
+};
+
+/** @brief Link classes for traffic accounting. */
+struct BytesByClass {
+  double intra_host = 0;
+  double intra_region = 0;
+  double inter_region = 0;
+};
+
+/** @brief The result of simulating a scenario with a placement. Times are per iteration, averaged. */
+struct SimResult {
+  double iteration_time_s = 0;  ///< mean simulated time of one iteration
+  double total_time_s = 0;      ///< simulated time of all iterations
+  double compute_s = 0;         ///< mean over ranks of compute time per iteration
+  double comm_dp_s = 0;         ///< mean over ranks of time blocked in DP communication per iteration
+  double comm_tp_s = 0;         ///< ... TP
+  double comm_pp_s = 0;         ///< ... PP, while the awaited message was in flight
+  double bubble_s = 0;          ///< mean over ranks of pipeline idle time (waiting for a message not yet sent)
+  BytesByClass bytes;           ///< bytes per link class, per iteration
+  std::vector<double> peak_memory_bytes;  ///< per rank
+  Placement placement;
+  std::vector<CommEvent> events;  ///< all messages (empty if not recorded), sorted deterministically
+  std::vector<Span> spans;        ///< per-GPU spans (empty if not recorded)
+  long long messages = 0;         ///< number of point-to-point messages simulated
+};
+
+}  // namespace hulk

@@ -1,0 +1,127 @@
+#include "sim/engine/collectives.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "sim/engine/sg_endpoint.hpp"
+
+namespace hulk {
+namespace {
+
+/** Receives kept posted ahead and sends kept outstanding per ring member: NCCL's bounded step slots
+ *  (NCCL_STEPS = 8). Bounded rather than "all steps" because SimGrid scans a per-actor list of unfinished
+ *  activities on every completion, which dominated the 1,024-GPU benchmark; lock-step rings (every test oracle) are
+ *  unaffected by the bound. Over a slow high-latency hop it limits how many steps overlap their latency, as NCCL's
+ *  slots do. */
+constexpr int kRingWindow = 8;
+
+/** `steps` ring steps of `chunk_bytes`: send to the next member, receive from the previous, each send after the
+ *  previous step's receive (the data dependency of reduce-scatter/all-gather). Receives are posted ahead so a
+ *  transfer starts when its sender is ready. */
+void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, int steps, const CommTag& tag) {
+  const int n = static_cast<int>(ring.size());
+  if (n < 2 || steps <= 0) return;
+  const int pos = static_cast<int>(std::find(ring.begin(), ring.end(), ep.rank()) - ring.begin());
+  const int next = ring[(pos + 1) % n], prev = ring[(pos + n - 1) % n];
+  std::vector<PendingRecv>& recvs = ep.scratch_recvs;
+  recvs.clear();
+  recvs.resize(steps);  // sized before posting: posted receives must not move
+  for (int s = 0; s < steps && s < kRingWindow; ++s) ep.post_recv(prev, recvs[s]);
+  std::vector<simgrid::s4u::CommPtr>& sends = ep.scratch_sends;
+  sends.assign(steps, nullptr);
+  for (int s = 0; s < steps; ++s) {
+    if (s >= kRingWindow) {
+      sends[s - kRingWindow]->wait();
+      sends[s - kRingWindow] = nullptr;
+    }
+    sends[s] = ep.send(next, chunk_bytes, tag);
+    ep.complete(recvs[s]);
+    if (s + kRingWindow < steps) ep.post_recv(prev, recvs[s + kRingWindow]);
+  }
+  for (int s = std::max(0, steps - kRingWindow); s < steps; ++s) sends[s]->wait();
+  sends.clear();
+}
+
+void ring_allreduce(Endpoint& ep, const std::vector<int>& ring, double bytes, const CommTag& tag) {
+  const int n = static_cast<int>(ring.size());
+  ring_steps(ep, ring, bytes / n, 2 * (n - 1), tag);
+}
+
+void hierarchical_allreduce(Endpoint& ep, const std::vector<int>& members, const std::vector<int>& regions,
+                            double bytes, const CommTag& tag) {
+  const HierarchicalLayout layout = hierarchical_layout(regions);
+  if (!layout.balanced) {
+    std::vector<int> ring;
+    for (const auto& block : layout.blocks)
+      for (int p : block) ring.push_back(members[p]);
+    ring_allreduce(ep, ring, bytes, tag);
+    return;
+  }
+  const int R = static_cast<int>(layout.blocks.size());
+  const int k = static_cast<int>(layout.blocks[0].size());
+  int my_block = -1, my_local = -1;
+  for (int b = 0; b < R && my_block < 0; ++b)
+    for (int j = 0; j < k; ++j)
+      if (members[layout.blocks[b][j]] == ep.rank()) {
+        my_block = b;
+        my_local = j;
+        break;
+      }
+  std::vector<int> local_ring, cross_ring;
+  for (int p : layout.blocks[my_block]) local_ring.push_back(members[p]);
+  for (int b = 0; b < R; ++b) cross_ring.push_back(members[layout.blocks[b][my_local]]);
+  ring_steps(ep, local_ring, bytes / k, k - 1, tag);                // reduce-scatter inside the region
+  ring_steps(ep, cross_ring, bytes / (k * R), 2 * (R - 1), tag);    // all-reduce of my shard across regions
+  ring_steps(ep, local_ring, bytes / k, k - 1, tag);                // all-gather inside the region
+}
+
+void tree_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag) {
+  const int n = static_cast<int>(members.size());
+  const int i = static_cast<int>(std::find(members.begin(), members.end(), ep.rank()) - members.begin());
+  const int parent = i == 0 ? -1 : members[(i - 1) / 2];
+  std::vector<int> children;
+  for (int c : {2 * i + 1, 2 * i + 2})
+    if (c < n) children.push_back(members[c]);
+  // Different mailboxes (child->me for the reduce, parent->me for the broadcast): post everything up front.
+  std::vector<PendingRecv> from_children(children.size());
+  for (size_t c = 0; c < children.size(); ++c) ep.post_recv(children[c], from_children[c]);
+  PendingRecv from_parent;
+  if (parent >= 0) ep.post_recv(parent, from_parent);
+  std::vector<simgrid::s4u::CommPtr> sends;
+  for (auto& r : from_children) ep.complete(r);
+  if (parent >= 0) {
+    sends.push_back(ep.send(parent, bytes, tag));
+    ep.complete(from_parent);
+  }
+  for (int c : children) sends.push_back(ep.send(c, bytes, tag));
+  Endpoint::wait_all(sends);
+}
+
+}  // namespace
+
+HierarchicalLayout hierarchical_layout(const std::vector<int>& region_of_member) {
+  HierarchicalLayout out;
+  std::map<int, int> block_of_region;
+  for (int p = 0; p < static_cast<int>(region_of_member.size()); ++p) {
+    auto it = block_of_region.find(region_of_member[p]);
+    if (it == block_of_region.end()) {
+      it = block_of_region.emplace(region_of_member[p], static_cast<int>(out.blocks.size())).first;
+      out.blocks.emplace_back();
+    }
+    out.blocks[it->second].push_back(p);
+  }
+  for (const auto& b : out.blocks) out.balanced = out.balanced && b.size() == out.blocks[0].size();
+  return out;
+}
+
+void allreduce(Endpoint& ep, const std::string& algorithm, const std::vector<int>& members,
+               const std::vector<int>& region_of_member, double bytes, const CommTag& tag) {
+  if (members.size() < 2) return;
+  if (algorithm == "ring") return ring_allreduce(ep, members, bytes, tag);
+  if (algorithm == "hierarchical") return hierarchical_allreduce(ep, members, region_of_member, bytes, tag);
+  if (algorithm == "tree") return tree_allreduce(ep, members, bytes, tag);
+  throw std::invalid_argument("unknown collective '" + algorithm + "'");
+}
+
+}  // namespace hulk

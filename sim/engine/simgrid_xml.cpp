@@ -1,0 +1,174 @@
+#include "sim/engine/simgrid_xml.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
+
+namespace hulk {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+/** Runs in the child: loads the XML and returns every host (creation order = XML document order, because
+ *  SimGrid creates hosts while parsing; Engine::get_all_hosts() would give name order instead), its englobing
+ *  netzone, and for every ordered host pair the route latency and bottleneck bandwidth. */
+nlohmann::json describe_in_child(const std::string& file) {
+  int argc = 1;
+  char arg0[] = "hulk";
+  char* argv[] = {arg0, nullptr};
+  sg4::Engine engine(&argc, argv);
+  xbt_log_control_set("root.thresh:critical");
+  // Same analytic defaults as the simulator (DESIGN.md) so latencies are reported as written in the file.
+  sg4::Engine::set_config("network/model:CM02");
+  std::vector<sg4::Host*> created;
+  sg4::Host::on_creation_cb([&created](sg4::Host& h) { created.push_back(&h); });
+  try {
+    engine.load_platform(file);
+  } catch (const simgrid::ParseError& e) {
+    // SimGrid formats "Parse error at FILE:LINE: message": recover the line for our own one-line layout.
+    const std::string what = e.what();
+    const std::string prefix = "Parse error at " + file + ":";
+    int line = 0;
+    std::string message = what;
+    if (what.compare(0, prefix.size(), prefix) == 0) {
+      size_t end = prefix.size();
+      while (end < what.size() && std::isdigit(static_cast<unsigned char>(what[end]))) ++end;
+      if (end > prefix.size()) line = std::stoi(what.substr(prefix.size(), end - prefix.size()));
+      message = what.substr(std::min(what.size(), end + 2));
+    }
+    throw InputError(file, line, "platform.simgrid.file", "SimGrid rejected the platform: " + message);
+  } catch (const std::exception& e) {
+    throw InputError(file, 0, "platform.simgrid.file", std::string("SimGrid rejected the platform: ") + e.what());
+  }
+  // Hosts created by on_creation but later destroyed would dangle; keep only those the engine still has.
+  std::vector<sg4::Host*> hosts;
+  std::set<std::string> seen;
+  for (sg4::Host* h : created)
+    if (engine.host_by_name_or_null(h->get_name()) == h && seen.insert(h->get_name()).second) hosts.push_back(h);
+
+  nlohmann::json out;
+  out["hosts"] = nlohmann::json::array();
+  for (sg4::Host* h : hosts) {
+    const sg4::NetZone* zone = h->get_englobing_zone();
+    out["hosts"].push_back({{"name", h->get_name()}, {"zone", zone ? zone->get_name() : std::string("")}});
+  }
+  nlohmann::json pairs = nlohmann::json::array();
+  for (size_t a = 0; a < hosts.size(); ++a) {
+    for (size_t b = 0; b < hosts.size(); ++b) {
+      if (a == b) continue;
+      std::vector<sg4::Link*> links;
+      double latency_s = 0;
+      hosts[a]->route_to(hosts[b], links, &latency_s);
+      double bw = std::numeric_limits<double>::infinity();
+      for (const sg4::Link* l : links) bw = std::min(bw, l->get_bandwidth());
+      if (links.empty()) bw = 0;  // no route: reported as zero bandwidth (the parent rejects it)
+      pairs.push_back({a, b, latency_s, bw});
+    }
+  }
+  out["pairs"] = pairs;
+  return out;
+}
+
+}  // namespace
+
+PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
+  {
+    std::ifstream probe(options.file);
+    if (!probe) throw InputError(options.file, 0, "platform.simgrid.file", "cannot open the SimGrid XML file");
+  }
+  nlohmann::json desc;
+  try {
+    desc = run_in_child([&options]() { return describe_in_child(options.file); });
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // SimGrid aborts (xbt_assert / xbt_die) on some malformed platforms: the child dies, the file is at fault.
+    throw InputError(options.file, 0, "platform.simgrid.file",
+                     std::string("SimGrid could not load the platform (") + e.what() + ")");
+  }
+
+  const auto& jhosts = desc["hosts"];
+  std::map<std::string, int> xml_index;
+  for (size_t i = 0; i < jhosts.size(); ++i) xml_index[jhosts[i]["name"].get<std::string>()] = static_cast<int>(i);
+  for (const auto& kv : options.per_host)
+    if (!xml_index.count(kv.first))
+      throw InputError(options.file, 0, "platform.simgrid.gpus." + kv.first,
+                       "host '" + kv.first + "' is not in the SimGrid XML file");
+
+  PlatformSpec spec;
+  spec.simgrid_xml = options.file;
+  std::vector<int> spec_of_xml(jhosts.size(), -1);
+  std::map<std::string, int> region_index;
+  for (size_t i = 0; i < jhosts.size(); ++i) {
+    const std::string name = jhosts[i]["name"].get<std::string>();
+    const XmlHostGpus* gpus = nullptr;
+    auto it = options.per_host.find(name);
+    if (it != options.per_host.end()) gpus = &it->second;
+    else if (options.has_default) gpus = &options.default_gpus;
+    if (!gpus || gpus->count <= 0) continue;
+    const std::string zone = jhosts[i]["zone"].get<std::string>();
+    auto r = region_index.find(zone);
+    if (r == region_index.end()) {
+      r = region_index.emplace(zone, static_cast<int>(spec.regions.size())).first;
+      spec.regions.push_back(zone);
+    }
+    HostSpec h;
+    h.name = name;
+    h.region = r->second;
+    h.gpus = gpus->count;
+    h.gpu = gpus->gpu;
+    h.intra_link = options.intra_host;
+    spec_of_xml[i] = static_cast<int>(spec.hosts.size());
+    spec.hosts.push_back(h);
+  }
+  if (spec.hosts.empty())
+    throw InputError(options.file, 0, "platform.simgrid.gpus", "no host of the SimGrid XML file carries GPUs");
+
+  // Routes may be asymmetric: keep the larger latency and the smaller bandwidth of the two directions, so the
+  // symmetric per-pair maps never promise more than either direction gives.
+  const size_t R = spec.regions.size();
+  spec.wan.assign(R, std::vector<LinkSpec>(R));
+  std::vector<std::vector<bool>> wan_set(R, std::vector<bool>(R, false));
+  for (const auto& p : desc["pairs"]) {
+    const int a = spec_of_xml[p[0].get<size_t>()], b = spec_of_xml[p[1].get<size_t>()];
+    if (a < 0 || b < 0) continue;
+    const double lat = p[2].get<double>(), bw = p[3].get<double>();
+    if (bw <= 0)
+      throw InputError(options.file, 0, "platform.simgrid.file",
+                       "no route between hosts '" + spec.hosts[a].name + "' and '" + spec.hosts[b].name + "'");
+    const std::pair<int, int> key(std::min(a, b), std::max(a, b));
+    auto li = spec.host_pair_latency_s.find(key);
+    if (li == spec.host_pair_latency_s.end() || lat > li->second) spec.host_pair_latency_s[key] = lat;
+    auto bi = spec.host_pair_bandwidth_Bps.find(key);
+    if (bi == spec.host_pair_bandwidth_Bps.end() || bw < bi->second) spec.host_pair_bandwidth_Bps[key] = bw;
+    // host_link (descriptive only for XML platforms): the best bottleneck bandwidth seen from this host.
+    spec.hosts[a].host_link.bandwidth_Bps = std::max(spec.hosts[a].host_link.bandwidth_Bps, bw);
+    // wan (descriptive only): worst pair between two zones = min bandwidth, max latency.
+    const int ra = std::min(spec.hosts[a].region, spec.hosts[b].region);
+    const int rb = std::max(spec.hosts[a].region, spec.hosts[b].region);
+    if (ra != rb) {
+      LinkSpec& w = spec.wan[ra][rb];
+      if (!wan_set[ra][rb] || bw < w.bandwidth_Bps) w.bandwidth_Bps = bw;
+      if (!wan_set[ra][rb] || lat > w.latency_s) w.latency_s = lat;
+      wan_set[ra][rb] = true;
+    }
+  }
+  for (size_t ra = 0; ra < R; ++ra)
+    for (size_t rb = ra + 1; rb < R; ++rb) spec.wan[rb][ra] = spec.wan[ra][rb];
+  for (auto& h : spec.hosts)
+    if (h.host_link.bandwidth_Bps <= 0) h.host_link.bandwidth_Bps = h.intra_link.bandwidth_Bps;  // single host
+  return spec;
+}
+
+}  // namespace hulk

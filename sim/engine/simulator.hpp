@@ -1,0 +1,22 @@
+#pragma once
+/** @file simulator.hpp
+ *  @brief Runs training iterations of a job on a platform with SimGrid, flow by flow.
+ *  SimGrid's engine cannot be reset: call simulate() at most once per process (tests: one test per process;
+ *  tools: a forked child per evaluation, see subprocess.hpp). */
+#include "sim/core/sim_result.hpp"
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief What to record. */
+struct SimOptions {
+  bool record_events = true;  ///< fill SimResult::events (comm.csv)
+  bool record_spans = true;   ///< fill SimResult::spans (trace.json)
+};
+
+/** @brief Simulates scenario.job.iterations iterations of the job with the given placement.
+ *  @throws InputError if the placement is invalid or a stage does not fit in its GPU's memory
+ *  (when scenario.job.check_memory), or if a SimGrid XML platform is rejected. */
+SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options = {});
+
+}  // namespace hulk

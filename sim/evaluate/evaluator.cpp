@@ -1,0 +1,475 @@
+#include "sim/evaluate/evaluator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hulk {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
+// i-1 (simcore's ring_steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
+// latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
+// `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
+// With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps) {
+  if (n < 2 || steps <= 0) return 0.0;
+  double total = 0.0, pipelined = 0.0;
+  for (int i = 0; i < n; ++i) {
+    total += hop_s[i];
+    pipelined = std::max(pipelined, latency_s[i] + steps * (hop_s[i] - latency_s[i]));
+  }
+  const int q = steps / n, r = steps % n;
+  double window = 0.0;
+  for (int start = 0; start < n; ++start) {
+    double w = q * total;
+    for (int k = 0; k < r; ++k) w += hop_s[(start + k) % n];
+    window = std::max(window, w);
+  }
+  return std::max(window, pipelined);
+}
+
+}  // namespace
+
+Evaluator::Evaluator(const Scenario& scenario)
+    : scenario_(scenario),
+      cost_(compute_job_cost(scenario.job)),
+      plan_(scenario.job.par),
+      net_(scenario.platform) {
+  const auto& hosts = scenario_.platform.hosts;
+  speed_.resize(hosts.size());
+  memory_.resize(hosts.size());
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    speed_[h] = hosts[h].gpu.peak_flops(scenario_.job.precision) * scenario_.job.utilisation;
+    memory_[h] = hosts[h].gpu.memory_bytes;
+  }
+  const Parallelism& par = scenario_.job.par;
+  schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
+  link_count_.assign(net_.links(), 0);
+  extra_load_.assign(net_.links(), 0.0);
+  const size_t sd = static_cast<size_t>(par.pp) * par.dp;
+  fwd_.assign(sd, 0.0);
+  bwd_.assign(sd, 0.0);
+  lat_f_.assign(sd, 0.0);
+  xfer_f_.assign(sd, 0.0);
+  lat_b_.assign(sd, 0.0);
+  xfer_b_.assign(sd, 0.0);
+  sf_.assign(par.pp, 0.0);
+  sb_.assign(par.pp, 0.0);
+  links_f_.assign(3 * sd, -1);
+  links_b_.assign(3 * sd, -1);
+  slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
+  slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
+  dp_s_.assign(par.pp, 0.0);
+  drain_pause_.assign(par.pp, 0.0);
+  drain_threshold_.assign(par.pp, 0.0);
+  slf_.assign(par.pp, 0.0);
+  sxf_.assign(par.pp, 0.0);
+  slb_.assign(par.pp, 0.0);
+  sxb_.assign(par.pp, 0.0);
+  last_end_.assign(par.pp, 0.0);
+  stage_done_.assign(par.pp, 0.0);
+  const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
+  src_.reserve(max_flows);
+  dst_.reserve(max_flows);
+  times_.reserve(max_flows);
+}
+
+bool Evaluator::stage_fits(int stage, int host) const {
+  if (!scenario_.job.check_memory) return true;
+  return cost_.stages[stage].peak_memory_bytes <= memory_[host];
+}
+
+bool Evaluator::fits(int rank, int host) const { return stage_fits(plan_.coord_of(rank).pp, host); }
+
+void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
+                                 const double* bytes_each) const {
+  // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
+  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    for (int k = 0; k < r.n_links; ++k) ++link_count_[r.links[k]];
+  }
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    double share = r.flow_cap_Bps;
+    for (int k = 0; k < r.n_links; ++k) {
+      const int l = r.links[k];
+      share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
+    }
+    out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
+  }
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    for (int k = 0; k < r.n_links; ++k) link_count_[r.links[k]] = 0;
+  }
+}
+
+double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const {
+  // All rings run at once; each has 2(n-1) steps whose duration is its slowest hop (approximation 2).
+  src_.clear();
+  dst_.clear();
+  int n = 0;
+  for (const auto& ring : rings) {
+    n = static_cast<int>(ring.size());
+    if (n < 2) continue;
+    for (int i = 0; i < n; ++i) {
+      src_.push_back(ring[i]);
+      dst_.push_back(ring[(i + 1) % n]);
+    }
+  }
+  if (src_.empty()) return 0.0;
+  // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
+  times_.resize(src_.size());
+  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data());
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size(); first += n)
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1)));
+  return out;
+}
+
+double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+  // Approximation 4: simcore's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
+  // children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share links
+  // (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
+  const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
+  if (n < 2) return 0.0;
+  const int G = static_cast<int>(groups.size());
+  std::vector<int> height(n, 0), depth(n, 0);
+  for (int i = n - 1; i > 0; --i) height[(i - 1) / 2] = std::max(height[(i - 1) / 2], height[i] + 1);
+  for (int i = 1; i < n; ++i) depth[i] = depth[(i - 1) / 2] + 1;
+  std::vector<double> ready(static_cast<size_t>(G) * n, 0.0);  // reduce: when node i may send to its parent
+  struct Send {
+    double start;
+    int g, from, to;
+  };
+  std::vector<Send> batch;
+  // Runs a batch of sends: sends with equal start times are concurrent. Returns arrival times in `arrive`.
+  std::vector<double> arrive;
+  auto run = [&](std::vector<Send>& b) {
+    std::stable_sort(b.begin(), b.end(), [](const Send& x, const Send& y) { return x.start < y.start; });
+    arrive.assign(b.size(), 0.0);
+    for (size_t lo = 0; lo < b.size();) {
+      size_t hi = lo + 1;
+      while (hi < b.size() && b[hi].start - b[lo].start <= 1e-12 * std::max(1.0, b[lo].start)) ++hi;
+      src_.clear();
+      dst_.clear();
+      for (size_t k = lo; k < hi; ++k) {
+        src_.push_back(groups[b[k].g][b[k].from]);
+        dst_.push_back(groups[b[k].g][b[k].to]);
+      }
+      times_.resize(src_.size());
+      concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes, times_.data());
+      for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + times_[k - lo];
+      lo = hi;
+    }
+  };
+  const int max_height = height[0];
+  for (int h = 0; h < max_height; ++h) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (height[i] == h) batch.push_back({ready[static_cast<size_t>(g) * n + i], g, i, (i - 1) / 2});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      double& r = ready[static_cast<size_t>(batch[k].g) * n + batch[k].to];
+      r = std::max(r, arrive[k]);
+    }
+  }
+  std::vector<double> got(static_cast<size_t>(G) * n, 0.0);  // broadcast: when node i has the result
+  for (int g = 0; g < G; ++g) got[static_cast<size_t>(g) * n] = ready[static_cast<size_t>(g) * n];
+  double end = 0.0;
+  const int max_depth = depth[n - 1];
+  for (int d = 0; d < max_depth; ++d) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (depth[i] == d + 1) batch.push_back({got[static_cast<size_t>(g) * n + (i - 1) / 2], g, (i - 1) / 2, i});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      got[static_cast<size_t>(batch[k].g) * n + batch[k].to] = arrive[k];
+      end = std::max(end, arrive[k]);
+    }
+  }
+  return end;
+}
+
+double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
+                                const std::vector<int>& steps) const {
+  // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
+  src_.clear();
+  dst_.clear();
+  std::vector<double> bytes_each;
+  std::vector<size_t> ring_of;
+  for (size_t r = 0; r < rings.size(); ++r) {
+    const int n = static_cast<int>(rings[r].size());
+    if (n < 2 || steps[r] <= 0) continue;
+    for (int i = 0; i < n; ++i) {
+      src_.push_back(rings[r][i]);
+      dst_.push_back(rings[r][(i + 1) % n]);
+      bytes_each.push_back(chunk_bytes[r]);
+      ring_of.push_back(r);
+    }
+  }
+  if (src_.empty()) return 0.0;
+  times_.resize(src_.size());
+  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
+    const size_t r = ring_of[first];
+    const int n = static_cast<int>(rings[r].size());
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r]));
+    first += n;
+  }
+  return out;
+}
+
+double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+  // Approximation 3, mirroring simcore's collectives.cpp: members grouped by region (regions in order of first
+  // appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
+  // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
+  // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
+  if (groups.empty() || groups[0].size() < 2) return 0.0;
+  std::vector<std::vector<int>> local, cross, fallback;
+  std::vector<double> local_chunk, cross_chunk, fallback_chunk;
+  std::vector<int> local_steps, cross_steps, fallback_steps;
+  for (const auto& members : groups) {
+    std::vector<int> region_ids;
+    std::vector<std::vector<int>> blocks;
+    for (int h : members) {
+      const int reg = net_.region_of(h);
+      auto it = std::find(region_ids.begin(), region_ids.end(), reg);
+      if (it == region_ids.end()) {
+        region_ids.push_back(reg);
+        blocks.emplace_back();
+        it = region_ids.end() - 1;
+      }
+      blocks[static_cast<size_t>(it - region_ids.begin())].push_back(h);
+    }
+    bool balanced = true;
+    for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+    const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+    if (!balanced) {
+      std::vector<int> ring;
+      for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+      const int n = static_cast<int>(ring.size());
+      fallback.push_back(std::move(ring));
+      fallback_chunk.push_back(bytes / n);
+      fallback_steps.push_back(2 * (n - 1));
+      continue;
+    }
+    for (const auto& b : blocks) {
+      local.push_back(b);
+      local_chunk.push_back(bytes / k);
+      local_steps.push_back(k - 1);
+    }
+    for (int j = 0; j < k; ++j) {
+      std::vector<int> ring;
+      for (const auto& b : blocks) ring.push_back(b[j]);
+      cross.push_back(std::move(ring));
+      cross_chunk.push_back(bytes / (static_cast<double>(k) * R));
+      cross_steps.push_back(2 * (R - 1));
+    }
+  }
+  // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
+  // against the phases').
+  const double phase1 = rings_phase_s(local, local_chunk, local_steps);
+  const double phase2 = rings_phase_s(cross, cross_chunk, cross_steps);
+  const double balanced_s = 2.0 * phase1 + phase2;
+  const double fallback_s = rings_phase_s(fallback, fallback_chunk, fallback_steps);
+  return std::max(balanced_s, fallback_s);
+}
+
+double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  if (par.dp < 2) return 0.0;
+  std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
+  groups.resize(par.tp);
+  for (auto& g : groups) g.resize(par.dp);
+  for (int t = 0; t < par.tp; ++t)
+    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
+  const double bytes = cost_.stages[stage].dp_grad_bytes;
+  const std::string& algo = scenario_.job.collective;
+  if (algo == "tree") return tree_allreduce_s(groups, bytes);
+  if (algo == "hierarchical") return hierarchical_allreduce_s(groups, bytes);
+  return ring_allreduce_s(groups, bytes);
+}
+
+void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  const std::vector<double> iso = dp_s_;
+  std::vector<int> touched;
+  for (int s = 0; s < P; ++s) {
+    if (iso[s] <= 0) continue;
+    const double a0 = stage_done_[s], a1 = a0 + iso[s];
+    bool any = false;
+    for (int o = 0; o < P; ++o) {
+      if (o == s || iso[o] <= 0) continue;
+      const double b0 = stage_done_[o], b1 = b0 + iso[o];
+      const double frac = (std::min(a1, b1) - std::max(a0, b0)) / iso[s];
+      if (frac <= 0) continue;
+      any = true;
+      // The other stage's DP traffic, as its rings in dp order, weighted by the fraction of overlap.
+      for (int t = 0; t < T; ++t)
+        for (int d = 0; d < D; ++d) {
+          const Route& r = net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+          for (int k = 0; k < r.n_links; ++k) {
+            if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
+            extra_load_[r.links[k]] += frac;
+          }
+        }
+    }
+    if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
+    for (int l : touched) extra_load_[l] = 0.0;
+    touched.clear();
+  }
+}
+
+double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
+
+EvalBreakdown Evaluator::evaluate(const Placement& placement) const {
+  std::vector<int> hosts(placement.gpu_of_rank.size());
+  for (size_t r = 0; r < hosts.size(); ++r) hosts[r] = placement.gpu_of_rank[r].host;
+  return evaluate_hosts(hosts);
+}
+
+EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
+  EvalBreakdown out;
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  const int H = net_.hosts();
+  if (static_cast<int>(host_of_rank.size()) != par.ranks()) return out;
+  for (int r = 0; r < par.ranks(); ++r) {
+    const int h = host_of_rank[r];
+    if (h < 0 || h >= H) return out;
+    if (!fits(r, h)) {
+      out.infeasible_rank = r;
+      return out;
+    }
+  }
+  const int m = std::max(1, cost_.micro_batches);
+
+  // Stage op times per (stage, replica): compute at the TP group's slowest GPU plus 2 TP all-reduces per layer
+  // per pass (approximation 5). TP rings of all replicas of a stage are concurrent (approximation 1).
+  std::vector<double>& tp_ar = times_;  // reused below only after tp_ar is consumed
+  for (int s = 0; s < P; ++s) {
+    const StageCost& st = cost_.stages[s];
+    const int first = s * D * T;
+    std::vector<double>& ring_time = ring_time_;
+    ring_time.assign(D, 0.0);
+    if (T > 1) {
+      src_.resize(static_cast<size_t>(D) * T);
+      dst_.resize(static_cast<size_t>(D) * T);
+      for (int d = 0; d < D; ++d)
+        for (int t = 0; t < T; ++t) {
+          src_[d * T + t] = host_of_rank[first + d * T + t];
+          dst_[d * T + t] = host_of_rank[first + d * T + (t + 1) % T];
+        }
+      tp_ar.resize(src_.size());
+      concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
+      lat_buf_.resize(src_.size());
+      for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+      for (int d = 0; d < D; ++d)
+        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1));
+    }
+    for (int d = 0; d < D; ++d) {
+      double speed = kInf;
+      for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
+      const double comp_f = st.fwd_flops_per_mb() / speed;
+      const double comm = 2.0 * st.layers * ring_time[d];
+      fwd_[s * D + d] = comp_f + comm;
+      bwd_[s * D + d] = 2.0 * comp_f + comm;
+      out.compute_s = std::max(out.compute_s, m * 3.0 * comp_f);
+      out.tp_comm_s = std::max(out.tp_comm_s, m * 2.0 * comm);
+    }
+  }
+
+  // PP hand-offs: all dp*tp transfers across one boundary at once, each direction separately.
+  for (int s = 0; s + 1 < P; ++s) {
+    const int n = D * T;
+    src_.resize(n);
+    dst_.resize(n);
+    times_.resize(n);
+    for (int dir = 0; dir < 2; ++dir) {
+      for (int i = 0; i < n; ++i) {
+        const int a = host_of_rank[s * n + i], b = host_of_rank[(s + 1) * n + i];
+        src_[i] = dir == 0 ? a : b;
+        dst_[i] = dir == 0 ? b : a;
+      }
+      concurrent_times(src_.data(), dst_.data(), n, cost_.pp_message_bytes, times_.data());
+      std::vector<double>& lat = dir == 0 ? lat_f_ : lat_b_;
+      std::vector<double>& xfer = dir == 0 ? xfer_f_ : xfer_b_;
+      for (int d = 0; d < D; ++d) {
+        int worst = d * T;
+        for (int t = 1; t < T; ++t)
+          if (times_[d * T + t] > times_[worst]) worst = d * T + t;
+        const Route& route = net_.route(src_[worst], dst_[worst]);
+        const double l = route.latency_s;
+        int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
+        for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
+        lat[s * D + d] = l;
+        xfer[s * D + d] = times_[worst] - l;
+        out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
+      }
+    }
+  }
+
+  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
+  // the pipeline needs them for the drain effect (approximation 8).
+  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+
+  // One critical-path computation per dp replica (approximation 6).
+  std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
+  double busiest = 0.0;
+  for (int d = 0; d < D; ++d) {
+    for (int s = 0; s < P; ++s) {
+      sf_[s] = fwd_[s * D + d];
+      sb_[s] = bwd_[s * D + d];
+      slf_[s] = lat_f_[s * D + d];
+      sxf_[s] = xfer_f_[s * D + d];
+      slb_[s] = lat_b_[s * D + d];
+      sxb_[s] = xfer_b_[s * D + d];
+      for (int k = 0; k < 3; ++k) {
+        slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
+        slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
+      }
+      drain_pause_[s] = D > 1 ? dp_s_[s] : 0.0;
+      if (D > 1) {
+        const int a = host_of_rank[plan_.rank_of(s, d, 0)], b = host_of_rank[plan_.rank_of(s, (d + 1) % D, 0)];
+        drain_threshold_[s] = 10.0 * net_.route(a, b).latency_s;
+      }
+      busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
+    }
+    const PipelineLinks links{slf_.data(),      sxf_.data(),      slb_.data(),          sxb_.data(),
+                              slinks_f_.data(), slinks_b_.data(), net_.links(),         drain_pause_.data(),
+                              drain_threshold_.data()};
+    const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
+    out.pipeline_s = std::max(out.pipeline_s, span);
+    for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
+  }
+  out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
+
+  // DP all-reduces of different stages that overlap in time share links (approximation 9).
+  if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+
+  // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
+  double end = 0.0;
+  for (int s = 0; s < P; ++s) {
+    const double dp = dp_s_[s];
+    if (stage_done_[s] + dp >= end) {
+      end = stage_done_[s] + dp;
+      out.dp_comm_s = dp;
+    }
+  }
+  out.iteration_time_s = end;
+  out.feasible = true;
+  return out;
+}
+
+}  // namespace hulk

@@ -1,0 +1,54 @@
+#include "sim/evaluate/lower_bound.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/workload/cost_model.hpp"
+#include "sim/evaluate/pipeline_critical_path.hpp"
+
+namespace hulk {
+
+double fastest_gpu_flops(const Scenario& scenario) {
+  double v = 0.0;
+  for (const auto& h : scenario.platform.hosts)
+    if (h.gpus > 0) v = std::max(v, h.gpu.peak_flops(scenario.job.precision) * scenario.job.utilisation);
+  return v;
+}
+
+namespace {
+
+void stage_times(const Scenario& scenario, const JobCost& cost, std::vector<double>& f, std::vector<double>& b) {
+  const double v = fastest_gpu_flops(scenario);
+  for (const auto& st : cost.stages) {
+    f.push_back(st.fwd_flops_per_mb() / v);
+    b.push_back(2.0 * st.fwd_flops_per_mb() / v);
+  }
+}
+
+}  // namespace
+
+double lower_bound_s(const Scenario& scenario) {
+  const JobCost cost = compute_job_cost(scenario.job);
+  std::vector<double> f, b;
+  stage_times(scenario, cost, f, b);
+  const int p = static_cast<int>(f.size());
+  const std::vector<double> zero(std::max(1, p), 0.0);
+  const auto schedule = stage_op_orders(scenario.job.schedule, p, std::max(1, cost.micro_batches));
+  PipelineScratch scratch;
+  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  return pipeline_makespan_s(schedule, f.data(), b.data(), free_links, nullptr, scratch);
+}
+
+double closed_form_bound_s(const Scenario& scenario) {
+  const JobCost cost = compute_job_cost(scenario.job);
+  std::vector<double> f, b;
+  stage_times(scenario, cost, f, b);
+  double sum = 0.0, mx = 0.0;
+  for (size_t i = 0; i < f.size(); ++i) {
+    sum += f[i] + b[i];
+    mx = std::max(mx, f[i] + b[i]);
+  }
+  return sum + (std::max(1, cost.micro_batches) - 1) * mx;
+}
+
+}  // namespace hulk

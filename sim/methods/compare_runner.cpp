@@ -1,0 +1,112 @@
+#include "sim/methods/compare_runner.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/evaluate/lower_bound.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/report/placement_json.hpp"
+
+namespace hulk {
+namespace {
+
+MethodResult run_one(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
+  MethodResult r;
+  r.method = method;
+  try {
+    PlacementOutcome placed = compute_placement(scenario, method, options);
+    r.placement = placed.placement;
+    r.method_wall_s = placed.wall_s;
+    r.iteration_time_s = simulated_iteration_time_s(scenario, placed.placement);
+    r.ok = true;
+  } catch (const InputError& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
+                          const MethodOptions& options, bool show_progress) {
+  CompareReport report;
+  report.scenario = scenario.name;
+  report.lower_bound_s = lower_bound_s(scenario);
+  // References first: every speedup is relative to them.
+  std::vector<std::string> order = {"round-robin", "greedy"};
+  for (const auto& m : methods)
+    if (m != "round-robin" && m != "greedy") order.push_back(m);
+  std::map<std::string, MethodResult> by_method;
+  for (const auto& m : order) {
+    if (show_progress) std::cerr << "[" << scenario.name << "] " << m << " ..." << std::flush;
+    by_method[m] = run_one(scenario, m, options);
+    if (show_progress) {
+      const MethodResult& r = by_method[m];
+      if (r.ok)
+        std::fprintf(stderr, " %.4f s/iteration (placed in %.3f s)\n", r.iteration_time_s, r.method_wall_s);
+      else
+        std::cerr << " failed: " << r.error << "\n";
+    }
+  }
+  const MethodResult& rr = by_method["round-robin"];
+  const MethodResult& greedy = by_method["greedy"];
+  const MethodResult* search = by_method.count("search") ? &by_method["search"] : nullptr;
+  for (const auto& m : methods) {
+    MethodResult r = by_method[m];
+    if (r.ok) {
+      if (rr.ok) r.speedup_vs_round_robin = rr.iteration_time_s / r.iteration_time_s;
+      if (greedy.ok) r.speedup_vs_greedy = greedy.iteration_time_s / r.iteration_time_s;
+      if (report.lower_bound_s > 0) r.gap_to_lower_bound = r.iteration_time_s / report.lower_bound_s - 1.0;
+      if (search && search->ok) r.gap_to_search = r.iteration_time_s / search->iteration_time_s - 1.0;
+    }
+    report.results.push_back(r);
+  }
+  return report;
+}
+
+nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& report) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : report.results) {
+    nlohmann::json j = {{"method", r.method}, {"ok", r.ok}};
+    if (r.ok) {
+      j["iteration_time_s"] = r.iteration_time_s;
+      j["speedup_vs_round_robin"] = r.speedup_vs_round_robin;
+      j["speedup_vs_greedy"] = r.speedup_vs_greedy;
+      j["gap_to_lower_bound"] = r.gap_to_lower_bound;
+      j["gap_to_search"] = r.gap_to_search;
+      j["placement"] = placement_to_json(scenario, r.placement);
+      j["method_wall_s"] = r.method_wall_s;
+    } else {
+      j["error"] = r.error;
+    }
+    results.push_back(j);
+  }
+  return {{"scenario", report.scenario}, {"lower_bound_s", report.lower_bound_s}, {"results", results}};
+}
+
+std::string report_table(const CompareReport& report) {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%s (lower bound %.4f s/iteration)\n", report.scenario.c_str(),
+                report.lower_bound_s);
+  out += line;
+  std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11s\n", "method", "iter_time_s", "vs_rr",
+                "vs_greedy", "gap_lb", "gap_search", "method_s");
+  out += line;
+  for (const auto& r : report.results) {
+    if (!r.ok) {
+      out += r.method + "  failed: " + r.error + "\n";
+      continue;
+    }
+    std::snprintf(line, sizeof line, "%-12s %12.4f %9.3fx %9.3fx %9.1f%% %9.1f%% %11.3f\n", r.method.c_str(),
+                  r.iteration_time_s, r.speedup_vs_round_robin, r.speedup_vs_greedy, 100.0 * r.gap_to_lower_bound,
+                  100.0 * r.gap_to_search, r.method_wall_s);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace hulk

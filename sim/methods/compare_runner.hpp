@@ -1,0 +1,50 @@
+#pragma once
+/** @file compare_runner.hpp
+ *  @brief Runs several placement methods on one scenario and measures each placement with SimGrid (each
+ *  simulation in its own process). Shared by `compare`, `sweep` and `reproduce`. */
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/methods/placement_methods.hpp"
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief One method's outcome on one scenario. */
+struct MethodResult {
+  std::string method;
+  bool ok = false;             ///< false if the method failed (error says why)
+  std::string error;
+  double iteration_time_s = 0; ///< simulated by SimGrid
+  double method_wall_s = 0;    ///< wall time of computing the placement
+  double speedup_vs_round_robin = 0;  ///< t(round-robin) / t(method)
+  double speedup_vs_greedy = 0;       ///< t(greedy) / t(method)
+  double gap_to_lower_bound = 0;      ///< t(method) / lower bound - 1
+  double gap_to_search = 0;           ///< t(method) / t(search) - 1 (0 if search not run)
+  Placement placement;
+};
+
+/** @brief All methods on one scenario. */
+struct CompareReport {
+  std::string scenario;
+  double lower_bound_s = 0;
+  std::vector<MethodResult> results;  ///< in the requested order
+};
+
+/** @brief Runs the methods. round-robin and greedy are always simulated (as references for the speedups) even
+ *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its
+ *  placement does not fit) is reported with ok = false. */
+CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
+                          const MethodOptions& options, bool show_progress);
+
+/** @brief The JSON form: {"scenario", "lower_bound_s", "results": [{"method", "iteration_time_s",
+ *  "speedup_vs_round_robin", "speedup_vs_greedy", "gap_to_lower_bound", "gap_to_search", "placement",
+ *  "method_wall_s"}]}. */
+nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& report);
+
+/** @brief The human table. */
+std::string report_table(const CompareReport& report);
+
+}  // namespace hulk

@@ -1,0 +1,48 @@
+#include "sim/methods/verified_search.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/place/search_placer.hpp"
+
+namespace hulk {
+
+Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
+  candidates_.clear();
+  std::vector<std::pair<std::string, Placement>> pool;
+  auto add = [&pool](const std::string& origin, const Placement& p) {
+    for (const auto& [o, q] : pool)
+      if (q.gpu_of_rank == p.gpu_of_rank) return;  // identical placements are simulated once
+    pool.emplace_back(origin, p);
+  };
+  try {
+    add("greedy", GreedyPlacer().place(scenario));
+  } catch (const InputError&) {
+  }
+  const Placement rr = round_robin_placement(scenario);
+  if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) add("round-robin", rr);
+  const int restarts = std::max(1, options_.restarts);
+  for (int k = 0; k < restarts; ++k) {
+    SearchOptions so;
+    so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
+    so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
+    add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
+  }
+  const Evaluator ev(scenario);
+  double best = std::numeric_limits<double>::infinity();
+  size_t best_i = 0;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    VerifiedCandidate c{pool[i].first, ev.iteration_time_s(pool[i].second), 0};
+    c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
+    if (c.simgrid_s < best) best = c.simgrid_s, best_i = i;
+    candidates_.push_back(c);
+  }
+  return pool[best_i].second;
+}
+
+}  // namespace hulk

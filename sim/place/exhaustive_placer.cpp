@@ -1,0 +1,85 @@
+#include "sim/place/exhaustive_placer.hpp"
+
+#include <limits>
+
+#include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/placer_common.hpp"
+
+namespace hulk {
+namespace {
+
+/** Depth-first enumeration of rank -> host maps respecting capacity and memory. */
+class Enumerator {
+ public:
+  Enumerator(const Scenario& sc, const std::function<bool(const Placement&)>& fn) : sc_(sc), ev_(sc), fn_(fn) {
+    free_.resize(sc.platform.hosts.size());
+    for (size_t h = 0; h < free_.size(); ++h) free_[h] = sc.platform.hosts[h].gpus;
+    hosts_.assign(sc.job.par.ranks(), -1);
+  }
+  bool run() { return rec(0); }
+
+ private:
+  bool rec(int r) {
+    if (r == static_cast<int>(hosts_.size())) return fn_(placement_from_hosts(hosts_));
+    for (int h = 0; h < static_cast<int>(free_.size()); ++h) {
+      if (free_[h] == 0 || !ev_.fits(r, h)) continue;
+      --free_[h];
+      hosts_[r] = h;
+      const bool go_on = rec(r + 1);
+      ++free_[h];
+      if (!go_on) return false;
+    }
+    return true;
+  }
+  const Scenario& sc_;
+  Evaluator ev_;
+  const std::function<bool(const Placement&)>& fn_;
+  std::vector<int> free_;
+  std::vector<int> hosts_;
+};
+
+}  // namespace
+
+bool for_each_placement_up_to_symmetry(const Scenario& scenario, const std::function<bool(const Placement&)>& fn) {
+  return Enumerator(scenario, fn).run();
+}
+
+long long count_placements_up_to_symmetry(const Scenario& scenario, long long limit) {
+  long long n = 0;
+  for_each_placement_up_to_symmetry(scenario, [&](const Placement&) { return ++n <= limit; });
+  return n;
+}
+
+Placement ExhaustivePlacer::place(const Scenario& scenario) {
+  const int gpus = scenario.platform.total_gpus();
+  if (gpus > options_.max_gpus)
+    throw InputError(scenario.file, 0, "placement",
+                     "exhaustive placement is limited to " + std::to_string(options_.max_gpus) +
+                         " GPUs; the platform has " + std::to_string(gpus) + " (use search)");
+  const long long n = count_placements_up_to_symmetry(scenario, options_.max_placements);
+  if (n > options_.max_placements)
+    throw InputError(scenario.file, 0, "placement",
+                     "exhaustive placement: more than " + std::to_string(options_.max_placements) +
+                         " placements to try (use search)");
+  if (n == 0) throw InputError(scenario.file, 0, "job", "exhaustive placement: no placement fits GPU memory");
+
+  std::unique_ptr<Evaluator> ev;
+  if (!options_.time_oracle) ev = std::make_unique<Evaluator>(scenario);
+  Placement best;
+  double best_t = std::numeric_limits<double>::infinity();
+  evaluated_ = 0;
+  for_each_placement_up_to_symmetry(scenario, [&](const Placement& p) {
+    const double t = ev ? ev->iteration_time_s(p) : options_.time_oracle(scenario, p);
+    ++evaluated_;
+    if (t < best_t) {
+      best_t = t;
+      best = p;
+    }
+    return true;
+  });
+  best_time_s_ = best_t;
+  return best;
+}
+
+}  // namespace hulk

@@ -1,0 +1,50 @@
+#pragma once
+/** @file exhaustive_placer.hpp
+ *  @brief The true optimum for tiny instances: enumerates placements up to symmetry and simulates each.
+ *
+ *  Symmetry used: the GPUs of one host are identical, so a placement is determined (for timing) by the host of
+ *  every rank; slots are given in rank order within a host. Enumerated: every map rank -> host with at most
+ *  gpus(host) ranks per host whose stage fits the host's GPU memory (job.check_memory), in lexicographic order of
+ *  the host sequence. The first placement with the minimal time wins (deterministic).
+ *  Oracle: SimGrid (simulate() in a forked child per placement, run_in_child) or, for tests of the search, the
+ *  analytic evaluator. Refuses (InputError) platforms with more than 8 GPUs and enumerations above the cap. */
+#include <functional>
+
+#include "sim/place/placer.hpp"
+
+namespace hulk {
+
+/** @brief Options of the exhaustive placer. */
+struct ExhaustiveOptions {
+  /** @brief Judges each placement (SimGrid in a child, given by the caller); empty: the analytic evaluator. */
+  TimeOracle time_oracle;
+  long long max_placements = 5000; ///< refuse enumerations larger than this (default: ~minutes of SimGrid runs)
+  int max_gpus = 8;               ///< refuse platforms with more GPUs than this
+};
+
+/** @brief Calls fn for every placement up to symmetry (see file comment), in a deterministic order; stops early
+ *  and returns false if fn returns false. */
+bool for_each_placement_up_to_symmetry(const Scenario& scenario, const std::function<bool(const Placement&)>& fn);
+
+/** @brief Number of placements up to symmetry, counting stops at limit + 1. */
+long long count_placements_up_to_symmetry(const Scenario& scenario, long long limit);
+
+/** @brief Exhaustive placer (see file comment). */
+class ExhaustivePlacer : public Placer {
+ public:
+  explicit ExhaustivePlacer(ExhaustiveOptions options = {}) : options_(options) {}
+  std::string name() const override { return "exhaustive"; }
+  /** @throws InputError above the GPU or enumeration cap, or if no placement fits. */
+  Placement place(const Scenario& scenario) override;
+  /** @brief Time of the returned placement (s) by the oracle used. */
+  double best_time_s() const { return best_time_s_; }
+  /** @brief Placements evaluated by the last place(). */
+  long long evaluated() const { return evaluated_; }
+
+ private:
+  ExhaustiveOptions options_;
+  double best_time_s_ = 0;
+  long long evaluated_ = 0;
+};
+
+}  // namespace hulk

@@ -1,0 +1,276 @@
+#include "sim/place/greedy_placer.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/placer_common.hpp"
+
+namespace hulk {
+namespace {
+
+enum class HostPolicy { kSpeed, kSize };
+enum class UnitOrder { kStageMajor, kStageMajorReversed, kReplicaMajor, kHeaviestFirst };
+
+/** One greedy construction (rules 1-3, 5 of the header) for a given chain, host policy and unit order. */
+class Builder {
+ public:
+  Builder(const Scenario& sc, const Evaluator& ev, const std::vector<int>& chain, HostPolicy policy)
+      : sc_(sc), ev_(ev), chain_(chain) {
+    const auto& hosts = sc.platform.hosts;
+    free_.resize(hosts.size());
+    for (size_t h = 0; h < hosts.size(); ++h) free_[h] = hosts[h].gpus;
+    region_hosts_.resize(chain.size());
+    for (size_t c = 0; c < chain.size(); ++c) {
+      auto& list = region_hosts_[c];
+      for (size_t h = 0; h < hosts.size(); ++h)
+        if (hosts[h].region == chain[c] && hosts[h].gpus > 0) list.push_back(static_cast<int>(h));
+      // Ties broken by host index: deterministic.
+      std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
+        const double sa = ev.gpu_speed_flops(a), sb = ev.gpu_speed_flops(b);
+        const int ga = hosts[a].gpus, gb = hosts[b].gpus;
+        if (policy == HostPolicy::kSpeed) return sa != sb ? sa > sb : ga > gb;
+        return ga != gb ? ga > gb : sa > sb;
+      });
+    }
+    host_of_rank_.assign(sc.job.par.ranks(), -1);
+  }
+
+  /** @brief Builds the placement; false if some TP group found no room. */
+  bool build(UnitOrder order) {
+    const Parallelism& par = sc_.job.par;
+    size_t cur = 0;
+    if (order == UnitOrder::kStageMajor || order == UnitOrder::kStageMajorReversed) {
+      for (int k = 0; k < par.pp; ++k) {
+        const int s = order == UnitOrder::kStageMajor ? k : par.pp - 1 - k;
+        jump_to_region_holding(s, par.dp, cur);
+        for (int d = 0; d < par.dp; ++d)
+          if (!place_group(s, d, cur)) return false;
+      }
+    } else if (order == UnitOrder::kHeaviestFirst) {
+      // Stages by decreasing peak memory: with nested "fits" sets this never blocks a feasible job.
+      std::vector<int> stages(par.pp);
+      std::iota(stages.begin(), stages.end(), 0);
+      const auto& st = ev_.cost().stages;
+      std::stable_sort(stages.begin(), stages.end(),
+                       [&](int a, int b) { return st[a].peak_memory_bytes > st[b].peak_memory_bytes; });
+      for (int s : stages) {
+        jump_to_region_holding(s, par.dp, cur);
+        for (int d = 0; d < par.dp; ++d)
+          if (!place_group(s, d, cur)) return false;
+      }
+    } else {
+      for (int d = 0; d < par.dp; ++d)
+        for (int s = 0; s < par.pp; ++s)
+          if (!place_group(s, d, cur)) return false;
+    }
+    return true;
+  }
+
+  const std::vector<int>& hosts() const { return host_of_rank_; }
+
+ private:
+  // Free GPUs of region c usable for stage s: whole TP groups on single hosts (clean) or any (raw).
+  void capacity(size_t c, int s, int& clean, int& raw) const {
+    const int T = sc_.job.par.tp;
+    clean = raw = 0;
+    for (int h : region_hosts_[c]) {
+      if (!ev_.stage_fits(s, h)) continue;
+      raw += free_[h];
+      clean += (free_[h] / T) * T;
+    }
+  }
+
+  // Rule 2: move the cursor to the first region (chain order from cur, wrapping) holding all `groups` TP groups
+  // of stage s, preferring a region where they need no split.
+  void jump_to_region_holding(int s, int groups, size_t& cur) const {
+    const int need = groups * sc_.job.par.tp;
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t k = 0; k < chain_.size(); ++k) {
+        const size_t c = (cur + k) % chain_.size();
+        int clean, raw;
+        capacity(c, s, clean, raw);
+        if ((pass == 0 ? clean : raw) >= need) {
+          cur = c;
+          return;
+        }
+      }
+  }
+
+  // Rule 1: one TP group, a single host if possible, else split inside one region, else the next region.
+  bool place_group(int s, int d, size_t& cur) {
+    const int T = sc_.job.par.tp;
+    const ParallelPlan& plan = ev_.plan();
+    for (size_t k = 0; k < chain_.size(); ++k) {
+      const size_t c = (cur + k) % chain_.size();
+      for (int h : region_hosts_[c]) {
+        if (free_[h] >= T && ev_.stage_fits(s, h)) {
+          for (int t = 0; t < T; ++t) host_of_rank_[plan.rank_of(s, d, t)] = h;
+          free_[h] -= T;
+          cur = c;
+          return true;
+        }
+      }
+      int clean, raw;
+      capacity(c, s, clean, raw);
+      if (raw >= T) {
+        int t = 0;
+        for (int h : region_hosts_[c]) {
+          if (!ev_.stage_fits(s, h)) continue;
+          while (free_[h] > 0 && t < T) {
+            host_of_rank_[plan.rank_of(s, d, t++)] = h;
+            --free_[h];
+          }
+        }
+        cur = c;
+        return true;
+      }
+    }
+    // Last resort: no region holds the whole group; take any fitting free GPUs along the chain.
+    int total = 0;
+    for (size_t c = 0; c < chain_.size(); ++c)
+      for (int h : region_hosts_[c])
+        if (ev_.stage_fits(s, h)) total += free_[h];
+    if (total < T) return false;
+    int t = 0;
+    for (size_t k = 0; k < chain_.size() && t < T; ++k) {
+      const size_t c = (cur + k) % chain_.size();
+      for (int h : region_hosts_[c]) {
+        if (!ev_.stage_fits(s, h)) continue;
+        while (free_[h] > 0 && t < T) {
+          host_of_rank_[plan.rank_of(s, d, t++)] = h;
+          --free_[h];
+        }
+      }
+    }
+    return true;
+  }
+
+  const Scenario& sc_;
+  const Evaluator& ev_;
+  std::vector<int> chain_;
+  std::vector<std::vector<int>> region_hosts_;  // per chain position, ordered by policy
+  std::vector<int> free_;
+  std::vector<int> host_of_rank_;
+};
+
+// Rule 3: nearest-neighbour chain over regions holding GPUs, starting at `start`.
+std::vector<int> region_chain(const Evaluator& ev, const std::vector<int>& regions, int start) {
+  const NetworkView& net = ev.network();
+  const double bytes = ev.cost().pp_message_bytes;
+  auto dist = [&](int a, int b) {
+    const double bw = net.region_bandwidth_Bps(a, b);
+    return net.region_latency_s(a, b) + (bw > 0 ? bytes / bw : 0.0);
+  };
+  std::vector<int> chain{start};
+  std::vector<bool> used(net.regions(), false);
+  used[start] = true;
+  while (chain.size() < regions.size()) {
+    int best = -1;
+    double best_d = std::numeric_limits<double>::infinity();
+    for (int r : regions) {
+      if (used[r]) continue;
+      const double dd = dist(chain.back(), r);
+      if (dd < best_d) {
+        best_d = dd;
+        best = r;
+      }
+    }
+    used[best] = true;
+    chain.push_back(best);
+  }
+  return chain;
+}
+
+// Rule 4: inside each region, re-deal the slot sets of the TP groups lying wholly in it so that heavier stages
+// get faster slot sets. Returns false if nothing changed or memory would break.
+bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
+  const Parallelism& par = ev.scenario().job.par;
+  const ParallelPlan& plan = ev.plan();
+  const NetworkView& net = ev.network();
+  bool changed = false;
+  for (int region = 0; region < net.regions(); ++region) {
+    struct Group {
+      int s, d;
+      std::vector<int> slots;
+      double weight, speed;
+    };
+    std::vector<Group> groups;
+    for (int s = 0; s < par.pp; ++s)
+      for (int d = 0; d < par.dp; ++d) {
+        Group g{s, d, {}, ev.cost().stages[s].fwd_flops_per_mb(), std::numeric_limits<double>::infinity()};
+        bool inside = true;
+        for (int t = 0; t < par.tp; ++t) {
+          const int h = hosts[plan.rank_of(s, d, t)];
+          inside = inside && net.region_of(h) == region;
+          g.slots.push_back(h);
+          g.speed = std::min(g.speed, ev.gpu_speed_flops(h));
+        }
+        if (inside) groups.push_back(std::move(g));
+      }
+    if (groups.size() < 2) continue;
+    std::vector<size_t> by_weight(groups.size()), by_speed(groups.size());
+    std::iota(by_weight.begin(), by_weight.end(), 0);
+    std::iota(by_speed.begin(), by_speed.end(), 0);
+    std::stable_sort(by_weight.begin(), by_weight.end(),
+                     [&](size_t a, size_t b) { return groups[a].weight > groups[b].weight; });
+    std::stable_sort(by_speed.begin(), by_speed.end(),
+                     [&](size_t a, size_t b) { return groups[a].speed > groups[b].speed; });
+    std::vector<int> trial = hosts;
+    bool ok = true;
+    for (size_t i = 0; i < groups.size() && ok; ++i) {
+      const Group& g = groups[by_weight[i]];
+      const Group& slot = groups[by_speed[i]];
+      for (int t = 0; t < par.tp; ++t) {
+        ok = ok && ev.stage_fits(g.s, slot.slots[t]);
+        trial[plan.rank_of(g.s, g.d, t)] = slot.slots[t];
+      }
+    }
+    if (ok && trial != hosts) {
+      hosts = trial;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+Placement GreedyPlacer::place(const Scenario& scenario) {
+  const Evaluator ev(scenario);
+  std::vector<int> regions;
+  for (const auto& h : scenario.platform.hosts)
+    if (h.gpus > 0 && std::find(regions.begin(), regions.end(), h.region) == regions.end())
+      regions.push_back(h.region);
+  std::sort(regions.begin(), regions.end());
+
+  std::vector<int> best;
+  double best_t = std::numeric_limits<double>::infinity();
+  auto consider = [&](const std::vector<int>& hosts) {
+    const double t = ev.time_of_hosts(hosts);
+    if (t < best_t) {  // strict: the first of equal candidates wins (deterministic)
+      best_t = t;
+      best = hosts;
+    }
+  };
+  for (int start : regions) {
+    const std::vector<int> chain = region_chain(ev, regions, start);
+    for (HostPolicy policy : {HostPolicy::kSpeed, HostPolicy::kSize})
+      for (UnitOrder order : {UnitOrder::kStageMajor, UnitOrder::kStageMajorReversed, UnitOrder::kReplicaMajor,
+                              UnitOrder::kHeaviestFirst}) {
+        Builder b(scenario, ev, chain, policy);
+        if (!b.build(order)) continue;
+        std::vector<int> hosts = b.hosts();
+        consider(hosts);
+        if (redeal_by_speed(ev, hosts)) consider(hosts);
+      }
+  }
+  if (best.empty())
+    throw InputError(scenario.file, 0, "job",
+                     "greedy placement: the job's stages do not fit in the platform's GPU memory");
+  return placement_from_hosts(best);
+}
+
+}  // namespace hulk

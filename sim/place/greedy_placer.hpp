@@ -1,0 +1,41 @@
+#pragma once
+/** @file greedy_placer.hpp
+ *  @brief Topology-aware greedy placement: the baseline a competent engineer would write (DESIGN.md "Placement").
+ *
+ *  Rules (the unit of placement is a TP group: the tp ranks of one (stage, dp replica)):
+ *  1. TP inside one host: a TP group goes to a single host with >= tp free GPUs that fit the stage's memory
+ *     (first such host in the region's host order); only if no host of the region has room is it split over hosts
+ *     of that region, and only if the region has no room it moves on to the next region of the chain.
+ *  2. Stage inside one region (DP traffic is the largest per-iteration message): before placing a stage's dp
+ *     TP groups, the greedy jumps ahead along the chain to the first region (from the current one) that can hold
+ *     all dp*tp ranks of the stage; if none can, the stage spills over consecutive regions of the chain.
+ *  3. Pipeline along a cheap chain of regions: stages are placed in order 0..p-1 along a nearest-neighbour chain
+ *     of regions, distance(a, b) = mean route latency + pp_message_bytes / mean route bandwidth between them.
+ *     Every region holding GPUs is tried as the chain's start.
+ *  4. Faster GPUs to heavier stages: within a region hosts are taken fastest first (policy "speed") or largest
+ *     first (policy "size": fewer TP/DP splits); after filling, the TP-group slots that landed in one region are
+ *     re-dealt so that the heaviest stage (most flop per micro-batch) gets the fastest slot set, kept only if the
+ *     evaluator says it is better.
+ *  5. Memory respected: a GPU is used for a stage only if the stage's peak memory fits (job.check_memory).
+ *  6. Stage-major is tried in both directions (0..p-1 and p-1..0 along the chain): the last stage (logits) is
+ *     usually the heaviest, and the reversed order gives it the first pick of the start region's fast hosts.
+ *     Besides the stage-major order (rule 2, pipeline across regions), the replica-major order (all stages of
+ *     dp replica 0, then replica 1, ...: each pipeline packed, DP across regions) is also tried.
+ *  7. Memory safety net: a third order places stages by decreasing peak memory (stage-major otherwise); since a GPU
+ *     that fits a heavier stage fits every lighter one, this order finds a placement whenever one exists, so
+ *     greedy fails (InputError) only for jobs that cannot fit.
+ *  Every combination (start region x host policy x order) is built and the best by the analytic evaluator is
+ *  returned. Deterministic (no randomness). */
+#include "sim/place/placer.hpp"
+
+namespace hulk {
+
+/** @brief The greedy baseline (rules in the file comment). */
+class GreedyPlacer : public Placer {
+ public:
+  std::string name() const override { return "greedy"; }
+  /** @throws InputError if no candidate respects memory (the job does not fit the platform). */
+  Placement place(const Scenario& scenario) override;
+};
+
+}  // namespace hulk

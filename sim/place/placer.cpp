@@ -1,0 +1,29 @@
+#include "sim/place/placer.hpp"
+
+#include "sim/core/errors.hpp"
+
+namespace hulk {
+
+Placement round_robin_placement(const Scenario& scenario) {
+  const auto& hosts = scenario.platform.hosts;
+  const int ranks = scenario.job.par.ranks();
+  Placement p;
+  // Rounds over the hosts in listed order, one GPU per host per round; hosts with fewer GPUs drop out of later
+  // rounds. With equal hosts this is exactly rank r -> host r mod H, slot r div H.
+  for (int round = 0; static_cast<int>(p.gpu_of_rank.size()) < ranks; ++round) {
+    bool any = false;
+    for (int h = 0; h < static_cast<int>(hosts.size()) && static_cast<int>(p.gpu_of_rank.size()) < ranks; ++h) {
+      if (round < hosts[h].gpus) {
+        p.gpu_of_rank.push_back({h, round});
+        any = true;
+      }
+    }
+    if (!any)
+      throw InputError(scenario.file, 0, "job.parallelism",
+                       "the job needs " + std::to_string(ranks) + " GPUs but the platform has " +
+                           std::to_string(scenario.platform.total_gpus()));
+  }
+  return p;
+}
+
+}  // namespace hulk

@@ -1,0 +1,31 @@
+#pragma once
+/** @file placer.hpp
+ *  @brief The Placer interface, the round-robin placement, and the time oracle through which placers may ask for
+ *  a SimGrid time without depending on the engine. */
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "sim/core/spec.hpp"
+#include "sim/workload/placement_check.hpp"
+
+namespace hulk {
+
+/** @brief A placement method: maps every rank of scenario.job to a distinct GPU of scenario.platform. */
+class Placer {
+ public:
+  virtual ~Placer() = default;
+  /** @brief Method name as used on the command line ("round-robin", "greedy", ...). */
+  virtual std::string name() const = 0;
+  /** @brief Computes a valid placement (memory respected). @throws InputError if none exists. */
+  virtual Placement place(const Scenario& scenario) = 0;
+};
+
+/** @brief A placement's iteration time from a trusted source (SimGrid in a child process, given by the caller:
+ *  sim/engine/isolated_run.hpp's simulated_iteration_time_s). Placers never start the engine themselves. */
+using TimeOracle = std::function<double(const Scenario&, const Placement&)>;
+
+/** @brief round-robin (DESIGN.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. */
+Placement round_robin_placement(const Scenario& scenario);
+
+}  // namespace hulk

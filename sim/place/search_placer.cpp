@@ -1,0 +1,261 @@
+#include "sim/place/search_placer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+#include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/place/random_placer.hpp"
+
+namespace hulk {
+namespace {
+
+/** A placement plus its unused GPUs: the annealing state. */
+struct State {
+  std::vector<GpuSlot> gpu;   // per rank
+  std::vector<int> host;      // per rank (= gpu[r].host), what the evaluator reads
+  std::vector<GpuSlot> free;  // unused GPUs
+};
+
+State make_state(const Scenario& sc, const Placement& p) {
+  State st;
+  st.gpu = p.gpu_of_rank;
+  st.host = hosts_of(p);
+  std::vector<GpuSlot> used = p.gpu_of_rank;
+  std::sort(used.begin(), used.end());
+  for (const GpuSlot& g : all_gpus(sc.platform))
+    if (!std::binary_search(used.begin(), used.end(), g)) st.free.push_back(g);
+  return st;
+}
+
+void swap_ranks(State& st, int a, int b) {
+  std::swap(st.gpu[a], st.gpu[b]);
+  std::swap(st.host[a], st.host[b]);
+}
+
+/** Exchanges the ranks of hosts a and b (each set moves to the other host's slots 0..k-1); false if a set does not
+ *  fit the other host (GPU count or memory). Escapes valleys that single swaps cannot cross, e.g. moving a whole
+ *  pipeline segment to a faster server. */
+bool swap_hosts(State& st, const Scenario& sc, const Evaluator& ev, int a, int b) {
+  std::vector<int> on_a, on_b;
+  for (size_t r = 0; r < st.host.size(); ++r) {
+    if (st.host[r] == a) on_a.push_back(static_cast<int>(r));
+    if (st.host[r] == b) on_b.push_back(static_cast<int>(r));
+  }
+  if (on_a.empty() && on_b.empty()) return false;
+  if (static_cast<int>(on_a.size()) > sc.platform.hosts[b].gpus) return false;
+  if (static_cast<int>(on_b.size()) > sc.platform.hosts[a].gpus) return false;
+  for (int r : on_a)
+    if (!ev.fits(r, b)) return false;
+  for (int r : on_b)
+    if (!ev.fits(r, a)) return false;
+  for (size_t i = 0; i < on_a.size(); ++i) {
+    st.gpu[on_a[i]] = {b, static_cast<int>(i)};
+    st.host[on_a[i]] = b;
+  }
+  for (size_t i = 0; i < on_b.size(); ++i) {
+    st.gpu[on_b[i]] = {a, static_cast<int>(i)};
+    st.host[on_b[i]] = a;
+  }
+  st.free.erase(std::remove_if(st.free.begin(), st.free.end(), [&](const GpuSlot& g) { return g.host == a || g.host == b; }),
+                st.free.end());
+  for (int i = static_cast<int>(on_b.size()); i < sc.platform.hosts[a].gpus; ++i) st.free.push_back({a, i});
+  for (int i = static_cast<int>(on_a.size()); i < sc.platform.hosts[b].gpus; ++i) st.free.push_back({b, i});
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+/** A candidate kept for the SimGrid re-check. */
+struct Candidate {
+  double time_s;
+  std::vector<int> hosts;
+  std::vector<GpuSlot> gpu;
+};
+
+/** Keeps the k best distinct (by host of every rank) states seen, best first. */
+void remember(std::vector<Candidate>& top, double t, const State& st, int k) {
+  if (static_cast<int>(top.size()) == k && t >= top.back().time_s) return;
+  for (const auto& c : top)
+    if (c.hosts == st.host) return;
+  Candidate c{t, st.host, st.gpu};
+  auto it = std::upper_bound(top.begin(), top.end(), t, [](double v, const Candidate& x) { return v < x.time_s; });
+  top.insert(it, std::move(c));
+  if (static_cast<int>(top.size()) > k) top.pop_back();
+}
+
+}  // namespace
+
+Placement SearchPlacer::place(const Scenario& scenario) {
+  const auto t0 = std::chrono::steady_clock::now();
+  stats_ = SearchStats{};
+  if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
+    throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
+  const Evaluator ev(scenario);
+  const Parallelism& par = scenario.job.par;
+  const int R = par.ranks(), T = par.tp, G = par.pp * par.dp, P = par.pp;
+
+  // Start from the given placement (refinement of another method's answer), else from the better of greedy and
+  // round-robin (by the evaluator).
+  Placement start;
+  double start_t = std::numeric_limits<double>::infinity();
+  if (options_.start) {
+    start = *options_.start;
+    if (placement_problem(scenario, start, scenario.job.check_memory).empty()) start_t = ev.iteration_time_s(start);
+    stats_.start_method = "given";
+  } else {
+    try {
+      start = GreedyPlacer().place(scenario);
+      start_t = ev.iteration_time_s(start);
+      stats_.start_method = "greedy";
+    } catch (const InputError&) {
+    }
+    {
+      const Placement rr = round_robin_placement(scenario);
+      if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
+        const double t = ev.iteration_time_s(rr);
+        if (t < start_t) {
+          start = rr;
+          start_t = t;
+          stats_.start_method = "round-robin";
+        }
+      }
+    }
+  }
+  if (!std::isfinite(start_t)) {
+    start = RandomPlacer().place(scenario);  // throws InputError if nothing fits
+    start_t = ev.iteration_time_s(start);
+    stats_.start_method = "random";
+  }
+  stats_.start_time_s = start_t;
+
+  std::mt19937_64 rng(options_.seed ? *options_.seed : component_seed(scenario.seed, "search"));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto uniform = [&](int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng)); };
+
+  State cur = make_state(scenario, start), cand = cur;
+  std::vector<Candidate> top;
+  if (options_.simgrid_candidates > 0) remember(top, start_t, cur, options_.simgrid_candidates);
+  double cur_t = start_t;
+  std::vector<GpuSlot> best = cur.gpu;
+  double best_t = start_t;
+  const double temp0 = std::max(0.03 * start_t, 1e-12), temp1 = std::max(1e-5 * start_t, 1e-15);
+  const long long budget = std::max<long long>(0, options_.max_evaluations);
+
+  long long iter = 0;
+  int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
+  while (stats_.evaluations < budget && idle < 10000) {
+    if (options_.max_seconds > 0 && (iter++ & 31) == 0) {
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (el > options_.max_seconds) break;
+    }
+    cand.gpu = cur.gpu;
+    cand.host = cur.host;
+    cand.free = cur.free;
+    const double u = unit(rng);
+    bool ok = false;
+    if (u < 0.30) {  // swap two ranks on different hosts
+      if (R >= 2) {
+        const int a = uniform(R), b = uniform(R);
+        if (cand.host[a] != cand.host[b] && ev.fits(a, cand.host[b]) && ev.fits(b, cand.host[a])) {
+          swap_ranks(cand, a, b);
+          ok = true;
+        }
+      }
+    } else if (u < 0.50) {  // move a rank to an unused GPU
+      if (!cand.free.empty()) {
+        const int a = uniform(R);
+        const int i = uniform(static_cast<int>(cand.free.size()));
+        if (cand.free[i].host != cand.host[a] && ev.fits(a, cand.free[i].host)) {
+          std::swap(cand.gpu[a], cand.free[i]);
+          cand.host[a] = cand.gpu[a].host;
+          ok = true;
+        }
+      }
+    } else if (u < 0.70) {  // swap two TP groups
+      if (G >= 2) {
+        const int g1 = uniform(G), g2 = uniform(G);
+        if (g1 != g2) {
+          ok = true;
+          for (int t = 0; t < T && ok; ++t)
+            ok = ev.fits(g1 * T + t, cand.host[g2 * T + t]) && ev.fits(g2 * T + t, cand.host[g1 * T + t]);
+          if (ok)
+            for (int t = 0; t < T; ++t) swap_ranks(cand, g1 * T + t, g2 * T + t);
+        }
+      }
+    } else if (u < 0.85) {  // exchange the ranks of two hosts
+      const int H = static_cast<int>(scenario.platform.hosts.size());
+      if (H >= 2) {
+        const int a = uniform(H), b = uniform(H);
+        ok = a != b && swap_hosts(cand, scenario, ev, a, b);
+      }
+    } else {  // swap two stages
+      if (P >= 2) {
+        const int s1 = uniform(P), s2 = uniform(P), n = par.dp * T;
+        if (s1 != s2) {
+          ok = true;
+          for (int i = 0; i < n && ok; ++i)
+            ok = ev.fits(s1 * n + i, cand.host[s2 * n + i]) && ev.fits(s2 * n + i, cand.host[s1 * n + i]);
+          if (ok)
+            for (int i = 0; i < n; ++i) swap_ranks(cand, s1 * n + i, s2 * n + i);
+        }
+      }
+    }
+    if (!ok) {
+      ++idle;
+      continue;
+    }
+    idle = 0;
+    const double t = ev.time_of_hosts(cand.host);
+    ++stats_.evaluations;
+    const double frac = budget > 0 ? static_cast<double>(stats_.evaluations) / budget : 1.0;
+    const double temp = temp0 * std::pow(temp1 / temp0, frac);
+    const bool accept = std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp));
+    if (!accept) continue;
+    ++stats_.accepted;
+    std::swap(cur, cand);
+    cur_t = t;
+    if (t < best_t) {
+      best_t = t;
+      best = cur.gpu;
+    }
+    if (options_.simgrid_candidates > 0) remember(top, t, cur, options_.simgrid_candidates);
+  }
+  stats_.best_time_s = best_t;
+  Placement out;
+  out.gpu_of_rank = best;
+  if (options_.simgrid_candidates > 0) {
+    // Final answer by SimGrid: the best few distinct placements by the evaluator, and the start (so the result is
+    // never worse than greedy/round-robin under SimGrid either). Evaluator-best first; ties keep the earlier one.
+    std::vector<Placement> cands;
+    for (const auto& c : top) {
+      Placement p;
+      p.gpu_of_rank = c.gpu;
+      cands.push_back(p);
+    }
+    cands.push_back(start);
+    double best_sim = std::numeric_limits<double>::infinity();
+    for (const Placement& p : cands) {
+      const double ts = options_.simgrid_time(scenario, p);
+      ++stats_.simgrid_runs;
+      if (ts < best_sim) {
+        best_sim = ts;
+        out = p;
+      }
+    }
+    stats_.simgrid_time_s = best_sim;
+    stats_.best_time_s = ev.iteration_time_s(out);
+  }
+  stats_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace hulk

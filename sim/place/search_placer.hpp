@@ -1,0 +1,63 @@
+#pragma once
+/** @file search_placer.hpp
+ *  @brief Simulated annealing over placements, driven by the analytic evaluator (evaluator.hpp).
+ *
+ *  Start: the better (by the evaluator) of greedy and round-robin (round-robin only if memory-feasible).
+ *  Moves (probabilities): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
+ *  (0.20, if any is unused); swap two whole TP groups (0.20); exchange all ranks of two hosts (0.15: crosses valleys
+ *  that single swaps cannot, e.g. moving a pipeline segment to a faster server); swap two whole pipeline stages
+ *  rank by rank (0.15).
+ *  A move that breaks memory is rejected without evaluation. Acceptance: Metropolis with a temperature falling
+ *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
+ *  returned, so the result is never worse than the start by the evaluator. Optionally (simgrid_candidates) the
+ *  final choice among the best few and the start is made by SimGrid.
+ *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
+#include <cstdint>
+#include <optional>
+
+#include "sim/place/placer.hpp"
+
+namespace hulk {
+
+/** @brief Budget and seed of the search. */
+struct SearchOptions {
+  long long max_evaluations = 20000;  ///< evaluator calls (moves evaluated), the default budget
+  double max_seconds = 0;             ///< wall-clock budget, seconds (0 = none); stops at whichever comes first
+  std::optional<std::uint64_t> seed;  ///< overrides component_seed(scenario.seed, "search")
+  std::optional<Placement> start;     ///< start here instead of greedy/round-robin (used by gnn+refine)
+  /** @brief If > 0: keep this many best distinct placements (by the evaluator), simulate them and the start with
+   *  SimGrid (through simgrid_time) and return the best by SimGrid: never worse than the start
+   *  (greedy or round-robin) under SimGrid. Do not enable in a process whose torch thread pool has started. */
+  int simgrid_candidates = 0;
+  /** @brief The SimGrid time used when simgrid_candidates > 0 (required then). */
+  TimeOracle simgrid_time;
+};
+
+/** @brief What the last place() call did. */
+struct SearchStats {
+  long long evaluations = 0;  ///< evaluator calls made
+  long long accepted = 0;     ///< moves accepted
+  double start_time_s = 0;    ///< evaluator time of the start placement, seconds
+  double best_time_s = 0;     ///< evaluator time of the returned placement, seconds
+  double wall_s = 0;          ///< wall time of place(), seconds
+  std::string start_method;   ///< "greedy" or "round-robin"
+  int simgrid_runs = 0;       ///< SimGrid re-check simulations run (simgrid_candidates > 0)
+  double simgrid_time_s = 0;  ///< SimGrid time of the returned placement (if re-checked), seconds
+};
+
+/** @brief Simulated-annealing placer (see file comment). */
+class SearchPlacer : public Placer {
+ public:
+  explicit SearchPlacer(SearchOptions options = {}) : options_(options) {}
+  std::string name() const override { return "search"; }
+  /** @throws InputError if no feasible start exists (the job does not fit). */
+  Placement place(const Scenario& scenario) override;
+  /** @brief Statistics of the last place() call. */
+  const SearchStats& stats() const { return stats_; }
+
+ private:
+  SearchOptions options_;
+  SearchStats stats_;
+};
+
+}  // namespace hulk

@@ -1,0 +1,126 @@
+#include "sim/report/outputs.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/errors.hpp"
+#include "sim/report/placement_json.hpp"
+
+namespace hulk {
+
+namespace {
+
+// Fixed printf formats (not iostream defaults) so the text is byte-identical across runs and locales.
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result) {
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["seed"] = scenario.seed;
+  j["iterations"] = scenario.job.iterations;
+  j["iteration_time_s"] = result.iteration_time_s;
+  j["total_time_s"] = result.total_time_s;
+  j["compute_s"] = result.compute_s;
+  j["comm_s"] = {{"dp", result.comm_dp_s}, {"tp", result.comm_tp_s}, {"pp", result.comm_pp_s}};
+  j["bubble_s"] = result.bubble_s;
+  j["bytes"] = {{"intra_host", result.bytes.intra_host},
+                {"intra_region", result.bytes.intra_region},
+                {"inter_region", result.bytes.inter_region}};
+  nlohmann::json mem = nlohmann::json::array();
+  for (size_t r = 0; r < result.peak_memory_bytes.size(); ++r) {
+    const GpuSlot& g = result.placement.gpu_of_rank.at(r);
+    mem.push_back({{"rank", r},
+                   {"host", scenario.platform.hosts.at(g.host).name},
+                   {"slot", g.slot},
+                   {"bytes", result.peak_memory_bytes[r]}});
+  }
+  j["peak_memory_bytes"] = mem;
+  j["messages"] = result.messages;
+  j["placement"] = placement_to_json(scenario, result.placement);
+  return j;
+}
+
+std::string comm_csv(const Scenario& scenario, const SimResult& result) {
+  std::string out = "iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s\n";
+  const auto& hosts = scenario.platform.hosts;
+  for (const CommEvent& e : result.events) {
+    out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
+           std::to_string(e.dst_rank) + ',' + hosts.at(e.src_host).name + ',' + hosts.at(e.dst_host).name + ',' +
+           num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
+  }
+  return out;
+}
+
+nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
+  nlohmann::json events = nlohmann::json::array();
+  const auto& hosts = scenario.platform.hosts;
+  std::vector<bool> host_named(hosts.size(), false);
+  for (size_t r = 0; r < result.placement.gpu_of_rank.size(); ++r) {
+    const GpuSlot& g = result.placement.gpu_of_rank[r];
+    if (!host_named[g.host]) {
+      host_named[g.host] = true;
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", 0},
+                        {"args", {{"name", hosts[g.host].name}}}});
+      events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", g.host}, {"tid", 0},
+                        {"args", {{"sort_index", g.host}}}});
+    }
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", g.slot},
+                      {"args", {{"name", "GPU " + std::to_string(g.slot) + " (rank " + std::to_string(r) + ")"}}}});
+  }
+  for (const Span& s : result.spans) {
+    const GpuSlot& g = result.placement.gpu_of_rank.at(s.rank);
+    events.push_back({{"name", s.name}, {"cat", s.cat}, {"ph", "X"}, {"ts", s.start_s * 1e6},
+                      {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", g.host}, {"tid", g.slot}});
+  }
+  return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (ec) throw InputError(path, 0, "", "cannot create the folder: " + ec.message());
+  // Same folder as the target so rename() is atomic (same file system).
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, 0, "", std::string("cannot write the file: ") + std::strerror(errno));
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw InputError(path, 0, "", "writing the file failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw InputError(path, 0, "", "cannot rename the temporary file into place: " + why);
+  }
+}
+
+void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result) {
+  // Render everything first: an exception while rendering leaves no file at all.
+  const std::string result_text = result_to_json(scenario, result).dump(2) + "\n";
+  const std::string csv = comm_csv(scenario, result);
+  const std::string trace = chrome_trace(scenario, result).dump() + "\n";
+  const std::string base = dir.empty() ? std::string(".") : dir;
+  write_file_atomic(base + "/result.json", result_text);
+  write_file_atomic(base + "/comm.csv", csv);
+  write_file_atomic(base + "/trace.json", trace);
+}
+
+}  // namespace hulk

@@ -1,0 +1,70 @@
+#include "sim/report/placement_json.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sim/core/errors.hpp"
+#include "sim/workload/placement_check.hpp"
+
+namespace hulk {
+
+nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement) {
+  const auto& par = scenario.job.par;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
+    const GpuSlot& g = placement.gpu_of_rank[r];
+    const HostSpec& h = scenario.platform.hosts.at(g.host);
+    ranks.push_back({{"rank", r},
+                     {"host", h.name},
+                     {"slot", g.slot},
+                     {"region", scenario.platform.regions.at(h.region)}});
+  }
+  return {{"parallelism", {{"dp", par.dp}, {"tp", par.tp}, {"pp", par.pp}}}, {"ranks", ranks}};
+}
+
+Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file) {
+  const nlohmann::json* p = &doc;
+  if (doc.is_object() && doc.contains("placement") && doc["placement"].is_object()) p = &doc["placement"];
+  if (!p->is_object() || !p->contains("ranks") || !(*p)["ranks"].is_array())
+    throw InputError(file, 0, "ranks", "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
+  const auto& hosts = scenario.platform.hosts;
+  const int n = static_cast<int>((*p)["ranks"].size());
+  const int expected = scenario.job.par.ranks();
+  if (n != expected)
+    throw InputError(file, 0, "ranks",
+                     "has " + std::to_string(n) + " entries, the job has " + std::to_string(expected) + " ranks");
+  Placement out;
+  out.gpu_of_rank.assign(n, GpuSlot{-1, -1});
+  std::vector<bool> seen(n, false);
+  for (int i = 0; i < n; ++i) {
+    const auto& e = (*p)["ranks"][i];
+    const std::string key = "ranks[" + std::to_string(i) + "]";
+    if (!e.is_object() || !e.contains("rank") || !e.contains("host") || !e.contains("slot") ||
+        !e["rank"].is_number_integer() || !e["host"].is_string() || !e["slot"].is_number_integer())
+      throw InputError(file, 0, key, "expected {\"rank\": int, \"host\": name, \"slot\": int}");
+    const int rank = e["rank"].get<int>();
+    if (rank < 0 || rank >= n || seen[rank])
+      throw InputError(file, 0, key + ".rank", "rank " + std::to_string(rank) + " is out of range or repeated");
+    seen[rank] = true;
+    const std::string name = e["host"].get<std::string>();
+    int host = -1;
+    for (int h = 0; h < static_cast<int>(hosts.size()); ++h)
+      if (hosts[h].name == name) host = h;
+    if (host < 0) throw InputError(file, 0, key + ".host", "unknown host '" + name + "' (not in the platform)");
+    out.gpu_of_rank[rank] = {host, e["slot"].get<int>()};
+  }
+  const std::string problem = placement_problem(scenario, out, false);
+  if (!problem.empty()) throw InputError(file, 0, "ranks", problem);
+  return out;
+}
+
+Placement load_placement_file(const Scenario& scenario, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open placement file");
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded()) throw InputError(path, 0, "", "not valid JSON (expected a placement object)");
+  return placement_from_json(scenario, doc, path);
+}
+
+}  // namespace hulk

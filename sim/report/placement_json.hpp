@@ -1,0 +1,24 @@
+#pragma once
+/** @file placement_json.hpp
+ *  @brief The placement JSON format: what `hulk simulate` and `hulk place` write and `placement: file:PATH.json`
+ *  reads. */
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief Placement as JSON: {"parallelism": {dp,tp,pp}, "ranks": [{"rank", "host", "slot", "region"}...]}. */
+nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement);
+
+/** @brief Reads a placement from JSON (the object above, or a result.json holding it under "placement").
+ *  Host names resolve against the scenario's platform. @throws InputError naming file and key. */
+Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file);
+
+/** @brief Reads a placement file. @throws InputError on a missing/malformed file or a placement that does not
+ *  match the scenario. */
+Placement load_placement_file(const Scenario& scenario, const std::string& path);
+
+}  // namespace hulk

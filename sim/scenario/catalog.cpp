@@ -1,0 +1,102 @@
+// GPU catalog and model presets: YAML files under platforms/, read with the same line-aware reader as scenarios.
+#include "sim/scenario/catalog.hpp"
+
+#include <cstdlib>
+
+#include "sim/core/errors.hpp"
+#include "sim/scenario/yaml_access.hpp"
+
+namespace hulk {
+
+std::string platforms_dir() {
+  if (const char* env = std::getenv("HULK_PLATFORMS_DIR"); env != nullptr && *env != '\0') return env;
+  return std::string(HULK_SOURCE_DIR) + "/platforms";
+}
+
+namespace {
+
+// Reads "<list_key>: [ {...}, ... ]" and hands each entry (with its key path) to f.
+template <typename F>
+void for_each_entry(const std::string& path, const std::string& list_key, F f) {
+  const YAML::Node root = YamlReader::load_file(path);
+  YamlReader r(path);
+  r.check_keys(root, "", {list_key});
+  const YAML::Node list = r.require(root, "", list_key);
+  r.expect_list(list, list_key);
+  for (std::size_t i = 0; i < list.size(); ++i) f(r, list[i], list_key + "." + std::to_string(i));
+}
+
+}  // namespace
+
+GpuCatalog GpuCatalog::load(const std::string& path) {
+  GpuCatalog cat;
+  for_each_entry(path, "gpus", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
+    r.check_keys(e, key, {"name", "fp16", "fp32", "memory", "capability", "source", "notes"});
+    GpuSpec g;
+    g.name = r.str(r.require(e, key, "name"), key + ".name");
+    g.fp16_flops = r.flops(r.require(e, key, "fp16"), key + ".fp16");
+    g.fp32_flops = r.flops(r.require(e, key, "fp32"), key + ".fp32");
+    g.memory_bytes = r.bytes(r.require(e, key, "memory"), key + ".memory");
+    if (e["capability"]) g.capability = r.str(e["capability"], key + ".capability");
+    // Every number must say where it comes from: a catalog entry without a source is rejected.
+    g.source = r.str(r.require(e, key, "source"), key + ".source");
+    if (cat.find(g.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate GPU name '" + g.name + "'");
+    cat.gpus_.push_back(g);
+  });
+  return cat;
+}
+
+const GpuCatalog& GpuCatalog::builtin() {
+  // Loaded on first use; a broken shipped catalog is an InputError like any other input.
+  static const GpuCatalog cat = load(platforms_dir() + "/gpus.yaml");
+  return cat;
+}
+
+const GpuSpec* GpuCatalog::find(const std::string& name) const {
+  for (const auto& g : gpus_)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& g : gpus_) out.push_back(g.name);
+  return out;
+}
+
+ModelCatalog ModelCatalog::load(const std::string& path) {
+  ModelCatalog cat;
+  for_each_entry(path, "models", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
+    r.check_keys(e, key, {"name", "layers", "hidden", "heads", "seq_len", "vocab", "source", "notes"});
+    ModelSpec m;
+    m.name = r.str(r.require(e, key, "name"), key + ".name");
+    m.layers = static_cast<int>(r.integer(r.require(e, key, "layers"), key + ".layers", 1, 100000));
+    m.hidden = static_cast<int>(r.integer(r.require(e, key, "hidden"), key + ".hidden", 1, 1000000));
+    m.heads = static_cast<int>(r.integer(r.require(e, key, "heads"), key + ".heads", 1, 100000));
+    m.seq_len = static_cast<int>(r.integer(r.require(e, key, "seq_len"), key + ".seq_len", 1, 10000000));
+    m.vocab = static_cast<int>(r.integer(r.require(e, key, "vocab"), key + ".vocab", 1, 100000000));
+    r.str(r.require(e, key, "source"), key + ".source");
+    if (cat.find(m.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate model name '" + m.name + "'");
+    cat.models_.push_back(m);
+  });
+  return cat;
+}
+
+const ModelCatalog& ModelCatalog::builtin() {
+  static const ModelCatalog cat = load(platforms_dir() + "/models.yaml");
+  return cat;
+}
+
+const ModelSpec* ModelCatalog::find(const std::string& name) const {
+  for (const auto& m : models_)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> ModelCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& m : models_) out.push_back(m.name);
+  return out;
+}
+
+}  // namespace hulk

@@ -1,0 +1,46 @@
+#pragma once
+/** @file catalog.hpp
+ *  @brief GPU catalog (platforms/gpus.yaml) and model presets (platforms/models.yaml). */
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief Directory holding gpus.yaml and models.yaml: $HULK_PLATFORMS_DIR if set, else the source tree's
+ *  platforms/ (compile definition). */
+std::string platforms_dir();
+
+/** @brief GPU models by name, in file order. */
+class GpuCatalog {
+ public:
+  /** @brief Loads a catalog file; throws InputError on a malformed one. */
+  static GpuCatalog load(const std::string& path);
+  /** @brief The catalog shipped in platforms/gpus.yaml (loaded once, cached). */
+  static const GpuCatalog& builtin();
+  /** @brief Looks up a GPU by exact name; nullptr if absent. */
+  const GpuSpec* find(const std::string& name) const;
+  const std::vector<GpuSpec>& all() const { return gpus_; }
+  /** @brief Names, for did-you-mean suggestions and error messages. */
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<GpuSpec> gpus_;
+};
+
+/** @brief Model presets by name. */
+class ModelCatalog {
+ public:
+  static ModelCatalog load(const std::string& path);
+  static const ModelCatalog& builtin();
+  const ModelSpec* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+  const std::vector<ModelSpec>& all() const { return models_; }
+
+ private:
+  std::vector<ModelSpec> models_;
+};
+
+}  // namespace hulk

@@ -1,0 +1,252 @@
+#include "sim/scenario/scenario_json.hpp"
+
+#include "sim/core/errors.hpp"
+
+namespace hulk {
+
+using nlohmann::json;
+
+namespace {
+
+// Reads doc[key] as T; any absence or type mismatch becomes an InputError naming the full key path.
+template <class T>
+T get(const json& doc, const char* key, const std::string& file, const std::string& path) {
+  const std::string full = path.empty() ? key : path + "." + key;
+  if (!doc.is_object() || !doc.contains(key)) throw InputError(file, 0, full, "missing key");
+  try {
+    return doc.at(key).get<T>();
+  } catch (const json::exception& e) {
+    throw InputError(file, 0, full, std::string("wrong type (") + e.what() + ")");
+  }
+}
+
+const json& sub(const json& doc, const char* key, const std::string& file, const std::string& path,
+                json::value_t type) {
+  const std::string full = path.empty() ? key : path + "." + key;
+  if (!doc.is_object() || !doc.contains(key)) throw InputError(file, 0, full, "missing key");
+  const json& v = doc.at(key);
+  if (v.type() != type) throw InputError(file, 0, full, "wrong type");
+  return v;
+}
+
+json link_to_json(const LinkSpec& l) { return json{{"bandwidth_Bps", l.bandwidth_Bps}, {"latency_s", l.latency_s}}; }
+LinkSpec link_from_json(const json& j, const std::string& file, const std::string& path) {
+  return LinkSpec{get<double>(j, "bandwidth_Bps", file, path), get<double>(j, "latency_s", file, path)};
+}
+
+json gpu_to_json(const GpuSpec& g) {
+  return json{{"name", g.name},
+              {"fp16_flops", g.fp16_flops},
+              {"fp32_flops", g.fp32_flops},
+              {"memory_bytes", g.memory_bytes},
+              {"capability", g.capability},
+              {"source", g.source}};
+}
+GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string& path) {
+  GpuSpec g;
+  g.name = get<std::string>(j, "name", file, path);
+  g.fp16_flops = get<double>(j, "fp16_flops", file, path);
+  g.fp32_flops = get<double>(j, "fp32_flops", file, path);
+  g.memory_bytes = get<double>(j, "memory_bytes", file, path);
+  g.capability = get<std::string>(j, "capability", file, path);
+  g.source = get<std::string>(j, "source", file, path);
+  return g;
+}
+
+// Pair-keyed maps as [[a, b, value], ...] (JSON objects need string keys).
+json pair_map_to_json(const std::map<std::pair<int, int>, double>& m) {
+  json out = json::array();
+  for (const auto& [k, v] : m) out.push_back(json::array({k.first, k.second, v}));
+  return out;
+}
+std::map<std::pair<int, int>, double> pair_map_from_json(const json& j, const std::string& file,
+                                                         const std::string& path) {
+  std::map<std::pair<int, int>, double> m;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const json& e = j[i];
+    if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() || !e[1].is_number_integer() || !e[2].is_number())
+      throw InputError(file, 0, path + "." + std::to_string(i), "expected [a, b, value]");
+    m[{e[0].get<int>(), e[1].get<int>()}] = e[2].get<double>();
+  }
+  return m;
+}
+
+}  // namespace
+
+json scenario_to_json(const Scenario& s) {
+  json hosts = json::array();
+  for (const HostSpec& h : s.platform.hosts)
+    hosts.push_back(json{{"name", h.name},
+                         {"region", h.region},
+                         {"gpus", h.gpus},
+                         {"gpu", gpu_to_json(h.gpu)},
+                         {"host_link", link_to_json(h.host_link)},
+                         {"intra_link", link_to_json(h.intra_link)}});
+  json wan = json::array();
+  for (const auto& row : s.platform.wan) {
+    json r = json::array();
+    for (const LinkSpec& l : row) r.push_back(link_to_json(l));
+    wan.push_back(r);
+  }
+  const JobSpec& j = s.job;
+  json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
+             {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
+  return json{
+      {"name", s.name},
+      {"file", s.file},
+      {"seed", s.seed},
+      {"placement", s.placement},
+      {"platform",
+       {{"regions", s.platform.regions},
+        {"hosts", hosts},
+        {"wan", wan},
+        {"host_pair_latency_s", pair_map_to_json(s.platform.host_pair_latency_s)},
+        {"host_pair_bandwidth_Bps", pair_map_to_json(s.platform.host_pair_bandwidth_Bps)},
+        {"simgrid_xml", s.platform.simgrid_xml},
+        {"warnings", s.platform.warnings}}},
+      {"network",
+       {{"model", s.network.model}, {"tcp_window_bytes", s.network.tcp_window_bytes},
+        {"crosstraffic", s.network.crosstraffic}}},
+      {"job",
+       {{"model", model},
+        {"precision", j.precision},
+        {"global_batch", j.global_batch},
+        {"micro_batch", j.micro_batch},
+        {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
+        {"schedule", j.schedule},
+        {"collective", j.collective},
+        {"iterations", j.iterations},
+        {"utilisation", j.utilisation},
+        {"check_memory", j.check_memory}}}};
+}
+
+Scenario scenario_from_json(const json& doc, const std::string& file) {
+  Scenario s;
+  s.name = get<std::string>(doc, "name", file, "");
+  s.file = get<std::string>(doc, "file", file, "");
+  s.seed = get<std::uint64_t>(doc, "seed", file, "");
+  s.placement = get<std::string>(doc, "placement", file, "");
+
+  const json& p = sub(doc, "platform", file, "", json::value_t::object);
+  s.platform.regions = get<std::vector<std::string>>(p, "regions", file, "platform");
+  const json& hosts = sub(p, "hosts", file, "platform", json::value_t::array);
+  const int R = static_cast<int>(s.platform.regions.size());
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const std::string path = "platform.hosts." + std::to_string(i);
+    const json& h = hosts[i];
+    HostSpec hs;
+    hs.name = get<std::string>(h, "name", file, path);
+    hs.region = get<int>(h, "region", file, path);
+    if (hs.region < 0 || hs.region >= R) throw InputError(file, 0, path + ".region", "region index out of range");
+    hs.gpus = get<int>(h, "gpus", file, path);
+    if (hs.gpus < 1) throw InputError(file, 0, path + ".gpus", "expected at least 1 GPU");
+    hs.gpu = gpu_from_json(sub(h, "gpu", file, path, json::value_t::object), file, path + ".gpu");
+    hs.host_link = link_from_json(sub(h, "host_link", file, path, json::value_t::object), file, path + ".host_link");
+    hs.intra_link = link_from_json(sub(h, "intra_link", file, path, json::value_t::object), file, path + ".intra_link");
+    s.platform.hosts.push_back(hs);
+  }
+  const json& wan = sub(p, "wan", file, "platform", json::value_t::array);
+  if (static_cast<int>(wan.size()) != R) throw InputError(file, 0, "platform.wan", "expected one row per region");
+  for (std::size_t a = 0; a < wan.size(); ++a) {
+    if (!wan[a].is_array() || static_cast<int>(wan[a].size()) != R)
+      throw InputError(file, 0, "platform.wan." + std::to_string(a), "expected one entry per region");
+    std::vector<LinkSpec> row;
+    for (std::size_t b = 0; b < wan[a].size(); ++b)
+      row.push_back(link_from_json(wan[a][b], file, "platform.wan." + std::to_string(a) + "." + std::to_string(b)));
+    s.platform.wan.push_back(row);
+  }
+  s.platform.host_pair_latency_s = pair_map_from_json(sub(p, "host_pair_latency_s", file, "platform", json::value_t::array),
+                                                      file, "platform.host_pair_latency_s");
+  s.platform.host_pair_bandwidth_Bps = pair_map_from_json(
+      sub(p, "host_pair_bandwidth_Bps", file, "platform", json::value_t::array), file, "platform.host_pair_bandwidth_Bps");
+  s.platform.simgrid_xml = get<std::string>(p, "simgrid_xml", file, "platform");
+  s.platform.warnings = get<std::vector<std::string>>(p, "warnings", file, "platform");
+
+  const json& n = sub(doc, "network", file, "", json::value_t::object);
+  s.network.model = get<std::string>(n, "model", file, "network");
+  s.network.tcp_window_bytes = get<double>(n, "tcp_window_bytes", file, "network");
+  s.network.crosstraffic = get<bool>(n, "crosstraffic", file, "network");
+
+  const json& j = sub(doc, "job", file, "", json::value_t::object);
+  const json& m = sub(j, "model", file, "job", json::value_t::object);
+  s.job.model.name = get<std::string>(m, "name", file, "job.model");
+  s.job.model.layers = get<int>(m, "layers", file, "job.model");
+  s.job.model.hidden = get<int>(m, "hidden", file, "job.model");
+  s.job.model.heads = get<int>(m, "heads", file, "job.model");
+  s.job.model.seq_len = get<int>(m, "seq_len", file, "job.model");
+  s.job.model.vocab = get<int>(m, "vocab", file, "job.model");
+  s.job.precision = get<std::string>(j, "precision", file, "job");
+  s.job.global_batch = get<int>(j, "global_batch", file, "job");
+  s.job.micro_batch = get<int>(j, "micro_batch", file, "job");
+  const json& par = sub(j, "parallelism", file, "job", json::value_t::object);
+  s.job.par.dp = get<int>(par, "dp", file, "job.parallelism");
+  s.job.par.tp = get<int>(par, "tp", file, "job.parallelism");
+  s.job.par.pp = get<int>(par, "pp", file, "job.parallelism");
+  if (s.job.par.dp < 1 || s.job.par.tp < 1 || s.job.par.pp < 1)
+    throw InputError(file, 0, "job.parallelism", "degrees must be >= 1");
+  s.job.schedule = get<std::string>(j, "schedule", file, "job");
+  s.job.collective = get<std::string>(j, "collective", file, "job");
+  s.job.iterations = get<int>(j, "iterations", file, "job");
+  s.job.utilisation = get<double>(j, "utilisation", file, "job");
+  s.job.check_memory = get<bool>(j, "check_memory", file, "job");
+  return s;
+}
+
+json placement_slots_to_json(const Placement& placement) {
+  json out = json::array();
+  for (const GpuSlot& g : placement.gpu_of_rank) out.push_back(json::array({g.host, g.slot}));
+  return out;
+}
+
+Placement placement_slots_from_json(const json& doc, const std::string& file, const std::string& key) {
+  if (!doc.is_array()) throw InputError(file, 0, key, "expected a list of [host, slot]");
+  Placement p;
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    const json& e = doc[i];
+    if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+      throw InputError(file, 0, key + "." + std::to_string(i), "expected [host, slot]");
+    p.gpu_of_rank.push_back(GpuSlot{e[0].get<int>(), e[1].get<int>()});
+  }
+  return p;
+}
+
+json traffic_to_json(const TrafficMatrix& t) {
+  json pairs = json::array();
+  for (int a = 0; a < t.hosts; ++a)
+    for (int b = a; b < t.hosts; ++b) {
+      bool any = false;
+      json by = json::array(), bu = json::array();
+      for (int k = 0; k < kCommKinds; ++k) {
+        const double x = t.bytes_between(static_cast<CommKind>(k), a, b);
+        const double y = t.busy_between(static_cast<CommKind>(k), a, b);
+        any = any || x != 0 || y != 0;
+        by.push_back(x);
+        bu.push_back(y);
+      }
+      if (any) pairs.push_back(json{{"a", a}, {"b", b}, {"bytes", by}, {"busy_s", bu}});
+    }
+  return json{{"hosts", t.hosts}, {"pairs", pairs}};
+}
+
+TrafficMatrix traffic_from_json(const json& doc, const std::string& file, const std::string& key) {
+  const int H = get<int>(doc, "hosts", file, key);
+  if (H < 0) throw InputError(file, 0, key + ".hosts", "expected >= 0");
+  TrafficMatrix t = TrafficMatrix::zeros(H);
+  const json& pairs = sub(doc, "pairs", file, key, json::value_t::array);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const std::string path = key + ".pairs." + std::to_string(i);
+    const int a = get<int>(pairs[i], "a", file, path), b = get<int>(pairs[i], "b", file, path);
+    if (a < 0 || b < 0 || a >= H || b >= H) throw InputError(file, 0, path, "host index out of range");
+    const auto by = get<std::vector<double>>(pairs[i], "bytes", file, path);
+    const auto bu = get<std::vector<double>>(pairs[i], "busy_s", file, path);
+    if (by.size() != kCommKinds || bu.size() != kCommKinds)
+      throw InputError(file, 0, path, "expected 3 values (dp, tp, pp) in bytes and busy_s");
+    for (int k = 0; k < kCommKinds; ++k) {
+      t.bytes[k][static_cast<std::size_t>(a) * H + b] = t.bytes[k][static_cast<std::size_t>(b) * H + a] = by[k];
+      t.busy_s[k][static_cast<std::size_t>(a) * H + b] = t.busy_s[k][static_cast<std::size_t>(b) * H + a] = bu[k];
+    }
+  }
+  return t;
+}
+
+}  // namespace hulk

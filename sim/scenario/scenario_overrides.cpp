@@ -1,0 +1,122 @@
+// `--set a.b.c=value` overrides, applied to the YAML tree before any validation so that an overridden value is
+// checked exactly like a value written in the file.
+#include <sstream>
+
+#include "sim/core/errors.hpp"
+#include "sim/scenario/scenario_parts.hpp"
+
+namespace hulk::detail {
+namespace {
+
+// Copies a parsed value without yaml-cpp's marks: those would point into the override string, and a line number
+// from there would wrongly point into the scenario file.
+YAML::Node without_marks(const YAML::Node& n) {
+  if (n.IsScalar()) return YAML::Node(n.Scalar());
+  if (n.IsSequence()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const auto& c : n) out.push_back(without_marks(c));
+    return out;
+  }
+  if (n.IsMap()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (const auto& kv : n) out[kv.first.Scalar()] = without_marks(kv.second);
+    return out;
+  }
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+bool is_index(const std::string& s) {
+  if (s.empty() || s.size() > 9) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// Position of a list element addressed by index or by its `name:`; -1 if absent.
+long find_element(const YAML::Node& list, const std::string& part) {
+  if (is_index(part)) {
+    const long i = std::stol(part);
+    return i < static_cast<long>(list.size()) ? i : -1;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node e = list[i];
+    if (e.IsMap() && e["name"] && e["name"].IsScalar() && e["name"].Scalar() == part) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+std::string element_names(const YAML::Node& list) {
+  std::string out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node e = list[i];
+    std::string label = std::to_string(i);
+    if (e.IsMap() && e["name"] && e["name"].IsScalar()) label += " (" + e["name"].Scalar() + ")";
+    out += (i ? ", " : "") + label;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+                                         const std::string& file) {
+  std::vector<std::string> canonical;
+  for (const Override& ov : overrides) {
+    std::vector<std::string> parts;
+    std::stringstream ss(ov.key);
+    std::string part;
+    while (std::getline(ss, part, '.')) parts.push_back(part);
+    bool malformed = parts.empty() || ov.key.back() == '.';
+    for (const auto& p : parts) malformed = malformed || p.empty();
+    if (malformed)
+      throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
+    if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
+    YAML::Node value;
+    try {
+      value = without_marks(YAML::Load(ov.value));
+    } catch (const YAML::Exception& e) {
+      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: " + e.msg);
+    }
+    if (!root.IsMap()) throw InputError(file, 0, ov.key, "cannot override: the scenario is not a map");
+    YAML::Node cur;
+    cur.reset(root);  // reset() rebinds; operator= would overwrite the referenced node (yaml-cpp semantics)
+    std::string path;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const bool last = i + 1 == parts.size();
+      const std::string& p = parts[i];
+      std::string here = path.empty() ? p : path + "." + p;
+      if (cur.IsSequence()) {
+        const long idx = find_element(cur, p);
+        if (idx >= 0) here = path + "." + std::to_string(idx);  // the loader's key paths use indices
+        if (idx < 0)
+          throw InputError(
+              file, 0, ov.key,
+              "no element '" + p + "' in '" + path + "' (expected an index or a name: " + element_names(cur) + ")");
+        if (last) {
+          cur[static_cast<std::size_t>(idx)] = value;
+        } else {
+          YAML::Node child = cur[static_cast<std::size_t>(idx)];
+          cur.reset(child);
+        }
+      } else if (cur.IsMap() || cur.IsNull()) {
+        if (last) {
+          cur[p] = value;
+        } else {
+          YAML::Node child = cur[p];
+          // A missing section is created; whether its key is allowed is checked by the schema afterwards.
+          if (!child.IsDefined() || child.IsNull()) child = YAML::Node(YAML::NodeType::Map);
+          cur.reset(child);
+        }
+      } else {
+        throw InputError(
+            file, 0, ov.key,
+            "cannot follow the override path: '" + path + "' is a value ('" + cur.Scalar() + "'), not a map or a list");
+      }
+      path = here;
+    }
+    canonical.push_back(path);
+  }
+  return canonical;
+}
+
+}  // namespace hulk::detail

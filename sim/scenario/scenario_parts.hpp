@@ -1,0 +1,45 @@
+#pragma once
+/** @file scenario_parts.hpp
+ *  @brief Internal pieces of the scenario loader (scenario.cpp), split by concern: overrides on the YAML tree,
+ *  the `platform:` section, and job validation with line numbers. Not part of the public API. */
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario.hpp"
+#include "sim/core/spec.hpp"
+#include "sim/core/xml_platform.hpp"
+#include "sim/scenario/yaml_access.hpp"
+
+namespace hulk::detail {
+
+/** @brief Applies "a.b.c=value" overrides to the tree (scenario.hpp's Override). @return the key path each override
+ *  set, in the loader's spelling ("platform.regions.1.hosts"). @throws InputError naming the override key when the
+ *  path cannot be followed. */
+std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+                                         const std::string& file);
+
+/** @brief Parses the `platform:` map (regions | hulk | simgrid) into a resolved PlatformSpec.
+ *  @param base_dir folder relative paths resolve against.
+ *  @param describe_xml describes a `simgrid:` source (may be empty when the caller has no engine: such a source
+ *  is then an InputError). */
+PlatformSpec parse_platform(const YamlReader& r, const YAML::Node& platform, const std::string& base_dir,
+                            const XmlPlatformDescriber& describe_xml);
+
+/** @brief A `gpu:` value: a catalog name or an inline {name, flops, memory[, fp32, capability]}. */
+GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string& key);
+
+/** @brief A {bandwidth, latency} map; keys not given keep the defaults' values. */
+LinkSpec parse_link(const YamlReader& r, const YAML::Node& node, const std::string& key, const LinkSpec& defaults);
+
+/** @brief path if absolute, else base_dir/path; normalised. */
+std::string resolve_path(const std::string& base_dir, const std::string& path);
+
+/** @brief True if path names an existing regular file (or a directory when want_dir). */
+bool path_exists(const std::string& path, bool want_dir);
+
+/** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code). */
+void validate_job_with(const Scenario& scenario, const YamlReader* r);
+
+}  // namespace hulk::detail

@@ -1,0 +1,297 @@
+// The `platform:` section of a scenario: exactly one of regions (+ wan), hulk, simgrid.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <set>
+
+#include "sim/scenario/catalog.hpp"
+#include "sim/core/did_you_mean.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/scenario/hulk_import.hpp"
+#include "sim/scenario/scenario_parts.hpp"
+
+namespace hulk::detail {
+
+namespace {
+const LinkSpec kDefaultIntraHost{150e9, 2e-6};     // NVLink class; PCIe users override (scenarios/README.md)
+const LinkSpec kDefaultHostLink{10e9 / 8, 50e-6};  // 10 Gbps NIC, 50 us
+constexpr long long kMaxGpus = 1000000;
+
+std::string pair_name(const std::string& a, const std::string& b) { return a + "-" + b; }
+}  // namespace
+
+std::string resolve_path(const std::string& base_dir, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_relative()) p = std::filesystem::path(base_dir) / p;
+  return p.lexically_normal().string();
+}
+
+bool path_exists(const std::string& path, bool want_dir) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return false;
+  return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+LinkSpec parse_link(const YamlReader& r, const YAML::Node& node, const std::string& key, const LinkSpec& defaults) {
+  r.check_keys(node, key, {"bandwidth", "latency"});
+  LinkSpec l = defaults;
+  if (node["bandwidth"]) l.bandwidth_Bps = r.bandwidth_Bps(node["bandwidth"], key + ".bandwidth");
+  if (node["latency"]) l.latency_s = r.latency_s(node["latency"], key + ".latency");
+  return l;
+}
+
+GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string& key) {
+  r.record(key, node);
+  if (node.IsScalar()) {
+    const std::string name = node.Scalar();
+    const GpuCatalog& cat = GpuCatalog::builtin();
+    if (const GpuSpec* g = cat.find(name)) return *g;
+    r.fail(node, key,
+           "unknown GPU '" + name + "'" + suggestion_suffix(name, cat.names()) +
+               "; add it to platforms/gpus.yaml or write {name, flops, memory}");
+  }
+  if (!node.IsMap())
+    r.fail(node, key,
+           "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
+  r.check_keys(node, key, {"name", "flops", "fp32", "memory", "capability"});
+  GpuSpec g;
+  g.name = r.str(r.require(node, key, "name"), key + ".name");
+  g.fp16_flops = r.flops(r.require(node, key, "flops"), key + ".flops");
+  // Tensor-core GPUs run fp32 at a fraction of fp16; /2 is a documented default, not a datasheet value.
+  g.fp32_flops = node["fp32"] ? r.flops(node["fp32"], key + ".fp32") : g.fp16_flops / 2;
+  g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
+  if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
+  g.source = "inline in scenario " + r.file();
+  return g;
+}
+
+namespace {
+
+// Errors raised while reading a data file the scenario points to (Hulk data, SimGrid XML) name that file; the
+// user also needs to know which scenario key led there, so the error is re-raised at that key of the scenario,
+// keeping the data file's name and line inside the message.
+template <typename F>
+PlatformSpec at_key(const YamlReader& r, const YAML::Node& node, const std::string& key, F build) {
+  try {
+    return build();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    const std::string prefix = InputError::format(e.file(), e.line(), e.key(), "");
+    std::string message = what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+    std::string where = e.file().empty() ? "" : e.file() + (e.line() > 0 ? ":" + std::to_string(e.line()) : "") + ": ";
+    const std::string inner_key = e.key().empty() || e.key() == key ? "" : e.key() + ": ";
+    r.fail(node, key, where + inner_key + message);
+  }
+}
+
+PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
+  PlatformSpec p;
+  const YAML::Node regions = platform["regions"];
+  r.expect_list(regions, "platform.regions");
+  if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
+  std::map<std::string, int> host_line;  // host name -> line that created it, for collisions
+  long long total_gpus = 0;
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const YAML::Node reg = regions[i];
+    const std::string key = "platform.regions." + std::to_string(i);
+    r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
+    const std::string name = r.str(r.require(reg, key, "name"), key + ".name");
+    for (std::size_t j = 0; j < p.regions.size(); ++j)
+      if (p.regions[j] == name)
+        r.fail(reg["name"], key + ".name",
+               "duplicate region name '" + name + "' (also platform.regions." + std::to_string(j) +
+                   "; expected unique names)");
+    p.regions.push_back(name);
+    const int hosts = static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, 1000000));
+    const int gpus =
+        reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096)) : 1;
+    const GpuSpec gpu = parse_gpu(r, r.require(reg, key, "gpu"), key + ".gpu");
+    const LinkSpec host_link =
+        reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
+    const LinkSpec intra = reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost)
+                                             : kDefaultIntraHost;
+    const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
+    // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
+    total_gpus += static_cast<long long>(hosts) * gpus;
+    if (total_gpus > kMaxGpus)
+      r.fail(reg["hosts"], key + ".hosts",
+             "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
+                 std::to_string(kMaxGpus) + ")");
+    for (int h = 0; h < hosts; ++h) {
+      HostSpec hs;
+      hs.name = prefix + "-" + std::to_string(h);
+      if (host_line.count(hs.name) != 0)
+        r.fail(reg["host_prefix"] ? reg["host_prefix"] : reg["name"],
+               key + (reg["host_prefix"] ? ".host_prefix" : ".name"),
+               "host name '" + hs.name + "' is generated twice (expected distinct host_prefix values)");
+      host_line[hs.name] = 1;
+      hs.region = static_cast<int>(i);
+      hs.gpus = gpus;
+      hs.gpu = gpu;
+      hs.host_link = host_link;
+      hs.intra_link = intra;
+      p.hosts.push_back(hs);
+    }
+  }
+
+  // WAN: wan.default for every region pair, wan.pairs entries override it.
+  const std::size_t n = p.regions.size();
+  p.wan.assign(n, std::vector<LinkSpec>(n, LinkSpec{}));
+  std::vector<std::vector<bool>> set(n, std::vector<bool>(n, false));
+  const YAML::Node wan = platform["wan"];
+  bool has_default = false;
+  LinkSpec def{};
+  if (wan) {
+    r.check_keys(wan, "platform.wan", {"default", "pairs"});
+    if (wan["default"]) {
+      r.check_keys(wan["default"], "platform.wan.default", {"bandwidth", "latency"});
+      def.bandwidth_Bps = r.bandwidth_Bps(r.require(wan["default"], "platform.wan.default", "bandwidth"),
+                                          "platform.wan.default.bandwidth");
+      def.latency_s =
+          r.latency_s(r.require(wan["default"], "platform.wan.default", "latency"), "platform.wan.default.latency");
+      has_default = true;
+    }
+    if (wan["pairs"]) {
+      const YAML::Node pairs = wan["pairs"];
+      r.expect_list(pairs, "platform.wan.pairs");
+      std::map<std::pair<int, int>, std::size_t> seen;
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const std::string key = "platform.wan.pairs." + std::to_string(i);
+        const YAML::Node e = pairs[i];
+        r.check_keys(e, key, {"between", "bandwidth", "latency"});
+        const YAML::Node between = r.require(e, key, "between");
+        r.expect_list(between, key + ".between");
+        if (between.size() != 2)
+          r.fail(between, key + ".between", "expected two region names [a, b], got " + std::to_string(between.size()));
+        int idx[2];
+        for (int k = 0; k < 2; ++k) {
+          const std::string rn = r.str(between[k], key + ".between");
+          auto it = std::find(p.regions.begin(), p.regions.end(), rn);
+          if (it == p.regions.end())
+            r.fail(between[k], key + ".between", "unknown region '" + rn + "'" + suggestion_suffix(rn, p.regions));
+          idx[k] = static_cast<int>(it - p.regions.begin());
+        }
+        if (idx[0] == idx[1])
+          r.fail(between, key + ".between",
+                 "a WAN pair needs two different regions, got '" + p.regions[idx[0]] + "' twice");
+        const std::pair<int, int> pk{std::min(idx[0], idx[1]), std::max(idx[0], idx[1])};
+        if (seen.count(pk) != 0)
+          r.fail(e, key,
+                 "duplicate WAN pair " + pair_name(p.regions[pk.first], p.regions[pk.second]) +
+                     " (already platform.wan.pairs." + std::to_string(seen[pk]) + ")");
+        seen[pk] = i;
+        if ((!e["bandwidth"] || !e["latency"]) && !has_default)
+          r.fail(e, key, "missing bandwidth or latency and no platform.wan.default to take it from");
+        LinkSpec l = def;
+        if (e["bandwidth"]) l.bandwidth_Bps = r.bandwidth_Bps(e["bandwidth"], key + ".bandwidth");
+        if (e["latency"]) l.latency_s = r.latency_s(e["latency"], key + ".latency");
+        p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
+        set[pk.first][pk.second] = set[pk.second][pk.first] = true;
+      }
+    }
+  }
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (set[a][b]) continue;
+      if (!has_default)
+        r.fail(wan ? wan : platform, wan ? "platform.wan" : "platform",
+               "no WAN link for regions " + pair_name(p.regions[a], p.regions[b]) +
+                   " (expected platform.wan.default or a platform.wan.pairs entry)");
+      p.wan[a][b] = p.wan[b][a] = def;
+    }
+  return p;
+}
+
+PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::string& base_dir) {
+  const std::string key = "platform.hulk";
+  r.check_keys(node, key, {"dir", "lan_bandwidth", "wan_bandwidth", "lan_latency", "intra_host", "gpu_map"});
+  HulkImportOptions o;
+  const YAML::Node dir = r.require(node, key, "dir");
+  o.dir = resolve_path(base_dir, r.str(dir, key + ".dir"));
+  if (!path_exists(o.dir, true))
+    r.fail(dir, key + ".dir",
+           "Hulk data folder '" + o.dir + "' not found (expected a folder with node_feature.csv and edge.txt)");
+  if (node["lan_bandwidth"]) o.lan_bandwidth_Bps = r.bandwidth_Bps(node["lan_bandwidth"], key + ".lan_bandwidth");
+  if (node["wan_bandwidth"]) o.wan_bandwidth_Bps = r.bandwidth_Bps(node["wan_bandwidth"], key + ".wan_bandwidth");
+  if (node["lan_latency"]) o.lan_latency_s = r.latency_s(node["lan_latency"], key + ".lan_latency");
+  if (node["intra_host"]) o.intra_host = parse_link(r, node["intra_host"], key + ".intra_host", kDefaultIntraHost);
+  if (node["gpu_map"]) {
+    const YAML::Node map = node["gpu_map"];
+    r.expect_map(map, key + ".gpu_map");
+    const GpuCatalog& cat = GpuCatalog::builtin();
+    for (const auto& kv : map) {
+      std::string cap = r.str(kv.first, key + ".gpu_map");
+      if (cap.find('.') == std::string::npos) cap += ".0";  // "8" means 8.0, as in node_feature.csv
+      const std::string k = key + ".gpu_map." + cap;
+      const std::string name = r.str(kv.second, k);
+      if (cat.find(name) == nullptr)
+        r.fail(kv.second, k, "unknown GPU '" + name + "'" + suggestion_suffix(name, cat.names()));
+      o.gpu_map[cap] = name;
+    }
+  }
+  return at_key(r, dir, key + ".dir", [&] { return import_hulk(o); });
+}
+
+XmlHostGpus parse_xml_gpus(const YamlReader& r, const YAML::Node& node, const std::string& key) {
+  r.check_keys(node, key, {"count", "gpu"});
+  XmlHostGpus g;
+  g.count = node["count"] ? static_cast<int>(r.integer(node["count"], key + ".count", 0, 4096)) : 1;
+  g.gpu = parse_gpu(r, r.require(node, key, "gpu"), key + ".gpu");
+  return g;
+}
+
+PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const std::string& base_dir,
+                           const XmlPlatformDescriber& describe_xml) {
+  const std::string key = "platform.simgrid";
+  r.check_keys(node, key, {"file", "gpus", "intra_host"});
+  SimgridXmlOptions o;
+  const YAML::Node file = r.require(node, key, "file");
+  o.file = resolve_path(base_dir, r.str(file, key + ".file"));
+  if (!path_exists(o.file, false))
+    r.fail(file, key + ".file", "SimGrid platform file '" + o.file + "' not found (expected an existing .xml file)");
+  if (node["intra_host"]) o.intra_host = parse_link(r, node["intra_host"], key + ".intra_host", kDefaultIntraHost);
+  const YAML::Node gpus = r.require(node, key, "gpus");
+  r.check_keys(gpus, key + ".gpus", {"default", "hosts"});
+  if (gpus["default"]) {
+    o.default_gpus = parse_xml_gpus(r, gpus["default"], key + ".gpus.default");
+    o.has_default = true;
+  }
+  if (gpus["hosts"]) {
+    r.expect_map(gpus["hosts"], key + ".gpus.hosts");
+    for (const auto& kv : gpus["hosts"]) {
+      const std::string host = r.str(kv.first, key + ".gpus.hosts");
+      o.per_host[host] = parse_xml_gpus(r, kv.second, key + ".gpus.hosts." + host);
+    }
+  }
+  if (!o.has_default && o.per_host.empty())
+    r.fail(gpus, key + ".gpus", "no host carries GPUs (expected gpus.default and/or gpus.hosts)");
+  if (!describe_xml)
+    r.fail(file, key + ".file", "SimGrid XML platforms need the simulator engine, which this program does not link");
+  return at_key(r, file, key + ".file", [&] { return describe_xml(o); });
+}
+
+}  // namespace
+
+PlatformSpec parse_platform(const YamlReader& r, const YAML::Node& platform, const std::string& base_dir,
+                            const XmlPlatformDescriber& describe_xml) {
+  r.check_keys(platform, "platform", {"regions", "wan", "hulk", "simgrid"});
+  int sources = 0;
+  for (const char* s : {"regions", "hulk", "simgrid"}) sources += platform[s] ? 1 : 0;
+  if (sources != 1)
+    r.fail(platform, "platform",
+           "expected exactly one platform source (regions, hulk or simgrid), got " + std::to_string(sources));
+  if (platform["wan"] && !platform["regions"])
+    r.fail(platform["wan"], "platform.wan",
+           "wan is only used with regions (hulk and simgrid platforms bring their own WAN)");
+  PlatformSpec p;
+  if (platform["regions"])
+    p = parse_regions(r, platform);
+  else if (platform["hulk"])
+    p = parse_hulk(r, platform["hulk"], base_dir);
+  else
+    p = parse_simgrid(r, platform["simgrid"], base_dir, describe_xml);
+  if (p.hosts.empty()) r.fail(platform, "platform", "the platform has no GPU hosts (expected at least one)");
+  return p;
+}
+
+}  // namespace hulk::detail

@@ -1,0 +1,195 @@
+#include "sim/scenario/yaml_access.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "sim/core/did_you_mean.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/units.hpp"
+
+namespace hulk {
+
+YAML::Node YamlReader::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open file (expected a readable YAML file)");
+  try {
+    return YAML::Load(in);
+  } catch (const YAML::Exception& e) {
+    // e.msg is yaml-cpp's bare message; e.mark its 0-based position.
+    throw InputError(path, e.mark.is_null() ? 0 : e.mark.line + 1, "", "malformed YAML: " + e.msg);
+  }
+}
+
+int YamlReader::line_of(const YAML::Node& node) {
+  if (!node.IsDefined()) return 0;
+  const YAML::Mark m = node.Mark();
+  return m.is_null() ? 0 : m.line + 1;
+}
+
+std::string YamlReader::join(const std::string& parent, const std::string& child) {
+  return parent.empty() ? child : parent + "." + child;
+}
+
+std::string YamlReader::override_of(const std::string& key) const {
+  for (const auto& [path, label] : overrides_)
+    if (key == path || key.rfind(path + ".", 0) == 0) return label;
+  return "";
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
+  int line = line_of(at);
+  if (line == 0) line = line_for(key);
+  throw InputError(file_, line, key, message);
+}
+
+void YamlReader::fail_key(const std::string& key, const std::string& message) const {
+  const std::string label = override_of(key);
+  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
+  throw InputError(file_, line_for(key), key, message);
+}
+
+int YamlReader::line_for(const std::string& key) const {
+  // Fall back to the closest recorded ancestor: "job.parallelism.tp" absent -> "job.parallelism" -> "job".
+  std::string k = key;
+  while (!k.empty()) {
+    auto it = lines_.find(k);
+    if (it != lines_.end() && it->second > 0) return it->second;
+    const auto dot = k.rfind('.');
+    if (dot == std::string::npos) break;
+    k.resize(dot);
+  }
+  return 0;
+}
+
+void YamlReader::record(const std::string& key, const YAML::Node& node) const {
+  const int line = line_of(node);
+  if (line > 0) lines_[key] = line;
+}
+
+std::string describe_node(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a map";
+  return "'" + node.Scalar() + "'";
+}
+
+void YamlReader::expect_map(const YAML::Node& node, const std::string& key) const {
+  record(key, node);
+  if (!node.IsMap()) fail(node, key, "expected a map of keys, got " + describe_node(node));
+}
+
+void YamlReader::expect_list(const YAML::Node& node, const std::string& key) const {
+  record(key, node);
+  if (!node.IsSequence()) fail(node, key, "expected a list, got " + describe_node(node));
+}
+
+void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
+                            const std::vector<std::string>& allowed) const {
+  expect_map(map, key);
+  std::map<std::string, int> seen;  // yaml-cpp keeps duplicate keys and lookups see only the first: reject them
+  for (const auto& kv : map) {
+    if (!kv.first.IsScalar()) fail(kv.first, key, "map keys must be plain words, got " + describe_node(kv.first));
+    const std::string name = kv.first.Scalar();
+    const std::string path = join(key, name);
+    if (seen.count(name) != 0)
+      fail(kv.first, path,
+           "duplicate key '" + name + "'" +
+               (seen[name] > 0 ? " (first at line " + std::to_string(seen[name]) + ")" : ""));
+    seen[name] = line_of(kv.first);
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == name;
+    if (!ok) fail(kv.first, path, "unknown key '" + name + "'" + suggestion_suffix(name, allowed));
+    // The value's mark is where a problem with it shows; the key's mark is the fallback (null values).
+    record(path, kv.second.IsNull() ? kv.first : kv.second);
+  }
+}
+
+YAML::Node YamlReader::require(const YAML::Node& map, const std::string& key, const std::string& name) const {
+  const YAML::Node& cmap = map;
+  YAML::Node child = cmap[name];
+  if (!child.IsDefined()) fail(map, join(key, name), "missing key '" + name + "'");
+  return child;
+}
+
+std::string YamlReader::scalar(const YAML::Node& node, const std::string& key, const char* expected) const {
+  record(key, node);
+  if (!node.IsDefined() || !node.IsScalar() || node.Scalar().empty())
+    fail(node, key, std::string("expected ") + expected + ", got " + describe_node(node));
+  return node.Scalar();
+}
+
+std::string YamlReader::str(const YAML::Node& node, const std::string& key) const {
+  return scalar(node, key, "a non-empty string");
+}
+
+long long YamlReader::integer(const YAML::Node& node, const std::string& key, long long min, long long max) const {
+  const std::string text = scalar(node, key, "an integer");
+  long long v = 0;
+  if (!YAML::convert<long long>::decode(node, v)) fail(node, key, "expected an integer, got '" + text + "'");
+  if (v < min || v > max) {
+    std::string range = max >= (1LL << 62) ? ">= " + std::to_string(min)
+                                           : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    fail(node, key, "expected an integer " + range + ", got " + text);
+  }
+  return v;
+}
+
+double YamlReader::number(const YAML::Node& node, const std::string& key) const {
+  const std::string text = scalar(node, key, "a number");
+  double v = 0;
+  if (!YAML::convert<double>::decode(node, v) || !std::isfinite(v))
+    fail(node, key, "expected a number, got '" + text + "'");
+  return v;
+}
+
+bool YamlReader::boolean(const YAML::Node& node, const std::string& key) const {
+  const std::string text = scalar(node, key, "true or false");
+  bool v = false;
+  if (!YAML::convert<bool>::decode(node, v)) fail(node, key, "expected true or false, got '" + text + "'");
+  return v;
+}
+
+std::string YamlReader::one_of(const YAML::Node& node, const std::string& key,
+                               const std::vector<std::string>& allowed) const {
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) list += (i ? " | " : "") + allowed[i];
+  const std::string text = scalar(node, key, ("one of " + list).c_str());
+  for (const auto& a : allowed)
+    if (a == text) return text;
+  const std::string best = closest_name(text, allowed);
+  fail(node, key,
+       "'" + text + "' is not allowed: expected one of " + list +
+           (best.empty() ? "" : " (did you mean '" + best + "'?)"));
+}
+
+namespace {
+template <typename F>
+double unit_value(const YamlReader& r, const YAML::Node& node, const std::string& key, const char* what, F parse) {
+  r.record(key, node);
+  if (!node.IsDefined() || !node.IsScalar() || node.Scalar().empty())
+    r.fail(node, key, std::string("expected ") + what + ", got " + describe_node(node));
+  try {
+    return parse(node.Scalar());
+  } catch (const std::invalid_argument& e) {
+    r.fail(node, key, e.what());
+  }
+}
+}  // namespace
+
+double YamlReader::bandwidth_Bps(const YAML::Node& node, const std::string& key) const {
+  return unit_value(*this, node, key, "a bandwidth like '10Gbps'", parse_bandwidth_Bps);
+}
+double YamlReader::latency_s(const YAML::Node& node, const std::string& key) const {
+  return unit_value(*this, node, key, "a latency like '50us'", parse_latency_s);
+}
+double YamlReader::bytes(const YAML::Node& node, const std::string& key) const {
+  return unit_value(*this, node, key, "a size like '40GB'", parse_bytes);
+}
+double YamlReader::flops(const YAML::Node& node, const std::string& key) const {
+  return unit_value(*this, node, key, "a compute rate like '312Tf'", parse_flops);
+}
+
+}  // namespace hulk

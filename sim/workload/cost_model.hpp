@@ -1,0 +1,44 @@
+#pragma once
+/** @file cost_model.hpp
+ *  @brief Compute, communication and memory demands of a transformer training job, per pipeline stage and rank.
+ *  Pure code. Formulas: Narayanan et al. 2021 (Megatron-LM, "Efficient Large-Scale Language Model Training on
+ *  GPU Clusters", SC'21) for FLOPs and traffic; Korthikanti et al. 2022 ("Reducing Activation Recomputation in
+ *  Large Transformer Models") for activation memory. */
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief Demands of one pipeline stage, for ONE rank of that stage (i.e. already divided by tp). */
+struct StageCost {
+  int first_layer = 0;                ///< index of the stage's first transformer layer
+  int layers = 0;                     ///< transformer layers in the stage
+  double layer_fwd_flops = 0;         ///< forward flop per layer per micro-batch, per TP rank
+  double extra_fwd_flops = 0;         ///< logits (last stage) forward flop per micro-batch, per TP rank
+  double params = 0;                  ///< parameters held by one rank of this stage
+  double weight_state_bytes = 0;      ///< weights + gradients + optimizer state per rank
+  double activation_bytes_per_mb = 0; ///< activation memory per in-flight micro-batch per rank
+  int in_flight_micro_batches = 0;    ///< micro-batches whose activations are held at peak
+  double peak_memory_bytes = 0;       ///< weight_state + activations * in_flight
+  double dp_grad_bytes = 0;           ///< gradient bytes all-reduced across DP per rank per iteration
+  /** @brief Forward flop per micro-batch (all layers + extra). Backward = 2x forward. */
+  double fwd_flops_per_mb() const { return layers * layer_fwd_flops + extra_fwd_flops; }
+};
+
+/** @brief Whole-job demands. */
+struct JobCost {
+  int micro_batches = 0;              ///< m: micro-batches per pipeline per iteration
+  double tp_allreduce_bytes = 0;      ///< bytes of each TP all-reduce (2 per layer forward, 2 backward)
+  double pp_message_bytes = 0;        ///< bytes one rank sends to the next stage per micro-batch (and back)
+  double bytes_per_element = 2;       ///< 2 for fp16/bf16, 4 for fp32
+  std::vector<StageCost> stages;      ///< one per pipeline stage
+};
+
+/** @brief Number of transformer layers in each stage: L / pp, the first L mod pp stages get one more. */
+std::vector<int> layers_per_stage(int layers, int pp);
+
+/** @brief Computes the demands of a job. Assumes the job has been validated (divisibility etc.). */
+JobCost compute_job_cost(const JobSpec& job);
+
+}  // namespace hulk
