@@ -6,20 +6,11 @@
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
 
 namespace hulk {
 
 namespace {
-
-// FNV-1a: a deterministic component-name hash (std::hash is not specified to be stable).
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 // Own draws on top of mt19937_64: std:: distributions are implementation-defined, and the data set must be the
 // same bytes with any standard library.
@@ -149,7 +140,7 @@ Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
       opt.min_hosts_per_region > opt.max_hosts_per_region || opt.max_total_gpus < opt.min_total_gpus ||
       opt.min_total_gpus < 1)
     throw InputError("", 0, "sampler", "inconsistent sampler options (need 1 <= min <= max for regions, hosts, GPUs)");
-  Rng rng(seed ^ fnv1a("scenario_sampler"));
+  Rng rng(seed ^ fnv1a64("scenario_sampler"));
   const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
 
   Scenario sc;
