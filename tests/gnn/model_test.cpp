@@ -226,6 +226,41 @@ TEST(GnnTraining, DeterministicForASeed) {
   for (const auto& p : {a, b, c}) remove_run(p);
 }
 
+TEST(GnnTraining, WritesTheSelectedEpochOrFails) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 21);
+  const std::string out = tmp_path("select.pt"), upto = tmp_path("select_upto.pt");
+  for (const auto& p : {out, upto}) remove_run(p);
+  TrainOptions opt = quick_options();  // 3 epochs, a validation split, selection by validation gap
+  opt.resume = false;
+  const TrainResult r = train_model(data, out, opt, testing::stand_in_time_s);
+  ASSERT_EQ(r.history.size(), 3u);
+  std::size_t best = 0;  // the first epoch with the lowest gap
+  for (std::size_t i = 1; i < r.history.size(); ++i)
+    if (r.history[i].val_gap < r.history[best].val_gap) best = i;
+  // Training is deterministic per epoch, so a run stopped at the selected epoch ends with its weights (and selects
+  // it too: no earlier epoch is as good).
+  opt.epochs = static_cast<int>(best) + 1;
+  train_model(data, upto, opt, testing::stand_in_time_s);
+  PlacementGnn written = load_model(out), selected = load_model(upto);
+  EXPECT_TRUE(same_weights(written, selected)) << "selected epoch " << best + 1;
+  EXPECT_FALSE(fs::exists(out + ".best"));  // moved into place
+
+  // Resuming the finished run: the selected epoch's weights are no longer there to put in place; writing the last
+  // epoch's weights instead would be a silent change of the model.
+  opt.epochs = 3;
+  opt.resume = true;
+  EXPECT_THROW(train_model(data, out, opt, testing::stand_in_time_s), InputError);
+
+  // The selected weights cannot be moved onto the output (a non-empty folder is in the way): an error.
+  for (const auto& p : {out, upto}) remove_run(p);
+  fs::create_directories(fs::path(out) / "in_the_way");
+  opt.resume = false;
+  EXPECT_THROW(train_model(data, out, opt, testing::stand_in_time_s), InputError);
+  fs::remove_all(out);
+  fs::remove(out + ".best");
+  remove_run(out);
+}
+
 TEST(GnnTraining, ReferenceLabelledSamplesTrainButNeverValidate) {
   TrainOptions opt = quick_options();
   // 12 samples the model accepts (pp <= p_max), so that every one is used: none skipped whatever the sampler draws.
