@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "gnn/format_version.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
 #include "sim/scenario/scenario_json.hpp"
 
 namespace hulk::gnn {
@@ -17,19 +19,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-void write_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, 0, "", "cannot write file");
-    out << text;
-    if (!out.flush()) throw InputError(path, 0, "", "cannot write file");
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw InputError(path, 0, "", "cannot rename temporary file: " + ec.message());
-}
 
 json read_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -63,7 +52,7 @@ void write_manifest(const std::string& dir, const Manifest& m) {
                  {"count", m.count},
                  {"seed", m.seed},
                  {"generator", m.generator}};
-  write_atomic((fs::path(dir) / "manifest.json").string(), doc.dump(2) + "\n");
+  write_file_atomic((fs::path(dir) / "manifest.json").string(), doc.dump(2) + "\n");
 }
 
 Manifest read_manifest(const std::string& dir) {
@@ -102,7 +91,7 @@ bool sample_exists(const std::string& dir, int index) {
 void write_skip_marker(const std::string& dir, int index, const std::string& reason) {
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "samples", ec);
-  write_atomic(skip_marker_path(dir, index), reason + "\n");
+  write_file_atomic(skip_marker_path(dir, index), reason + "\n");
 }
 
 void write_sample(const std::string& dir, const Sample& s) {
@@ -116,7 +105,7 @@ void write_sample(const std::string& dir, const Sample& s) {
                  {"traffic", s.traffic ? traffic_to_json(*s.traffic) : json(nullptr)},
                  {"label", placement_slots_to_json(s.label)},
                  {"times_s", times}};
-  write_atomic(sample_path(dir, s.index), doc.dump() + "\n");
+  write_file_atomic(sample_path(dir, s.index), doc.dump() + "\n");
 }
 
 Sample read_sample(const std::string& path) {
@@ -164,11 +153,8 @@ std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing) {
 }
 
 std::uint64_t sample_seed(std::uint64_t seed, std::uint64_t index) {
-  // splitmix64 finaliser over seed and index.
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  // Stream index + 1 (not index): the values of the first version, so existing data sets keep their scenarios.
+  return stream_seed(seed, index + 1);
 }
 
 }  // namespace hulk::gnn

@@ -1,10 +1,10 @@
 #include "gnn/model_file.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "gnn/format_version.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 
 namespace hulk::gnn {
@@ -61,21 +61,13 @@ PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const s
 void save_model(PlacementGnn& model, const std::string& path) {
   torch::serialize::OutputArchive archive;
   model_to_archive(model, archive);
-  const std::string tmp = path + ".tmp";
   try {
     // Through a stream, not save_to(path): a path names the zip's root folder after the file, so the same weights
     // saved under two names would differ in bytes; the stream form always uses the root "archive".
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) throw InputError(path, 0, "", "cannot write model file");
-    archive.save_to(file);
-    file.close();
-    if (!file) throw InputError(path, 0, "", "cannot write model file");
+    write_file_atomic(path, [&archive](std::ostream& file) { archive.save_to(file); });
   } catch (const c10::Error& e) {
     throw InputError(path, 0, "", "cannot write model file");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path, 0, "", "cannot write model file: " + ec.message());
 }
 
 PlacementGnn load_model(const std::string& path) {

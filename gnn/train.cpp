@@ -13,6 +13,7 @@
 #include "gnn/loss.hpp"
 #include "gnn/model_file.hpp"
 #include "gnn/sampled_decode.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
@@ -140,11 +141,12 @@ void save_checkpoint(const std::string& path, PlacementGnn& model, torch::optim:
   a.write("model", m);
   opt.save(o);
   a.write("optimizer", o);
-  const std::string tmp = path + ".tmp";
-  a.save_to(tmp);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path, 0, "", "cannot write checkpoint: " + ec.message());
+  // Stream form (as save_model): the archive's bytes do not depend on the file name.
+  try {
+    write_file_atomic(path, [&a](std::ostream& file) { a.save_to(file); });
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "", "cannot write checkpoint");
+  }
 }
 
 }  // namespace
@@ -163,69 +165,58 @@ double evaluate_loss(PlacementGnn& model, const std::vector<Sample>& data) {
   return n ? sum / n : std::numeric_limits<double>::quiet_NaN();
 }
 
-TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& opt,
-                        const Evaluator& evaluator, std::ostream* progress) {
-  if (data.empty()) throw InputError(out, 0, "", "no training samples");
+namespace {
+
+void check_options(const std::string& out, const TrainOptions& opt) {
   if (opt.epochs < 0 || opt.batch < 1 || !(opt.lr > 0) || opt.val_fraction < 0 || opt.val_fraction >= 1)
     throw InputError(out, 0, "", "bad training options (need epochs >= 0, batch >= 1, lr > 0, 0 <= val_fraction < 1)");
-  ThreadGuard threads;
-  SigintGuard sigint;
-  const std::string ckpt = out + ".ckpt";
+}
+
+/** Loads model weights, history and optimiser state from the checkpoint `ckpt` of the same run (same seed and
+ *  number of samples); returns the last finished epoch. */
+int resume_from_checkpoint(const std::string& ckpt, const TrainOptions& opt, int samples, PlacementGnn& model,
+                           TrainResult& result, std::optional<torch::serialize::InputArchive>& opt_state) {
+  torch::serialize::InputArchive a;
+  try {
+    a.load_from(ckpt);
+  } catch (const std::exception&) {
+    throw InputError(ckpt, 0, "", "corrupt checkpoint (delete it to start afresh)");
+  }
+  torch::Tensor ep, sd, ns, hist;
+  if (!a.try_read(kCkptEpoch, ep) || !a.try_read("ckpt_seed", sd) || !a.try_read("ckpt_samples", ns) ||
+      !a.try_read("ckpt_history", hist))
+    throw InputError(ckpt, 0, "", "not a hulk training checkpoint");
+  const std::uint64_t seed = (static_cast<std::uint64_t>(sd[0].item<std::int64_t>()) << 32) |
+                             static_cast<std::uint64_t>(sd[1].item<std::int64_t>());
+  if (seed != opt.seed || ns.item<std::int64_t>() != samples)
+    throw InputError(ckpt, 0, "", "checkpoint belongs to another run (seed " + std::to_string(seed) + ", " +
+                                      std::to_string(ns.item<std::int64_t>()) +
+                                      " samples); delete it or use the same seed and data");
+  torch::serialize::InputArchive m;
+  if (!a.try_read("model", m)) throw InputError(ckpt, 0, "", "checkpoint has no model");
+  model = model_from_archive(m, ckpt);
+  for (int i = 0; i < hist.size(0); ++i)
+    result.history.push_back(EpochStats{static_cast<int>(hist[i][0].item<double>()), hist[i][1].item<double>(),
+                                        hist[i][2].item<double>(), hist[i][3].item<double>(),
+                                        hist[i][4].item<double>()});
+  opt_state.emplace();
+  if (!a.try_read("optimizer", *opt_state)) throw InputError(ckpt, 0, "", "checkpoint has no optimizer state");
+  return static_cast<int>(ep.item<std::int64_t>());
+}
+
+/** Deterministic train/validation split, featurising every sample once. Validation only takes samples with a
+ *  search label (synthetic samples' labels are the reference itself). */
+void split_samples(const std::vector<Sample>& data, const TrainOptions& opt, const ModelConfig& cfg,
+                   TrainResult& result, std::vector<Prepared>& train, std::vector<Prepared>& val) {
   const int N = static_cast<int>(data.size());
-
-  // Model and optimiser: fresh (seeded) or from the checkpoint.
-  torch::manual_seed(opt.seed);
-  PlacementGnn model(opt.model);
-  TrainResult result;
-  int start_epoch = 0;
-  std::optional<torch::serialize::InputArchive> opt_state;
-  if (opt.resume && std::filesystem::exists(ckpt)) {
-    torch::serialize::InputArchive a;
-    try {
-      a.load_from(ckpt);
-    } catch (const std::exception&) {
-      throw InputError(ckpt, 0, "", "corrupt checkpoint (delete it to start afresh)");
-    }
-    torch::Tensor ep, sd, ns, hist;
-    if (!a.try_read(kCkptEpoch, ep) || !a.try_read("ckpt_seed", sd) || !a.try_read("ckpt_samples", ns) ||
-        !a.try_read("ckpt_history", hist))
-      throw InputError(ckpt, 0, "", "not a hulk training checkpoint");
-    const std::uint64_t seed = (static_cast<std::uint64_t>(sd[0].item<std::int64_t>()) << 32) |
-                               static_cast<std::uint64_t>(sd[1].item<std::int64_t>());
-    if (seed != opt.seed || ns.item<std::int64_t>() != N)
-      throw InputError(ckpt, 0, "", "checkpoint belongs to another run (seed " + std::to_string(seed) + ", " +
-                                        std::to_string(ns.item<std::int64_t>()) +
-                                        " samples); delete it or use the same seed and data");
-    torch::serialize::InputArchive m;
-    if (!a.try_read("model", m)) throw InputError(ckpt, 0, "", "checkpoint has no model");
-    model = model_from_archive(m, ckpt);
-    start_epoch = static_cast<int>(ep.item<std::int64_t>());
-    for (int i = 0; i < hist.size(0); ++i)
-      result.history.push_back(EpochStats{static_cast<int>(hist[i][0].item<double>()), hist[i][1].item<double>(),
-                                          hist[i][2].item<double>(), hist[i][3].item<double>(),
-                                          hist[i][4].item<double>()});
-    opt_state.emplace();
-    if (!a.try_read("optimizer", *opt_state)) throw InputError(ckpt, 0, "", "checkpoint has no optimizer state");
-  }
-  if (start_epoch == 0) {
-    std::error_code ec;
-    std::filesystem::remove(out + ".best", ec);  // a fresh run never inherits another run's selection
-  }
-  const ModelConfig cfg = model->config();
-  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(opt.lr));
-  if (opt_state) adam.load(*opt_state);
-
-  // Deterministic split, then featurise once.
   std::vector<int> order(N);
   for (int i = 0; i < N; ++i) order[i] = i;
   shuffle(order, sample_seed(opt.seed, 0x5011u));
-  // Validation only on samples with a search label (synthetic samples' labels are the reference itself).
   int labelled = 0;
   for (const Sample& smp : data) labelled += smp.reference_label ? 0 : 1;
   int n_val = static_cast<int>(std::lround(labelled * opt.val_fraction));
   if (opt.val_fraction > 0 && labelled >= 2) n_val = std::max(1, n_val);
   n_val = std::min(n_val, N - 1);
-  std::vector<Prepared> train, val;
   for (int i = 0; i < N; ++i) {
     const Sample& smp = data[order[i]];
     auto p = prepare(smp, cfg);
@@ -238,89 +229,150 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   }
   result.train_samples = static_cast<int>(train.size());
   result.val_samples = static_cast<int>(val.size());
+}
+
+/** One pass of mini-batch Adam over the training split in this epoch's shuffled order; returns the summed
+ *  per-sample loss. Stops between batches on SIGINT (the caller checks g_interrupted). */
+double train_one_epoch(PlacementGnn& model, torch::optim::Adam& adam, const std::vector<Prepared>& train,
+                       const TrainOptions& opt, int epoch) {
+  std::vector<int> idx(train.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
+  shuffle(idx, sample_seed(opt.seed, static_cast<std::uint64_t>(epoch)));
+  model->train();
+  double loss_sum = 0;
+  for (std::size_t b = 0; b < idx.size() && !g_interrupted.load(); b += opt.batch) {
+    const std::size_t e = std::min(idx.size(), b + opt.batch);
+    adam.zero_grad();
+    for (std::size_t i = b; i < e; ++i) {
+      const Prepared& p = train[idx[i]];
+      torch::Tensor loss = placement_loss(model->forward(p.tensors), p.targets, p.tensors.host_weight);
+      loss_sum += loss.item<double>();
+      (loss / static_cast<double>(e - b)).backward();  // per sample: memory stays one graph's
+    }
+    torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+    adam.step();
+  }
+  return loss_sum;
+}
+
+/** Validation loss and, with an evaluator, the mean gap of the model's decodes to the labels (fills st). */
+void validate_epoch(PlacementGnn& model, const std::vector<Prepared>& val, const Evaluator& evaluator,
+                    const TrainOptions& opt, EpochStats& st) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  double vl = 0, gap = 0;
+  int n_gap = 0;
+  for (const Prepared& p : val) {
+    const torch::Tensor logits = model->forward(p.tensors);
+    vl += placement_loss(logits, p.targets, p.tensors.host_weight).item<double>();
+    if (!evaluator) continue;
+    try {
+      const double t_mine = model_decode(logits, p, opt.validation_candidates, 1, evaluator).cost;
+      const double t_label = evaluator(p.sample->scenario, p.sample->label);
+      if (t_label > 0 && std::isfinite(t_mine)) {
+        gap += t_mine / t_label - 1.0;
+        ++n_gap;
+      }
+    } catch (const InputError&) {
+      // No valid placement for this sample's job: it cannot have a label either; leave it out of the gap.
+    }
+  }
+  st.val_loss = vl / static_cast<double>(val.size());
+  if (n_gap) st.val_gap = gap / n_gap;
+}
+
+/** Model selection on the validation split (part of the training data, never the held-out sets): the written
+ *  model is the epoch with the lowest validation gap (what inference is judged on), or the lowest validation loss
+ *  without an evaluator (small data sets overfit). Ties keep the earlier epoch. */
+double selection_score(const EpochStats& e, bool by_gap) { return by_gap ? e.val_gap : e.val_loss; }
+
+bool is_best_epoch(const std::vector<EpochStats>& history, const EpochStats& st, bool by_gap) {
+  if (std::isnan(selection_score(st, by_gap))) return false;
+  for (const EpochStats& e : history)
+    if (!std::isnan(selection_score(e, by_gap)) && selection_score(e, by_gap) <= selection_score(st, by_gap))
+      return false;
+  return true;
+}
+
+void print_epoch(std::ostream& progress, const EpochStats& st, int epochs) {
+  char line[256];
+  std::snprintf(line, sizeof line, "epoch %d/%d loss %.4f val_loss %.4f val_gap %.2f%% own_targets %.0f%% time %.1fs\n",
+                st.epoch, epochs, st.train_loss, st.val_loss, 100.0 * st.val_gap, 100.0 * st.model_targets, st.seconds);
+  progress << line << std::flush;
+}
+
+/** Writes the selected model to `out`: the best epoch's weights (`out`.best) when an epoch was selected, else the
+ *  last epoch's. A selected epoch whose weights cannot be put in place is an error, never silently the last
+ *  epoch's weights. */
+void write_selected_model(PlacementGnn& model, const std::string& out, const std::vector<EpochStats>& history,
+                          bool by_gap) {
+  const std::string best = out + ".best";
+  bool selected = false;
+  for (const EpochStats& e : history) selected = selected || !std::isnan(selection_score(e, by_gap));
+  if (!selected) {
+    save_model(model, out);
+    return;
+  }
+  if (!std::filesystem::exists(best))
+    throw InputError(best, 0, "", "the selected best epoch's weights are missing (moved into place by a run that "
+                                  "already finished, or deleted); retrain without --resume");
+  std::error_code ec;
+  std::filesystem::rename(best, out, ec);
+  if (ec)
+    throw InputError(out, 0, "", "cannot put the best epoch's weights (" + best + ") in place: " + ec.message());
+}
+
+}  // namespace
+
+TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& opt,
+                        const Evaluator& evaluator, std::ostream* progress) {
+  if (data.empty()) throw InputError(out, 0, "", "no training samples");
+  check_options(out, opt);
+  ThreadGuard threads;
+  SigintGuard sigint;
+  const std::string ckpt = out + ".ckpt";
+  const int N = static_cast<int>(data.size());
+
+  // Model and optimiser: fresh (seeded) or from the checkpoint.
+  torch::manual_seed(opt.seed);
+  PlacementGnn model(opt.model);
+  TrainResult result;
+  std::optional<torch::serialize::InputArchive> opt_state;
+  const int start_epoch =
+      opt.resume && std::filesystem::exists(ckpt) ? resume_from_checkpoint(ckpt, opt, N, model, result, opt_state) : 0;
+  if (start_epoch == 0) {
+    std::error_code ec;
+    std::filesystem::remove(out + ".best", ec);  // a fresh run never inherits another run's selection
+  }
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(opt.lr));
+  if (opt_state) adam.load(*opt_state);
+
+  std::vector<Prepared> train, val;
+  split_samples(data, opt, model->config(), result, train, val);
   if (train.empty()) throw InputError(out, 0, "", "no usable training sample (all exceed the model's p_max?)");
 
+  const bool by_gap = static_cast<bool>(evaluator);
   for (int epoch = start_epoch + 1; epoch <= opt.epochs; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<int> idx(train.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
-    shuffle(idx, sample_seed(opt.seed, static_cast<std::uint64_t>(epoch)));
     const bool self_imitation = evaluator && opt.self_imitation_candidates > 0;
-    const double model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
-    model->train();
-    double loss_sum = 0;
-    for (std::size_t b = 0; b < idx.size() && !g_interrupted.load(); b += opt.batch) {
-      const std::size_t e = std::min(idx.size(), b + opt.batch);
-      adam.zero_grad();
-      for (std::size_t i = b; i < e; ++i) {
-        const Prepared& p = train[idx[i]];
-        torch::Tensor loss = placement_loss(model->forward(p.tensors), p.targets, p.tensors.host_weight);
-        loss_sum += loss.item<double>();
-        (loss / static_cast<double>(e - b)).backward();  // per sample: memory stays one graph's
-      }
-      torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
-      adam.step();
-    }
+    EpochStats st;
+    st.epoch = epoch;
+    st.model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
+    const double loss_sum = train_one_epoch(model, adam, train, opt, epoch);
     if (g_interrupted.load()) {
       result.interrupted = true;
       break;  // the checkpoint still holds the last finished epoch
     }
-    EpochStats st;
-    st.epoch = epoch;
     st.train_loss = loss_sum / static_cast<double>(train.size());
     st.val_loss = st.val_gap = std::numeric_limits<double>::quiet_NaN();
-    st.model_targets = model_targets;
-    if (!val.empty()) {
-      torch::NoGradGuard no_grad;
-      model->eval();
-      double vl = 0, gap = 0;
-      int n_gap = 0;
-      for (const Prepared& p : val) {
-        const torch::Tensor logits = model->forward(p.tensors);
-        vl += placement_loss(logits, p.targets, p.tensors.host_weight).item<double>();
-        if (!evaluator) continue;
-        try {
-          const double t_mine = model_decode(logits, p, opt.validation_candidates, 1, evaluator).cost;
-          const double t_label = evaluator(p.sample->scenario, p.sample->label);
-          if (t_label > 0 && std::isfinite(t_mine)) {
-            gap += t_mine / t_label - 1.0;
-            ++n_gap;
-          }
-        } catch (const InputError&) {
-          // No valid placement for this sample's job: it cannot have a label either; leave it out of the gap.
-        }
-      }
-      st.val_loss = vl / static_cast<double>(val.size());
-      if (n_gap) st.val_gap = gap / n_gap;
-    }
+    if (!val.empty()) validate_epoch(model, val, evaluator, opt, st);
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // Model selection on the validation split (part of the training data, never the held-out sets): the written
-    // model is the epoch with the lowest validation gap (what inference is judged on), or the lowest validation
-    // loss without an evaluator (small data sets overfit).
-    const bool by_gap = static_cast<bool>(evaluator);
-    const auto score = [by_gap](const EpochStats& e) { return by_gap ? e.val_gap : e.val_loss; };
-    bool is_best = !std::isnan(score(st));
-    for (const EpochStats& e : result.history)
-      if (!std::isnan(score(e)) && score(e) <= score(st)) is_best = false;
-    if (is_best) save_model(model, out + ".best");
+    if (is_best_epoch(result.history, st, by_gap)) save_model(model, out + ".best");
     result.history.push_back(st);
     save_checkpoint(ckpt, model, adam, epoch, opt.seed, N, result.history);
-    if (progress) {
-      char line[256];
-      std::snprintf(line, sizeof line,
-                    "epoch %d/%d loss %.4f val_loss %.4f val_gap %.2f%% own_targets %.0f%% time %.1fs\n", epoch,
-                    opt.epochs, st.train_loss, st.val_loss, 100.0 * st.val_gap, 100.0 * st.model_targets, st.seconds);
-      *progress << line << std::flush;
-    }
+    if (progress) print_epoch(*progress, st, opt.epochs);
   }
-  if (!result.interrupted) {
-    std::error_code ec;
-    if (std::filesystem::exists(out + ".best"))
-      std::filesystem::rename(out + ".best", out, ec);
-    else
-      save_model(model, out);
-    if (ec) save_model(model, out);
-  }
+  if (!result.interrupted) write_selected_model(model, out, result.history, by_gap);
   return result;
 }
 

@@ -13,10 +13,10 @@ struct StageOp {
   int mb = 0;
 };
 
-/** @brief Op order of every stage, identical to simcore's pipeline_schedule() (sim/pipeline_schedule.hpp on the
- *  simcore branch; duplicated here in the evaluator's layout, all stages at once). gpipe: F0..F(m-1) then B0..B(m-1) (Megatron pops activations FIFO);
- *  1f1b (Megatron non-interleaved): w = min(p-s-1, m) warm-up forwards, then (F(w+i), B(i)) for i < m-w, then
- *  the remaining backwards. Any other name is treated as 1f1b (the scenario loader validates names). */
+/** @brief Op order of every stage: pipeline_schedule() (sim/workload/pipeline_schedule.hpp, the order the SimGrid
+ *  rank actors follow) for each stage, as StageOps. gpipe: F0..F(m-1) then B0..B(m-1); 1f1b (Megatron
+ *  non-interleaved): w = min(p-s-1, m) warm-up forwards, then (F(w+i), B(i)) for i < m-w, then the remaining
+ *  backwards. @throws std::invalid_argument on an unknown schedule name (the scenario loader validates names). */
 std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches);
 
 /** @brief Reusable buffers of pipeline_makespan_s (avoids allocations in hot loops). */

@@ -6,20 +6,11 @@
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
 
 namespace hulk {
 
 namespace {
-
-// FNV-1a: a deterministic component-name hash (std::hash is not specified to be stable).
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 // Own draws on top of mt19937_64: std:: distributions are implementation-defined, and the data set must be the
 // same bytes with any standard library.
@@ -144,20 +135,18 @@ bool memory_feasible(const Scenario& s) {
   return true;
 }
 
-Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
+namespace {
+
+void check_options(const SamplerOptions& opt) {
   if (opt.min_regions < 1 || opt.min_regions > opt.max_regions || opt.min_hosts_per_region < 1 ||
       opt.min_hosts_per_region > opt.max_hosts_per_region || opt.max_total_gpus < opt.min_total_gpus ||
       opt.min_total_gpus < 1)
     throw InputError("", 0, "sampler", "inconsistent sampler options (need 1 <= min <= max for regions, hosts, GPUs)");
-  Rng rng(seed ^ fnv1a("scenario_sampler"));
-  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
+}
 
-  Scenario sc;
-  sc.name = "sampled-" + std::to_string(seed);
-  sc.seed = seed;
-  PlatformSpec& p = sc.platform;
-
-  // --- regions on the sphere ---
+// Regions at jittered metro locations; WAN latency from fibre distance (x 1.5-2.5 for routing, + 2 ms), bandwidth
+// log-uniform 50 Mbps - 10 Gbps.
+void sample_regions(Rng& rng, const SamplerOptions& opt, PlatformSpec& p) {
   const int R = rng.integer(opt.min_regions, opt.max_regions);
   std::vector<double> lat(R), lon(R);
   for (int r = 0; r < R; ++r) {
@@ -175,9 +164,14 @@ Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
       l.bandwidth_Bps = rng.log_uniform(50e6, 10e9) / 8.0;
       p.wan[a][b] = p.wan[b][a] = l;
     }
+}
 
-  // --- hosts ---
-  const std::vector<int> gpu_counts = {1, 2, 4, 8};
+const std::vector<int> kGpuCounts = {1, 2, 4, 8};
+
+// Hosts of every region (mostly the region's GPU type), then fitted into [min_total_gpus, max_total_gpus] and
+// renamed densely.
+void sample_hosts(Rng& rng, const SamplerOptions& opt, const std::vector<GpuSpec>& types, PlatformSpec& p) {
+  const int R = static_cast<int>(p.regions.size());
   const std::vector<double> gpu_count_w = {0.1, 0.15, 0.3, 0.45};
   for (int r = 0; r < R; ++r) {
     const int region_type = rng.integer(0, static_cast<int>(types.size()) - 1);
@@ -188,7 +182,7 @@ Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
       HostSpec h;
       h.name = p.regions[r] + "-h" + std::to_string(i);
       h.region = r;
-      h.gpus = gpu_counts[rng.weighted(gpu_count_w)];
+      h.gpus = kGpuCounts[rng.weighted(gpu_count_w)];
       h.gpu = types[rng.uniform() < 0.25 ? rng.integer(0, static_cast<int>(types.size()) - 1) : region_type];
       h.host_link = LinkSpec{lan_Bps, lan_lat_s};
       const bool nvlink = h.gpus == 8 && is_datacentre_nvlink(h.gpu);
@@ -206,11 +200,37 @@ Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
   // Renumber host names densely (shrinking may have removed some).
   std::vector<int> per_region(R, 0);
   for (HostSpec& h : p.hosts) h.name = p.regions[h.region] + "-h" + std::to_string(per_region[h.region]++);
-  const int G = p.total_gpus();
-  int max_per_host = 1;
-  for (const HostSpec& h : p.hosts) max_per_host = std::max(max_per_host, h.gpus);
+}
 
-  // --- job ---
+// Up to 60 draws of a parallelism and batch for the model in sc.job.model; true when one fits (memory_feasible).
+bool sample_parallelism(Rng& rng, Scenario& sc) {
+  JobSpec& job = sc.job;
+  const ModelSpec& m = job.model;
+  const int G = sc.platform.total_gpus();
+  int max_per_host = 1;
+  for (const HostSpec& h : sc.platform.hosts) max_per_host = std::max(max_per_host, h.gpus);
+  for (int attempt = 0; attempt < 60; ++attempt) {
+    std::vector<int> tps;
+    for (int t : {1, 2, 4, 8})
+      if (t <= max_per_host && m.heads % t == 0 && t <= G) tps.push_back(t);
+    Parallelism par;
+    par.tp = rng.pick(tps);
+    const int max_pp = std::min({16, m.layers, G / par.tp});
+    par.pp = rng.integer(1, std::max(1, max_pp));
+    const int target = std::max(1, static_cast<int>(rng.uniform(0.4, 1.0) * G));
+    par.dp = std::max(1, target / (par.tp * par.pp));
+    if (par.ranks() > G) continue;
+    job.par = par;
+    job.micro_batch = kGpuCounts[rng.integer(0, 2)];  // 1, 2 or 4 sequences
+    const int m_batches = std::min(64, rng.integer(par.pp, 4 * par.pp));
+    job.global_batch = par.dp * job.micro_batch * m_batches;
+    if (memory_feasible(sc)) return true;
+  }
+  return false;
+}
+
+// Training settings, then a model and parallelism that fit the platform, shrinking the model until one does.
+void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc) {
   JobSpec& job = sc.job;
   job.precision = rng.uniform() < 0.8 ? "fp16" : "bf16";
   job.schedule = rng.uniform() < 0.8 ? "1f1b" : "gpipe";
@@ -230,31 +250,27 @@ Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
     m.seq_len = rng.uniform() < 0.5 ? 1024 : 2048;
     m.vocab = 51200;
     m.name = "sampled-L" + std::to_string(m.layers) + "-H" + std::to_string(m.hidden);
-    bool found = false;
-    for (int attempt = 0; attempt < 60 && !found; ++attempt) {
-      std::vector<int> tps;
-      for (int t : {1, 2, 4, 8})
-        if (t <= max_per_host && m.heads % t == 0 && t <= G) tps.push_back(t);
-      Parallelism par;
-      par.tp = rng.pick(tps);
-      const int max_pp = std::min({16, m.layers, G / par.tp});
-      par.pp = rng.integer(1, std::max(1, max_pp));
-      const int target = std::max(1, static_cast<int>(rng.uniform(0.4, 1.0) * G));
-      par.dp = std::max(1, target / (par.tp * par.pp));
-      if (par.ranks() > G) continue;
-      job.par = par;
-      job.micro_batch = gpu_counts[rng.integer(0, 2)];  // 1, 2 or 4 sequences
-      const int m_batches = std::min(64, rng.integer(par.pp, 4 * par.pp));
-      job.global_batch = par.dp * job.micro_batch * m_batches;
-      found = memory_feasible(sc);
-    }
-    if (found) break;
+    if (sample_parallelism(rng, sc)) return;
     // Nothing fits: a smaller model (terminates: 8 layers x 1024 hidden fits any catalog GPU with pp = 1).
     if (layers > 8) layers = std::max(8, layers / 2);
     else if (hidden_idx > 0) --hidden_idx;
     else if (shrink > 200)
       throw InputError("", 0, "sampler", "no job fits the sampled platform (seed " + std::to_string(seed) + ")");
   }
+}
+
+}  // namespace
+
+Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
+  check_options(opt);
+  Rng rng(seed ^ fnv1a64("scenario_sampler"));
+  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
+  Scenario sc;
+  sc.name = "sampled-" + std::to_string(seed);
+  sc.seed = seed;
+  sample_regions(rng, opt, sc.platform);
+  sample_hosts(rng, opt, types, sc.platform);
+  sample_job(rng, seed, sc);
   return sc;
 }
 

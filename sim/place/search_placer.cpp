@@ -94,60 +94,174 @@ void remember(std::vector<Candidate>& top, double t, const State& st, int k) {
 
 }  // namespace
 
+namespace {
+
+/** The start of the search and its evaluator time: the given placement (refinement of another method's answer),
+ *  else the better of greedy and round-robin by the evaluator; random if none of them is feasible. */
+struct Start {
+  Placement placement;
+  double time_s = std::numeric_limits<double>::infinity();
+  std::string method;
+};
+
+Start pick_start(const Scenario& scenario, const Evaluator& ev, const std::optional<Placement>& given) {
+  Start st;
+  if (given) {
+    st.placement = *given;
+    if (placement_problem(scenario, st.placement, scenario.job.check_memory).empty())
+      st.time_s = ev.iteration_time_s(st.placement);
+    st.method = "given";
+  } else {
+    try {
+      st.placement = GreedyPlacer().place(scenario);
+      st.time_s = ev.iteration_time_s(st.placement);
+      st.method = "greedy";
+    } catch (const InputError&) {
+    }
+    const Placement rr = round_robin_placement(scenario);
+    if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
+      const double t = ev.iteration_time_s(rr);
+      if (t < st.time_s) {
+        st.placement = rr;
+        st.time_s = t;
+        st.method = "round-robin";
+      }
+    }
+  }
+  if (!std::isfinite(st.time_s)) {
+    st.placement = RandomPlacer().place(scenario);  // throws InputError if nothing fits
+    st.time_s = ev.iteration_time_s(st.placement);
+    st.method = "random";
+  }
+  return st;
+}
+
+/** Draws one random move (see search_placer.hpp for the moves and their probabilities) and applies it to `cand`;
+ *  false if the drawn move does not apply (same host, memory, too few ranks, ...). */
+class MoveProposer {
+ public:
+  MoveProposer(const Scenario& scenario, const Evaluator& ev, std::mt19937_64& rng,
+               std::uniform_real_distribution<double>& unit)
+      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit) {}
+
+  bool propose(State& cand) {
+    const double u = unit_(rng_);
+    if (u < 0.30) return swap_two_ranks(cand);
+    if (u < 0.50) return move_to_unused_gpu(cand);
+    if (u < 0.70) return swap_tp_groups(cand);
+    if (u < 0.85) return exchange_hosts(cand);
+    return swap_stages(cand);
+  }
+
+ private:
+  int uniform(int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng_)); }
+
+  bool swap_two_ranks(State& cand) {
+    const int R = sc_.job.par.ranks();
+    if (R < 2) return false;
+    const int a = uniform(R), b = uniform(R);
+    if (cand.host[a] == cand.host[b] || !ev_.fits(a, cand.host[b]) || !ev_.fits(b, cand.host[a])) return false;
+    swap_ranks(cand, a, b);
+    return true;
+  }
+
+  bool move_to_unused_gpu(State& cand) {
+    if (cand.free.empty()) return false;
+    const int a = uniform(sc_.job.par.ranks());
+    const int i = uniform(static_cast<int>(cand.free.size()));
+    if (cand.free[i].host == cand.host[a] || !ev_.fits(a, cand.free[i].host)) return false;
+    std::swap(cand.gpu[a], cand.free[i]);
+    cand.host[a] = cand.gpu[a].host;
+    return true;
+  }
+
+  // Swaps rank block g1 with block g2 (blocks of n consecutive ranks) if every rank fits its new host.
+  bool swap_blocks(State& cand, int g1, int g2, int n) {
+    if (g1 == g2) return false;
+    bool ok = true;
+    for (int i = 0; i < n && ok; ++i)
+      ok = ev_.fits(g1 * n + i, cand.host[g2 * n + i]) && ev_.fits(g2 * n + i, cand.host[g1 * n + i]);
+    if (ok)
+      for (int i = 0; i < n; ++i) swap_ranks(cand, g1 * n + i, g2 * n + i);
+    return ok;
+  }
+
+  bool swap_tp_groups(State& cand) {
+    const int G = sc_.job.par.pp * sc_.job.par.dp;
+    if (G < 2) return false;
+    const int g1 = uniform(G), g2 = uniform(G);
+    return swap_blocks(cand, g1, g2, sc_.job.par.tp);
+  }
+
+  bool exchange_hosts(State& cand) {
+    const int H = static_cast<int>(sc_.platform.hosts.size());
+    if (H < 2) return false;
+    const int a = uniform(H), b = uniform(H);
+    return a != b && swap_hosts(cand, sc_, ev_, a, b);
+  }
+
+  bool swap_stages(State& cand) {
+    const int P = sc_.job.par.pp;
+    if (P < 2) return false;
+    const int s1 = uniform(P), s2 = uniform(P);
+    return swap_blocks(cand, s1, s2, sc_.job.par.dp * sc_.job.par.tp);
+  }
+
+  const Scenario& sc_;
+  const Evaluator& ev_;
+  std::mt19937_64& rng_;
+  std::uniform_real_distribution<double>& unit_;
+};
+
+/** The best by SimGrid of the kept candidates and the start (fills the SimGrid fields of stats). */
+Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candidate>& top, const Placement& start,
+                               const TimeOracle& simgrid_time, SearchStats& stats) {
+  // Final answer by SimGrid: the best few distinct placements by the evaluator, and the start (so the result is
+  // never worse than greedy/round-robin under SimGrid either). Evaluator-best first; ties keep the earlier one.
+  std::vector<Placement> cands;
+  for (const auto& c : top) {
+    Placement p;
+    p.gpu_of_rank = c.gpu;
+    cands.push_back(p);
+  }
+  cands.push_back(start);
+  Placement out;
+  double best_sim = std::numeric_limits<double>::infinity();
+  for (const Placement& p : cands) {
+    const double ts = simgrid_time(scenario, p);
+    ++stats.simgrid_runs;
+    if (ts < best_sim) {
+      best_sim = ts;
+      out = p;
+    }
+  }
+  stats.simgrid_time_s = best_sim;
+  return out;
+}
+
+}  // namespace
+
 Placement SearchPlacer::place(const Scenario& scenario) {
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
   const Evaluator ev(scenario);
-  const Parallelism& par = scenario.job.par;
-  const int R = par.ranks(), T = par.tp, G = par.pp * par.dp, P = par.pp;
-
-  // Start from the given placement (refinement of another method's answer), else from the better of greedy and
-  // round-robin (by the evaluator).
-  Placement start;
-  double start_t = std::numeric_limits<double>::infinity();
-  if (options_.start) {
-    start = *options_.start;
-    if (placement_problem(scenario, start, scenario.job.check_memory).empty()) start_t = ev.iteration_time_s(start);
-    stats_.start_method = "given";
-  } else {
-    try {
-      start = GreedyPlacer().place(scenario);
-      start_t = ev.iteration_time_s(start);
-      stats_.start_method = "greedy";
-    } catch (const InputError&) {
-    }
-    {
-      const Placement rr = round_robin_placement(scenario);
-      if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
-        const double t = ev.iteration_time_s(rr);
-        if (t < start_t) {
-          start = rr;
-          start_t = t;
-          stats_.start_method = "round-robin";
-        }
-      }
-    }
-  }
-  if (!std::isfinite(start_t)) {
-    start = RandomPlacer().place(scenario);  // throws InputError if nothing fits
-    start_t = ev.iteration_time_s(start);
-    stats_.start_method = "random";
-  }
-  stats_.start_time_s = start_t;
+  const Start start = pick_start(scenario, ev, options_.start);
+  stats_.start_method = start.method;
+  stats_.start_time_s = start.time_s;
 
   std::mt19937_64 rng(options_.seed ? *options_.seed : component_seed(scenario.seed, "search"));
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto uniform = [&](int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng)); };
+  MoveProposer moves(scenario, ev, rng, unit);
 
-  State cur = make_state(scenario, start), cand = cur;
+  State cur = make_state(scenario, start.placement), cand = cur;
   std::vector<Candidate> top;
-  if (options_.simgrid_candidates > 0) remember(top, start_t, cur, options_.simgrid_candidates);
-  double cur_t = start_t;
+  if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
+  double cur_t = start.time_s;
   std::vector<GpuSlot> best = cur.gpu;
-  double best_t = start_t;
-  const double temp0 = std::max(0.03 * start_t, 1e-12), temp1 = std::max(1e-5 * start_t, 1e-15);
+  double best_t = start.time_s;
+  const double temp0 = std::max(0.03 * start.time_s, 1e-12), temp1 = std::max(1e-5 * start.time_s, 1e-15);
   const long long budget = std::max<long long>(0, options_.max_evaluations);
 
   long long iter = 0;
@@ -160,62 +274,14 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     cand.gpu = cur.gpu;
     cand.host = cur.host;
     cand.free = cur.free;
-    const double u = unit(rng);
-    bool ok = false;
-    if (u < 0.30) {  // swap two ranks on different hosts
-      if (R >= 2) {
-        const int a = uniform(R), b = uniform(R);
-        if (cand.host[a] != cand.host[b] && ev.fits(a, cand.host[b]) && ev.fits(b, cand.host[a])) {
-          swap_ranks(cand, a, b);
-          ok = true;
-        }
-      }
-    } else if (u < 0.50) {  // move a rank to an unused GPU
-      if (!cand.free.empty()) {
-        const int a = uniform(R);
-        const int i = uniform(static_cast<int>(cand.free.size()));
-        if (cand.free[i].host != cand.host[a] && ev.fits(a, cand.free[i].host)) {
-          std::swap(cand.gpu[a], cand.free[i]);
-          cand.host[a] = cand.gpu[a].host;
-          ok = true;
-        }
-      }
-    } else if (u < 0.70) {  // swap two TP groups
-      if (G >= 2) {
-        const int g1 = uniform(G), g2 = uniform(G);
-        if (g1 != g2) {
-          ok = true;
-          for (int t = 0; t < T && ok; ++t)
-            ok = ev.fits(g1 * T + t, cand.host[g2 * T + t]) && ev.fits(g2 * T + t, cand.host[g1 * T + t]);
-          if (ok)
-            for (int t = 0; t < T; ++t) swap_ranks(cand, g1 * T + t, g2 * T + t);
-        }
-      }
-    } else if (u < 0.85) {  // exchange the ranks of two hosts
-      const int H = static_cast<int>(scenario.platform.hosts.size());
-      if (H >= 2) {
-        const int a = uniform(H), b = uniform(H);
-        ok = a != b && swap_hosts(cand, scenario, ev, a, b);
-      }
-    } else {  // swap two stages
-      if (P >= 2) {
-        const int s1 = uniform(P), s2 = uniform(P), n = par.dp * T;
-        if (s1 != s2) {
-          ok = true;
-          for (int i = 0; i < n && ok; ++i)
-            ok = ev.fits(s1 * n + i, cand.host[s2 * n + i]) && ev.fits(s2 * n + i, cand.host[s1 * n + i]);
-          if (ok)
-            for (int i = 0; i < n; ++i) swap_ranks(cand, s1 * n + i, s2 * n + i);
-        }
-      }
-    }
-    if (!ok) {
+    if (!moves.propose(cand)) {
       ++idle;
       continue;
     }
     idle = 0;
     const double t = ev.time_of_hosts(cand.host);
     ++stats_.evaluations;
+    // Metropolis acceptance, temperature falling geometrically over the budget.
     const double frac = budget > 0 ? static_cast<double>(stats_.evaluations) / budget : 1.0;
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const bool accept = std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp));
@@ -233,29 +299,12 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   Placement out;
   out.gpu_of_rank = best;
   if (options_.simgrid_candidates > 0) {
-    // Final answer by SimGrid: the best few distinct placements by the evaluator, and the start (so the result is
-    // never worse than greedy/round-robin under SimGrid either). Evaluator-best first; ties keep the earlier one.
-    std::vector<Placement> cands;
-    for (const auto& c : top) {
-      Placement p;
-      p.gpu_of_rank = c.gpu;
-      cands.push_back(p);
-    }
-    cands.push_back(start);
-    double best_sim = std::numeric_limits<double>::infinity();
-    for (const Placement& p : cands) {
-      const double ts = options_.simgrid_time(scenario, p);
-      ++stats_.simgrid_runs;
-      if (ts < best_sim) {
-        best_sim = ts;
-        out = p;
-      }
-    }
-    stats_.simgrid_time_s = best_sim;
+    out = recheck_with_simgrid(scenario, top, start.placement, options_.simgrid_time, stats_);
     stats_.best_time_s = ev.iteration_time_s(out);
   }
   stats_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
+
 
 }  // namespace hulk

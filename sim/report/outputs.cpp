@@ -1,14 +1,8 @@
 #include "sim/report/outputs.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
-#include "sim/core/errors.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/report/placement_json.hpp"
 
 namespace hulk {
@@ -84,32 +78,6 @@ nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
                       {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", g.host}, {"tid", g.slot}});
   }
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-}
-
-void write_file_atomic(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) throw InputError(path, 0, "", "cannot create the folder: " + ec.message());
-  // Same folder as the target so rename() is atomic (same file system).
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, 0, "", std::string("cannot write the file: ") + std::strerror(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw InputError(path, 0, "", "writing the file failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw InputError(path, 0, "", "cannot rename the temporary file into place: " + why);
-  }
 }
 
 void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/atomic_file.hpp"  // write_file_atomic: callers of the result writers use it for their files too
 #include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
@@ -20,9 +21,6 @@ std::string comm_csv(const Scenario& scenario, const SimResult& result);
 
 /** @brief Chrome trace-event JSON: one process per host, one thread (track) per GPU. */
 nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result);
-
-/** @brief Writes text to path atomically (temp file in the same folder + rename). Creates parent folders. */
-void write_file_atomic(const std::string& path, const std::string& text);
 
 /** @brief Writes result.json, comm.csv and trace.json into dir atomically. */
 void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result);

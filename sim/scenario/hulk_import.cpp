@@ -154,62 +154,55 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
   host.gpus = static_cast<int>(best_count);
 }
 
-}  // namespace
+// One row of node_feature.csv ("node,City,Capability,Memory"); adds a new city to p.regions (and region_key).
+Server parse_server_row(const TextFile& nodes, std::size_t i, PlatformSpec& p, std::vector<std::string>& region_key,
+                        std::map<std::string, std::pair<int, int>>& variants) {
+  const int line = static_cast<int>(i) + 1;
+  std::vector<std::string> f;
+  std::stringstream ss(nodes.lines[i]);
+  std::string cell;
+  while (std::getline(ss, cell, ',')) f.push_back(cell);
+  if (f.size() != 4)
+    throw InputError(nodes.path, line, "",
+                     "expected 4 comma-separated fields (node,City,Capability,Memory), got " + std::to_string(f.size()));
+  Server s;
+  s.line = line;
+  s.id = static_cast<int>(to_int(f[0], nodes.path, line, "node id"));
+  const std::string city = trim(f[1]);
+  if (city.empty()) throw InputError(nodes.path, line, "", "empty City");
+  const double cap = to_double(f[2], nodes.path, line, "Capability");
+  if (cap <= 0) throw InputError(nodes.path, line, "", "Capability " + trim(f[2]) + " must be positive");
+  s.capability = normalise_capability(cap);
+  s.memory_gb = to_double(f[3], nodes.path, line, "Memory");
+  if (s.memory_gb <= 0) throw InputError(nodes.path, line, "", "Memory " + trim(f[3]) + " GB must be positive");
+  const std::string key = fold(f[1]);
+  auto it = std::find(region_key.begin(), region_key.end(), key);
+  if (it == region_key.end()) {
+    region_key.push_back(key);
+    p.regions.push_back(city);
+    it = region_key.end() - 1;
+  }
+  s.region = static_cast<int>(it - region_key.begin());
+  if (f[1] != p.regions[s.region]) {
+    auto v = variants.find(f[1]);
+    if (v == variants.end())
+      variants[f[1]] = {line, 1};
+    else
+      ++v->second.second;
+  }
+  return s;
+}
 
-PlatformSpec import_hulk(const HulkImportOptions& options) {
-  struct stat st {};
-  if (options.dir.empty() || stat(options.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError(options.dir, 0, "",
-                     "Hulk data folder not found (expected a folder with node_feature.csv and edge.txt)");
-  PlatformSpec p;
-  std::vector<std::string> gpu_warnings;
-
-  // --- node_feature.csv: servers, cities ---
-  const TextFile nodes = read_lines(options.dir + "/node_feature.csv");
+// node_feature.csv: servers sorted by id (ids must be 0..N-1), cities into p.regions, a warning per merged
+// spelling of a city (in order of its first line).
+std::vector<Server> read_servers(const TextFile& nodes, PlatformSpec& p) {
   if (nodes.lines.empty() || fold(nodes.lines[0]) != "node,city,capability,memory")
     throw InputError(nodes.path, 1, "", "expected the header 'node,City,Capability,Memory'");
   std::vector<Server> servers;
   std::vector<std::string> region_key;                  // folded name per region
   std::map<std::string, std::pair<int, int>> variants;  // raw spelling -> (first line, rows), if != canonical
-  for (std::size_t i = 1; i < nodes.lines.size(); ++i) {
-    const int line = static_cast<int>(i) + 1;
-    if (trim(nodes.lines[i]).empty()) continue;
-    std::vector<std::string> f;
-    std::stringstream ss(nodes.lines[i]);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) f.push_back(cell);
-    if (f.size() != 4)
-      throw InputError(
-          nodes.path, line, "",
-          "expected 4 comma-separated fields (node,City,Capability,Memory), got " + std::to_string(f.size()));
-    Server s;
-    s.line = line;
-    s.id = static_cast<int>(to_int(f[0], nodes.path, line, "node id"));
-    const std::string city = trim(f[1]);
-    if (city.empty()) throw InputError(nodes.path, line, "", "empty City");
-    const double cap = to_double(f[2], nodes.path, line, "Capability");
-    if (cap <= 0) throw InputError(nodes.path, line, "", "Capability " + trim(f[2]) + " must be positive");
-    s.capability = normalise_capability(cap);
-    s.memory_gb = to_double(f[3], nodes.path, line, "Memory");
-    if (s.memory_gb <= 0) throw InputError(nodes.path, line, "", "Memory " + trim(f[3]) + " GB must be positive");
-    const std::string key = fold(f[1]);
-    auto it = std::find(region_key.begin(), region_key.end(), key);
-    if (it == region_key.end()) {
-      region_key.push_back(key);
-      p.regions.push_back(city);
-      it = region_key.end() - 1;
-    }
-    s.region = static_cast<int>(it - region_key.begin());
-    if (f[1] != p.regions[s.region]) {
-      auto v = variants.find(f[1]);
-      if (v == variants.end())
-        variants[f[1]] = {line, 1};
-      else
-        ++v->second.second;
-    }
-    servers.push_back(s);
-  }
-  // Warnings for merged spellings, in order of their first line.
+  for (std::size_t i = 1; i < nodes.lines.size(); ++i)
+    if (!trim(nodes.lines[i]).empty()) servers.push_back(parse_server_row(nodes, i, p, region_key, variants));
   std::vector<std::pair<int, std::string>> merged;
   for (const auto& [raw, where] : variants) {
     const std::string canon =
@@ -227,26 +220,38 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
       throw InputError(nodes.path, servers[i].line, "",
                        "node ids must be 0..N-1, each once: expected id " + std::to_string(i) + ", found " +
                            std::to_string(servers[i].id) + (servers[i].id < static_cast<int>(i) ? " (duplicate)" : ""));
-  const int n = static_cast<int>(servers.size());
-  if (n < 1) throw InputError(nodes.path, 0, "", "no servers (expected one row per server)");
+  if (servers.empty()) throw InputError(nodes.path, 0, "", "no servers (expected one row per server)");
+  return servers;
+}
+
+// One host per server (named "<city>-<id>"), GPUs mapped from capability and memory; mapping warnings follow the
+// city warnings.
+void add_hosts(const std::vector<Server>& servers, const HulkImportOptions& options, const std::string& file,
+               PlatformSpec& p) {
+  std::vector<std::string> gpu_warnings;
   for (const Server& s : servers) {
     HostSpec h;
     h.name = p.regions[s.region] + "-" + std::to_string(s.id);
     h.region = s.region;
     h.host_link = {options.lan_bandwidth_Bps, options.lan_latency_s};
     h.intra_link = options.intra_host;
-    map_gpus(s, p.regions[s.region], options, nodes.path, h, gpu_warnings);
+    map_gpus(s, p.regions[s.region], options, file, h, gpu_warnings);
     p.hosts.push_back(h);
   }
   for (auto& w : gpu_warnings) p.warnings.push_back(w);
+}
 
-  // --- edge.txt: measured one-way latencies (ms) ---
-  const TextFile edges = read_lines(options.dir + "/edge.txt");
-  struct Measured {
-    double ms;
-    int line;
-  };
-  std::map<std::pair<int, int>, Measured> measured;
+struct Measured {
+  double ms;
+  int line;
+};
+using MeasuredPairs = std::map<std::pair<int, int>, Measured>;  ///< (lower id, higher id) -> one-way latency
+
+// edge.txt: measured one-way latencies (ms) per server pair; self-loops dropped and duplicates reduced to their
+// minimum, each with a warning.
+MeasuredPairs read_measured_latencies(const TextFile& edges, const std::vector<Server>& servers, PlatformSpec& p) {
+  const int n = static_cast<int>(servers.size());
+  MeasuredPairs measured;
   for (std::size_t i = 0; i < edges.lines.size(); ++i) {
     const int line = static_cast<int>(i) + 1;
     std::istringstream is(edges.lines[i]);
@@ -292,8 +297,12 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   if (!edges.trailing_newline)
     p.warnings.push_back(edges.path + ":" + std::to_string(edges.lines.size()) +
                          ": last line has no trailing newline (read anyway)");
+  return measured;
+}
 
-  // --- routing of unmeasured pairs: shortest path over the measured graph ---
+// Every server pair's latency into p.host_pair_latency_s: measured, or the shortest path over measured pairs.
+void route_all_pairs(const MeasuredPairs& measured, const std::string& file, PlatformSpec& p) {
+  const int n = static_cast<int>(p.hosts.size());
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
                                       boost::property<boost::edge_weight_t, double>>;
   Graph g(static_cast<std::size_t>(n));
@@ -305,7 +314,7 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   }
   for (int i = 0; i < n; ++i)
     if (degree[i] == 0 && n > 1)
-      throw InputError(edges.path, 0, "",
+      throw InputError(file, 0, "",
                        "server " + std::to_string(i) + " (" + p.hosts[i].name +
                            ") has no measured latency to any other server: cannot route to it");
   long long routed = 0;
@@ -319,7 +328,7 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
         ms = it->second.ms;  // a measurement is kept even if a routed path would be shorter
       } else {
         if (!std::isfinite(dist[t]))
-          throw InputError(edges.path, 0, "",
+          throw InputError(file, 0, "",
                            "servers " + p.hosts[s].name + " and " + p.hosts[t].name +
                                " are not connected by measured pairs: cannot route a latency");
         ms = dist[t];
@@ -330,12 +339,14 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   }
   const long long total = static_cast<long long>(n) * (n - 1) / 2;
   if (routed > 0)
-    p.warnings.push_back(edges.path + ": " + std::to_string(routed) + " of " + std::to_string(total) +
+    p.warnings.push_back(file + ": " + std::to_string(routed) + " of " + std::to_string(total) +
                          " server pairs are not measured (" + std::to_string(measured.size()) +
                          " distinct measured pairs): their latency is the shortest path over measured pairs");
+}
 
-  // --- WAN: one shared link per city pair; its latency is the smallest host-pair latency between the two cities
-  // (every host pair's own latency overrides it anyway, see host_pair_latency_s). ---
+// WAN: one shared link per city pair; its latency is the smallest host-pair latency between the two cities (every
+// host pair's own latency overrides it anyway, see host_pair_latency_s).
+void build_wan(const HulkImportOptions& options, PlatformSpec& p) {
   const std::size_t r = p.regions.size();
   p.wan.assign(r, std::vector<LinkSpec>(r, LinkSpec{}));
   for (std::size_t a = 0; a < r; ++a)
@@ -351,6 +362,23 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   for (std::size_t a = 0; a < r; ++a)
     for (std::size_t b = 0; b < r; ++b)
       if (a != b && std::isfinite(min_lat[a][b])) p.wan[a][b].latency_s = min_lat[a][b];
+}
+
+}  // namespace
+
+PlatformSpec import_hulk(const HulkImportOptions& options) {
+  struct stat st {};
+  if (options.dir.empty() || stat(options.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(options.dir, 0, "",
+                     "Hulk data folder not found (expected a folder with node_feature.csv and edge.txt)");
+  PlatformSpec p;
+  const TextFile nodes = read_lines(options.dir + "/node_feature.csv");
+  const std::vector<Server> servers = read_servers(nodes, p);
+  add_hosts(servers, options, nodes.path, p);
+  const TextFile edges = read_lines(options.dir + "/edge.txt");
+  const MeasuredPairs measured = read_measured_latencies(edges, servers, p);
+  route_all_pairs(measured, edges.path, p);
+  build_wan(options, p);
   return p;
 }
 

@@ -1,7 +1,10 @@
 // The `platform:` section of a scenario: exactly one of regions (+ wan), hulk, simgrid.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "sim/scenario/catalog.hpp"
@@ -84,107 +87,112 @@ PlatformSpec at_key(const YamlReader& r, const YAML::Node& node, const std::stri
   }
 }
 
-PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
-  PlatformSpec p;
-  const YAML::Node regions = platform["regions"];
-  r.expect_list(regions, "platform.regions");
-  if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
-  std::map<std::string, int> host_line;  // host name -> line that created it, for collisions
-  long long total_gpus = 0;
-  for (std::size_t i = 0; i < regions.size(); ++i) {
-    const YAML::Node reg = regions[i];
-    const std::string key = "platform.regions." + std::to_string(i);
-    r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
-    const std::string name = r.str(r.require(reg, key, "name"), key + ".name");
-    for (std::size_t j = 0; j < p.regions.size(); ++j)
-      if (p.regions[j] == name)
-        r.fail(reg["name"], key + ".name",
-               "duplicate region name '" + name + "' (also platform.regions." + std::to_string(j) +
-                   "; expected unique names)");
-    p.regions.push_back(name);
-    const int hosts = static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, 1000000));
-    const int gpus =
-        reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096)) : 1;
-    const GpuSpec gpu = parse_gpu(r, r.require(reg, key, "gpu"), key + ".gpu");
-    const LinkSpec host_link =
-        reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
-    const LinkSpec intra = reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost)
-                                             : kDefaultIntraHost;
-    const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
-    // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
-    total_gpus += static_cast<long long>(hosts) * gpus;
-    if (total_gpus > kMaxGpus)
-      r.fail(reg["hosts"], key + ".hosts",
-             "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
-                 std::to_string(kMaxGpus) + ")");
-    for (int h = 0; h < hosts; ++h) {
-      HostSpec hs;
-      hs.name = prefix + "-" + std::to_string(h);
-      if (host_line.count(hs.name) != 0)
-        r.fail(reg["host_prefix"] ? reg["host_prefix"] : reg["name"],
-               key + (reg["host_prefix"] ? ".host_prefix" : ".name"),
-               "host name '" + hs.name + "' is generated twice (expected distinct host_prefix values)");
-      host_line[hs.name] = 1;
-      hs.region = static_cast<int>(i);
-      hs.gpus = gpus;
-      hs.gpu = gpu;
-      hs.host_link = host_link;
-      hs.intra_link = intra;
-      p.hosts.push_back(hs);
-    }
+// One entry of platform.regions: the region's name and its generated hosts (names "<prefix>-<index>").
+// total_gpus accumulates over regions; host_names catches two regions generating the same host name.
+void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, PlatformSpec& p,
+                  std::set<std::string>& host_names, long long& total_gpus) {
+  const std::string key = "platform.regions." + std::to_string(i);
+  r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
+  const std::string name = r.str(r.require(reg, key, "name"), key + ".name");
+  for (std::size_t j = 0; j < p.regions.size(); ++j)
+    if (p.regions[j] == name)
+      r.fail(reg["name"], key + ".name",
+             "duplicate region name '" + name + "' (also platform.regions." + std::to_string(j) +
+                 "; expected unique names)");
+  p.regions.push_back(name);
+  const int hosts = static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, 1000000));
+  const int gpus =
+      reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096)) : 1;
+  const GpuSpec gpu = parse_gpu(r, r.require(reg, key, "gpu"), key + ".gpu");
+  const LinkSpec host_link =
+      reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
+  const LinkSpec intra = reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost)
+                                           : kDefaultIntraHost;
+  const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
+  // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
+  total_gpus += static_cast<long long>(hosts) * gpus;
+  if (total_gpus > kMaxGpus)
+    r.fail(reg["hosts"], key + ".hosts",
+           "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
+               std::to_string(kMaxGpus) + ")");
+  for (int h = 0; h < hosts; ++h) {
+    HostSpec hs;
+    hs.name = prefix + "-" + std::to_string(h);
+    if (!host_names.insert(hs.name).second)
+      r.fail(reg["host_prefix"] ? reg["host_prefix"] : reg["name"], key + (reg["host_prefix"] ? ".host_prefix" : ".name"),
+             "host name '" + hs.name + "' is generated twice (expected distinct host_prefix values)");
+    hs.region = static_cast<int>(i);
+    hs.gpus = gpus;
+    hs.gpu = gpu;
+    hs.host_link = host_link;
+    hs.intra_link = intra;
+    p.hosts.push_back(hs);
   }
+}
 
-  // WAN: wan.default for every region pair, wan.pairs entries override it.
+// platform.wan.default (bandwidth and latency both required); nullopt if absent.
+std::optional<LinkSpec> parse_wan_default(const YamlReader& r, const YAML::Node& wan) {
+  if (!wan["default"]) return std::nullopt;
+  r.check_keys(wan["default"], "platform.wan.default", {"bandwidth", "latency"});
+  LinkSpec def{};
+  def.bandwidth_Bps = r.bandwidth_Bps(r.require(wan["default"], "platform.wan.default", "bandwidth"),
+                                      "platform.wan.default.bandwidth");
+  def.latency_s =
+      r.latency_s(r.require(wan["default"], "platform.wan.default", "latency"), "platform.wan.default.latency");
+  return def;
+}
+
+// Entry i of platform.wan.pairs: the pair's region indices (lower first) and its link; fields it omits come from
+// the default. `seen` maps pairs already given to their entry index (a pair given twice is an error).
+std::pair<std::pair<int, int>, LinkSpec> parse_wan_pair(const YamlReader& r, const YAML::Node& e, std::size_t i,
+                                                        const PlatformSpec& p, const std::optional<LinkSpec>& def,
+                                                        std::map<std::pair<int, int>, std::size_t>& seen) {
+  const std::string key = "platform.wan.pairs." + std::to_string(i);
+  r.check_keys(e, key, {"between", "bandwidth", "latency"});
+  const YAML::Node between = r.require(e, key, "between");
+  r.expect_list(between, key + ".between");
+  if (between.size() != 2)
+    r.fail(between, key + ".between", "expected two region names [a, b], got " + std::to_string(between.size()));
+  int idx[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string rn = r.str(between[k], key + ".between");
+    auto it = std::find(p.regions.begin(), p.regions.end(), rn);
+    if (it == p.regions.end())
+      r.fail(between[k], key + ".between", "unknown region '" + rn + "'" + suggestion_suffix(rn, p.regions));
+    idx[k] = static_cast<int>(it - p.regions.begin());
+  }
+  if (idx[0] == idx[1])
+    r.fail(between, key + ".between", "a WAN pair needs two different regions, got '" + p.regions[idx[0]] + "' twice");
+  const std::pair<int, int> pk{std::min(idx[0], idx[1]), std::max(idx[0], idx[1])};
+  if (seen.count(pk) != 0)
+    r.fail(e, key,
+           "duplicate WAN pair " + pair_name(p.regions[pk.first], p.regions[pk.second]) +
+               " (already platform.wan.pairs." + std::to_string(seen[pk]) + ")");
+  seen[pk] = i;
+  if ((!e["bandwidth"] || !e["latency"]) && !def)
+    r.fail(e, key, "missing bandwidth or latency and no platform.wan.default to take it from");
+  LinkSpec l = def.value_or(LinkSpec{});
+  if (e["bandwidth"]) l.bandwidth_Bps = r.bandwidth_Bps(e["bandwidth"], key + ".bandwidth");
+  if (e["latency"]) l.latency_s = r.latency_s(e["latency"], key + ".latency");
+  return {pk, l};
+}
+
+// WAN: wan.default for every region pair, wan.pairs entries override it; a pair with neither is an error.
+void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p) {
   const std::size_t n = p.regions.size();
   p.wan.assign(n, std::vector<LinkSpec>(n, LinkSpec{}));
   std::vector<std::vector<bool>> set(n, std::vector<bool>(n, false));
   const YAML::Node wan = platform["wan"];
-  bool has_default = false;
-  LinkSpec def{};
+  std::optional<LinkSpec> def;
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs"});
-    if (wan["default"]) {
-      r.check_keys(wan["default"], "platform.wan.default", {"bandwidth", "latency"});
-      def.bandwidth_Bps = r.bandwidth_Bps(r.require(wan["default"], "platform.wan.default", "bandwidth"),
-                                          "platform.wan.default.bandwidth");
-      def.latency_s =
-          r.latency_s(r.require(wan["default"], "platform.wan.default", "latency"), "platform.wan.default.latency");
-      has_default = true;
-    }
+    def = parse_wan_default(r, wan);
     if (wan["pairs"]) {
       const YAML::Node pairs = wan["pairs"];
       r.expect_list(pairs, "platform.wan.pairs");
       std::map<std::pair<int, int>, std::size_t> seen;
       for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const std::string key = "platform.wan.pairs." + std::to_string(i);
-        const YAML::Node e = pairs[i];
-        r.check_keys(e, key, {"between", "bandwidth", "latency"});
-        const YAML::Node between = r.require(e, key, "between");
-        r.expect_list(between, key + ".between");
-        if (between.size() != 2)
-          r.fail(between, key + ".between", "expected two region names [a, b], got " + std::to_string(between.size()));
-        int idx[2];
-        for (int k = 0; k < 2; ++k) {
-          const std::string rn = r.str(between[k], key + ".between");
-          auto it = std::find(p.regions.begin(), p.regions.end(), rn);
-          if (it == p.regions.end())
-            r.fail(between[k], key + ".between", "unknown region '" + rn + "'" + suggestion_suffix(rn, p.regions));
-          idx[k] = static_cast<int>(it - p.regions.begin());
-        }
-        if (idx[0] == idx[1])
-          r.fail(between, key + ".between",
-                 "a WAN pair needs two different regions, got '" + p.regions[idx[0]] + "' twice");
-        const std::pair<int, int> pk{std::min(idx[0], idx[1]), std::max(idx[0], idx[1])};
-        if (seen.count(pk) != 0)
-          r.fail(e, key,
-                 "duplicate WAN pair " + pair_name(p.regions[pk.first], p.regions[pk.second]) +
-                     " (already platform.wan.pairs." + std::to_string(seen[pk]) + ")");
-        seen[pk] = i;
-        if ((!e["bandwidth"] || !e["latency"]) && !has_default)
-          r.fail(e, key, "missing bandwidth or latency and no platform.wan.default to take it from");
-        LinkSpec l = def;
-        if (e["bandwidth"]) l.bandwidth_Bps = r.bandwidth_Bps(e["bandwidth"], key + ".bandwidth");
-        if (e["latency"]) l.latency_s = r.latency_s(e["latency"], key + ".latency");
+        const auto [pk, l] = parse_wan_pair(r, pairs[i], i, p, def, seen);
         p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
         set[pk.first][pk.second] = set[pk.second][pk.first] = true;
       }
@@ -193,12 +201,23 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {
       if (set[a][b]) continue;
-      if (!has_default)
+      if (!def)
         r.fail(wan ? wan : platform, wan ? "platform.wan" : "platform",
                "no WAN link for regions " + pair_name(p.regions[a], p.regions[b]) +
                    " (expected platform.wan.default or a platform.wan.pairs entry)");
-      p.wan[a][b] = p.wan[b][a] = def;
+      p.wan[a][b] = p.wan[b][a] = *def;
     }
+}
+
+PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
+  PlatformSpec p;
+  const YAML::Node regions = platform["regions"];
+  r.expect_list(regions, "platform.regions");
+  if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
+  std::set<std::string> host_names;
+  long long total_gpus = 0;
+  for (std::size_t i = 0; i < regions.size(); ++i) parse_region(r, regions[i], i, p, host_names, total_gpus);
+  parse_wan(r, platform, p);
   return p;
 }
 

@@ -105,7 +105,13 @@ TEST(GnnModel, PermutingHostsPermutesScores) {
   // Equivariance: the model sees no host ids, so relabelling hosts must relabel its output.
   SamplerOptions o;
   o.max_total_gpus = 64;
-  const Scenario s = sample_scenario(12, o);
+  ModelConfig cfg = small_config();
+  cfg.nearest_neighbours = 0;  // complete graph: neighbour tie-breaks by index would differ otherwise
+  // The first sampled scenario from seed 12 on that the model accepts (pp <= p_max): independent of what one seed
+  // happens to draw.
+  std::uint64_t seed = 12;
+  while (sample_scenario(seed, o).job.par.pp > cfg.p_max) ++seed;
+  const Scenario s = sample_scenario(seed, o);
   Scenario p = s;
   const int H = static_cast<int>(s.platform.hosts.size());
   std::vector<int> perm(H);
@@ -113,8 +119,6 @@ TEST(GnnModel, PermutingHostsPermutesScores) {
   std::reverse(perm.begin(), perm.end());  // new host i = old host perm[i]
   for (int i = 0; i < H; ++i) p.platform.hosts[i] = s.platform.hosts[perm[i]];
   torch::manual_seed(3);
-  ModelConfig cfg = small_config();
-  cfg.nearest_neighbours = 0;  // complete graph: neighbour tie-breaks by index would differ otherwise
   PlacementGnn model(cfg);
   const RoleScores a = predict_scores(model, build_cluster_graph(s, nullptr, GraphOptions{0}));
   const RoleScores b = predict_scores(model, build_cluster_graph(p, nullptr, GraphOptions{0}));
@@ -124,9 +128,13 @@ TEST(GnnModel, PermutingHostsPermutesScores) {
 
 TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   // Four hand-built scenarios whose hosts all have distinct features (NIC bandwidth, GPU speed), labels from random
-  // scores: the model must memorise them. A perfect fit reaches the entropy bound; we require the mean loss
-  // within 0.05 nats of it (probability >= ~95% on the label's roles) starting from ~log(pp + 1) ~ 1.1, and
-  // the decoded placements to have the label's (or its mirror's) per-host stage counts.
+  // scores: the model must memorise them. A perfect fit reaches the entropy bound. The margin is relative to the
+  // problem, not a fixed number of nats: the excess over the bound must fall below a quarter of the untrained
+  // model's excess (~1.1 nats, about log(pp + 1)). A fixed "bound + 0.05" failed on another 2-core Debian 12 CPU
+  // (0.0629): 100 epochs of Adam amplify the last-bit differences of that CPU's vector kernels, although training
+  // already runs on one intra-op thread (train.cpp ThreadGuard) so summation order is fixed. Memorisation gives a
+  // ratio ~0.03-0.06 on the machines measured, not learning gives ~1: a quarter is clear of both. The decoded
+  // placements must also have the label's (or its mirror's) per-host stage counts.
   std::vector<Sample> data;
   std::mt19937_64 rng(5);
   for (int i = 0; i < 4; ++i) {
@@ -161,8 +169,13 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   }
   bound /= 4;
   const double loss = evaluate_loss(model, data);
-  EXPECT_GT(r.history.front().train_loss, loss + 0.5);
-  EXPECT_LT(loss, bound + 0.05) << "first epoch loss " << r.history.front().train_loss;
+  torch::manual_seed(opt.seed);  // the same initial weights train_model started from
+  PlacementGnn untrained(opt.model);
+  const double untrained_loss = evaluate_loss(untrained, data);
+  ASSERT_GT(untrained_loss - bound, 0.5) << "the untrained model already fits: the test would prove nothing";
+  EXPECT_LT(loss - bound, 0.25 * (untrained_loss - bound))
+      << "loss " << loss << ", bound " << bound << ", untrained loss " << untrained_loss << ", first epoch loss "
+      << r.history.front().train_loss;
   GnnPlacer placer(out, SamplingOptions{1});  // the argmax decode: what the loss trained
   for (const Sample& smp : data) {
     const RoleCounts want = role_counts(smp.scenario, smp.label);
@@ -213,15 +226,55 @@ TEST(GnnTraining, DeterministicForASeed) {
   for (const auto& p : {a, b, c}) remove_run(p);
 }
 
+TEST(GnnTraining, WritesTheSelectedEpochOrFails) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 21);
+  const std::string out = tmp_path("select.pt"), upto = tmp_path("select_upto.pt");
+  for (const auto& p : {out, upto}) remove_run(p);
+  TrainOptions opt = quick_options();  // 3 epochs, a validation split, selection by validation gap
+  opt.resume = false;
+  const TrainResult r = train_model(data, out, opt, testing::stand_in_time_s);
+  ASSERT_EQ(r.history.size(), 3u);
+  std::size_t best = 0;  // the first epoch with the lowest gap
+  for (std::size_t i = 1; i < r.history.size(); ++i)
+    if (r.history[i].val_gap < r.history[best].val_gap) best = i;
+  // Training is deterministic per epoch, so a run stopped at the selected epoch ends with its weights (and selects
+  // it too: no earlier epoch is as good).
+  opt.epochs = static_cast<int>(best) + 1;
+  train_model(data, upto, opt, testing::stand_in_time_s);
+  PlacementGnn written = load_model(out), selected = load_model(upto);
+  EXPECT_TRUE(same_weights(written, selected)) << "selected epoch " << best + 1;
+  EXPECT_FALSE(fs::exists(out + ".best"));  // moved into place
+
+  // Resuming the finished run: the selected epoch's weights are no longer there to put in place; writing the last
+  // epoch's weights instead would be a silent change of the model.
+  opt.epochs = 3;
+  opt.resume = true;
+  EXPECT_THROW(train_model(data, out, opt, testing::stand_in_time_s), InputError);
+
+  // The selected weights cannot be moved onto the output (a non-empty folder is in the way): an error.
+  for (const auto& p : {out, upto}) remove_run(p);
+  fs::create_directories(fs::path(out) / "in_the_way");
+  opt.resume = false;
+  EXPECT_THROW(train_model(data, out, opt, testing::stand_in_time_s), InputError);
+  fs::remove_all(out);
+  fs::remove(out + ".best");
+  remove_run(out);
+}
+
 TEST(GnnTraining, ReferenceLabelledSamplesTrainButNeverValidate) {
-  std::vector<Sample> data = testing::tiny_dataset(12, 23);
+  TrainOptions opt = quick_options();
+  // 12 samples the model accepts (pp <= p_max), so that every one is used: none skipped whatever the sampler draws.
+  std::vector<Sample> data;
+  for (const Sample& smp : testing::tiny_dataset(24, 23))
+    if (smp.scenario.job.par.pp <= opt.model.p_max && data.size() < 12) data.push_back(smp);
+  ASSERT_EQ(data.size(), 12u);
   for (int i = 0; i < 8; ++i) data[i].reference_label = true;  // 4 searched labels left
   const std::string out = tmp_path("synthetic.pt");
   remove_run(out);
-  TrainOptions opt = quick_options();
   opt.epochs = 1;
   opt.val_fraction = 0.5;  // half of the 4 labelled samples, none of the 8 synthetic ones
   const TrainResult r = train_model(data, out, opt, testing::stand_in_time_s);
+  EXPECT_EQ(r.skipped_samples, 0);
   EXPECT_EQ(r.val_samples, 2);
   EXPECT_EQ(r.train_samples, 10);
   remove_run(out);

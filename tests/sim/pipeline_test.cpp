@@ -1,12 +1,17 @@
 // Pipeline, point-to-point, contention, intra-host TP, accounting and determinism against closed forms.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
+#include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim_fixtures.hpp"
@@ -47,16 +52,14 @@ TEST(Pipeline, GPipeBubbleFraction) {
 TEST(Pipeline, OneFOneBSameTimeAsGPipeAndLessMemory) {
   const int p = 4, m = 8;
   auto run = [&](const std::string& schedule) {
-    return hulk::run_in_child([&]() {
-      hulk::Scenario s = compute_only_pipeline(schedule, p, m);
-      hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
-      return nlohmann::json{{"t", r.iteration_time_s}, {"bubble", r.bubble_s}, {"mem0", r.peak_memory_bytes[0]}};
-    });
+    const hulk::Scenario s = compute_only_pipeline(schedule, p, m);
+    return hulk::simulate_isolated(s, hulk::round_robin_placement(s), hulk::SimOptions{});  // result.json
   };
   nlohmann::json g = run("gpipe"), o = run("1f1b");
-  EXPECT_NEAR(o["t"].get<double>() / g["t"].get<double>(), 1.0, 0.01);
-  EXPECT_NEAR(o["bubble"].get<double>() / g["bubble"].get<double>(), 1.0, 0.01);
-  EXPECT_LT(o["mem0"].get<double>(), g["mem0"].get<double>());
+  auto mem0 = [](const nlohmann::json& r) { return r.at("peak_memory_bytes").at(0).at("bytes").get<double>(); };
+  EXPECT_NEAR(o["iteration_time_s"].get<double>() / g["iteration_time_s"].get<double>(), 1.0, 0.01);
+  EXPECT_NEAR(o["bubble_s"].get<double>() / g["bubble_s"].get<double>(), 1.0, 0.01);
+  EXPECT_LT(mem0(o), mem0(g));
 }
 
 TEST(Pipeline, PointToPointLatencyPlusSizeOverBandwidth) {
@@ -159,23 +162,25 @@ TEST(Pipeline, MemoryCheckRejectsJobThatDoesNotFit) {
 }
 
 TEST(Pipeline, DeterministicAcrossProcesses) {
-  auto run = []() {
-    return hulk::run_in_child([]() {
-      hulk::GpuSpec gpu = infinite_gpu();
-      gpu.fp16_flops = gpu.fp32_flops = 50e12;
-      hulk::Scenario s =
-          scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
-      s.job.iterations = 2;
-      hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
-      return nlohmann::json{{"result", hulk::result_to_json(s, r).dump()}, {"csv", hulk::comm_csv(s, r)},
-                            {"trace", hulk::chrome_trace(s, r).dump()}};
-    });
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = gpu.fp32_flops = 50e12;
+  hulk::Scenario s = scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
+  s.job.iterations = 2;
+  const std::filesystem::path base =
+      std::filesystem::temp_directory_path() / ("hulk_pipeline_det_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(base);
+  // Two child processes, each writing result.json, comm.csv and trace.json: the bytes must be equal.
+  for (const char* run : {"a", "b"})
+    hulk::simulate_isolated(s, hulk::round_robin_placement(s), hulk::SimOptions{}, (base / run).string());
+  auto bytes = [&](const char* run, const char* file) {
+    std::ifstream in(base / run / file, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
   };
-  nlohmann::json a = run(), b = run();
-  EXPECT_EQ(a["result"], b["result"]);
-  EXPECT_EQ(a["csv"], b["csv"]);
-  EXPECT_EQ(a["trace"], b["trace"]);
-  EXPECT_GT(a["csv"].get<std::string>().size(), 1000u);
+  for (const char* file : {"result.json", "comm.csv", "trace.json"}) EXPECT_EQ(bytes("a", file), bytes("b", file)) << file;
+  EXPECT_GT(bytes("a", "comm.csv").size(), 1000u);
+  std::filesystem::remove_all(base);
 }
 
 TEST(Pipeline, EagerActivationsKeepTheirTransferTimes) {

@@ -1,6 +1,6 @@
 // Evaluator vs SimGrid on random small multi-region scenarios (placements: greedy, two random, search): the error
 // distribution and the pairwise ranking agreement are printed, and bounded loosely (regression guards). Each
-// SimGrid run is a forked child (run_in_child); the test itself starts no engine.
+// SimGrid run is a forked child (simulated_iteration_time_s); the test itself starts no engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +13,7 @@
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/search_placer.hpp"
-#include "sim/engine/simulator.hpp"
-#include "sim/core/subprocess.hpp"
+#include "sim/engine/isolated_run.hpp"
 
 namespace hulk {
 namespace {
@@ -45,13 +44,7 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
     std::vector<double> a, g;
     for (size_t k = 0; k < ps.size(); ++k) {
       a.push_back(ev.iteration_time_s(ps[k]));
-      const Placement& p = ps[k];
-      g.push_back(run_in_child([&]() {
-                    SimOptions o;
-                    o.record_events = false;
-                    o.record_spans = false;
-                    return nlohmann::json{{"t", simulate(s, p, o).iteration_time_s}};
-                  }).at("t").get<double>());
+      g.push_back(simulated_iteration_time_s(s, ps[k]));
       err_all.push_back(a.back() / g.back() - 1);
       if (k == 0 || k == 3) err_good.push_back(a.back() / g.back() - 1);
     }

@@ -1,0 +1,98 @@
+// sim/core's atomic file writer and seed derivation: the one home of each (issue 8).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
+
+namespace hulk {
+namespace {
+
+namespace fs = std::filesystem;
+
+int entries_in(const fs::path& dir) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / (name + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(AtomicFile, ReplacesTheFileWithExactBytes) {
+  const fs::path dir = fresh_dir("hulk_atomic_bytes_");
+  const std::string bytes("a\0b\nc", 5);  // embedded NUL: binary-safe
+  write_file_atomic((dir / "f").string(), "old");
+  write_file_atomic((dir / "f").string(), bytes);
+  EXPECT_EQ(read_all(dir / "f"), bytes);
+  EXPECT_EQ(entries_in(dir), 1);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, StreamWriterThatThrowsKeepsTheOldFileAndLeavesNoTemporary) {
+  const fs::path dir = fresh_dir("hulk_atomic_throw_");
+  write_file_atomic((dir / "f").string(), "old");
+  EXPECT_THROW(write_file_atomic((dir / "f").string(),
+                                 [](std::ostream& out) {
+                                   out << "half";
+                                   throw std::runtime_error("writer failed");
+                                 }),
+               std::runtime_error);
+  EXPECT_EQ(read_all(dir / "f"), "old");
+  EXPECT_EQ(entries_in(dir), 1);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, RenameOntoAFolderIsInputErrorNamingThePath) {
+  const fs::path dir = fresh_dir("hulk_atomic_rename_");
+  fs::create_directories(dir / "target" / "inside");  // a non-empty folder cannot be replaced by a file
+  const std::string path = (dir / "target").string();
+  try {
+    write_file_atomic(path, "x");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), path);
+  }
+  EXPECT_EQ(entries_in(dir), 1);  // only the folder: no temporary left
+  fs::remove_all(dir);
+}
+
+TEST(Seeding, Fnv1a64MatchesPublishedVectors) {
+  EXPECT_EQ(fnv1a64(""), 14695981039346656037ULL);    // offset basis
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);     // FNV reference test vectors
+  EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ULL);
+}
+
+TEST(Seeding, SplitMix64MatchesReferenceOutputs) {
+  // The first outputs of Vigna's splitmix64.c seeded with 0: stream_seed(0, k) is its k-th output.
+  EXPECT_EQ(stream_seed(0, 1), 0xe220a8397b1dcdafULL);
+  EXPECT_EQ(stream_seed(0, 2), 0x6e789e6aa1b965f4ULL);
+}
+
+TEST(Seeding, ComponentSeedIsAnOddStreamOfTheNameHash) {
+  EXPECT_EQ(component_seed(42, "search"), stream_seed(42, fnv1a64("search") | 1));
+  EXPECT_NE(component_seed(42, "search"), component_seed(43, "search"));
+}
+
+}  // namespace
+}  // namespace hulk
