@@ -16,19 +16,14 @@
 #include "gnn/format_version.hpp"
 #include "gnn/gnn_placer.hpp"
 #include "gnn/train_command.hpp"
-#include "sim/methods/placement_methods.hpp"
-#include "sim/methods/reference_traffic.hpp"
-#include "sim/scenario/catalog.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/report/outputs.hpp"
-#include "sim/place/placer.hpp"
-#include "sim/methods/placer_factory.hpp"
+#include "sim/methods/labelling.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/scenario/scenario_json.hpp"
-#include "sim/features/scenario_sampler.hpp"
 #include "sim/core/subprocess.hpp"
-#include "sim/methods/verified_search.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -45,27 +40,18 @@ struct GenArgs {
   int max_gpus = 128;
 };
 
-/** One labelled sample: sampled scenario, reference trace (greedy, SimGrid), search label, SimGrid times. */
+/** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */
 gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
-  SamplerOptions sampler;
-  sampler.gpu_types = GpuCatalog::builtin().all();
-  sampler.max_total_gpus = args.max_gpus;
+  LabelOptions options;
+  options.budget = args.budget;
+  options.max_gpus = args.max_gpus;
+  LabelledSample labelled = make_labelled_sample(gnn::sample_seed(seed, index), options);
   gnn::Sample sample;
   sample.index = index;
-  sample.scenario = sample_scenario(gnn::sample_seed(seed, index), sampler);
-  const ReferenceTrace ref = reference_trace(sample.scenario);
-  sample.traffic = ref.traffic;
-  sample.times_s["greedy"] = ref.iteration_time_s;
-  VerifiedSearchOptions search_options;
-  search_options.total_evaluations = args.budget;
-  VerifiedSearchPlacer search(search_options);
-  sample.label = search.place(sample.scenario);
-  double best = INFINITY;  // the label's SimGrid time was measured while choosing it
-  for (const auto& c : search.candidates()) best = std::min(best, c.simgrid_s);
-  sample.times_s["search"] = best;
-  const Placement rr = round_robin_placement(sample.scenario);
-  if (placement_problem(sample.scenario, rr, true).empty())
-    sample.times_s["round-robin"] = simulated_iteration_time_s(sample.scenario, rr);
+  sample.scenario = std::move(labelled.scenario);
+  sample.traffic = std::move(labelled.traffic);
+  sample.label = std::move(labelled.label);
+  sample.times_s = std::move(labelled.times_s);
   return sample;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/methods/scenario_loading.hpp"

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -82,6 +83,18 @@ std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
+}
+
+/** An absent ratio (a method or its reference failed) is an empty CSV field, never 0. */
+std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : ""; }
+
+/** Appends a point's rows; a failed write (disk full, file removed or made read-only) stops the sweep rather than
+ *  losing the point silently. */
+void append_rows(const std::string& path, const std::string& rows) {
+  std::ofstream out(path, std::ios::app);
+  out << rows << std::flush;
+  out.close();
+  if (!out) throw InputError(path, 0, "", "could not append the point's rows to the sweep file (not writable?)");
 }
 
 /** Reads the points already complete in an existing CSV (all methods present); rewrites the file without any
@@ -166,11 +179,11 @@ void run_sweep(const SweepArgs& args) {
       rows += std::to_string(p);
       for (size_t i = 0; i < axes.size(); ++i) rows += "," + csv_escape(axes[i].values[idx[i]]);
       rows += "," + r.method + "," + (r.ok ? "1" : "0") + "," + (r.ok ? number(r.iteration_time_s) : "") + "," +
-              (r.ok ? number(r.speedup_vs_round_robin) : "") + "," + (r.ok ? number(r.speedup_vs_greedy) : "") +
-              "," + (r.ok ? number(r.gap_to_lower_bound) : "") + "," + number(report.lower_bound_s) + "," +
+              optional_number(r.speedup_vs_round_robin) + "," + optional_number(r.speedup_vs_greedy) + "," +
+              optional_number(r.gap_to_lower_bound) + "," + number(report.lower_bound_s) + "," +
               (r.ok ? number(r.method_wall_s) : "") + "," + csv_escape(r.error) + "\n";
     }
-    std::ofstream(csv, std::ios::app) << rows << std::flush;
+    append_rows(csv, rows);
     ++finished;
     std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << label << "\n";
   }
