@@ -42,15 +42,6 @@ std::vector<std::string> scenario_files(const std::string& dir) {
   return files;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-/** An optional ratio in the CSV: empty when absent. */
-std::string opt(const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : ""; }
-
 /** "5 paper scenarios" for the bundled reproduction, "3 scenarios in DIR" for a user's folder. */
 std::string scenario_set_name(const std::string& dir, size_t count) {
   std::error_code ec;
@@ -65,22 +56,10 @@ void run_reproduce(const ReproduceArgs& args) {
   std::vector<Scenario> scenarios;
   for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
   std::vector<CompareReport> reports;
-  nlohmann::json all = nlohmann::json::array();
-  std::string csv =
-      "scenario,method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_search,"
-      "gap_to_lower_bound,lower_bound_s,method_wall_s\n";
   for (size_t i = 0; i < scenarios.size(); ++i) {
     std::cerr << "reproduce: [" << i + 1 << "/" << scenarios.size() << "] " << scenarios[i].name << "\n";
-    CompareReport rep = run_compare(scenarios[i], methods, args.options, true);
-    for (const auto& r : rep.results)
-      csv += rep.scenario + "," + r.method + "," + (r.ok ? "1" : "0") + "," +
-             (r.ok ? fmt("%.9g", r.iteration_time_s) : "") + "," + opt("%.6g", r.speedup_vs_round_robin) + "," +
-             opt("%.6g", r.speedup_vs_greedy) + "," + opt("%.6g", r.gap_to_search) + "," +
-             opt("%.6g", r.gap_to_lower_bound) + "," + fmt("%.9g", rep.lower_bound_s) + "," +
-             (r.ok ? fmt("%.6g", r.method_wall_s) : "") + "\n";
-    all.push_back(report_to_json(scenarios[i], rep));
-    std::cout << report_table(rep) << "\n";
-    reports.push_back(std::move(rep));
+    reports.push_back(run_compare(scenarios[i], methods, args.options, true));
+    std::cout << report_table(reports.back()) << "\n";
   }
   // The paper's claim is tested on gnn when it ran, else on the last requested method.
   const std::string claim_method =
@@ -91,17 +70,9 @@ void run_reproduce(const ReproduceArgs& args) {
   std::ifstream assumptions(assumptions_file);
   if (assumptions) std::cout << "\nAssumptions (" << assumptions_file << "):\n" << assumptions.rdbuf() << "\n";
 
-  const auto faster = claim.fraction_faster(), faster_gr = claim.fraction_faster_vs_greedy();
-  auto or_null = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-  nlohmann::json doc = {{"scenarios", all},
-                        {"summary", summary_json(reports, methods)},
-                        {"claim_method", claim_method},
-                        {"claim_scenarios", claim.vs_round_robin.count},
-                        {"claim_fraction_faster", or_null(faster)},
-                        {"claim_reproduced", faster ? nlohmann::json(*faster > 0.20) : nlohmann::json(nullptr)},
-                        {"claim_fraction_faster_vs_greedy", or_null(faster_gr)}};
+  const nlohmann::json doc = reproduce_json(scenarios, reports, methods, claim);
   write_file_atomic(args.out + "/reproduce.json", doc.dump(2) + "\n");
-  write_file_atomic(args.out + "/reproduce.csv", csv);
+  write_file_atomic(args.out + "/reproduce.csv", reproduce_csv(reports));
   std::cerr << "reproduce: wrote " << args.out << "/reproduce.json and reproduce.csv\n";
   if (!args.no_plots) {
     // Debian's matplotlib belongs to /usr/bin/python3; a python3 earlier on PATH (pyenv, venv) may lack it.
@@ -111,6 +82,9 @@ void run_reproduce(const ReproduceArgs& args) {
     if (std::system(cmd.c_str()) != 0)
       std::cerr << "reproduce: plots skipped (python3 with matplotlib not available or plot failed)\n";
   }
+  // Outputs are kept (each failure's reason is in them), but a run in which nothing ran is not a success.
+  if (std::none_of(reports.begin(), reports.end(), [](const CompareReport& r) { return any_method_ok(r); }))
+    throw InputError(args.dir, 0, "--methods", "every method failed on every scenario (reasons above)");
 }
 
 }  // namespace

@@ -138,4 +138,34 @@ nlohmann::json summary_json(const std::vector<CompareReport>& reports, const std
   return agg;
 }
 
+std::string reproduce_csv(const std::vector<CompareReport>& reports) {
+  auto opt = [](const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : std::string(); };
+  std::string csv =
+      "scenario,method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_search,"
+      "gap_to_lower_bound,lower_bound_s,method_wall_s\n";
+  for (const auto& rep : reports)
+    for (const auto& r : rep.results)
+      csv += rep.scenario + "," + r.method + "," + (r.ok ? "1" : "0") + "," +
+             (r.ok ? fmt("%.9g", r.iteration_time_s) : "") + "," + opt("%.6g", r.speedup_vs_round_robin) + "," +
+             opt("%.6g", r.speedup_vs_greedy) + "," + opt("%.6g", r.gap_to_search) + "," +
+             opt("%.6g", r.gap_to_lower_bound) + "," + fmt("%.9g", rep.lower_bound_s) + "," +
+             (r.ok ? fmt("%.6g", r.method_wall_s) : "") + "\n";
+  return csv;
+}
+
+nlohmann::json reproduce_json(const std::vector<Scenario>& scenarios, const std::vector<CompareReport>& reports,
+                              const std::vector<std::string>& methods, const ClaimVerdict& claim) {
+  nlohmann::json all = nlohmann::json::array();
+  for (std::size_t i = 0; i < reports.size(); ++i) all.push_back(report_to_json(scenarios.at(i), reports[i]));
+  const auto faster = claim.fraction_faster(), faster_gr = claim.fraction_faster_vs_greedy();
+  auto or_none = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"scenarios", all},
+          {"summary", summary_json(reports, methods)},
+          {"claim_method", claim.method},
+          {"claim_scenarios", claim.vs_round_robin.count},
+          {"claim_fraction_faster", or_none(faster)},
+          {"claim_reproduced", faster ? nlohmann::json(*faster > 0.20) : nlohmann::json(nullptr)},
+          {"claim_fraction_faster_vs_greedy", or_none(faster_gr)}};
+}
+
 }  // namespace hulk

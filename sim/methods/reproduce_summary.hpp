@@ -60,4 +60,14 @@ std::string summary_text(const std::vector<CompareReport>& reports, const std::v
  *  null for an absent figure. */
 nlohmann::json summary_json(const std::vector<CompareReport>& reports, const std::vector<std::string>& methods);
 
+/** @brief reproduce.csv: scenario, method, ok, iteration_time_s, speedup_vs_round_robin, speedup_vs_greedy,
+ *  gap_to_search, gap_to_lower_bound, lower_bound_s, method_wall_s; an absent value is an empty field. */
+std::string reproduce_csv(const std::vector<CompareReport>& reports);
+
+/** @brief reproduce.json: {"scenarios": [report_to_json...], "summary": summary_json, "claim_method",
+ *  "claim_scenarios", "claim_fraction_faster", "claim_reproduced", "claim_fraction_faster_vs_greedy"} (null when
+ *  the claim could not be tested). scenarios[i] is the scenario of reports[i]. */
+nlohmann::json reproduce_json(const std::vector<Scenario>& scenarios, const std::vector<CompareReport>& reports,
+                              const std::vector<std::string>& methods, const ClaimVerdict& claim);
+
 }  // namespace hulk

@@ -46,6 +46,12 @@ s = json.load(open(sys.argv[1]))['summary']['greedy']
 assert s['mean_gap_to_search'] is None and s['scenarios_vs_round_robin'] == 1, s
 " "$tmp/r/reproduce.json" || fail "reproduce.json: mean_gap_to_search is not null without search"
 
+# 3b. reproduce where every method fails on every scenario: outputs kept, but a non-zero exit.
+mkdir -p "$tmp/oom" && cp "$tests/data/bad/out-of-memory.yaml" "$tmp/oom/"
+"$hulk" reproduce "$tmp/oom" --methods round-robin,greedy --out "$tmp/oom-out" --no-plots >/dev/null 2>"$tmp/oom.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.err"; then ok "reproduce exits 2 when nothing ran"; else fail "reproduce with every method failing: exit $rc"; tail -3 "$tmp/oom.err"; fi
+
 # 4. sweep: a failed CSV append (file size limit; SIGXFSZ ignored so that write() fails instead) is an error.
 (trap '' XFSZ; ulimit -f 1; exec "$hulk" sweep "$tiny" --set job.utilisation=0.3,0.35,0.4,0.45,0.5,0.55 \
    --methods round-robin,greedy --out "$tmp/s") >"$tmp/s.txt" 2>"$tmp/s.err"
