@@ -33,10 +33,12 @@ void register_compare_commands(CLI::App& app) {
   auto pa = std::make_shared<PlaceArgs>();
   place->add_option("scenario", pa->file, "scenario YAML file")->required();
   place->add_option("--method", pa->method, "placement method (see hulk compare --help)")->capture_default_str();
+  place->footer("Methods:\n" + methods_help());
   place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
   place->add_option("--budget", pa->options.budget, "search budget in evaluations");
   place->add_option("--model", pa->options.model_path, "GNN model file");
   place->callback([pa] {
+    check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
     Scenario s = load_scenario_file(pa->file);
     PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
     nlohmann::json doc = placement_to_json(s, placed.placement);

@@ -95,6 +95,7 @@ void register_reproduce_command(CLI::App& app) {
   cmd->add_option("dir", a->dir, "folder of scenarios")->capture_default_str();
   cmd->add_option("--out", a->out, "output folder")->capture_default_str();
   cmd->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
+  cmd->footer("Methods:\n" + methods_help());
   cmd->add_option("--budget", a->options.budget, "search budget in evaluations");
   cmd->add_option("--model", a->options.model_path, "GNN model file");
   cmd->add_flag("--no-plots", a->no_plots, "skip the matplotlib plots");

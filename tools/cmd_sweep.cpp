@@ -82,6 +82,7 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("scenario", a->file, "scenario YAML file")->required();
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
+  sweep->footer("Methods:\n" + methods_help());
   sweep->add_option("--shard", a->shard, "i/n: run only points with index % n == i");
   sweep->add_option("--out", a->out, "output folder")->required();
   sweep->add_option("--budget", a->options.budget, "search budget in evaluations");
