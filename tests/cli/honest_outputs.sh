@@ -52,8 +52,9 @@ mkdir -p "$tmp/oom" && cp "$tests/data/bad/out-of-memory.yaml" "$tmp/oom/"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.err"; then ok "reproduce exits 2 when nothing ran"; else fail "reproduce with every method failing: exit $rc"; tail -3 "$tmp/oom.err"; fi
 
-# 4. sweep: a failed CSV append (file size limit; SIGXFSZ ignored so that write() fails instead) is an error.
-(trap '' XFSZ; ulimit -f 1; exec "$hulk" sweep "$tiny" --set job.utilisation=0.3,0.35,0.4,0.45,0.5,0.55 \
+# 4. sweep: a failed CSV append (1 KiB file size limit, reached after ~6 of the 12 points; SIGXFSZ ignored so that
+#    write() fails instead of killing the process) is an error.
+(trap '' XFSZ; ulimit -f 1; exec "$hulk" sweep "$tiny" --set job.utilisation=0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85 \
    --methods round-robin,greedy --out "$tmp/s") >"$tmp/s.txt" 2>"$tmp/s.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "could not append" "$tmp/s.err"; then ok "sweep fails loudly on a failed append"; else fail "sweep with a failing append: exit $rc"; cat "$tmp/s.err"; fi
