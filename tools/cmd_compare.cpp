@@ -5,7 +5,7 @@
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
@@ -32,11 +32,13 @@ void register_compare_commands(CLI::App& app) {
   auto* place = app.add_subcommand("place", "Compute a placement and write it as JSON");
   auto pa = std::make_shared<PlaceArgs>();
   place->add_option("scenario", pa->file, "scenario YAML file")->required();
-  place->add_option("--method", pa->method, "placement method")->capture_default_str();
+  place->add_option("--method", pa->method, "placement method (see hulk compare --help)")->capture_default_str();
+  place->footer("Methods:\n" + methods_help());
   place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
   place->add_option("--budget", pa->options.budget, "search budget in evaluations");
   place->add_option("--model", pa->options.model_path, "GNN model file");
   place->callback([pa] {
+    check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
     Scenario s = load_scenario_file(pa->file);
     PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
     nlohmann::json doc = placement_to_json(s, placed.placement);
@@ -53,6 +55,7 @@ void register_compare_commands(CLI::App& app) {
   auto ca = std::make_shared<CompareArgs>();
   compare->add_option("scenario", ca->file, "scenario YAML file")->required();
   compare->add_option("--methods", ca->methods, "comma-separated methods")->capture_default_str();
+  compare->footer("Methods:\n" + methods_help());
   compare->add_option("--budget", ca->options.budget, "search budget in evaluations");
   compare->add_option("--model", ca->options.model_path, "GNN model file");
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
@@ -67,6 +70,9 @@ void register_compare_commands(CLI::App& app) {
       std::cout << doc.dump(2) << "\n";
     else
       std::cout << report_table(report);
+    // A report with no result is a failure, whatever was printed (each method's reason is in the table).
+    if (!any_method_ok(report))
+      throw InputError(ca->file, 0, "--methods", "every method failed on this scenario (reasons above)");
   });
 }
 

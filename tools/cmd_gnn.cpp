@@ -16,19 +16,14 @@
 #include "gnn/format_version.hpp"
 #include "gnn/gnn_placer.hpp"
 #include "gnn/train_command.hpp"
-#include "sim/methods/placement_methods.hpp"
-#include "sim/methods/reference_traffic.hpp"
-#include "sim/scenario/catalog.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/evaluate/evaluator.hpp"
-#include "sim/engine/isolated_run.hpp"
 #include "sim/report/outputs.hpp"
-#include "sim/place/placer.hpp"
-#include "sim/methods/placer_factory.hpp"
+#include "sim/methods/held_out_eval.hpp"
+#include "sim/methods/labelling.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/scenario/scenario_json.hpp"
-#include "sim/features/scenario_sampler.hpp"
 #include "sim/core/subprocess.hpp"
-#include "sim/methods/verified_search.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -45,27 +40,18 @@ struct GenArgs {
   int max_gpus = 128;
 };
 
-/** One labelled sample: sampled scenario, reference trace (greedy, SimGrid), search label, SimGrid times. */
+/** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */
 gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
-  SamplerOptions sampler;
-  sampler.gpu_types = GpuCatalog::builtin().all();
-  sampler.max_total_gpus = args.max_gpus;
+  LabelOptions options;
+  options.budget = args.budget;
+  options.max_gpus = args.max_gpus;
+  LabelledSample labelled = make_labelled_sample(gnn::sample_seed(seed, index), options);
   gnn::Sample sample;
   sample.index = index;
-  sample.scenario = sample_scenario(gnn::sample_seed(seed, index), sampler);
-  const ReferenceTrace ref = reference_trace(sample.scenario);
-  sample.traffic = ref.traffic;
-  sample.times_s["greedy"] = ref.iteration_time_s;
-  VerifiedSearchOptions search_options;
-  search_options.total_evaluations = args.budget;
-  VerifiedSearchPlacer search(search_options);
-  sample.label = search.place(sample.scenario);
-  double best = INFINITY;  // the label's SimGrid time was measured while choosing it
-  for (const auto& c : search.candidates()) best = std::min(best, c.simgrid_s);
-  sample.times_s["search"] = best;
-  const Placement rr = round_robin_placement(sample.scenario);
-  if (placement_problem(sample.scenario, rr, true).empty())
-    sample.times_s["round-robin"] = simulated_iteration_time_s(sample.scenario, rr);
+  sample.scenario = std::move(labelled.scenario);
+  sample.traffic = std::move(labelled.traffic);
+  sample.label = std::move(labelled.label);
+  sample.times_s = std::move(labelled.times_s);
   return sample;
 }
 
@@ -164,45 +150,34 @@ void run_gnn_eval(const EvalArgs& args) {
     }
     return out;
   });
-  double log_rr = 0, log_gr = 0, gap = 0, worst_rr = INFINITY, worst_gr = INFINITY, ms = 0;
-  int n = 0, n_rr = 0;
-  std::string csv = "index,gnn_s,round_robin_s,greedy_s,search_s,inference_ms\n";
-  for (size_t i = 0; i < data.size(); ++i) {
-    const auto& d = data[i];
-    if (!placed[i]["ok"].get<bool>()) {
-      std::cerr << "gnn-eval: sample " << d.index << ": " << placed[i]["error"].get<std::string>() << "\n";
-      continue;
+  std::vector<HeldOutCase> cases;
+  std::vector<LearnedAnswer> answers;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    cases.push_back({data[i].index, std::move(data[i].scenario), data[i].times_s});
+    LearnedAnswer a;
+    a.ok = placed[i]["ok"].get<bool>();
+    if (a.ok) {
+      a.placement = placement_slots_from_json(placed[i]["placement"], "<gnn>", "placement");
+      a.inference_ms = placed[i]["ms"].get<double>();
+    } else {
+      a.error = placed[i]["error"].get<std::string>();
     }
-    const Placement p = placement_slots_from_json(placed[i]["placement"], "<gnn>", "placement");
-    const double t = simulated_iteration_time_s(d.scenario, p);
-    const double greedy = d.times_s.at("greedy"), search = d.times_s.at("search");
-    log_gr += std::log(greedy / t);
-    worst_gr = std::min(worst_gr, greedy / t);
-    gap += t / search - 1.0;
-    ms += placed[i]["ms"].get<double>();
-    ++n;
-    double rr = NAN;
-    if (d.times_s.count("round-robin")) {
-      rr = d.times_s.at("round-robin");
-      log_rr += std::log(rr / t);
-      worst_rr = std::min(worst_rr, rr / t);
-      ++n_rr;
-    }
-    char line[200];
-    std::snprintf(line, sizeof line, "%d,%.9g,%.9g,%.9g,%.9g,%.3f\n", d.index, t, rr, greedy, search,
-                  placed[i]["ms"].get<double>());
-    csv += line;
-    std::fprintf(stderr, "gnn-eval: [%zu/%zu] sample %d: gnn %.4f s, greedy %.4f s, search %.4f s\n", i + 1,
-                 data.size(), d.index, t, greedy, search);
+    answers.push_back(std::move(a));
   }
-  if (n == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("held-out samples: %d (round-robin feasible on %d); gnn decodes up to %d candidates%s\n", n, n_rr,
-              args.candidates, args.candidates == 1 ? " (argmax only: no evaluator involved)" : "");
-  if (n_rr) std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx\n", std::exp(log_rr / n_rr), worst_rr);
-  std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", std::exp(log_gr / n), worst_gr);
-  std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * gap / n);
-  std::printf("gnn inference:      mean %.1f ms per placement (traffic estimate + model + sampled decodes)\n", ms / n);
-  if (!args.out.empty()) write_file_atomic(args.out, csv);
+  const HeldOutReport report = evaluate_held_out(cases, answers, &std::cerr);
+  const HeldOutFigures f = held_out_figures(report);
+  if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
+  std::printf("held-out samples: %d of %d placed (round-robin feasible on %d); gnn decodes up to %d candidates%s\n",
+              f.placed, report.total, f.with_round_robin, args.candidates,
+              args.candidates == 1 ? " (argmax only: no evaluator involved)" : "");
+  if (f.with_round_robin)
+    std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx (over %d samples)\n",
+                f.geomean_vs_round_robin, f.worst_vs_round_robin, f.with_round_robin);
+  std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", f.geomean_vs_greedy, f.worst_vs_greedy);
+  std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * f.mean_gap_to_search);
+  std::printf("gnn inference:      mean %.1f ms per placement (traffic estimate + model + sampled decodes)\n",
+              f.mean_inference_ms);
+  if (!args.out.empty()) write_file_atomic(args.out, held_out_csv(report));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/methods/scenario_loading.hpp"
@@ -68,6 +68,7 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_option("--budget", args->options.budget, "search budget (evaluations) when the placement is search");
   simulate->add_option("--model", args->options.model_path, "GNN model file when the placement is gnn");
   simulate->callback([args] {
+    if (!args->method.empty()) check_method(args->method, "", "--placement");
     Scenario s = load_scenario_file(args->file);
     print_warnings(s);
     const std::string m = args->method.empty() ? s.placement : args->method;

@@ -1,7 +1,7 @@
 #pragma once
 /** @file gnn_backend.hpp
  *  @brief The program's wiring of gnn/ into the method registry (sim/methods may not depend on gnn/). */
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 
 namespace hulk::cli {
 

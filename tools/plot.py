@@ -56,8 +56,11 @@ def plot_sweep(path, out_dir, x_key):
         pts = {}
         for r in rows:
             if r["method"] == method:
-                pts.setdefault(r[x_key], []).append(float(r["speedup_vs_round_robin"]))
+                if r["speedup_vs_round_robin"]:  # empty when round-robin failed at this point
+                    pts.setdefault(r[x_key], []).append(float(r["speedup_vs_round_robin"]))
         xs = sorted(pts, key=value_key)
+        if not xs:
+            continue
         ax.plot(xs, [sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=method)
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.axhline(1.25, color="grey", lw=0.8, ls="--", label="20% faster than round-robin")
@@ -125,7 +128,8 @@ def plot_reproduce(path, out_dir):
         for r in s["results"]:
             if r["method"] not in methods:
                 methods.append(r["method"])
-    series = {m: [next((r.get("speedup_vs_round_robin", 0) for r in s["results"] if r["method"] == m and
+    # An absent speedup (method failed, or round-robin did not run) is null in the JSON: drawn as no bar (0).
+    series = {m: [next((r.get("speedup_vs_round_robin") or 0 for r in s["results"] if r["method"] == m and
                         r.get("ok", True)), 0) for s in doc["scenarios"]] for m in methods}
     fig, ax = plt.subplots(figsize=(max(7, 1.4 * len(scenarios)), 4.5))
     bars(ax, scenarios, series, "speedup vs round-robin (SimGrid)")

@@ -28,6 +28,24 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
   return r;
 }
 
+nlohmann::json or_null(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+/** "1.234x" to 4 significant digits, or "n/a". */
+std::string ratio_text(const std::optional<double>& v) {
+  if (!v) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%#.4gx", *v);  // "1.000x": trailing zeros kept
+  return buf;
+}
+
+/** "12.34%" to 4 significant digits, or "n/a". */
+std::string percent_text(const std::optional<double>& v) {
+  if (!v) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g%%", 100.0 * *v);
+  return buf;
+}
+
 }  // namespace
 
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
@@ -73,10 +91,10 @@ nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& rep
     nlohmann::json j = {{"method", r.method}, {"ok", r.ok}};
     if (r.ok) {
       j["iteration_time_s"] = r.iteration_time_s;
-      j["speedup_vs_round_robin"] = r.speedup_vs_round_robin;
-      j["speedup_vs_greedy"] = r.speedup_vs_greedy;
-      j["gap_to_lower_bound"] = r.gap_to_lower_bound;
-      j["gap_to_search"] = r.gap_to_search;
+      j["speedup_vs_round_robin"] = or_null(r.speedup_vs_round_robin);
+      j["speedup_vs_greedy"] = or_null(r.speedup_vs_greedy);
+      j["gap_to_lower_bound"] = or_null(r.gap_to_lower_bound);
+      j["gap_to_search"] = or_null(r.gap_to_search);
       j["placement"] = placement_to_json(scenario, r.placement);
       j["method_wall_s"] = r.method_wall_s;
     } else {
@@ -87,10 +105,16 @@ nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& rep
   return {{"scenario", report.scenario}, {"lower_bound_s", report.lower_bound_s}, {"results", results}};
 }
 
+bool any_method_ok(const CompareReport& report) {
+  for (const auto& r : report.results)
+    if (r.ok) return true;
+  return false;
+}
+
 std::string report_table(const CompareReport& report) {
   std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "%s (lower bound %.4f s/iteration)\n", report.scenario.c_str(),
+  char line[512];
+  std::snprintf(line, sizeof line, "%s (lower bound %.4g s/iteration)\n", report.scenario.c_str(),
                 report.lower_bound_s);
   out += line;
   std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11s\n", "method", "iter_time_s", "vs_rr",
@@ -101,9 +125,10 @@ std::string report_table(const CompareReport& report) {
       out += r.method + "  failed: " + r.error + "\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "%-12s %12.4f %9.3fx %9.3fx %9.1f%% %9.1f%% %11.3f\n", r.method.c_str(),
-                  r.iteration_time_s, r.speedup_vs_round_robin, r.speedup_vs_greedy, 100.0 * r.gap_to_lower_bound,
-                  100.0 * r.gap_to_search, r.method_wall_s);
+    std::snprintf(line, sizeof line, "%-12s %12.4g %10s %10s %10s %10s %11.3f\n", r.method.c_str(),
+                  r.iteration_time_s, ratio_text(r.speedup_vs_round_robin).c_str(),
+                  ratio_text(r.speedup_vs_greedy).c_str(), percent_text(r.gap_to_lower_bound).c_str(),
+                  percent_text(r.gap_to_search).c_str(), r.method_wall_s);
     out += line;
   }
   return out;

@@ -2,27 +2,29 @@
 /** @file compare_runner.hpp
  *  @brief Runs several placement methods on one scenario and measures each placement with SimGrid (each
  *  simulation in its own process). Shared by `compare`, `sweep` and `reproduce`. */
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
 
-/** @brief One method's outcome on one scenario. */
+/** @brief One method's outcome on one scenario. A ratio is absent (n/a, null in JSON) when this method or the
+ *  method it is relative to did not run or failed: an absent value is never shown as 0. */
 struct MethodResult {
   std::string method;
   bool ok = false;             ///< false if the method failed (error says why)
   std::string error;
-  double iteration_time_s = 0; ///< simulated by SimGrid
+  double iteration_time_s = 0; ///< simulated by SimGrid (meaningful only if ok)
   double method_wall_s = 0;    ///< wall time of computing the placement
-  double speedup_vs_round_robin = 0;  ///< t(round-robin) / t(method)
-  double speedup_vs_greedy = 0;       ///< t(greedy) / t(method)
-  double gap_to_lower_bound = 0;      ///< t(method) / lower bound - 1
-  double gap_to_search = 0;           ///< t(method) / t(search) - 1 (0 if search not run)
+  std::optional<double> speedup_vs_round_robin;  ///< t(round-robin) / t(method)
+  std::optional<double> speedup_vs_greedy;       ///< t(greedy) / t(method)
+  std::optional<double> gap_to_lower_bound;      ///< t(method) / lower bound - 1
+  std::optional<double> gap_to_search;           ///< t(method) / t(search) - 1 (absent if search not run or failed)
   Placement placement;
 };
 
@@ -41,10 +43,14 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
 
 /** @brief The JSON form: {"scenario", "lower_bound_s", "results": [{"method", "iteration_time_s",
  *  "speedup_vs_round_robin", "speedup_vs_greedy", "gap_to_lower_bound", "gap_to_search", "placement",
- *  "method_wall_s"}]}. */
+ *  "method_wall_s"}]}; an absent ratio is null, a failed method has "ok": false and "error". */
 nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& report);
 
-/** @brief The human table. */
+/** @brief True if at least one requested method gave a placement. */
+bool any_method_ok(const CompareReport& report);
+
+/** @brief The human table. Times and ratios are printed to 4 significant digits (what the golden tests compare);
+ *  absent values as "n/a". */
 std::string report_table(const CompareReport& report);
 
 }  // namespace hulk

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/core/spec.hpp"
-#include "sim/methods/placement_methods.hpp"
+#include "sim/methods/method_registry.hpp"
 
 namespace hulk {
 

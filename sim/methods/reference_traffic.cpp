@@ -1,6 +1,6 @@
 #include "sim/methods/reference_traffic.hpp"
 
-#include "sim/methods/placer_factory.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/core/subprocess.hpp"

@@ -8,12 +8,11 @@
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/method_names.hpp"
 #include "sim/scenario/scenario_parts.hpp"
 
 namespace hulk {
 namespace {
-
-const std::vector<std::string> kPlacementMethods = {"round-robin", "greedy", "random", "search", "exhaustive", "gnn"};
 
 ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::string& key) {
   r.check_keys(node, key, {"preset", "name", "layers", "hidden", "heads", "seq_len", "vocab"});
@@ -102,15 +101,9 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
       r.fail(node, "placement", "placement file '" + abs + "' not found (expected an existing JSON file)");
     return "file:" + abs;
   }
-  for (const auto& m : kPlacementMethods)
-    if (m == text) return text;
-  std::string list;
-  for (const auto& m : kPlacementMethods) list += m + " | ";
-  r.fail(node, "placement",
-         "unknown placement '" + text + "': expected " + list + "file:PATH.json" +
-             (closest_name(text, kPlacementMethods).empty()
-                  ? ""
-                  : " (did you mean '" + closest_name(text, kPlacementMethods) + "'?)"));
+  // The names the command line accepts (sim/core/method_names.hpp): a scenario and --methods never disagree.
+  if (is_method_name(text)) return text;
+  r.fail(node, "placement", unknown_method_message(text));
 }
 
 }  // namespace
@@ -205,11 +198,7 @@ void validate_job_with(const Scenario& s, const YamlReader* r) {
                                 std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
                                 " ranks, but the platform has " + std::to_string(gpus) +
                                 " GPUs (expected at most one rank per GPU)");
-  if (s.placement.rfind("file:", 0) != 0) {
-    bool known = false;
-    for (const auto& m2 : kPlacementMethods) known = known || m2 == s.placement;
-    if (!known) fail("placement", "unknown placement '" + s.placement + "'");
-  }
+  if (!is_method_name(s.placement)) fail("placement", unknown_method_message(s.placement));
 }
 
 }  // namespace detail

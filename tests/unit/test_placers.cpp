@@ -13,7 +13,8 @@
 #include "sim/place/exhaustive_placer.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
-#include "sim/methods/placer_factory.hpp"
+#include "sim/methods/method_registry.hpp"
+#include "sim/methods/verified_search.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/search_placer.hpp"
@@ -71,15 +72,16 @@ bool feasible_by_counting(const Scenario& s) {
 
 TEST(Placers, EveryPlacerReturnsValidPlacementsOnRandomInstances) {
   std::mt19937_64 rng(99);
-  PlacerOptions opts;
-  opts.search_evaluations = 300;
+  SearchOptions annealing;  // the plain annealer: the registry's "search" adds SimGrid checks (tests/sim)
+  annealing.max_evaluations = 300;
   int valid = 0, refused = 0;
   for (int i = 0; i < 120; ++i) {
     Scenario s = testing::random_scenario(rng);
     if (i % 2 == 1) squeeze_memory(s, rng);
     const bool feasible = feasible_by_counting(s);
-    for (const std::string method : {"round-robin", "random", "greedy", "search"}) {
-      auto placer = make_placer(method, opts);
+    for (const std::string method : {"round-robin", "random", "greedy", "anneal"}) {
+      std::unique_ptr<Placer> placer =
+          method == "anneal" ? std::make_unique<SearchPlacer>(annealing) : make_placer(method);
       try {
         const Placement p = placer->place(s);
         ASSERT_EQ(why_invalid(s, p), "") << method << " on instance " << i;
@@ -207,17 +209,30 @@ TEST(Exhaustive, EnumeratesUpToSymmetryAndRefusesLargeInstances) {
   EXPECT_THROW(ExhaustivePlacer(tiny_cap).place(s), InputError);
 }
 
-TEST(Factory, KnowsEveryMethodAndSuggestsOnTypos) {
-  for (const auto& m : placer_methods()) EXPECT_EQ(make_placer(m)->name(), m);
+TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
+  const std::vector<std::string> expected = {"round-robin", "random", "greedy", "search",
+                                             "exhaustive",  "gnn",    "gnn+refine"};
+  EXPECT_EQ(known_methods(), expected);
+  MethodOptions with_learned;
+  with_learned.learned = [](const Scenario& s, const std::string&) { return round_robin_placement(s); };
+  for (const auto& m : known_methods()) EXPECT_EQ(make_placer(m, with_learned)->name(), m);
+  EXPECT_EQ(make_placer("file:x.json")->name(), "file:x.json");
+  // "search" is the SimGrid-checked restart search everywhere, not the plain annealer.
+  EXPECT_NE(dynamic_cast<VerifiedSearchPlacer*>(make_placer("search").get()), nullptr);
+  EXPECT_THROW(make_placer("gnn"), InputError);  // no learned placer given
   try {
     make_placer("gredy");
     FAIL() << "no exception";
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("did you mean 'greedy'"), std::string::npos) << what;
-    EXPECT_NE(what.find("round-robin, random, greedy, search, exhaustive"), std::string::npos) << what;
+    EXPECT_NE(what.find("round-robin, random, greedy, search, exhaustive, gnn, gnn+refine, file:PATH"),
+              std::string::npos)
+        << what;
   }
   EXPECT_THROW(make_placer("annealing-with-magic"), InputError);
+  EXPECT_THROW(parse_method_list("greedy,gnn+refin"), InputError);
+  EXPECT_EQ(parse_method_list("greedy,,gnn+refine").size(), 2u);
 }
 
 TEST(Seeds, ComponentSeedsAreStableAndDistinct) {

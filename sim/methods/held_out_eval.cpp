@@ -1,0 +1,85 @@
+#include "sim/methods/held_out_eval.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+
+namespace hulk {
+
+HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std::vector<LearnedAnswer>& answers,
+                                std::ostream* progress) {
+  if (cases.size() != answers.size())
+    throw InputError("", 0, "", "held-out evaluation: " + std::to_string(answers.size()) + " answers for " +
+                                    std::to_string(cases.size()) + " samples");
+  HeldOutReport report;
+  report.total = static_cast<int>(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const HeldOutCase& c = cases[i];
+    if (!answers[i].ok) {
+      report.failures.emplace_back(c.index, answers[i].error);
+      if (progress) *progress << "gnn-eval: sample " << c.index << ": " << answers[i].error << "\n";
+      continue;
+    }
+    HeldOutRow row;
+    row.index = c.index;
+    row.gnn_s = simulated_iteration_time_s(c.scenario, answers[i].placement);
+    row.greedy_s = c.times_s.at("greedy");
+    row.search_s = c.times_s.at("search");
+    row.round_robin_s = c.times_s.count("round-robin") ? c.times_s.at("round-robin") : NAN;
+    row.inference_ms = answers[i].inference_ms;
+    report.rows.push_back(row);
+    if (progress) {
+      char line[200];
+      std::snprintf(line, sizeof line, "gnn-eval: [%zu/%zu] sample %d: gnn %.4f s, greedy %.4f s, search %.4f s\n",
+                    i + 1, cases.size(), c.index, row.gnn_s, row.greedy_s, row.search_s);
+      *progress << line;
+    }
+  }
+  return report;
+}
+
+HeldOutFigures held_out_figures(const HeldOutReport& report) {
+  HeldOutFigures f;
+  double log_rr = 0, log_gr = 0, gap = 0, ms = 0;
+  f.worst_vs_round_robin = f.worst_vs_greedy = INFINITY;
+  for (const auto& r : report.rows) {
+    ++f.placed;
+    log_gr += std::log(r.greedy_s / r.gnn_s);
+    f.worst_vs_greedy = std::min(f.worst_vs_greedy, r.greedy_s / r.gnn_s);
+    gap += r.gnn_s / r.search_s - 1.0;
+    ms += r.inference_ms;
+    if (!std::isnan(r.round_robin_s)) {
+      ++f.with_round_robin;
+      log_rr += std::log(r.round_robin_s / r.gnn_s);
+      f.worst_vs_round_robin = std::min(f.worst_vs_round_robin, r.round_robin_s / r.gnn_s);
+    }
+  }
+  if (f.placed) {
+    f.geomean_vs_greedy = std::exp(log_gr / f.placed);
+    f.mean_gap_to_search = gap / f.placed;
+    f.mean_inference_ms = ms / f.placed;
+  } else {
+    f.worst_vs_greedy = 0;
+  }
+  if (f.with_round_robin)
+    f.geomean_vs_round_robin = std::exp(log_rr / f.with_round_robin);
+  else
+    f.worst_vs_round_robin = 0;
+  return f;
+}
+
+std::string held_out_csv(const HeldOutReport& report) {
+  std::string csv = "index,gnn_s,round_robin_s,greedy_s,search_s,inference_ms\n";
+  for (const auto& r : report.rows) {
+    char line[200];
+    std::snprintf(line, sizeof line, "%d,%.9g,%.9g,%.9g,%.9g,%.3f\n", r.index, r.gnn_s, r.round_robin_s, r.greedy_s,
+                  r.search_s, r.inference_ms);
+    csv += line;
+  }
+  return csv;
+}
+
+}  // namespace hulk

@@ -1,0 +1,64 @@
+#pragma once
+/** @file held_out_eval.hpp
+ *  @brief gnn-eval's evaluation: the learned placer's answers on held-out samples, each timed by SimGrid (in a
+ *  child), against the times stored in the samples (round-robin, greedy, search label), and the figures the
+ *  command prints. The answers themselves come from the program (torch runs in its own child there; sim/ may not
+ *  depend on gnn/). */
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief One held-out sample: its scenario and the SimGrid times stored at generation ("greedy", "search", and
+ *  "round-robin" when it was feasible). */
+struct HeldOutCase {
+  int index = 0;
+  Scenario scenario;
+  std::map<std::string, double> times_s;
+};
+
+/** @brief The learned placer's answer on one case. */
+struct LearnedAnswer {
+  bool ok = false;
+  Placement placement;
+  double inference_ms = 0;
+  std::string error;  ///< why the model could not place (ok == false)
+};
+
+/** @brief One placed case, all times in seconds per iteration (round_robin_s is NaN when infeasible). */
+struct HeldOutRow {
+  int index = 0;
+  double gnn_s = 0, round_robin_s = 0, greedy_s = 0, search_s = 0, inference_ms = 0;
+};
+
+/** @brief The placed cases and the ones the model could not place. */
+struct HeldOutReport {
+  int total = 0;                                  ///< cases in the data set
+  std::vector<HeldOutRow> rows;                   ///< placed cases, in data set order
+  std::vector<std::pair<int, std::string>> failures;  ///< (sample index, error)
+};
+
+/** @brief The printed figures, each over the cases where it exists. */
+struct HeldOutFigures {
+  int placed = 0, with_round_robin = 0;
+  double geomean_vs_round_robin = 0, worst_vs_round_robin = 0;  ///< meaningful if with_round_robin > 0
+  double geomean_vs_greedy = 0, worst_vs_greedy = 0;            ///< meaningful if placed > 0
+  double mean_gap_to_search = 0, mean_inference_ms = 0;         ///< meaningful if placed > 0
+};
+
+/** @brief Times every placed answer with SimGrid (answers[i] belongs to cases[i]); progress lines go to progress
+ *  when given. @throws InputError if answers and cases differ in number. */
+HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std::vector<LearnedAnswer>& answers,
+                                std::ostream* progress);
+
+/** @brief Geometric means, worst cases and means of a report. */
+HeldOutFigures held_out_figures(const HeldOutReport& report);
+
+/** @brief index,gnn_s,round_robin_s,greedy_s,search_s,inference_ms: one line per placed case. */
+std::string held_out_csv(const HeldOutReport& report);
+
+}  // namespace hulk

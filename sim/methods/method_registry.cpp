@@ -1,0 +1,136 @@
+#include "sim/methods/method_registry.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/method_names.hpp"
+#include "sim/core/subprocess.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/gnn_method.hpp"
+#include "sim/methods/verified_search.hpp"
+#include "sim/place/exhaustive_placer.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/random_placer.hpp"
+#include "sim/report/placement_json.hpp"
+
+namespace hulk {
+namespace {
+
+/** round-robin as a Placer (the rule itself is sim/place/placer.hpp's round_robin_placement). */
+class RoundRobinPlacer : public Placer {
+ public:
+  std::string name() const override { return "round-robin"; }
+  Placement place(const Scenario& scenario) override {
+    Placement p = round_robin_placement(scenario);
+    const std::string problem = placement_problem(scenario, p, scenario.job.check_memory);
+    if (!problem.empty()) throw InputError(scenario.file, 0, "placement", "round-robin placement: " + problem);
+    return p;
+  }
+};
+
+/** file:PATH: a placement read from a JSON file, checked against the scenario. */
+class FilePlacer : public Placer {
+ public:
+  explicit FilePlacer(std::string path) : path_(std::move(path)) {}
+  std::string name() const override { return kPlacementFilePrefix + path_; }
+  Placement place(const Scenario& scenario) override { return load_placement_file(scenario, path_); }
+
+ private:
+  std::string path_;
+};
+
+/** gnn and gnn+refine (sim/methods/gnn_method.hpp). */
+class LearnedMethodPlacer : public Placer {
+ public:
+  LearnedMethodPlacer(std::string method, MethodOptions options) : method_(std::move(method)), options_(options) {}
+  std::string name() const override { return method_; }
+  Placement place(const Scenario& scenario) override {
+    const std::string model = options_.model_path.empty() ? default_model_path() : options_.model_path;
+    return gnn_placement(scenario, model, options_.learned, method_ == "gnn+refine", options_.budget);
+  }
+
+ private:
+  std::string method_;
+  MethodOptions options_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& known_methods() {
+  static const std::vector<std::string> names = method_name_list();
+  return names;
+}
+
+std::string methods_help() {
+  std::string out;
+  char line[256];
+  for (const auto& m : method_names()) {
+    std::snprintf(line, sizeof line, "  %-12s %s\n", m.name, m.description);
+    out += line;
+  }
+  return out + "  file:PATH    a placement JSON file (as written by `hulk place`)\n";
+}
+
+void check_method(const std::string& method, const std::string& file, const std::string& key) {
+  if (!is_method_name(method)) throw InputError(file, 0, key, unknown_method_message(method));
+}
+
+std::string default_model_path() { return std::string(HULK_SOURCE_DIR) + "/models/hulk-gnn.pt"; }
+
+std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptions& options) {
+  check_method(method, "", "placement");
+  if (method.rfind(kPlacementFilePrefix, 0) == 0)
+    return std::make_unique<FilePlacer>(method.substr(std::string(kPlacementFilePrefix).size()));
+  if (method == "round-robin") return std::make_unique<RoundRobinPlacer>();
+  if (method == "random") return std::make_unique<RandomPlacer>();
+  if (method == "greedy") return std::make_unique<GreedyPlacer>();
+  if (method == "search") {
+    VerifiedSearchOptions o;
+    if (options.budget > 0) o.total_evaluations = options.budget;
+    return std::make_unique<VerifiedSearchPlacer>(o);
+  }
+  if (method == "exhaustive") {
+    ExhaustiveOptions o;
+    o.time_oracle = simulated_iteration_time_s;
+    return std::make_unique<ExhaustivePlacer>(o);
+  }
+  // gnn, gnn+refine: the only names left (method_names() is the list checked above).
+  if (!options.learned)
+    throw InputError("", 0, "placement", "method '" + method + "' needs the learned placer (gnn/)");
+  return std::make_unique<LearnedMethodPlacer>(method, options);
+}
+
+std::vector<std::string> parse_method_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    check_method(item, "", "--methods");
+    out.push_back(item);
+  }
+  if (out.empty())
+    throw InputError("", 0, "--methods", "no method given (expected one of: " + method_names_text() + ")");
+  return out;
+}
+
+PlacementOutcome compute_placement(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
+  check_method(method, scenario.file, "placement");
+  nlohmann::json answer = run_in_child([&]() {
+    const auto start = std::chrono::steady_clock::now();
+    Placement p = make_placer(method, options)->place(scenario);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string problem = placement_problem(scenario, p, scenario.job.check_memory);
+    if (!problem.empty()) throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
+    return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}};
+  });
+  PlacementOutcome out;
+  out.method = method;
+  out.placement = placement_from_json(scenario, answer.at("placement"), "<" + method + ">");
+  out.wall_s = answer.at("wall_s").get<double>();
+  return out;
+}
+
+}  // namespace hulk

@@ -1,0 +1,61 @@
+#pragma once
+/** @file method_registry.hpp
+ *  @brief The one method registry: every placement method name (sim/core/method_names.hpp, shared with the
+ *  scenario loader) mapped to its placer, and the call the commands use to place (each placer in a forked child,
+ *  so the orchestrating process never starts torch or SimGrid and can fork again safely). "search" is the
+ *  SimGrid-checked restart search (VerifiedSearchPlacer) everywhere: compare, place, simulate, sweep, reproduce and
+ *  bench; the plain annealer stays available to code as SearchPlacer. */
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+#include "sim/place/placer.hpp"
+
+namespace hulk {
+
+/** @brief The learned placer (gnn/, torch): places a scenario with the model file at model_path. Given by the
+ *  program (tools/gnn_backend.hpp) because sim/ may not depend on gnn/; runs inside a child process. */
+using LearnedPlacer = std::function<Placement(const Scenario& scenario, const std::string& model_path)>;
+
+/** @brief Knobs shared by the commands that place. */
+struct MethodOptions {
+  long budget = 0;           ///< search / gnn+refine budget in analytic evaluations (0 = the method's default)
+  std::string model_path;    ///< GNN model file ("" = the committed default model)
+  LearnedPlacer learned;     ///< needed by gnn and gnn+refine (an InputError names the method without it)
+};
+
+/** @brief A placement and how long the method took to compute it (wall seconds, measured in the child). */
+struct PlacementOutcome {
+  std::string method;
+  Placement placement;
+  double wall_s = 0;
+};
+
+/** @brief Every method name (without file:PATH), in display order: method_name_list() of sim/core. */
+const std::vector<std::string>& known_methods();
+
+/** @brief "  name         description" lines for --help texts, one per method, plus file:PATH. */
+std::string methods_help();
+
+/** @brief Throws unless method is a known name or file:PATH. @throws InputError (file, key) with the list of
+ *  names and the closest one. */
+void check_method(const std::string& method, const std::string& file, const std::string& key);
+
+/** @brief The placer of a method, running in this process (search, exhaustive, gnn+refine start SimGrid in
+ *  children; gnn starts torch in a child). @throws InputError for an unknown name, or gnn/gnn+refine without
+ *  options.learned. */
+std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptions& options = {});
+
+/** @brief Computes a placement with a method in a child process and checks it is valid.
+ *  @throws InputError for an unknown method or an infeasible job. */
+PlacementOutcome compute_placement(const Scenario& scenario, const std::string& method, const MethodOptions& options);
+
+/** @brief Splits "a,b,c" into names and checks each is known. @throws InputError naming --methods. */
+std::vector<std::string> parse_method_list(const std::string& text);
+
+/** @brief The committed GNN model (models/hulk-gnn.pt in the source tree). */
+std::string default_model_path();
+
+}  // namespace hulk

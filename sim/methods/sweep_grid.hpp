@@ -1,0 +1,59 @@
+#pragma once
+/** @file sweep_grid.hpp
+ *  @brief `sweep`'s grid and CSV: the swept keys and values, the scenario overrides of a grid point, one CSV row per
+ *  point and method (an absent value is an empty field, never 0), resuming after the last complete point, the
+ *  checked append, and the merge of shard files. The command (tools/cmd_sweep.cpp) only parses and prints. */
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/methods/compare_runner.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace hulk {
+
+/** @brief One swept key and its values, in the order given. */
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+/** @brief Parses --set KEY=V1,V2,... texts. @throws InputError naming --set. */
+std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& sets);
+
+/** @brief Number of grid points (product of the value counts). */
+std::size_t sweep_point_count(const std::vector<SweepAxis>& axes);
+
+/** @brief The scenario overrides of grid point `point` (first axis varies slowest). */
+std::vector<Override> sweep_point_overrides(const std::vector<SweepAxis>& axes, std::size_t point);
+
+/** @brief "key=value key=value" of a point, for progress lines. */
+std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t point);
+
+/** @brief The CSV header: point, the keys, method, ok, iteration_time_s, speedup_vs_round_robin, speedup_vs_greedy,
+ *  gap_to_lower_bound, lower_bound_s, method_wall_s, error. */
+std::string sweep_csv_header(const std::vector<SweepAxis>& axes);
+
+/** @brief One line per requested method of a point's report (each ending in a newline). */
+std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report);
+
+/** @brief Reads the points already complete (all `methods` rows present) in an existing CSV and rewrites it without
+ *  any partial point, so that appending resumes cleanly. Empty set if the file does not exist.
+ *  @throws InputError if its header is not `header`. */
+std::set<std::size_t> completed_sweep_points(const std::string& path, const std::string& header, std::size_t methods);
+
+/** @brief Appends a point's rows. @throws InputError naming the file if the write fails (disk full, not
+ *  writable): a lost point must stop the sweep, not vanish. */
+void append_sweep_rows(const std::string& path, const std::string& rows);
+
+/** @brief What sweep-merge joined. */
+struct SweepMerge {
+  std::size_t shards = 0, points = 0;
+};
+
+/** @brief Joins DIR/sweep.shard-*.csv into DIR/sweep.csv, rows ordered by point. @throws InputError for a missing
+ *  folder, no shard file, or shards with different headers. */
+SweepMerge merge_sweep_shards(const std::string& dir);
+
+}  // namespace hulk

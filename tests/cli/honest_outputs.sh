@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Honest outputs (issues 8 and 13) on the tiny scenario: an absent value is n/a (null in JSON), never 0; `compare`
+# fails when every method failed; `sweep` fails loudly when its CSV append fails; the scenario loader and the
+# command line accept and reject the same method names; gnn and gnn+refine (committed model) give valid
+# placements; `bench` times the search compare runs. Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+set -u
+hulk="$(readlink -f "$1")"
+tests="$(readlink -f "$2")"
+tiny="$tests/data/tiny/tiny.yaml"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $1"
+  failures=$((failures + 1))
+}
+ok() { echo "ok: $1"; }
+
+# 1. compare without search: gap_search is n/a in the table and null in the JSON.
+"$hulk" compare "$tiny" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.txt" 2>"$tmp/c.err" || fail "compare without search failed: $(cat "$tmp/c.err")"
+if [ "$(awk '$1 == "greedy" || $1 == "round-robin" { print $6 }' "$tmp/c.txt" | sort -u)" = "n/a" ]; then ok "gap_search n/a without search"; else fail "gap_search column without search:"; cat "$tmp/c.txt"; fi
+python3 -c "
+import json, sys
+rs = json.load(open(sys.argv[1]))['results']
+assert len(rs) == 2 and all(r['ok'] and r['gap_to_search'] is None for r in rs), rs
+" "$tmp/c.json" && ok "gap_to_search null without search" || fail "gap_to_search is not null without search"
+
+# 2. compare where every method fails (the job does not fit in memory): non-zero exit, one reason per method.
+"$hulk" compare "$tests/data/bad/out-of-memory.yaml" --methods round-robin,greedy >"$tmp/f.txt" 2>"$tmp/f.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "every method failed" "$tmp/f.err" && [ "$(grep -c 'failed:' "$tmp/f.txt")" -eq 2 ]; then
+  ok "compare exits 2 when every method failed"
+else
+  fail "compare with every method failing: exit $rc"; cat "$tmp/f.txt" "$tmp/f.err"
+fi
+
+# 3. reproduce without search on a user folder: no 'paper scenarios', gap to search n/a, counts stated.
+"$hulk" reproduce "$(dirname "$tiny")" --methods round-robin,greedy --out "$tmp/r" --no-plots >"$tmp/r.txt" 2>"$tmp/r.err" || fail "reproduce failed: $(tail -3 "$tmp/r.err")"
+grep -q "paper scenarios" "$tmp/r.txt" && fail "a user folder is called 'paper scenarios'"
+grep -q "Summary over 1 scenario in $(dirname "$tiny")" "$tmp/r.txt" || fail "summary heading does not name the folder: $(grep Summary "$tmp/r.txt")"
+grep -q "greedy: vs round-robin .*over 1 of 1 scenario), .*mean gap to search n/a" "$tmp/r.txt" && ok "reproduce summary says n/a and counts" || { fail "reproduce summary:"; cat "$tmp/r.txt"; }
+python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['summary']['greedy']
+assert s['mean_gap_to_search'] is None and s['scenarios_vs_round_robin'] == 1, s
+" "$tmp/r/reproduce.json" || fail "reproduce.json: mean_gap_to_search is not null without search"
+
+# 3b. reproduce where every method fails on every scenario: outputs kept, but a non-zero exit.
+mkdir -p "$tmp/oom" && cp "$tests/data/bad/out-of-memory.yaml" "$tmp/oom/"
+"$hulk" reproduce "$tmp/oom" --methods round-robin,greedy --out "$tmp/oom-out" --no-plots >/dev/null 2>"$tmp/oom.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.err"; then ok "reproduce exits 2 when nothing ran"; else fail "reproduce with every method failing: exit $rc"; tail -3 "$tmp/oom.err"; fi
+
+# 4. sweep: a failed CSV append (1 KiB file size limit, reached after ~6 of the 12 points; SIGXFSZ ignored so that
+#    write() fails instead of killing the process) is an error.
+(trap '' XFSZ; ulimit -f 1; exec "$hulk" sweep "$tiny" --set job.utilisation=0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85 \
+   --methods round-robin,greedy --out "$tmp/s") >"$tmp/s.txt" 2>"$tmp/s.err"
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "could not append" "$tmp/s.err"; then ok "sweep fails loudly on a failed append"; else fail "sweep with a failing append: exit $rc"; cat "$tmp/s.err"; fi
+
+# 5. The same method names in a scenario and on the command line.
+"$hulk" validate "$tiny" >/dev/null 2>"$tmp/v.err" && ok "placement: gnn+refine accepted in a scenario" || fail "validate tiny (placement gnn+refine): $(cat "$tmp/v.err")"
+"$hulk" validate "$tests/data/bad/unknown-placement-method.yaml" >/dev/null 2>"$tmp/u1.err"
+rc1=$?
+"$hulk" compare "$tiny" --methods greedy,gnn+refin >/dev/null 2>"$tmp/u2.err"
+rc2=$?
+list1=$(grep -o "expected one of: [^)]*)" "$tmp/u1.err")
+list2=$(grep -o "expected one of: [^)]*)" "$tmp/u2.err")
+if [ "$rc1" -eq 2 ] && [ "$rc2" -eq 2 ] && [ -n "$list1" ] && [ "$list1" = "$list2" ] &&
+   grep -q "did you mean 'gnn+refine'" "$tmp/u1.err" && grep -q "did you mean 'gnn+refine'" "$tmp/u2.err"; then
+  ok "unknown names rejected alike: $list1"
+else
+  fail "scenario and CLI reject differently (exit $rc1/$rc2):"; cat "$tmp/u1.err" "$tmp/u2.err"
+fi
+
+# 6. gnn and gnn+refine with the committed model give valid placements (distinct GPUs, every rank), and the
+#    scenario's own gnn+refine placement simulates.
+for m in gnn gnn+refine; do
+  if "$hulk" place "$tiny" --method "$m" --out "$tmp/p.json" 2>"$tmp/p.err" &&
+     python3 -c "
+import json, sys
+ranks = json.load(open(sys.argv[1]))['ranks']
+assert sorted(r['rank'] for r in ranks) == [0, 1, 2, 3], ranks
+assert len({(r['host'], r['slot']) for r in ranks}) == 4, ranks
+" "$tmp/p.json"; then ok "place --method $m"; else fail "place --method $m: $(cat "$tmp/p.err")"; fi
+done
+"$hulk" simulate "$tiny" --json >"$tmp/sim.json" 2>"$tmp/sim.err" &&
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['iteration_time_s'] > 0" "$tmp/sim.json" &&
+  ok "simulate with the scenario's gnn+refine placement" || fail "simulate tiny: $(cat "$tmp/sim.err")"
+
+# 7. bench times the search compare runs, and says so.
+"$hulk" bench "$tiny" --reps 1 --no-gnn >"$tmp/b.txt" 2>"$tmp/b.err" || fail "bench failed: $(cat "$tmp/b.err")"
+grep -q "search (as compare runs it: 4 annealing restarts + SimGrid check" "$tmp/b.txt" && ok "bench names its search" || { fail "bench output:"; cat "$tmp/b.txt"; }
+
+echo "$failures failures"
+[ "$failures" -eq 0 ]
