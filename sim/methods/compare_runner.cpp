@@ -1,5 +1,7 @@
 #include "sim/methods/compare_runner.hpp"
 
+#include <cmath>
+
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -30,21 +32,22 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
 
 nlohmann::json or_null(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-/** "1.234x" to 4 significant digits, or "n/a". */
-std::string ratio_text(const std::optional<double>& v) {
-  if (!v) return "n/a";
+/** v to 4 significant digits, trailing zeros kept ("1.000"), without an exponent: values of 1,000 and more
+ *  print as integers (a 20444.5% gap reads "20445", not "2.044e+04"). */
+std::string sig4(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%#.4gx", *v);  // "1.000x": trailing zeros kept
+  if (std::fabs(v) >= 1e3 && std::isfinite(v))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%#.4g", v);
   return buf;
 }
 
+/** "1.234x" to 4 significant digits, or "n/a". */
+std::string ratio_text(const std::optional<double>& v) { return v ? sig4(*v) + "x" : "n/a"; }
+
 /** "12.34%" to 4 significant digits, or "n/a". */
-std::string percent_text(const std::optional<double>& v) {
-  if (!v) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g%%", 100.0 * *v);
-  return buf;
-}
+std::string percent_text(const std::optional<double>& v) { return v ? sig4(100.0 * *v) + "%" : "n/a"; }
 
 }  // namespace
 
@@ -114,8 +117,8 @@ bool any_method_ok(const CompareReport& report) {
 std::string report_table(const CompareReport& report) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%s (lower bound %.4g s/iteration)\n", report.scenario.c_str(),
-                report.lower_bound_s);
+  std::snprintf(line, sizeof line, "%s (lower bound %s s/iteration)\n", report.scenario.c_str(),
+                sig4(report.lower_bound_s).c_str());
   out += line;
   std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11s\n", "method", "iter_time_s", "vs_rr",
                 "vs_greedy", "gap_lb", "gap_search", "method_s");
@@ -125,8 +128,8 @@ std::string report_table(const CompareReport& report) {
       out += r.method + "  failed: " + r.error + "\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "%-12s %12.4g %10s %10s %10s %10s %11.3f\n", r.method.c_str(),
-                  r.iteration_time_s, ratio_text(r.speedup_vs_round_robin).c_str(),
+    std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11.3f\n", r.method.c_str(),
+                  sig4(r.iteration_time_s).c_str(), ratio_text(r.speedup_vs_round_robin).c_str(),
                   ratio_text(r.speedup_vs_greedy).c_str(), percent_text(r.gap_to_lower_bound).c_str(),
                   percent_text(r.gap_to_search).c_str(), r.method_wall_s);
     out += line;
