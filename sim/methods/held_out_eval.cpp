@@ -41,8 +41,40 @@ HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std
   return report;
 }
 
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/** Counts and medians that compare gnn and greedy with the search label, case by case. */
+void add_search_comparisons(const HeldOutReport& report, HeldOutFigures& f) {
+  std::vector<double> gnn_gaps, greedy_gaps;
+  double log_search = 0;
+  for (const auto& r : report.rows) {
+    gnn_gaps.push_back(r.gnn_s / r.search_s - 1.0);
+    greedy_gaps.push_back(r.greedy_s / r.search_s - 1.0);
+    log_search += std::log(r.greedy_s / r.search_s);
+    if (r.gnn_s <= 1.05 * r.search_s) ++f.within_5pct_of_search;
+    if (r.gnn_s <= r.greedy_s) ++f.at_least_as_fast_as_greedy;
+  }
+  if (report.rows.empty()) return;
+  f.median_gap_to_search = median(gnn_gaps);
+  f.greedy_median_gap_to_search = median(greedy_gaps);
+  double sum = 0;
+  for (double g : greedy_gaps) sum += g;
+  f.greedy_mean_gap_to_search = sum / greedy_gaps.size();
+  f.search_geomean_vs_greedy = std::exp(log_search / report.rows.size());
+}
+
+}  // namespace
+
 HeldOutFigures held_out_figures(const HeldOutReport& report) {
   HeldOutFigures f;
+  add_search_comparisons(report, f);
   double log_rr = 0, log_gr = 0, gap = 0, ms = 0;
   f.worst_vs_round_robin = f.worst_vs_greedy = INFINITY;
   for (const auto& r : report.rows) {
@@ -69,6 +101,31 @@ HeldOutFigures held_out_figures(const HeldOutReport& report) {
   else
     f.worst_vs_round_robin = 0;
   return f;
+}
+
+std::string held_out_summary(const HeldOutFigures& f, int total, const std::string& label_generator) {
+  char buf[1024];
+  std::string out;
+  std::snprintf(buf, sizeof buf, "gnn-eval: %d of %d samples placed; search labels from: %s\n", f.placed, total,
+                label_generator.c_str());
+  out += buf;
+  if (f.placed == 0) return out;
+  if (f.with_round_robin > 0) {
+    std::snprintf(buf, sizeof buf, "  vs round-robin: geomean %.3fx, worst %.3fx (%d samples where it fits)\n",
+                  f.geomean_vs_round_robin, f.worst_vs_round_robin, f.with_round_robin);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "  vs greedy: geomean %.3fx, worst %.3fx; at least as fast as greedy on %d of %d\n"
+                "  gap to search: median %.1f%%, mean %.1f%%; within 5%% of search on %d of %d\n"
+                "  search vs greedy: geomean %.3fx; greedy's gap to search: median %.1f%%, mean %.1f%%\n"
+                "  inference per placement: %.1f ms (mean)\n",
+                f.geomean_vs_greedy, f.worst_vs_greedy, f.at_least_as_fast_as_greedy, f.placed,
+                100 * f.median_gap_to_search, 100 * f.mean_gap_to_search, f.within_5pct_of_search, f.placed,
+                f.search_geomean_vs_greedy, 100 * f.greedy_median_gap_to_search, 100 * f.greedy_mean_gap_to_search,
+                f.mean_inference_ms);
+  out += buf;
+  return out;
 }
 
 std::string held_out_csv(const HeldOutReport& report) {

@@ -48,6 +48,11 @@ struct HeldOutFigures {
   double geomean_vs_round_robin = 0, worst_vs_round_robin = 0;  ///< meaningful if with_round_robin > 0
   double geomean_vs_greedy = 0, worst_vs_greedy = 0;            ///< meaningful if placed > 0
   double mean_gap_to_search = 0, mean_inference_ms = 0;         ///< meaningful if placed > 0
+  double median_gap_to_search = 0;     ///< gnn's time over the search label's, minus 1: median over placed cases
+  int within_5pct_of_search = 0;       ///< placed cases where gnn <= 1.05 x the search label
+  int at_least_as_fast_as_greedy = 0;  ///< placed cases where gnn <= greedy
+  double search_geomean_vs_greedy = 0; ///< greedy's time over the search label's, geometric mean (placed cases)
+  double greedy_median_gap_to_search = 0, greedy_mean_gap_to_search = 0;  ///< greedy's time over search's, minus 1
 };
 
 /** @brief Times every placed answer with SimGrid (answers[i] belongs to cases[i]); progress lines go to progress
@@ -57,6 +62,10 @@ HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std
 
 /** @brief Geometric means, worst cases and means of a report. */
 HeldOutFigures held_out_figures(const HeldOutReport& report);
+
+/** @brief The figures as gnn-eval prints them, one per line. label_generator is the command that made the data
+ *  set (its search budget is the labels' budget, printed beside every figure that uses them). */
+std::string held_out_summary(const HeldOutFigures& figures, int total, const std::string& label_generator);
 
 /** @brief index,gnn_s,round_robin_s,greedy_s,search_s,inference_ms: one line per placed case. */
 std::string held_out_csv(const HeldOutReport& report);
