@@ -156,9 +156,14 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   if (root["seed"]) r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(root["seed"], "seed", 0)); });
   r.collect([&] { s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml); });
   if (root["network"]) r.collect([&] { s.network = parse_network(r, root["network"]); });
-  r.collect([&] { s.job = parse_job(r, r.require(root, "", "job")); });
+  const std::size_t before_job = r.error_count();
+  const bool job_read =
+      r.collect([&] { s.job = parse_job(r, r.require(root, "", "job")); }) && r.error_count() == before_job;
   if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
-  if (r.error_count() == 0) detail::validate_job_with(s, &r);
+  // The job's own bounds do not depend on the platform: checked whenever the job was read (after the placement,
+  // the order in which a single problem was always reported).
+  if (job_read) detail::check_job_bounds(s, &r);
+  if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();
   return s;
 }
@@ -175,9 +180,8 @@ std::string number_text(double v) {
 }
 }  // namespace
 
-void validate_job_with(const Scenario& s, const YamlReader* r) {
+void check_job_bounds(const Scenario& s, const YamlReader* r) {
   // With a reader (a file) every independent problem is collected; for a scenario built in code the first throws.
-  const std::size_t before = r != nullptr ? r->error_count() : 0;
   const auto fail = [&](const std::string& key, const std::string& message) {
     if (r != nullptr) {
       r->collect([&] { r->fail_key(key, message); });
@@ -211,6 +215,13 @@ void validate_job_with(const Scenario& s, const YamlReader* r) {
   if (!(j.utilisation > 0 && j.utilisation <= 1))
     fail("job.utilisation", "utilisation " + number_text(j.utilisation) +
                                 " is out of range (expected a fraction of peak flop/s in (0, 1])");
+}
+
+void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds) {
+  const JobSpec& j = s.job;
+  const ModelSpec& m = j.model;
+  const std::size_t before = r != nullptr ? r->error_count() : 0;
+  if (check_bounds) check_job_bounds(s, r);
   // The checks below combine values: they are meaningful only when every value above is in range, and one
   // failing often implies the next (tp 3 breaks both heads % tp and dp x tp x pp), so the first one is thrown alone.
   if (r != nullptr && r->error_count() > before) return;

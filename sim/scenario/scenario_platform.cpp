@@ -200,7 +200,10 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   std::optional<LinkSpec> def;
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs"});
-    def = parse_wan_default(r, wan);
+    // Pairs take missing fields from the default: they are checked only when it was read.
+    const std::size_t before = r.error_count();
+    r.collect([&] { def = parse_wan_default(r, wan); });
+    r.skip_if_failed(before);
     if (wan["pairs"]) {
       const YAML::Node pairs = wan["pairs"];
       r.expect_list(pairs, "platform.wan.pairs");
@@ -239,7 +242,12 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   const std::size_t before = r.error_count();
   for (std::size_t i = 0; i < regions.size(); ++i)
     r.collect([&] { parse_region(r, regions[i], i, p, host_names, total_gpus); });
-  r.skip_if_failed(before);
+  if (r.error_count() > before) {
+    // wan.default names no region: its problems are still independent ones.
+    const YAML::Node wan = platform["wan"];
+    if (wan && wan.IsMap() && wan["default"]) r.collect([&] { parse_wan_default(r, wan); });
+    r.skip_if_failed(before);
+  }
   parse_wan(r, platform, p);
   return p;
 }
