@@ -198,26 +198,30 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   std::vector<std::vector<bool>> set(n, std::vector<bool>(n, false));
   const YAML::Node wan = platform["wan"];
   std::optional<LinkSpec> def;
+  bool default_failed = false;
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs"});
-    // Pairs take missing fields from the default: they are checked only when it was read.
     const std::size_t before = r.error_count();
     r.collect([&] { def = parse_wan_default(r, wan); });
-    r.skip_if_failed(before);
+    default_failed = r.error_count() > before;
     if (wan["pairs"]) {
       const YAML::Node pairs = wan["pairs"];
       r.expect_list(pairs, "platform.wan.pairs");
       std::map<std::pair<int, int>, std::size_t> seen;
-      const std::size_t before = r.error_count();
+      const std::size_t before_pairs = r.error_count();
       for (std::size_t i = 0; i < pairs.size(); ++i)
         r.collect([&] {
-          const auto [pk, l] = parse_wan_pair(r, pairs[i], i, p, def, seen);
+          // A pair that takes a field from a default that failed is a consequence of that problem: skipped.
+          const YAML::Node e = pairs[i];
+          if (default_failed && !(e.IsMap() && e["bandwidth"] && e["latency"])) throw YamlReader::Skipped{};
+          const auto [pk, l] = parse_wan_pair(r, e, i, p, def, seen);
           p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
           set[pk.first][pk.second] = set[pk.second][pk.first] = true;
         });
       // A pair that failed would show up again as "no WAN link" below: a consequence, not a new problem.
-      r.skip_if_failed(before);
+      r.skip_if_failed(before_pairs);
     }
+    if (default_failed) throw YamlReader::Skipped{};
   }
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {

@@ -163,8 +163,7 @@ TEST(ErrorsAtOnce, SeveralBadRegionsAndPairs) {
   EXPECT_NE(lines[0].find("platform.regions.0.hosts: expected an integer in [1, 100000], got 0"), std::string::npos);
   EXPECT_NE(lines[1].find("platform.regions.1.gpus_per_host: expected an integer in [1, 64], got 99"),
             std::string::npos);
-  // Three regions, two bad pairs: both reported; the bad default too (pairs are then not read: they take their
-  // missing fields from it).
+  // Three regions, two bad pairs: both reported.
   const std::string three = edit(kScenario, {{"  wan:\n", "    - name: north\n      hosts: 1\n      gpu: T4\n  wan:\n"}});
   const std::string pairs = write(
       "pairs.yaml", edit(three, {{"    default: {bandwidth: 1Gbps, latency: 30ms}\n",
@@ -175,6 +174,17 @@ TEST(ErrorsAtOnce, SeveralBadRegionsAndPairs) {
   ASSERT_EQ(pl.size(), 2u);
   EXPECT_NE(pl[0].find("platform.wan.pairs.0.bandwidth"), std::string::npos) << pl[0];
   EXPECT_NE(pl[1].find("platform.wan.pairs.1.latency: '11s' is out of range"), std::string::npos) << pl[1];
+  // A bad default and a bad pair that gives both its fields: both reported; a pair that takes a field from the
+  // bad default is not checked (its problem would be the default's).
+  const std::string default_and_pair = write(
+      "default-pair.yaml", edit(three, {{"    default: {bandwidth: 1Gbps, latency: 30ms}\n",
+                                         "    default: {bandwidth: 1Gbps, latency: 1e308s}\n    pairs:\n"
+                                         "      - {between: [east, west], bandwidth: 1e-300Gbps, latency: 1ms}\n"
+                                         "      - {between: [east, north], bandwidth: 0bps}\n"}}));
+  const std::vector<std::string> dp = error_lines(default_and_pair);
+  ASSERT_EQ(dp.size(), 2u);
+  EXPECT_NE(dp[0].find("platform.wan.default.latency: '1e308s' is out of range"), std::string::npos) << dp[0];
+  EXPECT_NE(dp[1].find("platform.wan.pairs.0.bandwidth: '1e-300Gbps' is out of range"), std::string::npos) << dp[1];
   const std::string with_default = write(
       "default.yaml", edit(three, {{"latency: 30ms}", "latency: 30s}"}, {"hosts: 1\n", "hosts: 0\n"}}));
   const std::vector<std::string> dl = error_lines(with_default);
