@@ -29,19 +29,19 @@ extern const Bound kFlops;          ///< a GPU's peak flop/s
 extern const Bound kMemory;         ///< a GPU's memory, bytes
 extern const Bound kTcpWindow;      ///< SimGrid's TCP window (0 = no cap is handled before), bytes
 
-/** @brief Integer bounds [1, max] (and the reason) of the job and the platform. */
-constexpr long long kMaxHostsPerRegion = 100000;
-constexpr long long kMaxGpusPerHost = 64;
-constexpr long long kMaxLayers = 1000;
-constexpr long long kMaxHidden = 131072;
-constexpr long long kMaxHeads = 1024;
-constexpr long long kMaxSeqLen = 1048576;
-constexpr long long kMaxVocab = 10000000;
-constexpr long long kMaxGlobalBatch = 10000000;
-constexpr long long kMaxMicroBatch = 100000;
-constexpr long long kMaxDegree = 1000000;  ///< dp, tp and pp each (the platform bounds their product anyway)
-constexpr long long kMaxIterations = 1000;
-constexpr long long kMaxMicroBatchesPerPipeline = 10000;
+/** @brief Integer bounds: each count is in [1, max] (scenarios/README.md gives the reason of each). */
+constexpr long long kMaxHostsPerRegion = 100000;         ///< servers per region
+constexpr long long kMaxGpusPerHost = 64;                ///< GPUs per server (any platform source)
+constexpr long long kMaxLayers = 1000;                   ///< transformer layers
+constexpr long long kMaxHidden = 131072;                 ///< hidden size, elements
+constexpr long long kMaxHeads = 1024;                    ///< attention heads
+constexpr long long kMaxSeqLen = 1048576;                ///< sequence length, tokens
+constexpr long long kMaxVocab = 10000000;                ///< vocabulary, tokens
+constexpr long long kMaxGlobalBatch = 10000000;          ///< sequences per iteration
+constexpr long long kMaxMicroBatch = 100000;             ///< sequences per micro-batch
+constexpr long long kMaxDegree = 1000000;                ///< dp, tp and pp each (the platform bounds their product)
+constexpr long long kMaxIterations = 1000;               ///< simulated iterations
+constexpr long long kMaxMicroBatchesPerPipeline = 10000; ///< global_batch / (dp x micro_batch)
 }  // namespace bounds
 
 /** @brief "" if value is finite and inside b, else what is wrong: "1e+308 s is out of range (expected a latency in

@@ -39,6 +39,8 @@ double dp_allreduce_messages(const std::string& algorithm, const std::vector<int
 WorkEstimate estimate_work(const JobSpec& job, const std::vector<int>& region_of_rank) {
   WorkEstimate w;
   const Parallelism& par = job.par;
+  // A job that was never validated may have zero degrees: there is no run to estimate (and no division by zero).
+  if (par.dp < 1 || par.tp < 1 || par.pp < 1 || job.micro_batch < 1 || job.iterations < 1) return w;
   const double dp = par.dp, tp = par.tp, pp = par.pp;
   const double m = job.micro_batches();
   const double iterations = job.iterations;

@@ -32,7 +32,8 @@ struct WorkEstimate {
  *    R regions of k members each 2 dp (k-1 + R-1), or the ring's count when the regions are unequal (the engine
  *    then runs a ring).
  *  @param region_of_rank region of every rank (Megatron order), needed only for the hierarchical collective;
- *  empty = every rank in its own region for the estimate, which gives the ring's count (an upper bound). */
+ *  empty = every rank in its own region for the estimate, which gives the ring's count (an upper bound).
+ *  A job with a degree, micro_batch or iterations below 1 (never validated) gives all zeros. */
 WorkEstimate estimate_work(const JobSpec& job, const std::vector<int>& region_of_rank = {});
 
 /** @brief estimate_work with the region of each rank taken from a placement on a platform. */
