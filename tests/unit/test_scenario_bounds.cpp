@@ -291,3 +291,44 @@ TEST(Bounds, CodeBuiltScenariosAreValidatedToo) {
     EXPECT_EQ(e.key(), "job.model.layers");
   }
 }
+
+TEST(Bounds, SimgridXmlPlatformsAreCheckedAtTheirScenarioKey) {
+  // The describer (the engine's in the CLI) is replaced by one returning a route latency of 1e308 s: the loader
+  // refuses the platform at platform.simgrid.file, naming the XML file and the host pair.
+  const std::string scenario = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/simgrid-xml.yaml";
+  const XmlPlatformDescriber describe = [](const SimgridXmlOptions& o) {
+    PlatformSpec p;
+    p.regions = {"zone"};
+    for (int i = 0; i < 4; ++i) {
+      HostSpec h;
+      h.name = "h" + std::to_string(i);
+      h.gpus = 2;
+      h.gpu = o.default_gpus.gpu;
+      h.host_link = {1.25e9, 1e-5};
+      h.intra_link = o.intra_host;
+      p.hosts.push_back(h);
+    }
+    p.wan.assign(1, std::vector<LinkSpec>(1));
+    p.simgrid_xml = o.file;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        p.host_pair_latency_s[{a, b}] = 1e-3;
+        p.host_pair_bandwidth_Bps[{a, b}] = 1.25e9;
+      }
+    return p;
+  };
+  EXPECT_NO_THROW(load_scenario(scenario, {}, describe));
+  const XmlPlatformDescriber absurd = [&](const SimgridXmlOptions& o) {
+    PlatformSpec p = describe(o);
+    p.host_pair_latency_s[{0, 1}] = 1e308;
+    return p;
+  };
+  try {
+    load_scenario(scenario, {}, absurd);
+    ADD_FAILURE() << "a 1e308 s route accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "platform.simgrid.file");
+    const std::string what = e.what();
+    EXPECT_NE(what.find("small-cluster.xml: latency h0 - h1: '1e+308 s' is out of range"), std::string::npos) << what;
+  }
+}
