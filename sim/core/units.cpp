@@ -120,6 +120,8 @@ double parse(const std::string& raw, const Kind& kind, bool allow_zero) {
   }
   if (value < 0) bad(text, kind, "negative");
   if (value == 0 && !allow_zero) bad(text, kind, "must be greater than zero");
+  // "1e308Tbps" is a finite number times a finite factor, but not a finite quantity.
+  if (!std::isfinite(value * factor)) bad(text, kind, "number out of range");
   return value * factor;
 }
 

@@ -15,6 +15,7 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/errors.hpp"
 
@@ -150,6 +151,10 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
                        fmt(best->memory_bytes / 1e9) + ") = " + std::to_string(best_count) + " x " + best->name + " (" +
                        fmt(best_count * best->memory_bytes / 1e9) + " GB)");
   }
+  if (best_count > bounds::kMaxGpusPerHost)
+    throw InputError(file, s.line, "",
+                     "Memory " + fmt(s.memory_gb) + " GB means " + std::to_string(best_count) + " x " + best->name +
+                         " (expected at most " + std::to_string(bounds::kMaxGpusPerHost) + " GPUs per server)");
   host.gpu = *best;
   host.gpus = static_cast<int>(best_count);
 }
@@ -270,6 +275,8 @@ MeasuredPairs read_measured_latencies(const TextFile& edges, const std::vector<S
                              " from node_feature.csv)");
     const double ms = to_double(f[2], edges.path, line, "latency");
     if (ms <= 0) throw InputError(edges.path, line, "", "latency " + f[2] + " ms must be positive");
+    const std::string problem = bound_problem(ms * 1e-3, bounds::kLatency, f[2] + " ms");
+    if (!problem.empty()) throw InputError(edges.path, line, "", "latency " + problem);
     const std::string where = edges.path + ":" + std::to_string(line) + ": ";
     if (u == v) {
       p.warnings.push_back(where + "self-loop " + std::to_string(u) + "-" + std::to_string(v) + " (" + f[2] +
@@ -371,6 +378,17 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   if (options.dir.empty() || stat(options.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(options.dir, 0, "",
                      "Hulk data folder not found (expected a folder with node_feature.csv and edge.txt)");
+  // The same bounds as scenario keys (bounds.hpp), also for options set in code rather than read from YAML.
+  const std::pair<const char*, std::pair<double, const Bound*>> option_values[] = {
+      {"platform.hulk.lan_bandwidth", {options.lan_bandwidth_Bps, &bounds::kBandwidth}},
+      {"platform.hulk.wan_bandwidth", {options.wan_bandwidth_Bps, &bounds::kBandwidth}},
+      {"platform.hulk.lan_latency", {options.lan_latency_s, &bounds::kLatency}},
+      {"platform.hulk.intra_host.bandwidth", {options.intra_host.bandwidth_Bps, &bounds::kBandwidth}},
+      {"platform.hulk.intra_host.latency", {options.intra_host.latency_s, &bounds::kLatency}}};
+  for (const auto& [key, v] : option_values) {
+    const std::string problem = bound_problem(v.first, *v.second, fmt(v.first) + " (SI)");
+    if (!problem.empty()) throw InputError("", 0, key, problem);
+  }
   PlatformSpec p;
   const TextFile nodes = read_lines(options.dir + "/node_feature.csv");
   const std::vector<Server> servers = read_servers(nodes, p);

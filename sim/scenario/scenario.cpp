@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
@@ -32,21 +33,24 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
     m.name = "custom";
   }
   // Explicit keys override the preset; without a preset all five are required.
+  // Each field is independent of the others: a problem in one is collected and the next is still read.
   auto field = [&](const char* k, int& out) {
     const std::string path = key + "." + k;
-    if (node[k])
-      out = static_cast<int>(r.integer(node[k], path, -1000000000, 1000000000));
-    else if (!preset)
-      r.fail(node, path,
-             std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
-                 "layers, hidden, heads, seq_len, vocab)");
+    r.collect([&] {
+      if (node[k])
+        out = static_cast<int>(r.integer(node[k], path, -1000000000, 1000000000));
+      else if (!preset)
+        r.fail(node, path,
+               std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
+                   "layers, hidden, heads, seq_len, vocab)");
+    });
   };
   field("layers", m.layers);
   field("hidden", m.hidden);
   field("heads", m.heads);
   field("seq_len", m.seq_len);
   field("vocab", m.vocab);
-  if (node["name"]) m.name = r.str(node["name"], key + ".name");
+  if (node["name"]) r.collect([&] { m.name = r.str(node["name"], key + ".name"); });
   return m;
 }
 
@@ -55,25 +59,34 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
                {"model", "precision", "global_batch", "micro_batch", "parallelism", "schedule", "collective",
                 "iterations", "utilisation", "check_memory"});
   JobSpec j;
-  j.model = parse_model(r, r.require(job, "job", "model"), "job.model");
-  const auto int_of = [&](const YAML::Node& n, const std::string& k) {
-    return static_cast<int>(r.integer(n, k, -1000000000, 1000000000));
+  // Fields are read independently: each problem is collected and the next field is still checked. Ranges beyond
+  // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
+  // in code).
+  r.collect([&] { j.model = parse_model(r, r.require(job, "job", "model"), "job.model"); });
+  const auto int_of = [&](const YAML::Node& n, const std::string& k, int& out) {
+    r.collect([&] { out = static_cast<int>(r.integer(n, k, -1000000000, 1000000000)); });
   };
-  if (job["precision"]) j.precision = r.one_of(job["precision"], "job.precision", {"fp16", "bf16", "fp32"});
-  j.global_batch = int_of(r.require(job, "job", "global_batch"), "job.global_batch");
-  if (job["micro_batch"]) j.micro_batch = int_of(job["micro_batch"], "job.micro_batch");
+  if (job["precision"])
+    r.collect([&] { j.precision = r.one_of(job["precision"], "job.precision", {"fp16", "bf16", "fp32"}); });
+  r.collect([&] { int_of(r.require(job, "job", "global_batch"), "job.global_batch", j.global_batch); });
+  if (job["micro_batch"]) int_of(job["micro_batch"], "job.micro_batch", j.micro_batch);
   if (job["parallelism"]) {
-    const YAML::Node par = job["parallelism"];
-    r.check_keys(par, "job.parallelism", {"dp", "tp", "pp"});
-    if (par["dp"]) j.par.dp = int_of(par["dp"], "job.parallelism.dp");
-    if (par["tp"]) j.par.tp = int_of(par["tp"], "job.parallelism.tp");
-    if (par["pp"]) j.par.pp = int_of(par["pp"], "job.parallelism.pp");
+    r.collect([&] {
+      const YAML::Node par = job["parallelism"];
+      r.check_keys(par, "job.parallelism", {"dp", "tp", "pp"});
+      if (par["dp"]) int_of(par["dp"], "job.parallelism.dp", j.par.dp);
+      if (par["tp"]) int_of(par["tp"], "job.parallelism.tp", j.par.tp);
+      if (par["pp"]) int_of(par["pp"], "job.parallelism.pp", j.par.pp);
+    });
   }
-  if (job["schedule"]) j.schedule = r.one_of(job["schedule"], "job.schedule", {"1f1b", "gpipe"});
-  if (job["collective"]) j.collective = r.one_of(job["collective"], "job.collective", {"ring", "hierarchical", "tree"});
-  if (job["iterations"]) j.iterations = int_of(job["iterations"], "job.iterations");
-  if (job["utilisation"]) j.utilisation = r.number(job["utilisation"], "job.utilisation");
-  if (job["check_memory"]) j.check_memory = r.boolean(job["check_memory"], "job.check_memory");
+  if (job["schedule"]) r.collect([&] { j.schedule = r.one_of(job["schedule"], "job.schedule", {"1f1b", "gpipe"}); });
+  if (job["collective"])
+    r.collect([&] {
+      j.collective = r.one_of(job["collective"], "job.collective", {"ring", "hierarchical", "tree"});
+    });
+  if (job["iterations"]) int_of(job["iterations"], "job.iterations", j.iterations);
+  if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], "job.utilisation"); });
+  if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], "job.check_memory"); });
   return j;
 }
 
@@ -85,9 +98,12 @@ NetworkSpec parse_network(const YamlReader& r, const YAML::Node& node) {
     const YAML::Node w = node["tcp_window"];
     // 0 means "no window cap" (SimGrid's TCP-gamma 0), which parse_bytes would reject as a size.
     n.tcp_window_bytes =
-        (w.IsScalar() && (w.Scalar() == "0" || w.Scalar() == "0B")) ? 0.0 : r.bytes(w, "network.tcp_window");
+        (w.IsScalar() && (w.Scalar() == "0" || w.Scalar() == "0B"))
+            ? 0.0
+            : r.bytes(w, "network.tcp_window", bounds::kTcpWindow);
   }
-  if (node["crosstraffic"]) n.crosstraffic = r.boolean(node["crosstraffic"], "network.crosstraffic");
+  if (node["crosstraffic"])
+    r.collect([&] { n.crosstraffic = r.boolean(node["crosstraffic"], "network.crosstraffic"); });
   return n;
 }
 
@@ -120,17 +136,28 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
     r.add_override(set_paths[i], "--set " + overrides[i].key + "=" + overrides[i].value);
   const std::string base_dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
 
+  // Independent sections are each checked even when another one failed; all their problems are thrown together
+  // at the end (one line each, the first one first). The job is checked against the platform only when both
+  // were read without a problem: otherwise its errors would be consequences of the first ones.
+  r.collect_errors(true);
   r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "placement"});
   Scenario s;
   s.file = path;
-  s.name = root["name"] ? r.str(root["name"], "name") : std::filesystem::path(path).stem().string();
-  if (root["description"]) r.str(root["description"], "description");
-  if (root["seed"]) s.seed = static_cast<std::uint64_t>(r.integer(root["seed"], "seed", 0));
-  s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml);
-  if (root["network"]) s.network = parse_network(r, root["network"]);
-  s.job = parse_job(r, r.require(root, "", "job"));
-  if (root["placement"]) s.placement = parse_placement(r, root["placement"], base_dir);
-  detail::validate_job_with(s, &r);
+  s.name = std::filesystem::path(path).stem().string();
+  if (root["name"]) r.collect([&] { s.name = r.str(root["name"], "name"); });
+  if (root["description"]) r.collect([&] { r.str(root["description"], "description"); });
+  if (root["seed"]) r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(root["seed"], "seed", 0)); });
+  r.collect([&] { s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml); });
+  if (root["network"]) r.collect([&] { s.network = parse_network(r, root["network"]); });
+  const std::size_t before_job = r.error_count();
+  const bool job_read =
+      r.collect([&] { s.job = parse_job(r, r.require(root, "", "job")); }) && r.error_count() == before_job;
+  if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
+  // The job's own bounds do not depend on the platform: checked whenever the job was read (after the placement,
+  // the order in which a single problem was always reported).
+  if (job_read) detail::check_job_bounds(s, &r);
+  if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
+  r.throw_collected();
   return s;
 }
 
@@ -146,59 +173,91 @@ std::string number_text(double v) {
 }
 }  // namespace
 
-void validate_job_with(const Scenario& s, const YamlReader* r) {
+void check_job_bounds(const Scenario& s, const YamlReader* r) {
+  // With a reader (a file) every independent problem is collected; for a scenario built in code the first throws.
   const auto fail = [&](const std::string& key, const std::string& message) {
-    if (r != nullptr) r->fail_key(key, message);
+    if (r != nullptr) {
+      r->collect([&] { r->fail_key(key, message); });
+      return;
+    }
     throw InputError(s.file, 0, key, message);
   };
   const JobSpec& j = s.job;
   const ModelSpec& m = j.model;
-  const auto positive = [&](int v, const std::string& key) {
-    if (v < 1) fail(key, "expected an integer >= 1, got " + std::to_string(v));
+  // Bounds of scenarios/README.md ("Bounds"): each value on its own, so all of them are reported at once.
+  const auto in_range = [&](int v, long long max, const std::string& key, const char* why) {
+    if (v < 1)
+      fail(key, "expected an integer >= 1, got " + std::to_string(v));
+    else if (v > max)
+      fail(key, std::to_string(v) + " is too large (expected an integer in [1, " + std::to_string(max) + "]: " +
+                    why + ")");
   };
-  positive(m.layers, "job.model.layers");
-  positive(m.hidden, "job.model.hidden");
-  positive(m.heads, "job.model.heads");
-  positive(m.seq_len, "job.model.seq_len");
-  positive(m.vocab, "job.model.vocab");
-  positive(j.global_batch, "job.global_batch");
-  positive(j.micro_batch, "job.micro_batch");
-  positive(j.par.dp, "job.parallelism.dp");
-  positive(j.par.tp, "job.parallelism.tp");
-  positive(j.par.pp, "job.parallelism.pp");
-  positive(j.iterations, "job.iterations");
+  in_range(m.layers, bounds::kMaxLayers, "job.model.layers", "10x the deepest published transformer");
+  in_range(m.hidden, bounds::kMaxHidden, "job.model.hidden", "5x the widest published transformer");
+  in_range(m.heads, bounds::kMaxHeads, "job.model.heads", "8x the most heads of a published transformer");
+  in_range(m.seq_len, bounds::kMaxSeqLen, "job.model.seq_len", "a million tokens of context");
+  in_range(m.vocab, bounds::kMaxVocab, "job.model.vocab", "40x the largest published vocabulary");
+  in_range(j.global_batch, bounds::kMaxGlobalBatch, "job.global_batch",
+           "sequences per iteration; 1000x the largest published batches");
+  in_range(j.micro_batch, bounds::kMaxMicroBatch, "job.micro_batch", "sequences per micro-batch");
+  in_range(j.par.dp, bounds::kMaxDegree, "job.parallelism.dp", "the platform's GPU bound");
+  in_range(j.par.tp, bounds::kMaxDegree, "job.parallelism.tp", "the platform's GPU bound");
+  in_range(j.par.pp, bounds::kMaxDegree, "job.parallelism.pp", "the platform's GPU bound");
+  in_range(j.iterations, bounds::kMaxIterations, "job.iterations",
+           "iterations of a deterministic simulation repeat each other");
   if (!(j.utilisation > 0 && j.utilisation <= 1))
     fail("job.utilisation", "utilisation " + number_text(j.utilisation) +
                                 " is out of range (expected a fraction of peak flop/s in (0, 1])");
+}
+
+void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds) {
+  const JobSpec& j = s.job;
+  const ModelSpec& m = j.model;
+  const std::size_t before = r != nullptr ? r->error_count() : 0;
+  if (check_bounds) check_job_bounds(s, r);
+  // The checks below combine values: they are meaningful only when every value above is in range, and one
+  // failing often implies the next (tp 3 breaks both heads % tp and dp x tp x pp), so the first one is thrown alone.
+  if (r != nullptr && r->error_count() > before) return;
+  const auto fail_now = [&](const std::string& key, const std::string& message) {
+    if (r != nullptr) r->fail_key(key, message);
+    throw InputError(s.file, 0, key, message);
+  };
   if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
-    fail("job.precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
+    fail_now("job.precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
   if (j.schedule != "1f1b" && j.schedule != "gpipe")
-    fail("job.schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
+    fail_now("job.schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
   if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
-    fail("job.collective", "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
+    fail_now("job.collective", "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
   if (m.hidden % m.heads != 0)
-    fail("job.model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
+    fail_now("job.model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
                                 std::to_string(m.heads) + " (expected hidden = heads x head size)");
   if (m.heads % j.par.tp != 0)
-    fail("job.parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
+    fail_now("job.parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
                                    std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
   if (m.layers < j.par.pp)
-    fail("job.parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
+    fail_now("job.parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
                                    std::to_string(m.layers) + " layers (expected at least one layer per stage)");
   const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
   if (j.global_batch % per_step != 0)
-    fail("job.global_batch", "global_batch " + std::to_string(j.global_batch) +
+    fail_now("job.global_batch", "global_batch " + std::to_string(j.global_batch) +
                                  " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) + " x " +
                                  std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
                                  " (expected a multiple of it)");
+  else if (j.global_batch / per_step > bounds::kMaxMicroBatchesPerPipeline)
+    // Simulated work grows with the micro-batches of one pipeline (messages and compute steps per iteration).
+    fail_now("job.global_batch", "global_batch / (dp x micro_batch) = " + std::to_string(j.global_batch) + " / " +
+                                 std::to_string(per_step) + " = " + std::to_string(j.global_batch / per_step) +
+                                 " micro-batches per pipeline is too many (expected at most " +
+                                 std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
+                                 ": the bubble is below 1% long before, and each one is simulated)");
   const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
   const int gpus = s.platform.total_gpus();
   if (ranks > gpus)
-    fail("job.parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) + " x " +
+    fail_now("job.parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) + " x " +
                                 std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
                                 " ranks, but the platform has " + std::to_string(gpus) +
                                 " GPUs (expected at most one rank per GPU)");
-  if (!is_method_name(s.placement)) fail("placement", unknown_method_message(s.placement));
+  if (!is_method_name(s.placement)) fail_now("placement", unknown_method_message(s.placement));
 }
 
 }  // namespace detail

@@ -39,7 +39,13 @@ std::string resolve_path(const std::string& base_dir, const std::string& path);
 /** @brief True if path names an existing regular file (or a directory when want_dir). */
 bool path_exists(const std::string& path, bool want_dir);
 
-/** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code). */
-void validate_job_with(const Scenario& scenario, const YamlReader* r);
+/** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code).
+ *  @param check_bounds false when the caller already ran check_job_bounds (the loader runs it on its own, since
+ *  the job's bounds do not depend on the platform). */
+void validate_job_with(const Scenario& scenario, const YamlReader* r, bool check_bounds = true);
+
+/** @brief The job's own bounds (scenarios/README.md "Bounds"): every count and the utilisation, each on its own.
+ *  With r, every problem is collected; without, the first throws. */
+void check_job_bounds(const Scenario& scenario, const YamlReader* r);
 
 }  // namespace hulk::detail

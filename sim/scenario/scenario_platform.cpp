@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
@@ -87,6 +88,17 @@ PlatformSpec at_key(const YamlReader& r, const YAML::Node& node, const std::stri
   }
 }
 
+// A platform from a data file (Hulk data, SimGrid XML) meets the bounds of scenario keys too; its values have no
+// scenario line, so the first problem is raised at the data file (at_key adds the scenario key).
+PlatformSpec checked(PlatformSpec p, const std::string& file) {
+  const std::vector<std::string> problems = platform_bound_problems(p);
+  if (!problems.empty())
+    throw InputError(file, 0, "",
+                     problems.front() +
+                         (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : ""));
+  return p;
+}
+
 // One entry of platform.regions: the region's name and its generated hosts (names "<prefix>-<index>").
 // total_gpus accumulates over regions; host_names catches two regions generating the same host name.
 void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, PlatformSpec& p,
@@ -100,9 +112,11 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
              "duplicate region name '" + name + "' (also platform.regions." + std::to_string(j) +
                  "; expected unique names)");
   p.regions.push_back(name);
-  const int hosts = static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, 1000000));
-  const int gpus =
-      reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1, 4096)) : 1;
+  const int hosts =
+      static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, bounds::kMaxHostsPerRegion));
+  const int gpus = reg["gpus_per_host"] ? static_cast<int>(r.integer(reg["gpus_per_host"], key + ".gpus_per_host", 1,
+                                                                     bounds::kMaxGpusPerHost))
+                                        : 1;
   const GpuSpec gpu = parse_gpu(r, r.require(reg, key, "gpu"), key + ".gpu");
   const LinkSpec host_link =
       reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
@@ -184,19 +198,30 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   std::vector<std::vector<bool>> set(n, std::vector<bool>(n, false));
   const YAML::Node wan = platform["wan"];
   std::optional<LinkSpec> def;
+  bool default_failed = false;
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs"});
-    def = parse_wan_default(r, wan);
+    const std::size_t before = r.error_count();
+    r.collect([&] { def = parse_wan_default(r, wan); });
+    default_failed = r.error_count() > before;
     if (wan["pairs"]) {
       const YAML::Node pairs = wan["pairs"];
       r.expect_list(pairs, "platform.wan.pairs");
       std::map<std::pair<int, int>, std::size_t> seen;
-      for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const auto [pk, l] = parse_wan_pair(r, pairs[i], i, p, def, seen);
-        p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
-        set[pk.first][pk.second] = set[pk.second][pk.first] = true;
-      }
+      const std::size_t before_pairs = r.error_count();
+      for (std::size_t i = 0; i < pairs.size(); ++i)
+        r.collect([&] {
+          // A pair that takes a field from a default that failed is a consequence of that problem: skipped.
+          const YAML::Node e = pairs[i];
+          if (default_failed && !(e.IsMap() && e["bandwidth"] && e["latency"])) throw YamlReader::Skipped{};
+          const auto [pk, l] = parse_wan_pair(r, e, i, p, def, seen);
+          p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
+          set[pk.first][pk.second] = set[pk.second][pk.first] = true;
+        });
+      // A pair that failed would show up again as "no WAN link" below: a consequence, not a new problem.
+      r.skip_if_failed(before_pairs);
     }
+    if (default_failed) throw YamlReader::Skipped{};
   }
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {
@@ -216,7 +241,17 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
   std::set<std::string> host_names;
   long long total_gpus = 0;
-  for (std::size_t i = 0; i < regions.size(); ++i) parse_region(r, regions[i], i, p, host_names, total_gpus);
+  // Regions are independent (all their problems are collected); the WAN names regions, so it is read only when
+  // every region was.
+  const std::size_t before = r.error_count();
+  for (std::size_t i = 0; i < regions.size(); ++i)
+    r.collect([&] { parse_region(r, regions[i], i, p, host_names, total_gpus); });
+  if (r.error_count() > before) {
+    // wan.default names no region: its problems are still independent ones.
+    const YAML::Node wan = platform["wan"];
+    if (wan && wan.IsMap() && wan["default"]) r.collect([&] { parse_wan_default(r, wan); });
+    r.skip_if_failed(before);
+  }
   parse_wan(r, platform, p);
   return p;
 }
@@ -248,13 +283,13 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
       o.gpu_map[cap] = name;
     }
   }
-  return at_key(r, dir, key + ".dir", [&] { return import_hulk(o); });
+  return at_key(r, dir, key + ".dir", [&] { return checked(import_hulk(o), o.dir); });
 }
 
 XmlHostGpus parse_xml_gpus(const YamlReader& r, const YAML::Node& node, const std::string& key) {
   r.check_keys(node, key, {"count", "gpu"});
   XmlHostGpus g;
-  g.count = node["count"] ? static_cast<int>(r.integer(node["count"], key + ".count", 0, 4096)) : 1;
+  g.count = node["count"] ? static_cast<int>(r.integer(node["count"], key + ".count", 0, bounds::kMaxGpusPerHost)) : 1;
   g.gpu = parse_gpu(r, r.require(node, key, "gpu"), key + ".gpu");
   return g;
 }
@@ -286,7 +321,7 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
     r.fail(gpus, key + ".gpus", "no host carries GPUs (expected gpus.default and/or gpus.hosts)");
   if (!describe_xml)
     r.fail(file, key + ".file", "SimGrid XML platforms need the simulator engine, which this program does not link");
-  return at_key(r, file, key + ".file", [&] { return describe_xml(o); });
+  return at_key(r, file, key + ".file", [&] { return checked(describe_xml(o), o.file); });
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "sim/scenario/yaml_access.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -37,12 +38,35 @@ std::string YamlReader::override_of(const std::string& key) const {
   return "";
 }
 
-void YamlReader::fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+InputError YamlReader::error_at(const YAML::Node& at, const std::string& key, const std::string& message) const {
   const std::string label = override_of(key);
-  if (!label.empty()) throw InputError(file_, 0, key, message + " (value from " + label + ")");
+  if (!label.empty()) return InputError(file_, 0, key, message + " (value from " + label + ")");
   int line = line_of(at);
   if (line == 0) line = line_for(key);
-  throw InputError(file_, line, key, message);
+  return InputError(file_, line, key, message);
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+  throw error_at(at, key, message);
+}
+
+void YamlReader::soft_fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+  if (!collecting_) fail(at, key, message);
+  errors_.push_back(error_at(at, key, message));
+}
+
+void YamlReader::throw_collected() const {
+  if (errors_.empty()) return;
+  std::string all;
+  std::vector<std::string> seen;  // the same problem reached twice (e.g. a shared node) is listed once
+  for (const InputError& e : errors_) {
+    const std::string line = e.what();
+    if (std::find(seen.begin(), seen.end(), line) != seen.end()) continue;
+    seen.push_back(line);
+    all += (all.empty() ? "" : "\n") + line;
+  }
+  const InputError& first = errors_.front();
+  throw InputError(InputError::Preformatted{}, first.file(), first.line(), first.key(), all);
 }
 
 void YamlReader::fail_key(const std::string& key, const std::string& message) const {
@@ -94,14 +118,17 @@ void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
     if (!kv.first.IsScalar()) fail(kv.first, key, "map keys must be plain words, got " + describe_node(kv.first));
     const std::string name = kv.first.Scalar();
     const std::string path = join(key, name);
-    if (seen.count(name) != 0)
-      fail(kv.first, path,
+    if (seen.count(name) != 0) {
+      soft_fail(kv.first, path,
            "duplicate key '" + name + "'" +
                (seen[name] > 0 ? " (first at line " + std::to_string(seen[name]) + ")" : ""));
+      continue;  // the first occurrence is the one read (and recorded)
+    }
     seen[name] = line_of(kv.first);
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == name;
-    if (!ok) fail(kv.first, path, "unknown key '" + name + "'" + suggestion_suffix(name, allowed));
+    // An unknown key is never read, so the rest of the map can still be checked (collecting mode).
+    if (!ok) soft_fail(kv.first, path, "unknown key '" + name + "'" + suggestion_suffix(name, allowed));
     // The value's mark is where a problem with it shows; the key's mark is the fallback (null values).
     record(path, kv.second.IsNull() ? kv.first : kv.second);
   }
@@ -167,29 +194,34 @@ std::string YamlReader::one_of(const YAML::Node& node, const std::string& key,
 
 namespace {
 template <typename F>
-double unit_value(const YamlReader& r, const YAML::Node& node, const std::string& key, const char* what, F parse) {
+double unit_value(const YamlReader& r, const YAML::Node& node, const std::string& key, const char* what, F parse,
+                  const Bound& bound) {
   r.record(key, node);
   if (!node.IsDefined() || !node.IsScalar() || node.Scalar().empty())
     r.fail(node, key, std::string("expected ") + what + ", got " + describe_node(node));
+  double v = 0;
   try {
-    return parse(node.Scalar());
+    v = parse(node.Scalar());
   } catch (const std::invalid_argument& e) {
     r.fail(node, key, e.what());
   }
+  const std::string problem = bound_problem(v, bound, node.Scalar());
+  if (!problem.empty()) r.fail(node, key, problem);
+  return v;
 }
 }  // namespace
 
-double YamlReader::bandwidth_Bps(const YAML::Node& node, const std::string& key) const {
-  return unit_value(*this, node, key, "a bandwidth like '10Gbps'", parse_bandwidth_Bps);
+double YamlReader::bandwidth_Bps(const YAML::Node& node, const std::string& key, const Bound& bound) const {
+  return unit_value(*this, node, key, "a bandwidth like '10Gbps'", parse_bandwidth_Bps, bound);
 }
-double YamlReader::latency_s(const YAML::Node& node, const std::string& key) const {
-  return unit_value(*this, node, key, "a latency like '50us'", parse_latency_s);
+double YamlReader::latency_s(const YAML::Node& node, const std::string& key, const Bound& bound) const {
+  return unit_value(*this, node, key, "a latency like '50us'", parse_latency_s, bound);
 }
-double YamlReader::bytes(const YAML::Node& node, const std::string& key) const {
-  return unit_value(*this, node, key, "a size like '40GB'", parse_bytes);
+double YamlReader::bytes(const YAML::Node& node, const std::string& key, const Bound& bound) const {
+  return unit_value(*this, node, key, "a size like '40GB'", parse_bytes, bound);
 }
-double YamlReader::flops(const YAML::Node& node, const std::string& key) const {
-  return unit_value(*this, node, key, "a compute rate like '312Tf'", parse_flops);
+double YamlReader::flops(const YAML::Node& node, const std::string& key, const Bound& bound) const {
+  return unit_value(*this, node, key, "a compute rate like '312Tf'", parse_flops, bound);
 }
 
 }  // namespace hulk

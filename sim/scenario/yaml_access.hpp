@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/errors.hpp"
+#include "sim/scenario/bounds.hpp"
+
 namespace hulk {
 
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
@@ -27,6 +30,39 @@ class YamlReader {
   static int line_of(const YAML::Node& node);
   /** @brief "a.b" + "c" -> "a.b.c" ("" + "c" -> "c"). */
   static std::string join(const std::string& parent, const std::string& child);
+
+  /** @brief Thrown by skip_if_failed(): the part being read depends on a part that already failed (its error is
+   *  collected), so it stops without adding a dependent error. collect() swallows it. */
+  struct Skipped {};
+
+  /** @brief Collecting mode (the scenario loader): check_keys records unknown and duplicate keys instead of
+   *  throwing, and collect() records errors, so that one InputError can list every independent problem. Off by
+   *  default: other readers (catalogs) stop at the first error. */
+  void collect_errors(bool on) { collecting_ = on; }
+  /** @brief Runs part(); an InputError it throws is recorded (in collecting mode; else re-thrown).
+   *  @return true if part() finished. */
+  template <typename F>
+  bool collect(F&& part) const {
+    try {
+      part();
+      return true;
+    } catch (const InputError& e) {
+      if (!collecting_) throw;
+      errors_.push_back(e);
+    } catch (const Skipped&) {
+    }
+    return false;
+  }
+  /** @brief Number of errors recorded so far. */
+  std::size_t error_count() const { return errors_.size(); }
+  /** @brief Throws Skipped if errors were recorded since error_count() was `before`. */
+  void skip_if_failed(std::size_t before) const {
+    if (errors_.size() > before) throw Skipped{};
+  }
+  /** @brief If errors were recorded: throws one InputError with the first error's file, line and key, whose
+   *  message is every recorded error's one-line message, one per line, in the order found (the first line is
+   *  what a stop-at-first-error loader would have said). */
+  void throw_collected() const;
 
   /** @brief Throws InputError at node's line. */
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& message) const;
@@ -61,17 +97,25 @@ class YamlReader {
   bool boolean(const YAML::Node& node, const std::string& key) const;
   /** @brief One of a fixed set of words (exact match), else did-you-mean. */
   std::string one_of(const YAML::Node& node, const std::string& key, const std::vector<std::string>& allowed) const;
-  /** @brief Unit quantities (units.hpp): bytes/s, seconds, bytes, flop/s. */
-  double bandwidth_Bps(const YAML::Node& node, const std::string& key) const;
-  double latency_s(const YAML::Node& node, const std::string& key) const;
-  double bytes(const YAML::Node& node, const std::string& key) const;
-  double flops(const YAML::Node& node, const std::string& key) const;
+  /** @brief Unit quantities (units.hpp): bytes/s, seconds, bytes, flop/s, each inside its bound (bounds.hpp;
+   *  the defaults are the bounds of links, GPU compute and GPU memory). */
+  double bandwidth_Bps(const YAML::Node& node, const std::string& key,
+                       const Bound& bound = bounds::kBandwidth) const;
+  double latency_s(const YAML::Node& node, const std::string& key, const Bound& bound = bounds::kLatency) const;
+  double bytes(const YAML::Node& node, const std::string& key, const Bound& bound = bounds::kMemory) const;
+  double flops(const YAML::Node& node, const std::string& key, const Bound& bound = bounds::kFlops) const;
 
  private:
   std::string scalar(const YAML::Node& node, const std::string& key, const char* expected) const;
   /** @brief Label of the override that set key or one of its ancestors ("" if none). */
   std::string override_of(const std::string& key) const;
+  /** @brief The error fail() would throw. */
+  InputError error_at(const YAML::Node& at, const std::string& key, const std::string& message) const;
+  /** @brief Records (collecting mode) or throws. */
+  void soft_fail(const YAML::Node& at, const std::string& key, const std::string& message) const;
   std::string file_;
+  bool collecting_ = false;
+  mutable std::vector<InputError> errors_;
   mutable std::map<std::string, int> lines_;
   std::map<std::string, std::string> overrides_;
 };

@@ -222,7 +222,7 @@ TEST(Scenario, BadInputsNameKeyLineAndExpectation) {
       {"duplicate region", "name: west", "name: east", "platform.regions.1.name", 8, "duplicate region name 'east'"},
       {"zero hosts", "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
        "hosts: 0\n      gpus_per_host: 2\n      gpu: V100", "platform.regions.1.hosts", 9,
-       "expected an integer in [1, 1000000], got 0"},
+       "expected an integer in [1, 100000], got 0"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.label);
@@ -332,7 +332,7 @@ TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
   EXPECT_EQ(f.line, 19);
   EXPECT_NE(f.what.find("duplicate key 'job' (first at line 14)"), std::string::npos) << f.what;
   f = load_error("huge.yaml", replace(kBase, "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
-                                      "hosts: 900000\n      gpus_per_host: 2\n      gpu: V100"));
+                                      "hosts: 90000\n      gpus_per_host: 64\n      gpu: V100"));
   EXPECT_EQ(f.key, "platform.regions.1.hosts");
   EXPECT_NE(f.what.find("expected at most 1000000"), std::string::npos) << f.what;
   f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));

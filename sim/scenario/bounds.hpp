@@ -1,0 +1,57 @@
+#pragma once
+/** @file bounds.hpp
+ *  @brief Accepted ranges of every quantity of a scenario (the table "Bounds" of scenarios/README.md, which gives
+ *  the reason for each). A value outside its range is refused at load with its key, so that an absurd number
+ *  (a 1e308 s latency, a 1e-300 Gbps link, a 640,000,000-sequence batch) is a one-line input error instead of a
+ *  deadlocked, endless or meaningless simulation. Values from every platform source (regions, Hulk data, SimGrid
+ *  XML) and from `--set` overrides meet the same bounds. */
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief A closed range [min, max] of a real quantity in SI units, with its text for messages. */
+struct Bound {
+  double min;         ///< smallest accepted value (SI unit)
+  double max;         ///< largest accepted value (SI unit)
+  const char* what;   ///< "a latency"
+  const char* range;  ///< the range as a user writes it: "0s .. 10s"
+  const char* why;    ///< one short reason (the README table has the long one)
+};
+
+/** @brief The bounds of real quantities (SI units inside; see scenarios/README.md). */
+namespace bounds {
+extern const Bound kLatency;        ///< one-way latency of any link or host pair, seconds
+extern const Bound kBandwidth;      ///< any link bandwidth, bytes/s
+extern const Bound kFlops;          ///< a GPU's peak flop/s
+extern const Bound kMemory;         ///< a GPU's memory, bytes
+extern const Bound kTcpWindow;      ///< SimGrid's TCP window (0 = no cap is handled before), bytes
+
+/** @brief Integer bounds: each count is in [1, max] (scenarios/README.md gives the reason of each). */
+constexpr long long kMaxHostsPerRegion = 100000;         ///< servers per region
+constexpr long long kMaxGpusPerHost = 64;                ///< GPUs per server (any platform source)
+constexpr long long kMaxLayers = 1000;                   ///< transformer layers
+constexpr long long kMaxHidden = 131072;                 ///< hidden size, elements
+constexpr long long kMaxHeads = 1024;                    ///< attention heads
+constexpr long long kMaxSeqLen = 1048576;                ///< sequence length, tokens
+constexpr long long kMaxVocab = 10000000;                ///< vocabulary, tokens
+constexpr long long kMaxGlobalBatch = 10000000;          ///< sequences per iteration
+constexpr long long kMaxMicroBatch = 100000;             ///< sequences per micro-batch
+constexpr long long kMaxDegree = 1000000;                ///< dp, tp and pp each (the platform bounds their product)
+constexpr long long kMaxIterations = 1000;               ///< simulated iterations
+constexpr long long kMaxMicroBatchesPerPipeline = 10000; ///< global_batch / (dp x micro_batch)
+}  // namespace bounds
+
+/** @brief "" if value is finite and inside b, else what is wrong: "1e+308 s is out of range (expected a latency in
+ *  0s .. 10s: why)". @param shown the value as the user wrote it (used in the message). */
+std::string bound_problem(double value, const Bound& b, const std::string& shown);
+
+/** @brief Checks every real quantity of a resolved platform (hosts' GPUs, links, WAN, host-pair latencies and
+ *  bandwidths) and the GPU count of every host against the bounds. Used for platforms that do not come from
+ *  scenario keys (SimGrid XML, Hulk data), whose values have no YAML line. @return one message per problem, naming
+ *  the host, region pair or host pair ("" none). */
+std::vector<std::string> platform_bound_problems(const PlatformSpec& platform);
+
+}  // namespace hulk
