@@ -4,16 +4,17 @@
 #include <cctype>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/log.h>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
+#include "sim/engine/engine_startup.hpp"
 
 namespace hulk {
 namespace {
@@ -24,13 +25,9 @@ namespace sg4 = simgrid::s4u;
  *  SimGrid creates hosts while parsing; Engine::get_all_hosts() would give name order instead), its englobing
  *  netzone, and for every ordered host pair the route latency and bottleneck bandwidth. */
 nlohmann::json describe_in_child(const std::string& file) {
-  int argc = 1;
-  char arg0[] = "hulk";
-  char* argv[] = {arg0, nullptr};
-  sg4::Engine engine(&argc, argv);
-  xbt_log_control_set("root.thresh:critical");
   // Same analytic defaults as the simulator (DESIGN.md) so latencies are reported as written in the file.
-  sg4::Engine::set_config("network/model:CM02");
+  const std::unique_ptr<sg4::Engine> engine_owner = start_engine(NetworkSpec{}, EngineLog::critical);
+  sg4::Engine& engine = *engine_owner;
   std::vector<sg4::Host*> created;
   sg4::Host::on_creation_cb([&created](sg4::Host& h) { created.push_back(&h); });
   try {
