@@ -3,7 +3,11 @@
 // process).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +16,7 @@
 
 #include "sim/engine/engine_startup.hpp"
 #include "sim/engine/sg_platform.hpp"
+#include "sim/engine/simgrid_xml.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim_fixtures.hpp"
 
@@ -65,6 +70,58 @@ TEST(RouteModelEngine, PairLatencyPlatform) {
   p.host_pair_latency_s[{1, 2}] = 0.07;
   p.host_pair_latency_s[{0, 1}] = 1e-3;
   expect_engine_matches_model(p);
+}
+
+// Symmetric routes (as the describer assumes): a -> b and b -> a cross the same links.
+const char* kXml = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <host id="a" speed="1Gf"/>
+    <host id="b" speed="1Gf"/>
+    <host id="c" speed="1Gf"/>
+    <link id="ab" bandwidth="10GBps" latency="10us"/>
+    <link id="bc" bandwidth="1GBps" latency="40ms"/>
+    <link id="c_slow" bandwidth="0.5GBps" latency="5ms"/>
+    <route src="a" dst="b"><link_ctn id="ab"/></route>
+    <route src="b" dst="c"><link_ctn id="bc"/><link_ctn id="c_slow"/></route>
+    <route src="a" dst="c"><link_ctn id="ab"/><link_ctn id="bc"/><link_ctn id="c_slow"/></route>
+  </zone>
+</platform>
+)";
+
+// An XML platform: the engine loads the file and the model describes it; both agree on latency and bottleneck.
+TEST(RouteModelEngine, XmlPlatform) {
+  char tmpl[] = "/tmp/hulk_route_xml_XXXXXX";
+  const int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  const std::string path = std::string(tmpl) + ".xml";
+  std::rename(tmpl, path.c_str());
+  std::ofstream(path) << kXml;
+  SimgridXmlOptions o;
+  o.file = path;
+  o.has_default = true;
+  o.default_gpus.count = 2;
+  o.default_gpus.gpu = hulk_test::infinite_gpu();
+  const PlatformSpec platform = describe_simgrid_xml(o);  // in a child process: no engine here yet
+  ASSERT_EQ(platform.hosts.size(), 3u);
+  const auto engine = start_engine(NetworkSpec{});
+  const SgPlatform sg = sg_build_platform(platform, hulk_test::small_job(1, 1, 1, 1, 1));
+  const RouteModel model(platform);
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      if (a == b) continue;  // inside a host the XML has no route; the model uses the intra-host links
+      SCOPED_TRACE("route " + std::to_string(a) + " -> " + std::to_string(b));
+      std::vector<sg4::Link*> links;
+      double latency_s = 0;
+      sg.hosts[a]->route_to(sg.hosts[b], links, &latency_s);
+      double bottleneck = std::numeric_limits<double>::infinity();
+      for (const sg4::Link* l : links) bottleneck = std::min(bottleneck, l->get_bandwidth());
+      EXPECT_DOUBLE_EQ(latency_s, model.route(a, b).latency_s);
+      EXPECT_DOUBLE_EQ(bottleneck, model.route(a, b).bandwidth_Bps);
+    }
+  std::remove(path.c_str());
 }
 
 }  // namespace

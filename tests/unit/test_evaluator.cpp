@@ -26,7 +26,7 @@ constexpr double kNicBw = 1.25e9, kNicLat = 50e-6;
 
 double speed_of(const Scenario& s) { return s.platform.hosts[0].gpu.peak_flops(s.job.precision) * s.job.utilisation; }
 
-TEST(NetworkView, RoutesFollowThePlatformModel) {
+TEST(RouteModel, RoutesFollowThePlatformModel) {
   PlatformSpec p = make_platform({2, 1}, 2, a100(), {1e9, 1e-4}, {1e8, 0.02}, {100e9, 2e-6});
   p.host_pair_latency_s[{0, 2}] = 0.123;
   RouteModel net(p);
