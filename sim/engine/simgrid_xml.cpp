@@ -4,16 +4,17 @@
 #include <cctype>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/log.h>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
+#include "sim/engine/engine_startup.hpp"
 
 namespace hulk {
 namespace {
@@ -24,13 +25,9 @@ namespace sg4 = simgrid::s4u;
  *  SimGrid creates hosts while parsing; Engine::get_all_hosts() would give name order instead), its englobing
  *  netzone, and for every ordered host pair the route latency and bottleneck bandwidth. */
 nlohmann::json describe_in_child(const std::string& file) {
-  int argc = 1;
-  char arg0[] = "hulk";
-  char* argv[] = {arg0, nullptr};
-  sg4::Engine engine(&argc, argv);
-  xbt_log_control_set("root.thresh:critical");
   // Same analytic defaults as the simulator (DESIGN.md) so latencies are reported as written in the file.
-  sg4::Engine::set_config("network/model:CM02");
+  const std::unique_ptr<sg4::Engine> engine_owner = start_engine(NetworkSpec{}, EngineLog::critical);
+  sg4::Engine& engine = *engine_owner;
   std::vector<sg4::Host*> created;
   sg4::Host::on_creation_cb([&created](sg4::Host& h) { created.push_back(&h); });
   try {
@@ -80,9 +77,8 @@ nlohmann::json describe_in_child(const std::string& file) {
   return out;
 }
 
-}  // namespace
-
-PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
+/** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. */
+nlohmann::json load_description(const SimgridXmlOptions& options) {
   {
     std::ifstream probe(options.file);
     if (!probe) throw InputError(options.file, 0, "platform.simgrid.file", "cannot open the SimGrid XML file");
@@ -97,8 +93,13 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
     throw InputError(options.file, 0, "platform.simgrid.file",
                      std::string("SimGrid could not load the platform (") + e.what() + ")");
   }
+  return desc;
+}
 
-  const auto& jhosts = desc["hosts"];
+/** The spec's hosts: every XML host that carries GPUs (XML order), region = its netzone. spec_of_xml[i] = spec
+ *  index of XML host i, -1 without GPUs. */
+std::vector<int> add_gpu_hosts(const SimgridXmlOptions& options, const nlohmann::json& desc, PlatformSpec& spec) {
+  const auto& jhosts = desc.at("hosts");
   std::map<std::string, int> xml_index;
   for (size_t i = 0; i < jhosts.size(); ++i) xml_index[jhosts[i]["name"].get<std::string>()] = static_cast<int>(i);
   for (const auto& kv : options.per_host)
@@ -106,8 +107,6 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
       throw InputError(options.file, 0, "platform.simgrid.gpus." + kv.first,
                        "host '" + kv.first + "' is not in the SimGrid XML file");
 
-  PlatformSpec spec;
-  spec.simgrid_xml = options.file;
   std::vector<int> spec_of_xml(jhosts.size(), -1);
   std::map<std::string, int> region_index;
   for (size_t i = 0; i < jhosts.size(); ++i) {
@@ -134,13 +133,18 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
   }
   if (spec.hosts.empty())
     throw InputError(options.file, 0, "platform.simgrid.gpus", "no host of the SimGrid XML file carries GPUs");
+  return spec_of_xml;
+}
 
+/** Per-pair latency and bottleneck from the XML routes, and the descriptive host_link / wan values. */
+void add_pair_routes(const SimgridXmlOptions& options, const nlohmann::json& desc, const std::vector<int>& spec_of_xml,
+                     PlatformSpec& spec) {
   // Routes may be asymmetric: keep the larger latency and the smaller bandwidth of the two directions, so the
   // symmetric per-pair maps never promise more than either direction gives.
   const size_t R = spec.regions.size();
   spec.wan.assign(R, std::vector<LinkSpec>(R));
   std::vector<std::vector<bool>> wan_set(R, std::vector<bool>(R, false));
-  for (const auto& p : desc["pairs"]) {
+  for (const auto& p : desc.at("pairs")) {
     const int a = spec_of_xml[p[0].get<size_t>()], b = spec_of_xml[p[1].get<size_t>()];
     if (a < 0 || b < 0) continue;
     const double lat = p[2].get<double>(), bw = p[3].get<double>();
@@ -166,6 +170,16 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
   }
   for (size_t ra = 0; ra < R; ++ra)
     for (size_t rb = ra + 1; rb < R; ++rb) spec.wan[rb][ra] = spec.wan[ra][rb];
+}
+
+}  // namespace
+
+PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
+  const nlohmann::json desc = load_description(options);
+  PlatformSpec spec;
+  spec.simgrid_xml = options.file;
+  const std::vector<int> spec_of_xml = add_gpu_hosts(options, desc, spec);
+  add_pair_routes(options, desc, spec_of_xml, spec);
   for (auto& h : spec.hosts)
     if (h.host_link.bandwidth_Bps <= 0) h.host_link.bandwidth_Bps = h.intra_link.bandwidth_Bps;  // single host
   return spec;

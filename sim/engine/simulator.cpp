@@ -1,6 +1,7 @@
 #include "sim/engine/simulator.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 #include <simgrid/s4u/Actor.hpp>
@@ -9,6 +10,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/workload/placement_check.hpp"
+#include "sim/engine/engine_startup.hpp"
 #include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_platform.hpp"
 
@@ -26,39 +28,38 @@ bool event_less(const RawEvent& a, const RawEvent& b) {
                   b.tag.mb, b.tag.layer, b.tag.idx, b.tag.dir);
 }
 
-}  // namespace
-
-SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options) {
-  const std::string problem = placement_problem(scenario, placement, scenario.job.check_memory);
-  if (!problem.empty()) throw InputError(scenario.file, 0, "placement", problem);
-  const JobSpec& job = scenario.job;
-  const PlatformSpec& platform = scenario.platform;
-
-  int argc = 1;
-  char arg0[] = "hulk";
-  char* argv[] = {arg0, nullptr};
-  sg4::Engine engine(&argc, argv);
-  sg_configure_engine(scenario.network);
-  const SgPlatform sg = sg_build_platform(platform, job);
-
+/** The shared state of all rank actors (everything but the fabric, which the caller owns). */
+void prepare_shared(const JobSpec& job, const SgPlatform& sg, const std::vector<int>& host_of_rank,
+                    const std::vector<int>& region_of_host, const SimOptions& options, SimShared& shared) {
   const int ranks = job.par.ranks();
-  SimShared shared;
   shared.job = &job;
   shared.plan = ParallelPlan(job.par);
   shared.cost = compute_job_cost(job);
   shared.record_spans = options.record_spans;
-  std::vector<int> host_of_rank(ranks), region_of_host;
-  for (const HostSpec& h : platform.hosts) region_of_host.push_back(h.region);
   for (int r = 0; r < ranks; ++r) {
-    host_of_rank[r] = placement.gpu_of_rank[r].host;
     shared.region_of_rank.push_back(region_of_host[host_of_rank[r]]);
     shared.flops_scale_of_rank.push_back(sg.flops_scale[host_of_rank[r]]);
     shared.exec_bound_of_rank.push_back(sg.exec_bound[host_of_rank[r]]);
   }
-  MessageFabric fabric(host_of_rank, region_of_host, options.record_events);
-  shared.fabric = &fabric;
   shared.ledgers.resize(ranks);
   shared.barrier = sg4::Barrier::create(ranks);
+}
+
+/** Makes (or, with nullptr receivers, unmakes) every pipeline pair an eager channel in both directions. */
+void set_pipeline_receivers(const SimShared& shared, MessageFabric& fabric, const std::vector<sg4::ActorPtr>& actors,
+                            bool release) {
+  for (int r = 0; r < static_cast<int>(actors.size()); ++r) {
+    const int next = shared.plan.pp_next(r);
+    if (next < 0) continue;
+    fabric.set_permanent_receiver(r, next, release ? nullptr : actors[next]);
+    fabric.set_permanent_receiver(next, r, release ? nullptr : actors[r]);
+  }
+}
+
+/** One actor per rank on its host, then the engine runs to the end. */
+void run_ranks(sg4::Engine& engine, const SgPlatform& sg, const std::vector<int>& host_of_rank, SimShared& shared,
+               MessageFabric& fabric) {
+  const int ranks = static_cast<int>(host_of_rank.size());
   std::vector<sg4::ActorPtr> actors;
   for (int r = 0; r < ranks; ++r)
     actors.push_back(sg4::Actor::create("rank" + std::to_string(r), sg.hosts[host_of_rank[r]], [r, &shared]() {
@@ -67,25 +68,14 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
     }));
   // Pipeline channels are eager: a stage's activation/gradient starts transferring when it is sent, whatever the
   // receiver is doing (as with pre-posted receive buffers), and the receiver's own activity list stays short.
-  for (int r = 0; r < ranks; ++r) {
-    const int next = shared.plan.pp_next(r);
-    if (next < 0) continue;
-    fabric.set_permanent_receiver(r, next, actors[next]);
-    fabric.set_permanent_receiver(next, r, actors[r]);
-  }
+  set_pipeline_receivers(shared, fabric, actors, false);
   engine.run();
-  for (int r = 0; r < ranks; ++r) {  // release the receivers (SimGrid keeps them alive otherwise)
-    const int next = shared.plan.pp_next(r);
-    if (next < 0) continue;
-    fabric.set_permanent_receiver(r, next, nullptr);
-    fabric.set_permanent_receiver(next, r, nullptr);
-  }
+  set_pipeline_receivers(shared, fabric, actors, true);  // SimGrid keeps the receivers alive otherwise
+}
 
-  SimResult res;
-  res.placement = placement;
-  const double iters = job.iterations;
-  res.total_time_s = shared.iteration_end_s.empty() ? engine.get_clock() : shared.iteration_end_s.back();
-  res.iteration_time_s = res.total_time_s / iters;
+/** Per-iteration, per-rank means of the ledgers' totals. */
+void summarise_ledgers(const SimShared& shared, double iters, SimResult& res) {
+  const int ranks = static_cast<int>(shared.ledgers.size());
   for (int r = 0; r < ranks; ++r) {
     const RankLedger& l = shared.ledgers[r];
     res.compute_s += l.compute_s;
@@ -108,30 +98,63 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   res.bytes.intra_host /= iters;
   res.bytes.intra_region /= iters;
   res.bytes.inter_region /= iters;
+}
 
-  if (options.record_events) {
-    std::vector<RawEvent> raw;
-    for (auto& l : shared.ledgers) {
-      raw.insert(raw.end(), l.events.begin(), l.events.end());
-      std::vector<RawEvent>().swap(l.events);
-    }
-    std::sort(raw.begin(), raw.end(), event_less);
-    res.events.reserve(raw.size());
-    for (const RawEvent& e : raw) {
-      CommEvent c;
-      c.iteration = e.iteration;
-      c.kind = e.tag.kind_name();
-      c.collective = e.tag.id();
-      c.src_rank = e.src;
-      c.dst_rank = e.dst;
-      c.src_host = host_of_rank[e.src];
-      c.dst_host = host_of_rank[e.dst];
-      c.bytes = e.bytes;
-      c.start_s = e.start_s;
-      c.end_s = e.end_s;
-      res.events.push_back(std::move(c));
-    }
+/** Every rank's recorded messages, in the deterministic event order, as CommEvents (ledgers' events released). */
+std::vector<CommEvent> collect_events(SimShared& shared, const std::vector<int>& host_of_rank) {
+  std::vector<RawEvent> raw;
+  for (auto& l : shared.ledgers) {
+    raw.insert(raw.end(), l.events.begin(), l.events.end());
+    std::vector<RawEvent>().swap(l.events);
   }
+  std::sort(raw.begin(), raw.end(), event_less);
+  std::vector<CommEvent> events;
+  events.reserve(raw.size());
+  for (const RawEvent& e : raw) {
+    CommEvent c;
+    c.iteration = e.iteration;
+    c.kind = e.tag.kind_name();
+    c.collective = e.tag.id();
+    c.src_rank = e.src;
+    c.dst_rank = e.dst;
+    c.src_host = host_of_rank[e.src];
+    c.dst_host = host_of_rank[e.dst];
+    c.bytes = e.bytes;
+    c.start_s = e.start_s;
+    c.end_s = e.end_s;
+    events.push_back(std::move(c));
+  }
+  return events;
+}
+
+}  // namespace
+
+SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options) {
+  const std::string problem = placement_problem(scenario, placement, scenario.job.check_memory);
+  if (!problem.empty()) throw InputError(scenario.file, 0, "placement", problem);
+  const JobSpec& job = scenario.job;
+  const PlatformSpec& platform = scenario.platform;
+
+  const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
+  const SgPlatform sg = sg_build_platform(platform, job);
+
+  const int ranks = job.par.ranks();
+  std::vector<int> host_of_rank(ranks), region_of_host;
+  for (const HostSpec& h : platform.hosts) region_of_host.push_back(h.region);
+  for (int r = 0; r < ranks; ++r) host_of_rank[r] = placement.gpu_of_rank[r].host;
+  SimShared shared;
+  prepare_shared(job, sg, host_of_rank, region_of_host, options, shared);
+  MessageFabric fabric(host_of_rank, region_of_host, options.record_events);
+  shared.fabric = &fabric;
+  run_ranks(*engine, sg, host_of_rank, shared, fabric);
+
+  SimResult res;
+  res.placement = placement;
+  const double iters = job.iterations;
+  res.total_time_s = shared.iteration_end_s.empty() ? engine->get_clock() : shared.iteration_end_s.back();
+  res.iteration_time_s = res.total_time_s / iters;
+  summarise_ledgers(shared, iters, res);
+  if (options.record_events) res.events = collect_events(shared, host_of_rank);
   if (options.record_spans)
     for (auto& l : shared.ledgers) res.spans.insert(res.spans.end(), l.spans.begin(), l.spans.end());
   return res;

@@ -339,24 +339,25 @@ EvalBreakdown Evaluator::evaluate(const Placement& placement) const {
   return evaluate_hosts(hosts);
 }
 
-EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
-  EvalBreakdown out;
-  const Parallelism& par = scenario_.job.par;
-  const int P = par.pp, D = par.dp, T = par.tp;
+bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
   const int H = net_.hosts();
-  if (static_cast<int>(host_of_rank.size()) != par.ranks()) return out;
-  for (int r = 0; r < par.ranks(); ++r) {
+  if (static_cast<int>(host_of_rank.size()) != plan_.ranks()) return false;
+  for (int r = 0; r < plan_.ranks(); ++r) {
     const int h = host_of_rank[r];
-    if (h < 0 || h >= H) return out;
+    if (h < 0 || h >= H) return false;
     if (!fits(r, h)) {
       out.infeasible_rank = r;
-      return out;
+      return false;
     }
   }
-  const int m = std::max(1, cost_.micro_batches);
+  return true;
+}
 
+void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
   // Stage op times per (stage, replica): compute at the TP group's slowest GPU plus 2 TP all-reduces per layer
   // per pass (approximation 5). TP rings of all replicas of a stage are concurrent (approximation 1).
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
   std::vector<double>& tp_ar = times_;  // reused below only after tp_ar is consumed
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
@@ -389,8 +390,12 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
       out.tp_comm_s = std::max(out.tp_comm_s, m * 2.0 * comm);
     }
   }
+}
 
+void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
   // PP hand-offs: all dp*tp transfers across one boundary at once, each direction separately.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
   for (int s = 0; s + 1 < P; ++s) {
     const int n = D * T;
     src_.resize(n);
@@ -419,12 +424,12 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
       }
     }
   }
+}
 
-  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
-  // the pipeline needs them for the drain effect (approximation 8).
-  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
-
+void Evaluator::replica_pipelines(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
   // One critical-path computation per dp replica (approximation 6).
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
   double busiest = 0.0;
   for (int d = 0; d < D; ++d) {
@@ -454,6 +459,21 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
   }
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
+}
+
+EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
+  EvalBreakdown out;
+  if (!hosts_fit(host_of_rank, out)) return out;
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp;
+  const int m = std::max(1, cost_.micro_batches);
+
+  stage_op_times(host_of_rank, m, out);
+  pp_handoffs(host_of_rank, out);
+  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
+  // the pipeline needs them for the drain effect (approximation 8).
+  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+  replica_pipelines(host_of_rank, m, out);
 
   // DP all-reduces of different stages that overlap in time share links (approximation 9).
   if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);

@@ -56,7 +56,7 @@
 #include <vector>
 
 #include "sim/workload/cost_model.hpp"
-#include "sim/topology/network_view.hpp"
+#include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/core/spec.hpp"
@@ -102,7 +102,7 @@ class Evaluator {
 
   const JobCost& cost() const { return cost_; }
   const ParallelPlan& plan() const { return plan_; }
-  const NetworkView& network() const { return net_; }
+  const RouteModel& network() const { return net_; }
   const Scenario& scenario() const { return scenario_; }
 
  private:
@@ -119,11 +119,21 @@ class Evaluator {
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
   double tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
   double hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
+  /** @brief False if host_of_rank is malformed or a rank's stage does not fit its GPU (then sets
+   *  out.infeasible_rank). */
+  bool hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
+  /** @brief Forward/backward op time of every (stage, replica) with its TP all-reduces (fwd_, bwd_); m =
+   *  micro-batches. */
+  void stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
+  /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*). */
+  void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
+  /** @brief Critical path of every replica's pipeline: out.pipeline_s, out.bubble_s and stage_done_. */
+  void replica_pipelines(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
 
   Scenario scenario_;
   JobCost cost_;
   ParallelPlan plan_;
-  NetworkView net_;
+  RouteModel net_;
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order

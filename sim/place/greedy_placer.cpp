@@ -158,7 +158,7 @@ class Builder {
 
 // Rule 3: nearest-neighbour chain over regions holding GPUs, starting at `start`.
 std::vector<int> region_chain(const Evaluator& ev, const std::vector<int>& regions, int start) {
-  const NetworkView& net = ev.network();
+  const RouteModel& net = ev.network();
   const double bytes = ev.cost().pp_message_bytes;
   auto dist = [&](int a, int b) {
     const double bw = net.region_bandwidth_Bps(a, b);
@@ -189,7 +189,7 @@ std::vector<int> region_chain(const Evaluator& ev, const std::vector<int>& regio
 bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
   const Parallelism& par = ev.scenario().job.par;
   const ParallelPlan& plan = ev.plan();
-  const NetworkView& net = ev.network();
+  const RouteModel& net = ev.network();
   bool changed = false;
   for (int region = 0; region < net.regions(); ++region) {
     struct Group {

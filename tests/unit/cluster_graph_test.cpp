@@ -63,7 +63,10 @@ TEST(HostRoute, HostPairOverridesWin) {
   s.platform.host_pair_bandwidth_Bps[{0, 2}] = 7e6;
   const HostRoute r = route_between(s.platform, 2, 0);
   EXPECT_DOUBLE_EQ(r.latency_s, 0.123);
-  EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 7e6);
+  // A built platform's bandwidth is its links' (what the engine simulates); per-pair bandwidth is XML-only.
+  EXPECT_DOUBLE_EQ(r.bandwidth_Bps, 0.1e9);
+  s.platform.simgrid_xml = "described.xml";
+  EXPECT_DOUBLE_EQ(route_between(s.platform, 2, 0).bandwidth_Bps, 7e6);
 }
 
 CommEvent ev(int it, const char* kind, int a, int b, double bytes, double t0, double t1) {

@@ -1,0 +1,155 @@
+#pragma once
+/** @file route_model.hpp
+ *  @brief THE route model: the links of a PlatformSpec and, for every ordered host pair, the links a message
+ *  crosses, the route latency and the bottleneck bandwidth. Pure code (no SimGrid). The engine builds its SimGrid
+ *  links and routes from this model (sim/engine/sg_platform.cpp), the analytic evaluator and the placers read its
+ *  contention view, GNN features and traffic estimates its latency and bottleneck: one model, one answer.
+ *
+ *  Built platforms (regions, Hulk data):
+ *  - every host has a full-duplex NIC (HostSpec::host_link): one split-duplex link "nic:<host>" whose UP half
+ *    carries what the host sends and whose DOWN half what it receives, each of the NIC's bandwidth;
+ *  - every host has one intra-host link "intra:<host>" shared by all its GPUs (both directions), bandwidth
+ *    intra_link.bw * gpus, plus a per-GPU port "port:<host>" (FATPIPE: caps each flow at intra_link.bw, not
+ *    shared) that carries intra_link.latency;
+ *  - every region pair a < b has one split-duplex WAN link "wan:<a>~<b>" of wan[a][b] (UP = from a to b);
+ *    wan[b][a] is never read (the scenario loaders make wan symmetric);
+ *  - route a -> a: [intra, port]; a -> b in one region: [nic_a UP, nic_b DOWN]; across regions:
+ *    [nic_a UP, wan, nic_b DOWN]; route latency = nic_a + nic_b (+ wan);
+ *  - if host_pair_latency_s is non-empty (measured data): NIC and WAN links get zero latency and every
+ *    inter-host route ends with its own FATPIPE latency-only link "lat:<a>><b>" (bandwidth 1e18 B/s) whose latency
+ *    is the pair's value when given, else the latency the route would have had. Bandwidth sharing is unchanged.
+ *  - host_pair_bandwidth_Bps is ignored (the engine's links decide the bandwidth).
+ *  SimGrid-XML platforms (simgrid_xml non-empty): the engine loads the file, so the model only describes it:
+ *  every ordered host pair is its own private link of host_pair_bandwidth_Bps with route latency
+ *  host_pair_latency_s (0 / 1 B/s when the pair is missing); a host to itself uses [intra, port] as above. */
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief What a link is (its SimGrid name is derived from it, see RouteModel::link_name). */
+enum class LinkKind {
+  nic_up,           ///< host a's NIC, sending half (split-duplex UP)
+  nic_down,         ///< host a's NIC, receiving half (split-duplex DOWN)
+  intra_aggregate,  ///< host a's intra-host link shared by its GPUs
+  gpu_port,         ///< host a's per-GPU port (per-flow cap, latency of intra-host transfers)
+  wan,              ///< WAN between regions a and b, direction a -> b (UP half if a < b)
+  pair_latency,     ///< latency-only link of the route host a -> host b (measured pair latency)
+  xml_pair,         ///< description of an XML platform's route host a -> host b (not built by the engine)
+};
+
+/** @brief How concurrent flows use a link (SimGrid sharing policy). */
+enum class LinkSharing {
+  shared,   ///< flows share the bandwidth (SimGrid SHARED; split-duplex halves are SHARED each)
+  fatpipe,  ///< every flow gets the full bandwidth (SimGrid FATPIPE): a per-flow cap
+};
+
+/** @brief Which half of a SimGrid split-duplex link a model link is. */
+enum class Duplex { none, up, down };
+
+/** @brief One link of the model. */
+struct ModelLink {
+  LinkKind kind = LinkKind::nic_up;
+  int a = -1;                 ///< host (nic, intra, port, pair links: source host) or source region (wan)
+  int b = -1;                 ///< destination host (pair links) or destination region (wan), else -1
+  double bandwidth_Bps = 0;   ///< as the engine builds it (may be <= 0 if the spec says so)
+  double latency_s = 0;       ///< link latency, seconds
+  LinkSharing sharing = LinkSharing::shared;
+  Duplex duplex = Duplex::none;
+  int duplex_peer = -1;       ///< id of the other half of a split-duplex link (its UP half has the lower id)
+};
+
+/** @brief Most links on one route: nic up, wan, nic down, latency link. */
+constexpr int kMaxRouteLinks = 4;
+/** @brief Most shared (contended) links on one route: nic up, wan, nic down. */
+constexpr int kMaxSharedLinks = 3;
+
+/** @brief One route a -> b. */
+struct Route {
+  /** @brief Ids of the route's SHARED links (the ones concurrent flows divide), in route order: the contention
+   *  view of the analytic evaluator. */
+  std::array<int, kMaxSharedLinks> links{{-1, -1, -1}};
+  int n_links = 0;                           ///< number of valid entries in links
+  std::array<int, kMaxRouteLinks> path{{-1, -1, -1, -1}};  ///< every link id in route order (what SimGrid crosses)
+  int n_path = 0;                            ///< number of valid entries in path
+  double latency_s = 0;                      ///< one-way route latency, seconds
+  double bandwidth_Bps = 0;                  ///< bottleneck: min capacity over the shared links and flow_cap_Bps
+  double flow_cap_Bps = 0;                   ///< min capacity of the route's FATPIPE links, +inf if none
+};
+
+/** @brief Route a -> b straight from the spec, without building a RouteModel (O(log pairs)): its links in route order
+ *  (per-route ones included), latency and bottleneck. RouteModel::route(a, b) is made of exactly these. */
+struct RouteLinks {
+  std::array<ModelLink, kMaxRouteLinks> links{};
+  int n = 0;                  ///< number of valid entries in links
+  double latency_s = 0;       ///< as Route::latency_s
+  double bandwidth_Bps = 0;   ///< as Route::bandwidth_Bps
+  double flow_cap_Bps = 0;    ///< as Route::flow_cap_Bps
+};
+/** @brief The one definition of a route (see the file comment). */
+RouteLinks route_links(const PlatformSpec& platform, int a, int b);
+
+/** @brief Links and route table of a platform (all ordered host pairs, including a host to itself). */
+class RouteModel {
+ public:
+  /** @brief Builds links and routes. Link ids are in the order the engine creates the links: per host NIC UP,
+   *  NIC DOWN, intra, port; then per region pair a < b the WAN UP and DOWN halves; then the per-route latency links
+   *  (or XML pair links) in route order (a-major). */
+  explicit RouteModel(const PlatformSpec& platform);
+
+  /** @brief Number of hosts. */
+  int hosts() const { return hosts_; }
+  /** @brief Number of regions (at least 1, and covers every host's region). */
+  int regions() const { return regions_; }
+  /** @brief Region of a host. */
+  int region_of(int host) const { return region_[host]; }
+  /** @brief True for SimGrid-XML platforms: the engine loads the file and builds none of these links. */
+  bool from_xml() const { return from_xml_; }
+
+  /** @brief Number of link ids. */
+  int links() const { return static_cast<int>(links_.size()); }
+  /** @brief One link. */
+  const ModelLink& link(int id) const { return links_[id]; }
+  /** @brief Capacity of a link for analytic use, bytes/s: its bandwidth, or 1 B/s if that is not positive (a
+   *  placement using it then looks terrible rather than dividing by zero). */
+  double link_bandwidth_Bps(int id) const { return capacity_Bps_[id]; }
+  /** @brief SimGrid name of a link (split-duplex halves share the name; SimGrid suffixes _UP/_DOWN). */
+  std::string link_name(int id) const;
+
+  /** @brief The route from host a to host b (a == b: inside host a). */
+  const Route& route(int a, int b) const { return routes_[static_cast<size_t>(a) * hosts_ + b]; }
+
+  /** @brief Mean route latency (s) between hosts of region a and hosts of region b (a != b: inter-region routes;
+   *  a == b: routes between distinct hosts of a, or the intra-host latency if a has one host). 0 if a region has
+   *  no host. */
+  double region_latency_s(int a, int b) const { return region_latency_s_[static_cast<size_t>(a) * regions_ + b]; }
+  /** @brief Mean bottleneck bandwidth (bytes/s) of the routes counted in region_latency_s. */
+  double region_bandwidth_Bps(int a, int b) const {
+    return region_bandwidth_Bps_[static_cast<size_t>(a) * regions_ + b];
+  }
+
+ private:
+  int add_link(const ModelLink& l);
+  void add_host_links(const PlatformSpec& platform);
+  void add_wan_links(const PlatformSpec& platform);
+  int link_id(const ModelLink& l);
+  void build_routes(const PlatformSpec& platform);
+  void summarise_regions();
+
+  int hosts_ = 0;
+  int regions_ = 0;
+  bool from_xml_ = false;
+  std::vector<int> region_;
+  std::vector<std::string> host_names_, region_names_;
+  std::vector<ModelLink> links_;
+  std::vector<double> capacity_Bps_;
+  std::vector<int> wan_up_;  ///< [a * R + b] for a < b: id of the WAN UP half, else -1
+  std::vector<Route> routes_;
+  std::vector<double> region_latency_s_;
+  std::vector<double> region_bandwidth_Bps_;
+};
+
+}  // namespace hulk
