@@ -46,8 +46,9 @@ if ! grep -q "$done_count already present" "$tmp/stderr2"; then
 fi
 
 # simulate, interrupted mid-simulation (a child exists) with --out: exit 130, one line, no file, no orphan.
-medium="$(dirname "$(readlink -f "$2")")/scenarios/examples/two-region-gpt.yaml"
-[ -n "${3:-}" ] && medium="$(readlink -f "$3")/scenarios/examples/two-region-gpt.yaml"
+# hulk-47 (47 hosts of the Hulk data) simulates for several seconds, long enough to be interrupted mid-simulation.
+source_dir="$(readlink -f "${3:-$2/..}")"
+medium="$source_dir/scenarios/examples/hulk-47.yaml"
 for signal in INT TERM; do
   sim_out="$tmp/sim-$signal"
   setsid "$hulk" simulate "$medium" --placement round-robin --out "$sim_out" >/dev/null 2>"$tmp/sim.err" &
@@ -59,7 +60,7 @@ for signal in INT TERM; do
     sleep 0.1
   done
   [ -z "$child" ] && { echo "FAIL: simulate started no child (it finished too fast?)"; fail=1; }
-  sleep 0.5  # let the child start simulating
+  sleep 2  # let the child start simulating
   if [ "$signal" = INT ]; then kill -INT -- -"$pid"; else kill -TERM "$pid"; fi  # Ctrl-C to the group; TERM alone
   wait "$pid"
   rc=$?
