@@ -3,7 +3,7 @@
 # SimGrid children included) or SIGTERM to the program alone ends it with one line "interrupted" on stderr and exit
 # code 130; the child at work is killed and reaped (no orphan keeps running or holds a pipe open) and no half file
 # is left. `hulk gen-data` keeps every finished sample (complete files only) and resumes from them; `hulk simulate`
-# interrupted mid-simulation leaves nothing in its --out folder.
+# interrupted mid-simulation leaves nothing in its --out folder; `hulk compare` keeps the methods that finished.
 # Usage: interrupt.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 set -u
 hulk="$(readlink -f "$1")"
@@ -72,6 +72,24 @@ for signal in INT TERM; do
   if pgrep -g "$pid" >/dev/null; then echo "FAIL: simulate SIG$signal: processes left in the group:"; pgrep -g "$pid" -a; fail=1; fi
   if [ -n "$(ls -A "$sim_out" 2>/dev/null)" ]; then echo "FAIL: simulate SIG$signal left files:"; ls -la "$sim_out"; fail=1; fi
 done
+
+# compare interrupted during its second method: it still prints and writes the method that finished, exit 130.
+setsid "$hulk" compare "$medium" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
+pid=$!
+for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
+sleep 1
+kill -INT -- -"$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { echo "FAIL: compare interrupted: exit $rc (expected 130)"; cat "$tmp/c.err"; fail=1; }
+[ "$(grep -c '^hulk: interrupted$' "$tmp/c.err")" -eq 1 ] || { echo "FAIL: compare: no single interrupted line"; cat "$tmp/c.err"; fail=1; }
+awk '$1 == "round-robin" && $2 ~ /^[0-9.]+$/ { found = 1 } END { exit !found }' "$tmp/c.out" ||
+  { echo "FAIL: compare did not print the finished round-robin:"; cat "$tmp/c.out"; fail=1; }
+python3 -c "
+import json, sys
+rs = {r['method']: r for r in json.load(open(sys.argv[1]))['results']}
+assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
+" "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin"; fail=1; }
 pid=""
 
 [ "$fail" -eq 0 ] && echo "interrupt: ok ($done_count samples kept, resumed; simulate interrupted cleanly)"
