@@ -120,9 +120,10 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
   sweep->footer("Methods:\n" + methods_help());
-  sweep->add_option("--shard", a->shard, "i/n: run only points with index % n == i");
+  sweep->add_option("--shard", a->shard, "i/n: run only the points with index % n == i (0-based i, e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   sweep->add_option("--out", a->out, "output folder")->required();
-  sweep->add_option("--budget", a->options.budget, "search budget in evaluations");
+  sweep->add_option("--budget", a->options.budget, "search budget in evaluations (0 = each method's default)")
+      ->capture_default_str();
   sweep->add_option("--model", a->options.model_path, "GNN model file");
   sweep->add_flag("--restart", a->restart,
                   "discard this folder's rows (of this shard) and recompute; without it a sweep whose inputs changed "

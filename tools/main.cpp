@@ -28,6 +28,27 @@ std::string without_input_prefix(const std::string& message) {
   return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
 }
 
+/** For an unexpected argument: "unknown option '--budgt' of simulate (did you mean '--budget'?)", or "" if the
+ *  unexpected argument is not an unknown --option (CLI11's own message is kept then). */
+std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return "";
+  CLI::App* sub = app.get_subcommand_ptr(argv[1]).get();
+  if (sub == nullptr) return "";
+  std::vector<std::string> known;
+  for (const CLI::Option* opt : sub->get_options())
+    for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0 || arg == "--") continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    bool found = false;
+    for (const auto& k : known) found = found || k == name;
+    if (!found)
+      return "unknown option '" + name + "' of " + sub->get_name() + hulk::suggestion_suffix(name, known);
+  }
+  return "";
+}
+
 /** The --out of the subcommand that was given, and its kind ("" if none). */
 struct OutTarget {
   std::string path;
@@ -84,7 +105,10 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "hulk: error: " << e.what() << " (see hulk --help)\n";
+    const std::string unknown =
+        dynamic_cast<const CLI::ExtrasError*>(&e) ? unknown_option_message(app, argc, argv) : std::string();
+    std::cerr << "hulk: error: " << (unknown.empty() ? std::string(e.what()) : unknown) << " (see hulk "
+              << (argc > 1 && argv[1][0] != '-' ? std::string(argv[1]) + " " : std::string()) << "--help)\n";
     return fail(2);
   } catch (const hulk::InputError& e) {
     // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own.

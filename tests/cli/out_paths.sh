@@ -51,7 +51,8 @@ expect_usage "bad scenario after --out" "nope.yaml" "$hulk" simulate "$tmp/nope.
 
 # Command line: did you mean, the option named, exit 2.
 expect_usage "near-miss command" "did you mean 'simulate'" "$hulk" simulat "$tiny"
-expect_usage "unknown option" "--bogus" "$hulk" simulate "$tiny" --bogus
+expect_usage "unknown option" "unknown option '--bogus' of simulate" "$hulk" simulate "$tiny" --bogus
+expect_usage "near-miss option" "did you mean '--budget'" "$hulk" compare "$tiny" --budgt 5
 expect_usage "bad --budget" "--budget" "$hulk" compare "$tiny" --budget lots
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
 expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
