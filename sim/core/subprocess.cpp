@@ -1,6 +1,7 @@
 #include "sim/core/subprocess.hpp"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <csignal>
 #include <unistd.h>
@@ -75,6 +76,7 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
   // Unflushed stdio buffers would be inherited by the child and could be written twice.
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
@@ -90,6 +92,10 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     ::sigprocmask(SIG_BLOCK, &block, nullptr);
+    // Dies with its parent, however the parent ends (even SIGKILL): a grandchild of a killed child must not live on
+    // as an orphan holding the program's stdout (`| tee`) open. Checked after the call, as the parent may be gone.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     // The envelope says whether the child succeeded, so the parent can re-throw the right exception type.
     nlohmann::json envelope;
     try {
