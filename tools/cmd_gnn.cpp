@@ -209,7 +209,9 @@ void register_gnn_commands(CLI::App& app) {
   gen->add_option("--count", g->count, "number of samples")->capture_default_str();
   gen->add_option("--seed", g->seed, "data seed")->capture_default_str();
   gen->add_option("--out", g->out, "data set folder")->required();
-  gen->add_option("--shard", g->shard, "i/n: generate only the samples with index % n == i (0-based i, e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
+  gen->add_option("--shard", g->shard,
+                  "i/n: generate only the samples with index % n == i (0-based i, e.g. "
+                  "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
   gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
   gen->callback([g] { run_gen_data(*g); });

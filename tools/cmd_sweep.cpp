@@ -1,8 +1,9 @@
 // `hulk sweep` and `hulk sweep-merge`: a grid over any scenario keys, one CSV row per point and method.
 // Rows of a point are appended (and flushed) together once the point is done, so an interrupted sweep loses at
 // most the point in progress, and a rerun resumes after the last complete point. A manifest beside each CSV
-// (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart. `--shard i/n` runs only the
-// points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its own CSV; sweep-merge joins.
+// (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
+// `--shard i/n` runs only the points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its
+// own CSV and manifest; sweep-merge joins them and names missing shards.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -120,7 +121,9 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
   sweep->footer("Methods:\n" + methods_help());
-  sweep->add_option("--shard", a->shard, "i/n: run only the points with index % n == i (0-based i, e.g. $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
+  sweep->add_option("--shard", a->shard,
+                    "i/n: run only the points with index % n == i (0-based i, e.g. "
+                    "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   sweep->add_option("--out", a->out, "output folder")->required();
   sweep->add_option("--budget", a->options.budget, "search budget in evaluations (0 = each method's default)")
       ->capture_default_str();

@@ -36,9 +36,14 @@ std::string file_content_hash(const std::string& path) {
 nlohmann::json sweep_manifest_to_json(const SweepManifest& m) {
   nlohmann::json grid = nlohmann::json::array();
   for (const auto& a : m.grid) grid.push_back({{"key", a.key}, {"values", a.values}});
-  return {{"scenario_file", m.scenario_file}, {"scenario_hash", m.scenario_hash}, {"grid", grid},
-          {"methods", m.methods}, {"budget", m.budget}, {"model_path", m.model_path},
-          {"model_hash", m.model_hash}, {"version", m.version}};
+  return {{"scenario_file", m.scenario_file},
+          {"scenario_hash", m.scenario_hash},
+          {"grid", grid},
+          {"methods", m.methods},
+          {"budget", m.budget},
+          {"model_path", m.model_path},
+          {"model_hash", m.model_hash},
+          {"version", m.version}};
 }
 
 SweepManifest read_sweep_manifest(const std::string& path) {
@@ -50,7 +55,8 @@ SweepManifest read_sweep_manifest(const std::string& path) {
     if (j.is_discarded()) throw std::runtime_error("not JSON");
     m.scenario_file = j.at("scenario_file").get<std::string>();
     m.scenario_hash = j.at("scenario_hash").get<std::string>();
-    for (const auto& a : j.at("grid")) m.grid.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+    for (const auto& a : j.at("grid"))
+      m.grid.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
     m.methods = j.at("methods").get<std::vector<std::string>>();
     m.budget = j.at("budget").get<long>();
     m.model_path = j.at("model_path").get<std::string>();
@@ -85,8 +91,8 @@ std::string sweep_manifest_difference(const SweepManifest& a, const SweepManifes
 
 std::string sweep_manifest_path(const std::string& csv_path) {
   const std::string suffix = ".csv";
-  const bool csv = csv_path.size() >= suffix.size() &&
-                   csv_path.compare(csv_path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const bool csv =
+      csv_path.size() >= suffix.size() && csv_path.compare(csv_path.size() - suffix.size(), suffix.size(), suffix) == 0;
   return (csv ? csv_path.substr(0, csv_path.size() - suffix.size()) : csv_path) + ".manifest.json";
 }
 

@@ -3,10 +3,9 @@
  *  @brief What a sweep CSV was computed from: the scenario file's content hash, the grid (keys and value lists), the
  *  methods, the budget, the GNN model (path and content hash, when a gnn method runs) and the hulk version. Stored
  *  beside each CSV, so that a resumed sweep never reuses rows computed from other inputs. */
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/methods/sweep_grid.hpp"
 
@@ -14,13 +13,13 @@ namespace hulk {
 
 /** @brief The inputs of a sweep CSV. */
 struct SweepManifest {
-  std::string scenario_file;             ///< as given (informative; not compared)
-  std::string scenario_hash;             ///< FNV-1a 64 of the scenario file's bytes, hex
-  std::vector<SweepAxis> grid;           ///< keys and value lists, in order
-  std::vector<std::string> methods;      ///< in order
-  long budget = 0;                       ///< --budget (0 = each method's default)
-  std::string model_path, model_hash;    ///< "" when no gnn method runs; hash "absent" if the file is missing
-  std::string version;                   ///< hulk version
+  std::string scenario_file;           ///< as given (informative; not compared)
+  std::string scenario_hash;           ///< FNV-1a 64 of the scenario file's bytes, hex
+  std::vector<SweepAxis> grid;         ///< keys and value lists, in order
+  std::vector<std::string> methods;    ///< in order
+  long budget = 0;                     ///< --budget (0 = each method's default)
+  std::string model_path, model_hash;  ///< "" when no gnn method runs; hash "absent" if the file is missing
+  std::string version;                 ///< hulk version
 };
 
 /** @brief FNV-1a 64 of a file's bytes as 16 hex digits, or "absent" if it cannot be read. */

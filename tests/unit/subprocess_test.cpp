@@ -1,7 +1,8 @@
 // run_in_child's interrupt contract (sim/core/subprocess.hpp): a child blocks SIGINT and SIGTERM whatever the parent
 // does, and a parent interrupted while a child works kills and reaps it and throws Interrupted.
-#include <gtest/gtest.h>
+#include "sim/core/subprocess.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <chrono>
 #include <csignal>
 #include <thread>
-
-#include "sim/core/subprocess.hpp"
 
 namespace hulk {
 namespace {
