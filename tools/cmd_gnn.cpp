@@ -3,7 +3,6 @@
 #include <map>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -30,8 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-volatile std::sig_atomic_t g_stop = 0;
-
 struct GenArgs {
   int count = 100;
   std::uint64_t seed = 1;
@@ -55,6 +52,29 @@ gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   return sample;
 }
 
+/** The value of `--flag V` in a manifest's generator command line ("" if absent). */
+std::string generator_option(const std::string& generator, const std::string& flag) {
+  std::stringstream ss(generator);
+  std::string word;
+  while (ss >> word)
+    if (word == flag && ss >> word) return word;
+  return "";
+}
+
+/** "" if an existing data set was generated with the same options, else the option that changed and both values:
+ *  samples made with another budget or platform size must not be mixed with new ones. */
+std::string changed_generation_option(const gnn::Manifest& old, const gnn::Manifest& now) {
+  if (old.count != now.count)
+    return "--count (was " + std::to_string(old.count) + ", now " + std::to_string(now.count) + ")";
+  if (old.seed != now.seed)
+    return "--seed (was " + std::to_string(old.seed) + ", now " + std::to_string(now.seed) + ")";
+  for (const char* flag : {"--budget", "--max-gpus"}) {
+    const std::string was = generator_option(old.generator, flag), is = generator_option(now.generator, flag);
+    if (was != is) return std::string(flag) + " (was " + (was.empty() ? "unknown" : was) + ", now " + is + ")";
+  }
+  return "";
+}
+
 void run_gen_data(const GenArgs& args) {
   if (args.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
@@ -68,28 +88,31 @@ void run_gen_data(const GenArgs& args) {
                        std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
                        std::to_string(args.max_gpus);
   if (fs::exists(args.out + "/manifest.json")) {
-    const gnn::Manifest old = gnn::read_manifest(args.out);
-    if (old.seed != manifest.seed || old.count != manifest.count)
-      throw InputError(args.out + "/manifest.json", 0, "seed",
-                       "the folder holds another data set (seed " + std::to_string(old.seed) + ", count " +
-                           std::to_string(old.count) + "); use another --out");
+    const std::string changed = changed_generation_option(gnn::read_manifest(args.out), manifest);
+    if (!changed.empty())
+      throw InputError(args.out + "/manifest.json", 0, "",
+                       "the folder holds a data set generated with other options: " + changed +
+                           "; use another --out");
   } else {
     gnn::write_manifest(args.out, manifest);
   }
-  std::signal(SIGINT, [](int) { g_stop = 1; });
-  std::signal(SIGTERM, [](int) { g_stop = 1; });
   int mine = 0, done = 0, failed = 0;
   for (int i = 0; i < args.count; ++i)
     if (shard.owns(i)) ++mine, done += gnn::sample_exists(args.out, i);
   std::cerr << "gen-data: " << mine << " samples in this shard, " << done << " already present\n";
   const auto t0 = std::chrono::steady_clock::now();
   int made = 0;
-  for (int i = 0; i < args.count && !g_stop; ++i) {
+  for (int i = 0; i < args.count && !interrupt_requested(); ++i) {
     if (!shard.owns(i) || gnn::sample_exists(args.out, i)) continue;
     try {
-      gnn::write_sample(args.out, make_sample(i, args.seed, args));  // atomic: a killed run leaves no half sample
+      gnn::Sample sample = make_sample(i, args.seed, args);
+      if (interrupt_requested()) break;  // a label cut short by the interrupt is not a sample
+      gnn::write_sample(args.out, sample);  // atomic: a killed run leaves no half sample
       ++made;
+    } catch (const Interrupted&) {
+      break;
     } catch (const InputError& e) {
+      if (interrupt_requested()) break;  // failed because of the interrupt: not a skipped sample
       ++failed;  // a sampled job that cannot be placed: marked skipped, reported
       gnn::write_skip_marker(args.out, i, e.what());
       std::cerr << "gen-data: sample " << i << " skipped: " << e.what() << "\n";
@@ -100,10 +123,8 @@ void run_gen_data(const GenArgs& args) {
                  60.0 * made / std::max(s, 1e-9));
   }
   std::cerr << "gen-data: " << made << " new samples, " << failed << " skipped\n";
-  if (g_stop) {
-    std::cerr << "gen-data: interrupted; finished samples are kept, rerun to resume\n";
-    throw InputError("", 0, "", "interrupted");  // exit code 2, as sweep and train when interrupted
-  }
+  if (interrupt_requested())
+    throw Interrupted(std::to_string(done + made) + " finished samples kept in " + args.out + "; rerun to resume");
 }
 
 void run_train(const gnn::TrainCommand& args) {
@@ -120,7 +141,7 @@ void run_train(const gnn::TrainCommand& args) {
   std::cerr << "train: " << r.train_samples << " training (" << r.synthetic_samples << " synthetic) and "
             << r.val_samples << " validation samples, "
             << r.skipped_samples << " skipped" << (r.interrupted ? " (interrupted: checkpoint kept)" : "") << "\n";
-  if (r.interrupted) throw InputError("", 0, "", "interrupted");
+  if (r.interrupted) throw Interrupted("checkpoint kept in " + args.model_out);
 }
 
 struct EvalArgs {
@@ -188,7 +209,9 @@ void register_gnn_commands(CLI::App& app) {
   gen->add_option("--count", g->count, "number of samples")->capture_default_str();
   gen->add_option("--seed", g->seed, "data seed")->capture_default_str();
   gen->add_option("--out", g->out, "data set folder")->required();
-  gen->add_option("--shard", g->shard, "i/n: generate only samples with index % n == i");
+  gen->add_option("--shard", g->shard,
+                  "i/n: generate only the samples with index % n == i (0-based i, e.g. "
+                  "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
   gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
   gen->callback([g] { run_gen_data(*g); });

@@ -1,8 +1,9 @@
 // `hulk sweep` and `hulk sweep-merge`: a grid over any scenario keys, one CSV row per point and method.
 // Rows of a point are appended (and flushed) together once the point is done, so an interrupted sweep loses at
-// most the point in progress, and a rerun resumes after the last complete point. `--shard i/n` runs only the
-// points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its own CSV; sweep-merge joins.
-#include <csignal>
+// most the point in progress, and a rerun resumes after the last complete point. A manifest beside each CSV
+// (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
+// `--shard i/n` runs only the points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its
+// own CSV and manifest; sweep-merge joins them and names missing shards.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -12,9 +13,11 @@
 #include "tools/gnn_backend.hpp"
 #include "tools/shard.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/methods/compare_runner.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/sweep_grid.hpp"
+#include "sim/methods/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
 
 namespace hulk::cli {
@@ -25,10 +28,40 @@ namespace fs = std::filesystem;
 struct SweepArgs {
   std::string file, methods = "round-robin,greedy,search", out, shard;
   std::vector<std::string> sets;
+  bool restart = false;
   MethodOptions options = cli_method_options();
 };
 
-volatile std::sig_atomic_t g_interrupted = 0;
+SweepManifest manifest_of(const SweepArgs& args, const std::vector<SweepAxis>& axes,
+                          const std::vector<std::string>& methods) {
+  SweepManifest m;
+  m.scenario_file = args.file;
+  m.scenario_hash = file_content_hash(args.file);
+  m.grid = axes;
+  m.methods = methods;
+  m.budget = args.options.budget;
+  bool learned = false;
+  for (const auto& name : methods) learned = learned || name.find("gnn") != std::string::npos;
+  if (learned) {  // the model matters only to the methods that use it
+    m.model_path = args.options.model_path.empty() ? default_model_path() : args.options.model_path;
+    m.model_hash = file_content_hash(m.model_path);
+  }
+  m.version = kHulkVersion;
+  return m;
+}
+
+/** Refuses to resume rows computed from other inputs (or from unknown ones), unless --restart will discard them. */
+void check_resumable(const SweepArgs& args, const std::string& csv, const SweepManifest& now) {
+  const std::string mpath = sweep_manifest_path(csv);
+  std::string changed;
+  if (fs::exists(mpath))
+    changed = sweep_manifest_difference(read_sweep_manifest(mpath), now);
+  else if (fs::exists(csv))
+    changed = "unknown inputs (no " + fs::path(mpath).filename().string() + ")";
+  if (!args.restart && !changed.empty())
+    throw InputError(mpath, 0, "", "the rows in " + csv + " were computed with other inputs: " + changed +
+                                       "; use another --out, or --restart to recompute them");
+}
 
 void run_sweep(const SweepArgs& args) {
   const std::vector<std::string> methods = parse_method_list(args.methods);
@@ -36,42 +69,47 @@ void run_sweep(const SweepArgs& args) {
   const Shard shard = parse_shard(args.shard);
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
   const std::size_t points = sweep_point_count(axes);
-  // Validate every point up front: a bad value must fail now, not hours into the sweep.
-  for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p));
-  fs::create_directories(args.out);
   const std::string csv = args.out + (shard.count == 1 ? "/sweep.csv"
                                                        : "/sweep.shard-" + std::to_string(shard.index) + "-of-" +
                                                              std::to_string(shard.count) + ".csv");
+  const SweepManifest manifest = manifest_of(args, axes, methods);
+  check_resumable(args, csv, manifest);
+  // Validate every point up front: a bad value must fail now, not hours into the sweep.
+  for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p));
+  fs::create_directories(args.out);
+  if (args.restart) fs::remove(csv);
+  write_sweep_manifest(sweep_manifest_path(csv), manifest);
   const std::string head = sweep_csv_header(axes);
-  std::set<std::size_t> done = completed_sweep_points(csv, head, methods.size());
+  std::set<std::size_t> done = completed_sweep_points(csv, axes, methods);
   if (done.empty() && !fs::exists(csv)) write_file_atomic(csv, head + "\n");
   std::vector<std::size_t> mine;
   for (std::size_t p = 0; p < points; ++p)
     if (shard.owns(static_cast<long long>(p))) mine.push_back(p);
   std::size_t finished = 0;
   for (std::size_t p : mine) finished += done.count(p);
-  std::signal(SIGINT, [](int) { g_interrupted = 1; });
-  std::signal(SIGTERM, [](int) { g_interrupted = 1; });
   std::cerr << "sweep: " << points << " points, " << mine.size() << " in this shard, " << finished
             << " already done\n";
   for (std::size_t p : mine) {
     if (done.count(p)) continue;
-    if (g_interrupted) break;
+    if (interrupt_requested()) break;
     Scenario s = load_scenario_file(args.file, sweep_point_overrides(axes, p));
     const CompareReport report = run_compare(s, methods, args.options, false);
+    if (interrupt_requested()) break;  // methods cut short by the interrupt are not results: the point reruns
     append_sweep_rows(csv, sweep_csv_rows(axes, p, report));
     ++finished;
     std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << sweep_point_label(axes, p) << "\n";
   }
-  if (g_interrupted) {
-    std::cerr << "sweep: interrupted; " << finished << " points saved in " << csv << "; rerun to resume\n";
-    throw InputError("", 0, "", "interrupted");
-  }
+  if (interrupt_requested())
+    throw Interrupted(std::to_string(finished) + " points saved in " + csv + "; rerun to resume");
 }
 
-void run_merge(const std::string& dir) {
-  const SweepMerge merged = merge_sweep_shards(dir);
-  std::cerr << "merged " << merged.shards << " shards, " << merged.points << " points into " << dir << "/sweep.csv\n";
+void run_merge(const std::string& dir, bool allow_missing) {
+  const SweepMerge merged = merge_sweep_shards(dir, allow_missing);
+  std::string missing;
+  for (auto i : merged.missing) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+  std::cerr << "merged " << merged.shards << " of " << merged.expected << " shards, " << merged.points
+            << " points into " << dir << "/sweep.csv"
+            << (missing.empty() ? "" : "; MISSING shards " + missing + " (accepted by --allow-missing)") << "\n";
 }
 
 }  // namespace
@@ -83,16 +121,24 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
   sweep->footer("Methods:\n" + methods_help());
-  sweep->add_option("--shard", a->shard, "i/n: run only points with index % n == i");
+  sweep->add_option("--shard", a->shard,
+                    "i/n: run only the points with index % n == i (0-based i, e.g. "
+                    "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   sweep->add_option("--out", a->out, "output folder")->required();
-  sweep->add_option("--budget", a->options.budget, "search budget in evaluations");
+  sweep->add_option("--budget", a->options.budget, "search budget in evaluations (0 = each method's default)")
+      ->capture_default_str();
   sweep->add_option("--model", a->options.model_path, "GNN model file");
+  sweep->add_flag("--restart", a->restart,
+                  "discard this folder's rows (of this shard) and recompute; without it a sweep whose inputs changed "
+                  "is refused");
   sweep->callback([a] { run_sweep(*a); });
 
   auto* merge = app.add_subcommand("sweep-merge", "Join the shard CSVs of a sweep folder into sweep.csv");
   auto dir = std::make_shared<std::string>();
+  auto allow_missing = std::make_shared<bool>(false);
   merge->add_option("dir", *dir, "sweep output folder")->required();
-  merge->callback([dir] { run_merge(*dir); });
+  merge->add_flag("--allow-missing", *allow_missing, "merge even if shard files are missing (they are named)");
+  merge->callback([dir, allow_missing] { run_merge(*dir, *allow_missing); });
 }
 
 }  // namespace hulk::cli

@@ -6,6 +6,9 @@
 
 namespace hulk::cli {
 
+/** @brief The program's version (--version, and the manifests of sweeps). */
+inline constexpr const char* kHulkVersion = "hulk 0.1.0";
+
 /** @brief validate, simulate. */
 void register_simulate_commands(CLI::App& app);
 /** @brief place, compare. */

@@ -1,33 +1,137 @@
 // The hulk command-line program. Every user mistake surfaces as hulk::InputError and becomes exactly one line on
-// stderr and exit code 2 (DESIGN.md, conventions 4); internal failures exit 1.
-#include <csignal>
+// stderr and exit code 2 (DESIGN.md, conventions 4); internal failures exit 1; an interrupt (SIGINT, SIGTERM)
+// becomes one line "interrupted" and exit code 130, as a shell reports a Ctrl-C.
 #include <iostream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "tools/commands.hpp"
+#include "tools/out_check.hpp"
+#include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
+
+namespace {
+
+using hulk::cli::OutKind;
+
+/** What each command's --out names; commands not listed have no --out to check. */
+const std::map<std::string, OutKind> kOutKinds = {
+    {"simulate", OutKind::folder}, {"sweep", OutKind::folder}, {"gen-data", OutKind::folder},
+    {"reproduce", OutKind::folder}, {"compare", OutKind::file}, {"place", OutKind::file},
+    {"train", OutKind::file}, {"gnn-eval", OutKind::file}};
+
+/** Messages of errors without a file start with "<input>: "; on the command line the option named next is clearer. */
+std::string without_input_prefix(const std::string& message) {
+  const std::string prefix = "<input>: ";
+  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+/** For an unexpected argument: "unknown option '--budgt' of simulate (did you mean '--budget'?)", or "" if the
+ *  unexpected argument is not an unknown --option (CLI11's own message is kept then). */
+std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return "";
+  CLI::App* sub = app.get_subcommand_ptr(argv[1]).get();
+  if (sub == nullptr) return "";
+  std::vector<std::string> known;
+  for (const CLI::Option* opt : sub->get_options())
+    for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0 || arg == "--") continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    bool found = false;
+    for (const auto& k : known) found = found || k == name;
+    if (!found)
+      return "unknown option '" + name + "' of " + sub->get_name() + hulk::suggestion_suffix(name, known);
+  }
+  return "";
+}
+
+/** The --out of the subcommand that was given, and its kind ("" if none). */
+struct OutTarget {
+  std::string path;
+  OutKind kind = OutKind::folder;
+  std::vector<std::string> created;
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  hulk::install_interrupt_handlers();
   CLI::App app{"hulk: simulate DL training on multi-region GPU clusters and find where each rank should run"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "hulk 0.1.0");
+  app.set_version_flag("--version", hulk::cli::kHulkVersion);
   hulk::cli::register_simulate_commands(app);
   hulk::cli::register_compare_commands(app);
   hulk::cli::register_sweep_commands(app);
   hulk::cli::register_reproduce_command(app);
   hulk::cli::register_gnn_commands(app);
   hulk::cli::register_bench_command(app);
+
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    for (const auto& n : names) known = known || n == word;
+    if (!known) {
+      std::cerr << "hulk: error: unknown command '" << word << "'" << hulk::suggestion_suffix(word, names)
+                << " (see hulk --help)\n";
+      return 2;
+    }
+  }
+
+  // --out is checked once the command line is parsed and before the command's callback does any work.
+  OutTarget out;
+  for (CLI::App* sub : app.get_subcommands({})) {
+    const auto kind = kOutKinds.find(sub->get_name());
+    if (kind == kOutKinds.end()) continue;
+    sub->parse_complete_callback([sub, kind, &out] {
+      const CLI::Option* opt = sub->get_option_no_throw("--out");
+      if (opt == nullptr || opt->empty()) return;  // reproduce's default folder is checked as given too
+      out.path = opt->as<std::string>();
+      out.kind = kind->second;
+      hulk::cli::prepare_out(out.path, out.kind, out.created);
+    });
+  }
+
+  auto fail = [&out](int code) {
+    if (!out.path.empty()) hulk::cli::clean_out(out.path, out.kind, hulk::killed_children(), out.created);
+    return code;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "hulk: error: " << e.what() << " (see hulk --help)\n";
-    return 2;
+    const std::string unknown =
+        dynamic_cast<const CLI::ExtrasError*>(&e) ? unknown_option_message(app, argc, argv) : std::string();
+    std::cerr << "hulk: error: " << (unknown.empty() ? std::string(e.what()) : unknown) << " (see hulk "
+              << (argc > 1 && argv[1][0] != '-' ? std::string(argv[1]) + " " : std::string()) << "--help)\n";
+    return fail(2);
   } catch (const hulk::InputError& e) {
-    std::cerr << "hulk: error: " << e.what() << "\n";
-    return 2;
+    // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own.
+    if (hulk::interrupt_requested()) {
+      const bool detailed = dynamic_cast<const hulk::Interrupted*>(&e) != nullptr;
+      std::cerr << "hulk: " << (detailed ? std::string(e.what()) : std::string("interrupted")) << "\n";
+      return fail(130);
+    }
+    std::cerr << "hulk: error: " << without_input_prefix(e.what()) << "\n";
+    return fail(2);
   } catch (const std::exception& e) {
+    if (hulk::interrupt_requested()) {
+      std::cerr << "hulk: interrupted\n";
+      return fail(130);
+    }
     std::cerr << "hulk: internal error: " << e.what() << "\n";
-    return 1;
+    return fail(1);
+  }
+  // A command that kept what finished before the interrupt (compare prints and writes the finished methods) still
+  // reports that it was cut short.
+  if (hulk::interrupt_requested()) {
+    std::cerr << "hulk: interrupted\n";
+    return 130;
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/methods/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
 
 namespace hulk {
@@ -39,6 +40,55 @@ std::string number(double v) {
   return buf;
 }
 
+/** Splits one CSV line into fields (quoted fields as csv_escape writes them). */
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else fields.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+/** Splits a --set value list on the commas outside {} and [] (and outside quotes), so that a YAML flow map or list
+ *  such as {bandwidth: 25Gbps, latency: 10us} is one value. */
+std::vector<std::string> split_top_level(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(cur);
+  if (depth != 0 || quote) throw InputError("", 0, "--set", "unbalanced brackets or quotes in '" + text + "'");
+  return out;
+}
+
 /** An absent ratio (a method or its reference failed) is an empty CSV field, never 0. */
 std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : ""; }
 
@@ -51,9 +101,7 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& sets) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
       throw InputError("", 0, "--set", "'" + s + "' is not KEY=V1,V2,... (e.g. wan.default.bandwidth=100Mbps,1Gbps)");
     SweepAxis a{s.substr(0, eq), {}};
-    std::stringstream ss(s.substr(eq + 1));
-    std::string v;
-    while (std::getline(ss, v, ','))
+    for (const auto& v : split_top_level(s.substr(eq + 1)))
       if (!v.empty()) a.values.push_back(v);
     if (a.values.empty()) throw InputError("", 0, "--set", "no values for key '" + a.key + "'");
     axes.push_back(a);
@@ -100,32 +148,43 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
   return rows;
 }
 
-std::set<std::size_t> completed_sweep_points(const std::string& path, const std::string& header,
-                                             std::size_t methods) {
+std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
+                                             const std::vector<std::string>& methods) {
   std::set<std::size_t> done;
   std::ifstream in(path);
   if (!in) return done;
   std::string line;
   if (!std::getline(in, line)) return done;
-  if (line != header)
+  if (line != sweep_csv_header(axes))
     throw InputError(path, 1, "", "existing sweep file has a different header (other keys or version); "
                                   "use another --out or delete it");
-  std::map<std::size_t, std::vector<std::string>> rows;
+  // A row counts only if its point index, its values and its method all belong to the current grid: rows are keyed
+  // by grid point and method, never counted, so a changed value list can neither duplicate nor skip a point.
+  const std::set<std::string> wanted(methods.begin(), methods.end());
+  std::map<std::size_t, std::map<std::string, std::string>> rows;  // point -> method -> line
+  const std::size_t points = sweep_point_count(axes);
   while (std::getline(in, line)) {
     if (line.empty()) continue;
+    const std::vector<std::string> f = csv_fields(line);
+    if (f.size() < axes.size() + 2) continue;
     std::size_t point = 0;
     try {
-      point = std::stoul(line.substr(0, line.find(',')));
+      point = std::stoul(f[0]);
     } catch (...) {
       continue;
     }
-    rows[point].push_back(line);
+    if (point >= points) continue;
+    const auto ov = sweep_point_overrides(axes, point);
+    bool same = true;
+    for (std::size_t i = 0; i < axes.size(); ++i) same = same && f[i + 1] == ov[i].value;
+    const std::string& method = f[axes.size() + 1];
+    if (same && wanted.count(method)) rows[point][method] = line;
   }
-  std::string kept = header + "\n";
-  for (const auto& [point, lines] : rows) {
-    if (lines.size() != methods) continue;
+  std::string kept = sweep_csv_header(axes) + "\n";
+  for (const auto& [point, by_method] : rows) {
+    if (by_method.size() != wanted.size()) continue;
     done.insert(point);
-    for (const auto& l : lines) kept += l + "\n";
+    for (const auto& m : methods) kept += by_method.at(m) + "\n";  // the requested order, as a fresh run writes
   }
   write_file_atomic(path, kept);
   return done;
@@ -138,16 +197,48 @@ void append_sweep_rows(const std::string& path, const std::string& rows) {
   if (!out) throw InputError(path, 0, "", "could not append the point's rows to the sweep file (not writable?)");
 }
 
-SweepMerge merge_sweep_shards(const std::string& dir) {
-  std::vector<fs::path> shards;
+SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
   if (!fs::is_directory(dir)) throw InputError(dir, 0, "", "not a folder");
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().rfind("sweep.shard-", 0) == 0) shards.push_back(e.path());
-  std::sort(shards.begin(), shards.end());
+  std::map<int, fs::path> shards;  // index -> file
+  int count = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    int i = -1, n = -1;
+    char tail[8] = {0};
+    if (std::sscanf(name.c_str(), "sweep.shard-%d-of-%d.%7s", &i, &n, tail) != 3 || std::string(tail) != "csv")
+      continue;
+    if (count != 0 && n != count)
+      throw InputError(e.path().string(), 0, "", "shards of " + std::to_string(count) + " and of " +
+                                                      std::to_string(n) + " runs mixed in one folder");
+    count = n;
+    shards[i] = e.path();
+  }
   if (shards.empty()) throw InputError(dir, 0, "", "no sweep.shard-*.csv files to merge");
+  SweepMerge merge;
+  merge.expected = static_cast<std::size_t>(count);
+  for (int i = 0; i < count; ++i)
+    if (!shards.count(i)) merge.missing.push_back(static_cast<std::size_t>(i));
+  if (!merge.missing.empty() && !allow_missing) {
+    std::string names;
+    for (auto i : merge.missing)
+      names += (names.empty() ? "" : ", ") + ("sweep.shard-" + std::to_string(i) + "-of-" + std::to_string(count) +
+                                              ".csv");
+    throw InputError(dir, 0, "", std::to_string(merge.missing.size()) + " of " + std::to_string(count) +
+                                     " shards missing (" + names + "); run them, or pass --allow-missing");
+  }
+  // Every shard must come from the same inputs; the merged CSV gets that manifest.
+  std::optional<SweepManifest> manifest;
+  for (const auto& [i, path] : shards) {
+    const std::string mpath = sweep_manifest_path(path.string());
+    if (!fs::exists(mpath)) continue;
+    const SweepManifest m = read_sweep_manifest(mpath);
+    if (!manifest) manifest = m;
+    const std::string diff = sweep_manifest_difference(*manifest, m);
+    if (!diff.empty()) throw InputError(mpath, 0, "", "this shard was computed with other inputs: " + diff);
+  }
   std::string head;
   std::map<std::size_t, std::vector<std::string>> rows;
-  for (const auto& path : shards) {
+  for (const auto& [i, path] : shards) {
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);
@@ -160,7 +251,10 @@ SweepMerge merge_sweep_shards(const std::string& dir) {
   for (const auto& [p, lines] : rows)
     for (const auto& l : lines) out += l + "\n";
   write_file_atomic(dir + "/sweep.csv", out);
-  return {shards.size(), rows.size()};
+  if (manifest) write_sweep_manifest(sweep_manifest_path(dir + "/sweep.csv"), *manifest);
+  merge.shards = shards.size();
+  merge.points = rows.size();
+  return merge;
 }
 
 }  // namespace hulk

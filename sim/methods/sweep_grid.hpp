@@ -19,7 +19,8 @@ struct SweepAxis {
   std::vector<std::string> values;
 };
 
-/** @brief Parses --set KEY=V1,V2,... texts. @throws InputError naming --set. */
+/** @brief Parses --set KEY=V1,V2,... texts. Values are split on the commas outside {} and [], so a YAML flow map or
+ *  list ({bandwidth: 25Gbps, latency: 10us}) is one value. @throws InputError naming --set. */
 std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& sets);
 
 /** @brief Number of grid points (product of the value counts). */
@@ -38,10 +39,12 @@ std::string sweep_csv_header(const std::vector<SweepAxis>& axes);
 /** @brief One line per requested method of a point's report (each ending in a newline). */
 std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report);
 
-/** @brief Reads the points already complete (all `methods` rows present) in an existing CSV and rewrites it without
- *  any partial point, so that appending resumes cleanly. Empty set if the file does not exist.
- *  @throws InputError if its header is not `header`. */
-std::set<std::size_t> completed_sweep_points(const std::string& path, const std::string& header, std::size_t methods);
+/** @brief Reads the points already complete in an existing CSV and rewrites it with only those points' rows, so that
+ *  appending resumes cleanly. A point is complete when a row for every one of `methods` carries the point's index and
+ *  its values in the current grid (rows are keyed by grid point and method, never counted). Empty set if the file
+ *  does not exist. @throws InputError if its header is not sweep_csv_header(axes). */
+std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
+                                             const std::vector<std::string>& methods);
 
 /** @brief Appends a point's rows. @throws InputError naming the file if the write fails (disk full, not
  *  writable): a lost point must stop the sweep, not vanish. */
@@ -49,11 +52,14 @@ void append_sweep_rows(const std::string& path, const std::string& rows);
 
 /** @brief What sweep-merge joined. */
 struct SweepMerge {
-  std::size_t shards = 0, points = 0;
+  std::size_t shards = 0, points = 0;  ///< shard files joined, distinct points in them
+  std::size_t expected = 0;            ///< n of the shards' i-of-n names
+  std::vector<std::size_t> missing;    ///< indices of the shard files absent (only with allow_missing)
 };
 
-/** @brief Joins DIR/sweep.shard-*.csv into DIR/sweep.csv, rows ordered by point. @throws InputError for a missing
- *  folder, no shard file, or shards with different headers. */
-SweepMerge merge_sweep_shards(const std::string& dir);
+/** @brief Joins DIR/sweep.shard-I-of-N.csv into DIR/sweep.csv, rows ordered by point, and their common manifest into
+ *  DIR/sweep.manifest.json. @throws InputError for a missing folder, no shard file, shards of different N, missing
+ *  shards (unless allow_missing; the message names them), shards with other manifests or headers. */
+SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing = false);
 
 }  // namespace hulk

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Ctrl-C contract of long commands: `hulk gen-data` interrupted by SIGINT to its whole process group (what a
-# terminal's Ctrl-C does, SimGrid children included) stops after the current sample, says so on stderr, keeps
-# every finished sample (complete files only), exits with code 2 and resumes from the kept samples.
-# Usage: interrupt.sh HULK_BINARY TESTS_DIR
+# Ctrl-C contract of long commands (issue 13): SIGINT to the whole process group (what a terminal's Ctrl-C does,
+# SimGrid children included) or SIGTERM to the program alone ends it with one line "interrupted" on stderr and exit
+# code 130; the child at work is killed and reaped (no orphan keeps running or holds a pipe open) and no half file
+# is left. `hulk gen-data` keeps every finished sample (complete files only) and resumes from them; `hulk simulate`
+# interrupted mid-simulation leaves nothing in its --out folder; `hulk compare` keeps the methods that finished.
+# Usage: interrupt.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 set -u
 hulk="$(readlink -f "$1")"
 tmp="$(mktemp -d)"
-trap 'kill -KILL -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+pid=""
+trap '[ -n "$pid" ] && kill -KILL -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 out="$tmp/data"
 args=(gen-data --count 200 --seed 9 --budget 300 --max-gpus 16 --out "$out")
 
@@ -21,8 +24,10 @@ wait "$pid"
 rc=$?
 fail=0
 if grep -q "internal error" "$tmp/stderr1"; then echo "FAIL: a child died of the Ctrl-C:"; cat "$tmp/stderr1"; fail=1; fi
-if ! grep -q "interrupted; finished samples are kept" "$tmp/stderr1"; then echo "FAIL: no interruption message (rc $rc)"; cat "$tmp/stderr1"; fail=1; fi
-if [ "$rc" -ne 2 ]; then echo "FAIL: exit code $rc after an interruption (expected 2, as sweep and train)"; fail=1; fi
+if [ "$(grep -c interrupted "$tmp/stderr1")" -ne 1 ] || ! tail -1 "$tmp/stderr1" | grep -q "^hulk: interrupted: [0-9]* finished samples kept"; then
+  echo "FAIL: not one interruption line (rc $rc)"; cat "$tmp/stderr1"; fail=1
+fi
+if [ "$rc" -ne 130 ]; then echo "FAIL: exit code $rc after an interruption (expected 130)"; fail=1; fi
 done_count=$(ls "$out/samples" | grep -c '\.json$')
 if [ "$done_count" -lt 1 ]; then echo "FAIL: no finished sample kept"; fail=1; fi
 if ls "$out/samples" | grep -v '\.json$' | grep -q .; then echo "FAIL: partial files left:"; ls "$out/samples"; fail=1; fi
@@ -39,5 +44,53 @@ wait "$pid"
 if ! grep -q "$done_count already present" "$tmp/stderr2"; then
   echo "FAIL: resume did not find the $done_count kept samples:"; cat "$tmp/stderr2"; fail=1
 fi
-[ "$fail" -eq 0 ] && echo "interrupt: ok ($done_count samples kept, resumed)"
+
+# simulate, interrupted mid-simulation (a child exists) with --out: exit 130, one line, no file, no orphan.
+# hulk-47 (47 hosts of the Hulk data) simulates for several seconds, long enough to be interrupted mid-simulation.
+source_dir="$(readlink -f "${3:-$2/..}")"
+medium="$source_dir/scenarios/examples/hulk-47.yaml"
+for signal in INT TERM; do
+  sim_out="$tmp/sim-$signal"
+  setsid "$hulk" simulate "$medium" --placement round-robin --out "$sim_out" >/dev/null 2>"$tmp/sim.err" &
+  pid=$!
+  child=""
+  for _ in $(seq 1 300); do  # until the simulating child exists (up to 30 s)
+    child="$(pgrep -P "$pid" | head -1)"
+    [ -n "$child" ] && break
+    sleep 0.1
+  done
+  [ -z "$child" ] && { echo "FAIL: simulate started no child (it finished too fast?)"; fail=1; }
+  sleep 2  # let the child start simulating
+  if [ "$signal" = INT ]; then kill -INT -- -"$pid"; else kill -TERM "$pid"; fi  # Ctrl-C to the group; TERM alone
+  wait "$pid"
+  rc=$?
+  [ "$rc" -eq 130 ] || { echo "FAIL: simulate SIG$signal: exit $rc (expected 130)"; cat "$tmp/sim.err"; fail=1; }
+  if [ "$(grep -vc "^hulk: warning" "$tmp/sim.err")" -ne 1 ] || ! grep -qx "hulk: interrupted" "$tmp/sim.err"; then
+    echo "FAIL: simulate SIG$signal: not exactly one line 'hulk: interrupted':"; cat "$tmp/sim.err"; fail=1
+  fi
+  if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then echo "FAIL: simulate SIG$signal: child $child still alive"; fail=1; fi
+  if pgrep -g "$pid" >/dev/null; then echo "FAIL: simulate SIG$signal: processes left in the group:"; pgrep -g "$pid" -a; fail=1; fi
+  if [ -n "$(ls -A "$sim_out" 2>/dev/null)" ]; then echo "FAIL: simulate SIG$signal left files:"; ls -la "$sim_out"; fail=1; fi
+done
+
+# compare interrupted during its second method: it still prints and writes the method that finished, exit 130.
+setsid "$hulk" compare "$medium" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
+pid=$!
+for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
+sleep 1
+kill -INT -- -"$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { echo "FAIL: compare interrupted: exit $rc (expected 130)"; cat "$tmp/c.err"; fail=1; }
+[ "$(grep -c '^hulk: interrupted$' "$tmp/c.err")" -eq 1 ] || { echo "FAIL: compare: no single interrupted line"; cat "$tmp/c.err"; fail=1; }
+awk '$1 == "round-robin" && $2 ~ /^[0-9.]+$/ { found = 1 } END { exit !found }' "$tmp/c.out" ||
+  { echo "FAIL: compare did not print the finished round-robin:"; cat "$tmp/c.out"; fail=1; }
+python3 -c "
+import json, sys
+rs = {r['method']: r for r in json.load(open(sys.argv[1]))['results']}
+assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
+" "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin"; fail=1; }
+pid=""
+
+[ "$fail" -eq 0 ] && echo "interrupt: ok ($done_count samples kept, resumed; simulate interrupted cleanly)"
 exit "$fail"

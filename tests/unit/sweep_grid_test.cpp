@@ -8,6 +8,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/methods/sweep_grid.hpp"
+#include "sim/methods/sweep_manifest.hpp"
 
 namespace hulk {
 namespace {
@@ -67,11 +68,40 @@ TEST(SweepGrid, ResumeKeepsOnlyCompletePoints) {
   const std::string head = sweep_csv_header(axes);
   const fs::path csv = dir / "sweep.csv";
   std::ofstream(csv) << head << "\n0,1,a,1\n0,1,b,1\n1,2,a,1\n";  // point 1 lacks method b
-  EXPECT_EQ(completed_sweep_points(csv.string(), head, 2), std::set<std::size_t>{0});
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), std::set<std::size_t>{0});
   EXPECT_EQ(read(csv), head + "\n0,1,a,1\n0,1,b,1\n");
   std::ofstream(csv) << "other,header\n";
-  EXPECT_THROW(completed_sweep_points(csv.string(), head, 2), InputError);
+  EXPECT_THROW(completed_sweep_points(csv.string(), axes, {"a", "b"}), InputError);
   fs::remove_all(dir);
+}
+
+TEST(SweepGrid, ResumeKeysRowsByPointValuesAndMethods) {
+  const fs::path dir = scratch("resume-keys");
+  const fs::path csv = dir / "sweep.csv";
+  // Rows of the grid 100Mbps,10Gbps; the grid is now 100Mbps,1Gbps,10Gbps: point 1 is 1Gbps, not 10Gbps.
+  const auto axes = parse_sweep_axes({"bw=100Mbps,1Gbps,10Gbps"});
+  std::ofstream(csv) << sweep_csv_header(axes) << "\n0,100Mbps,a,1\n1,10Gbps,a,1\n";
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a"}), std::set<std::size_t>{0});
+  EXPECT_EQ(read(csv), sweep_csv_header(axes) + "\n0,100Mbps,a,1\n");
+  // Other methods: the same number of rows per point, but not the requested methods.
+  std::ofstream(csv) << sweep_csv_header(axes) << "\n0,100Mbps,a,1\n0,100Mbps,b,1\n";
+  EXPECT_TRUE(completed_sweep_points(csv.string(), axes, {"a", "c"}).empty());
+  // Quoted values (flow maps) are compared unquoted.
+  const auto maps = parse_sweep_axes({"k={x: 1, y: 2},{x: 3}"});
+  std::ofstream(csv) << sweep_csv_header(maps) << "\n0,\"{x: 1, y: 2}\",a,1\n";
+  EXPECT_EQ(completed_sweep_points(csv.string(), maps, {"a"}), std::set<std::size_t>{0});
+  fs::remove_all(dir);
+}
+
+TEST(SweepGrid, FlowMapAndListValuesAreOneValue) {
+  const auto axes = parse_sweep_axes({"regions.tokyo.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps}",
+                                      "l=[1, 2],3"});
+  ASSERT_EQ(axes[0].values.size(), 2u);
+  EXPECT_EQ(axes[0].values[0], "{bandwidth: 25Gbps, latency: 10us}");
+  EXPECT_EQ(axes[0].values[1], "{bandwidth: 1Gbps}");
+  ASSERT_EQ(axes[1].values.size(), 2u);
+  EXPECT_EQ(axes[1].values[0], "[1, 2]");
+  EXPECT_THROW(parse_sweep_axes({"k={a: 1"}), InputError);
 }
 
 TEST(SweepGrid, FailedAppendIsAnError) {
@@ -94,6 +124,50 @@ TEST(SweepGrid, MergeOrdersRowsByPoint) {
   EXPECT_EQ(read(dir / "sweep.csv"), "h\n0,a\n1,a\n2,a\n");
   std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other\n1,a\n";
   EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
+  fs::remove_all(dir);
+}
+
+TEST(SweepGrid, MergeNamesMissingShards) {
+  const fs::path dir = scratch("merge-missing");
+  std::ofstream(dir / "sweep.shard-0-of-3.csv") << "h\n0,a\n";
+  try {
+    merge_sweep_shards(dir.string());
+    ADD_FAILURE() << "a merge with shards 1 and 2 missing succeeded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep.shard-1-of-3.csv, sweep.shard-2-of-3.csv"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
+  const SweepMerge m = merge_sweep_shards(dir.string(), true);
+  EXPECT_EQ(m.missing, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(read(dir / "sweep.csv"), "h\n0,a\n");
+  fs::remove_all(dir);
+}
+
+TEST(SweepGrid, ManifestDifferenceNamesWhatChanged) {
+  SweepManifest a;
+  a.scenario_hash = "1";
+  a.grid = parse_sweep_axes({"bw=100Mbps,10Gbps"});
+  a.methods = {"greedy"};
+  a.version = "v";
+  SweepManifest b = a;
+  EXPECT_EQ(sweep_manifest_difference(a, b), "");
+  b.grid = parse_sweep_axes({"bw=100Mbps,1Gbps,10Gbps"});
+  EXPECT_EQ(sweep_manifest_difference(a, b), "the values of bw (was 100Mbps,10Gbps, now 100Mbps,1Gbps,10Gbps)");
+  b = a;
+  b.methods = {"greedy", "search"};
+  EXPECT_EQ(sweep_manifest_difference(a, b), "--methods (was greedy, now greedy,search)");
+  b = a;
+  b.budget = 7;
+  EXPECT_EQ(sweep_manifest_difference(a, b), "--budget (was 0, now 7)");
+  b = a;
+  b.scenario_hash = "2";
+  EXPECT_EQ(sweep_manifest_difference(a, b), "the scenario file's content");
+  // Round trip through the file.
+  const fs::path dir = scratch("manifest");
+  write_sweep_manifest((dir / "m.json").string(), a);
+  EXPECT_EQ(sweep_manifest_difference(read_sweep_manifest((dir / "m.json").string()), a), "");
+  EXPECT_EQ(sweep_manifest_path("d/sweep.shard-0-of-2.csv"), "d/sweep.shard-0-of-2.manifest.json");
   fs::remove_all(dir);
 }
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Output paths and usage errors (issue 13): an unwritable --out is found before any work, as one line naming --out
+# and the path with exit code 2 (never an internal error, never after the work); a near-miss command gets "did you
+# mean"; errors of the command line name the option, and are exit code 2.
+# Usage: out_paths.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+set -u
+hulk="$(readlink -f "$1")"
+tests="$(readlink -f "$2")"
+tiny="$tests/data/tiny/tiny.yaml"
+tmp="$(mktemp -d)"
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $1"
+  failures=$((failures + 1))
+}
+ok() { echo "ok: $1"; }
+# expect_usage NAME PATTERN CMD...: exit 2, exactly one stderr line matching PATTERN, no "internal error".
+expect_usage() {
+  local name="$1" pattern="$2"
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pattern" "$tmp/err" &&
+    ! grep -q "internal error\|<input>" "$tmp/err"; then
+    ok "$name"
+  else
+    fail "$name: exit $rc, stderr:"
+    cat "$tmp/err"
+  fi
+}
+
+# /proc cannot hold new folders or files, even for root (a read-only folder would not stop root).
+bad=/proc/hulk-forbidden/x
+expect_usage "simulate --out" "--out: cannot write to '$bad'" "$hulk" simulate "$tiny" --placement greedy --out "$bad"
+expect_usage "compare --out" "--out: cannot write to '$bad'" "$hulk" compare "$tiny" --methods greedy --out "$bad"
+expect_usage "place --out" "--out: cannot write to '$bad'" "$hulk" place "$tiny" --out "$bad"
+expect_usage "sweep --out" "--out: cannot write to '$bad'" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$bad"
+expect_usage "gen-data --out" "--out: cannot write to '$bad'" "$hulk" gen-data --count 1 --out "$bad"
+expect_usage "train --out" "--out: cannot write to '$bad'" "$hulk" train --data "$tmp" --out "$bad"
+# Checked before the work: compare with search would take seconds; the refusal comes first, so no progress line.
+grep -q "search" "$tmp/out" && fail "compare ran before refusing --out"
+# A file where a folder is needed.
+touch "$tmp/file"
+expect_usage "sweep --out on a file" "--out: cannot write to '$tmp/file/s'" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$tmp/file/s"
+# A folder where a file is needed.
+expect_usage "compare --out on a folder" "it is a folder" "$hulk" compare "$tiny" --methods greedy --out "$tmp"
+# A refused run leaves no folder behind.
+expect_usage "bad scenario after --out" "nope.yaml" "$hulk" simulate "$tmp/nope.yaml" --out "$tmp/new/deeper"
+[ -e "$tmp/new" ] && fail "a failed simulate left the --out folder it created" || ok "failed run removes the folders it created"
+
+# Command line: did you mean, the option named, exit 2.
+expect_usage "near-miss command" "did you mean 'simulate'" "$hulk" simulat "$tiny"
+expect_usage "unknown option" "unknown option '--bogus' of simulate" "$hulk" simulate "$tiny" --bogus
+expect_usage "near-miss option" "did you mean '--budget'" "$hulk" compare "$tiny" --budgt 5
+expect_usage "bad --budget" "--budget" "$hulk" compare "$tiny" --budget lots
+expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
+expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
+expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --shard 2/2 --out "$tmp/s"
+
+[ "$failures" -eq 0 ] && echo "out_paths: all ok"
+exit "$failures"

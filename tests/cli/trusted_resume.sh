@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Resumes that cannot reuse stale results (issue 13): a sweep folder holds a manifest of its inputs, and a rerun with
+# other methods, another value list or another scenario is refused with one line naming what changed (exit 2), or
+# recomputed with --restart without duplicated or skipped points; sweep-merge names missing shards; a YAML flow map
+# is one --set value; gen-data refuses a changed --budget, --max-gpus or --count, naming the option.
+# Usage: trusted_resume.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+set -u
+hulk="$(readlink -f "$1")"
+tests="$(readlink -f "$2")"
+tiny="$tests/data/tiny/tiny.yaml"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $1"
+  failures=$((failures + 1))
+}
+ok() { echo "ok: $1"; }
+# expect_refusal NAME PATTERN CMD...: exit 2, exactly one stderr line, matching PATTERN.
+expect_refusal() {
+  local name="$1" pattern="$2"
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pattern" "$tmp/err"; then
+    ok "$name"
+  else
+    fail "$name: exit $rc, stderr:"
+    cat "$tmp/err"
+  fi
+}
+# points CSV: the point,value pairs of the rows, sorted (duplicates kept).
+points() { tail -n +2 "$1" | cut -d, -f1,2 | sort; }
+
+m=(--methods round-robin,greedy)
+"$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,10Gbps "${m[@]}" --out "$tmp/s" 2>"$tmp/err" ||
+  fail "first sweep: $(cat "$tmp/err")"
+[ -f "$tmp/s/sweep.manifest.json" ] && ok "manifest written" || fail "no sweep.manifest.json"
+
+expect_refusal "changed value list refused" "values of wan.default.bandwidth (was 100Mbps,10Gbps, now 100Mbps,1Gbps,10Gbps)" \
+  "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --out "$tmp/s"
+expect_refusal "changed methods refused" "--methods (was round-robin,greedy, now round-robin)" \
+  "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,10Gbps --methods round-robin --out "$tmp/s"
+expect_refusal "changed budget refused" "--budget" \
+  "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,10Gbps "${m[@]}" --budget 77 --out "$tmp/s"
+sed 's/utilisation: 0.4/utilisation: 0.5/' "$tiny" >"$tmp/tiny2.yaml"
+expect_refusal "changed scenario refused" "scenario file's content" \
+  "$hulk" sweep "$tmp/tiny2.yaml" --set wan.default.bandwidth=100Mbps,10Gbps "${m[@]}" --out "$tmp/s"
+[ "$(points "$tmp/s/sweep.csv" | tr '\n' ' ')" = "0,100Mbps 0,100Mbps 1,10Gbps 1,10Gbps " ] &&
+  ok "refusals left the rows alone" || { fail "rows changed by a refused run:"; cat "$tmp/s/sweep.csv"; }
+
+"$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --out "$tmp/s" --restart 2>"$tmp/err" ||
+  fail "--restart: $(cat "$tmp/err")"
+want="0,100Mbps 0,100Mbps 1,1Gbps 1,1Gbps 2,10Gbps 2,10Gbps "
+got="$(points "$tmp/s/sweep.csv" | tr '\n' ' ')"
+[ "$got" = "$want" ] && ok "--restart recomputes every point once" || fail "--restart rows: '$got', expected '$want'"
+"$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --out "$tmp/s" 2>"$tmp/err" ||
+  fail "resume with the same inputs: $(cat "$tmp/err")"
+grep -q "3 already done" "$tmp/err" && ok "same inputs resume" || { fail "same inputs did not resume:"; cat "$tmp/err"; }
+
+# sweep-merge: a missing shard is an error naming it, or accepted (and named) with --allow-missing.
+"$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --shard 0/2 --out "$tmp/sh" 2>/dev/null ||
+  fail "shard 0/2 failed"
+expect_refusal "merge with a missing shard" "sweep.shard-1-of-2.csv" "$hulk" sweep-merge "$tmp/sh"
+[ -f "$tmp/sh/sweep.csv" ] && fail "a refused merge wrote sweep.csv"
+"$hulk" sweep-merge "$tmp/sh" --allow-missing 2>"$tmp/err" && grep -q "MISSING shards 1" "$tmp/err" &&
+  ok "--allow-missing merges and names the missing shard" || { fail "--allow-missing:"; cat "$tmp/err"; }
+"$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --shard 1/2 --out "$tmp/sh" 2>/dev/null ||
+  fail "shard 1/2 failed"
+"$hulk" sweep-merge "$tmp/sh" 2>"$tmp/err" || fail "complete merge: $(cat "$tmp/err")"
+cmp -s <(cut -d, -f1-5 "$tmp/sh/sweep.csv") <(cut -d, -f1-5 "$tmp/s/sweep.csv") &&
+  ok "merged shards equal the unsharded run" || fail "merged shards differ from the unsharded run"
+
+# A YAML flow map with commas is one --set value.
+"$hulk" sweep "$tiny" --set 'regions.east.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps, latency: 1ms}' \
+  --methods round-robin --out "$tmp/map" 2>"$tmp/err" || fail "flow map --set: $(cat "$tmp/err")"
+[ "$(tail -n +2 "$tmp/map/sweep.csv" | wc -l)" -eq 2 ] && grep -q '"{bandwidth: 25Gbps, latency: 10us}"' "$tmp/map/sweep.csv" &&
+  ok "flow map values are whole values" || { fail "flow map sweep rows:"; cat "$tmp/map/sweep.csv"; }
+
+# gen-data: the manifest is written before the first sample; a changed option is refused and named.
+mkdir -p "$tmp/d"
+printf '{"format_version": 1, "count": 4, "seed": 1, "generator": "hulk gen-data --count 4 --seed 1 --budget 100 --max-gpus 8"}\n' >"$tmp/d/manifest.json"
+expect_refusal "gen-data: changed --budget" "--budget (was 100, now 200)" \
+  "$hulk" gen-data --count 4 --seed 1 --budget 200 --max-gpus 8 --out "$tmp/d"
+expect_refusal "gen-data: changed --max-gpus" "--max-gpus (was 8, now 16)" \
+  "$hulk" gen-data --count 4 --seed 1 --budget 100 --max-gpus 16 --out "$tmp/d"
+expect_refusal "gen-data: changed --count" "--count (was 4, now 5)" \
+  "$hulk" gen-data --count 5 --seed 1 --budget 100 --max-gpus 8 --out "$tmp/d"
+ls "$tmp/d/samples" 2>/dev/null | grep -q . && fail "a refused gen-data wrote samples"
+
+[ "$failures" -eq 0 ] && echo "trusted_resume: all ok"
+exit "$failures"

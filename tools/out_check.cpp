@@ -1,0 +1,79 @@
+#include "tools/out_check.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/errors.hpp"
+
+namespace hulk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw InputError("", 0, "--out", "cannot write to '" + path + "': " + why);
+}
+
+fs::path folder_of(const std::string& path, OutKind kind) {
+  if (kind == OutKind::folder) return fs::path(path);
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+}  // namespace
+
+void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created) {
+  std::error_code ec;
+  if (kind == OutKind::file && fs::is_directory(path, ec)) refuse(path, "it is a folder, a file name is expected");
+  const fs::path dir = folder_of(path, kind);
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) refuse(path, dir.string() + " is not a folder");
+  // Remember which folders do not exist yet, to remove them again if the command fails before writing.
+  std::vector<std::string> missing;
+  for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.insert(missing.begin(), p.string());
+    if (p == p.parent_path()) break;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) refuse(path, ec.message());
+  created.insert(created.end(), missing.begin(), missing.end());
+  const fs::path probe = dir / (".hulk-write-test." + std::to_string(::getpid()));
+  errno = 0;
+  {
+    std::ofstream out(probe);
+    out << "x";
+    out.close();
+    if (!out) {
+      const std::string why = errno ? std::strerror(errno) : "not writable";
+      fs::remove(probe, ec);
+      refuse(path, why);
+    }
+  }
+  fs::remove(probe, ec);
+}
+
+void clean_out(const std::string& path, OutKind kind, const std::vector<int>& pids,
+               const std::vector<std::string>& created) {
+  std::error_code ec;
+  const fs::path dir = folder_of(path, kind);
+  if (!pids.empty() && fs::is_directory(dir, ec)) {
+    std::vector<fs::path> stale;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      for (int pid : pids) {
+        const std::string tail = ".tmp." + std::to_string(pid);
+        if (name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0)
+          stale.push_back(it->path());
+      }
+    }
+    for (const auto& p : stale) fs::remove(p, ec);
+  }
+  for (auto it = created.rbegin(); it != created.rend(); ++it)
+    if (fs::is_directory(*it, ec) && fs::is_empty(*it, ec)) fs::remove(*it, ec);
+}
+
+}  // namespace hulk::cli
