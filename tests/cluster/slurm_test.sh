@@ -19,6 +19,9 @@ work=$(mktemp -d /tmp/hulk-slurm.XXXXXX)
 chmod 755 "$work"
 pids=()
 cleanup() {
+  # Jobs first (a failed run may leave some), so no slurmstepd outlives its slurmd; SLURM_CONF makes scancel talk
+  # to this test's private controller only.
+  [ -n "${SLURM_CONF:-}" ] && timeout 10 scancel --quiet --full -u root 2>/dev/null && sleep 1
   # Only the daemons this test started, by their pid; then wait so no port or socket outlives the test.
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
   for p in "${pids[@]}"; do
@@ -126,4 +129,33 @@ rows=$(($(wc -l < "$work/full/sweep.csv") - 1))
 if ! diff <(strip_wall "$work/full/sweep.csv") <(strip_wall "$work/sweep/sweep.csv"); then
   fail "merged Slurm sweep differs from the unsharded run"
 fi
-echo "PASS: Slurm array (2 shards) + afterok merge = unsharded sweep ($rows rows)"
+echo "ok: Slurm array (2 shards) + afterok merge = unsharded sweep ($rows rows)"
+
+# gen-data as a 2-task array: the samples (one file each) and the manifest equal an unsharded run's, byte for byte.
+gen=(--count 4 --budget 100 --max-gpus 8 --seed 5)
+"$hulk" gen-data --out "$work/data-full" "${gen[@]}" 2>/dev/null || fail "unsharded gen-data failed"
+if ! (cd "$work" && timeout 300 sbatch --wait --quiet --array=0-1 --output="$work/log/gen-%A_%a.out" \
+      "$src/tools/cluster/gen-data.sbatch" "$work/data-slurm" "${gen[@]}"); then
+  for f in "$work"/log/gen-*.out; do echo "--- $f" >&2; cat "$f" >&2; done
+  fail "the Slurm gen-data array did not succeed"
+fi
+[ "$(ls "$work/data-full/samples" | wc -l)" = 4 ] || fail "unsharded gen-data did not write 4 samples"
+diff -r "$work/data-full" "$work/data-slurm" || fail "Slurm gen-data shards differ from the unsharded run"
+
+# A failed shard: the afterok merge never runs, and submit-sweep.sh --wait says so (sbatch --wait alone exits 0
+# for the cancelled merge job).
+cat >"$work/failing-hulk" <<WRAP
+#!/bin/bash
+for a in "\$@"; do [ "\$a" = 1/2 ] && { echo "failing-hulk: shard 1/2 fails on purpose" >&2; exit 1; }; done
+exec "$hulk" "\$@"
+WRAP
+chmod +x "$work/failing-hulk"
+if (cd "$work" && HULK="$work/failing-hulk" timeout 300 "$src/tools/cluster/submit-sweep.sh" --wait 2 \
+      "$tests/data/tiny/tiny.yaml" "$work/broken" "${args[@]}" >"$work/log/broken.out" 2>&1); then
+  cat "$work/log/broken.out" >&2
+  fail "submit-sweep.sh --wait succeeded although shard 1 failed"
+fi
+[ -e "$work/broken/sweep.csv" ] && fail "the merge ran although shard 1 failed"
+grep -q "did not complete" "$work/log/broken.out" || { cat "$work/log/broken.out" >&2; fail "no message naming the failed merge"; }
+echo "ok: a failed shard cancels the merge and submit-sweep.sh --wait fails"
+echo "PASS: Slurm sweep array + merge and gen-data array equal their unsharded runs; a failed shard blocks the merge"

@@ -20,7 +20,18 @@ echo "sweep array job: $array ($n shards)"
 merge_cmd=(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --output="$out/slurm-merge-%j.out")
 if [ -n "$wait" ]; then
   echo "merge job: waiting (sbatch --wait)"
-  "${merge_cmd[@]}" --wait "$here/sweep-merge.sbatch" "$out"
+  rc=0
+  merge=$("${merge_cmd[@]}" --wait "$here/sweep-merge.sbatch" "$out") || rc=$?
+  merge=${merge%%;*}
+  # sbatch --wait exits 0 for a merge job cancelled because a shard failed (its afterok can never be met), so the
+  # job's final state decides; the controller keeps finished jobs for MinJobAge (300 s by default).
+  state=$(scontrol show job -o "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  echo "merge job: $merge $state"
+  if [ "$rc" != 0 ] || [ "$state" != COMPLETED ]; then
+    echo "submit-sweep.sh: the merge job $merge did not complete (${state:-state unknown}, sbatch exit $rc):" \
+         "a shard failed? see $out/slurm-${array}_*.out" >&2
+    exit 1
+  fi
 else
   merge=$("${merge_cmd[@]}" "$here/sweep-merge.sbatch" "$out")
   echo "merge job: ${merge%%;*} (runs after $array succeeds)"
