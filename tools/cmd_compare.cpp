@@ -12,6 +12,7 @@
 #include "sim/report/placement_json.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
 #include "tools/overrides_option.hpp"
 
 namespace hulk::cli {
@@ -58,7 +59,9 @@ void register_compare_commands(CLI::App& app) {
   auto* place = app.add_subcommand("place", "Compute a placement and write it as JSON");
   auto pa = std::make_shared<PlaceArgs>();
   place->add_option("scenario", pa->file, "scenario YAML file")->required();
-  place->add_option("--method", pa->method, "placement method: a name below or file:PATH")->capture_default_str();
+  place->add_option("--method", pa->method, "placement method: a name below or file:PATH")
+      ->capture_default_str()
+      ->check(method_choices());
   place->footer(kPlaceFooter + methods_help());
   place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
   place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str();
@@ -83,7 +86,9 @@ void register_compare_commands(CLI::App& app) {
   auto* compare = app.add_subcommand("compare", "Compare placement methods; every time comes from SimGrid");
   auto ca = std::make_shared<CompareArgs>();
   compare->add_option("scenario", ca->file, "scenario YAML file")->required();
-  compare->add_option("--methods", ca->methods, "comma-separated methods")->capture_default_str();
+  compare->add_option("--methods", ca->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
   compare->footer(kCompareFooter + methods_help());
   compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str();
   compare->add_option("--model", ca->options.model_path, model_help());

@@ -19,6 +19,7 @@
 #include "sim/report/outputs.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -96,7 +97,9 @@ void register_reproduce_command(CLI::App& app) {
   auto a = std::make_shared<ReproduceArgs>();
   cmd->add_option("dir", a->dir, "folder of scenarios")->capture_default_str();
   cmd->add_option("--out", a->out, "output folder")->capture_default_str();
-  cmd->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
+  cmd->add_option("--methods", a->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
   cmd->footer(R"(Examples:
   hulk reproduce                                   (the paper scenarios, scenarios/paper; several minutes)
   hulk reproduce scenarios/examples --out runs/examples --methods round-robin,greedy,search --no-plots

@@ -16,6 +16,7 @@
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/report/outputs.hpp"
 #include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
 #include "tools/overrides_option.hpp"
 
 namespace hulk::cli {
@@ -96,7 +97,8 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_option("--out", args->out_dir, "folder for result.json, comm.csv and trace.json (default: none)");
   simulate->add_flag("--json", args->json, "print the JSON result on stdout");
   simulate->add_option("--placement", args->method,
-                       "override the scenario's placement: a method name or file:PATH (default: the scenario's)");
+                       "override the scenario's placement: a method name or file:PATH (default: the scenario's)")
+      ->check(method_choices());
   simulate->add_option("--budget", args->options.budget,
                        "search budget in evaluations when the placement is search or gnn+refine "
                        "(0 = the method's own: 20000 for search, 2000 for gnn+refine)")
