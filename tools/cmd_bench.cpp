@@ -104,9 +104,15 @@ void register_bench_command(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
   cmd->add_option("scenarios", a->files, "scenario files")->required();
   cmd->add_option("--reps", a->reps, "repetitions per measurement")->capture_default_str();
-  cmd->add_option("--model", a->model, "GNN model file");
-  cmd->add_option("--budget", a->budget, "search budget in evaluations (default: as compare)");
+  cmd->add_option("--model", a->model, "GNN model file (default: " + default_model_path() + ")");
+  cmd->add_option("--budget", a->budget, "search budget in evaluations (0 = as compare: 20000)")
+      ->capture_default_str();
   cmd->add_flag("--no-gnn", a->skip_gnn, "skip the GNN measurements");
+  cmd->footer(R"(Examples:
+  hulk bench scenarios/examples/two-region-gpt.yaml
+  hulk bench scenarios/examples/big-1024.yaml --reps 3 --no-gnn
+
+Wall-clock medians on this machine; nothing is asserted. Micro-benchmarks: tests/bench (Google Benchmark).)");
   cmd->callback([a] {
     for (const auto& f : a->files) bench_file(f, *a);
   });

@@ -11,20 +11,47 @@
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
 #include "sim/methods/scenario_loading.hpp"
+#include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
+#include "tools/overrides_option.hpp"
 
 namespace hulk::cli {
 namespace {
 
 struct PlaceArgs {
   std::string file, method = "greedy", out;
+  std::vector<std::string> sets;
+  bool quiet = false;
   MethodOptions options = cli_method_options();
 };
 
 struct CompareArgs {
   std::string file, methods = "round-robin,greedy,search", out;
-  bool json = false;
+  std::vector<std::string> sets;
+  bool json = false, quiet = false;
   MethodOptions options = cli_method_options();
 };
+
+const std::string kBudgetHelp =
+    "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)";
+
+std::string model_help() { return "GNN model file for gnn and gnn+refine (default: " + default_model_path() + ")"; }
+
+const char* kPlaceFooter = R"(Examples:
+  hulk place scenarios/examples/two-region-gpt.yaml --method search --out runs/search.json
+  hulk simulate scenarios/examples/two-region-gpt.yaml --placement file:runs/search.json
+  hulk place scenarios/examples/two-region-gpt.yaml --set wan.default.latency=100ms --method gnn
+
+Methods (--method, default: greedy):
+)";
+
+const char* kCompareFooter = R"(Examples:
+  hulk compare scenarios/examples/two-region-gpt.yaml
+  hulk compare scenarios/examples/two-region-gpt.yaml --methods round-robin,greedy,gnn,gnn+refine --out runs/cmp.json
+  hulk compare scenarios/examples/two-region-gpt.yaml --set wan.default.bandwidth=100Mbps --budget 5000
+
+Methods (--methods, comma-separated, default: round-robin,greedy,search):
+)";
 
 }  // namespace
 
@@ -32,14 +59,19 @@ void register_compare_commands(CLI::App& app) {
   auto* place = app.add_subcommand("place", "Compute a placement and write it as JSON");
   auto pa = std::make_shared<PlaceArgs>();
   place->add_option("scenario", pa->file, "scenario YAML file")->required();
-  place->add_option("--method", pa->method, "placement method (see hulk compare --help)")->capture_default_str();
-  place->footer("Methods:\n" + methods_help());
+  place->add_option("--method", pa->method, "placement method: a name below or file:PATH")
+      ->capture_default_str()
+      ->check(method_choices());
+  place->footer(kPlaceFooter + methods_help());
   place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
-  place->add_option("--budget", pa->options.budget, "search budget in evaluations");
-  place->add_option("--model", pa->options.model_path, "GNN model file");
+  place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str();
+  place->add_option("--model", pa->options.model_path, model_help());
+  add_set_option(place, pa->sets);
+  add_quiet_flag(place, pa->quiet);
   place->callback([pa] {
     check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
-    Scenario s = load_scenario_file(pa->file);
+    Scenario s = load_scenario_file(pa->file, parse_set_overrides(pa->sets));
+    print_data_warnings(s, pa->quiet);
     PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
     nlohmann::json doc = placement_to_json(s, placed.placement);
     doc["method"] = pa->method;
@@ -54,15 +86,20 @@ void register_compare_commands(CLI::App& app) {
   auto* compare = app.add_subcommand("compare", "Compare placement methods; every time comes from SimGrid");
   auto ca = std::make_shared<CompareArgs>();
   compare->add_option("scenario", ca->file, "scenario YAML file")->required();
-  compare->add_option("--methods", ca->methods, "comma-separated methods")->capture_default_str();
-  compare->footer("Methods:\n" + methods_help());
-  compare->add_option("--budget", ca->options.budget, "search budget in evaluations");
-  compare->add_option("--model", ca->options.model_path, "GNN model file");
+  compare->add_option("--methods", ca->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
+  compare->footer(kCompareFooter + methods_help());
+  compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str();
+  compare->add_option("--model", ca->options.model_path, model_help());
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
-  compare->add_option("--out", ca->out, "also write the JSON report to this file");
+  compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
+  add_set_option(compare, ca->sets);
+  add_quiet_flag(compare, ca->quiet);
   compare->callback([ca] {
     const std::vector<std::string> methods = parse_method_list(ca->methods);
-    Scenario s = load_scenario_file(ca->file);
+    Scenario s = load_scenario_file(ca->file, parse_set_overrides(ca->sets));
+    print_data_warnings(s, ca->quiet);
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
     if (!ca->out.empty()) write_file_atomic(ca->out, doc.dump(2) + "\n");

@@ -18,6 +18,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/methods/scenario_loading.hpp"
+#include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -29,7 +31,7 @@ struct ReproduceArgs {
   std::string out = "runs/reproduce";
   std::string methods = "round-robin,greedy,search,gnn,gnn+refine";
   MethodOptions options = cli_method_options();
-  bool no_plots = false;
+  bool no_plots = false, quiet = false;
 };
 
 std::vector<std::string> scenario_files(const std::string& dir) {
@@ -55,6 +57,7 @@ void run_reproduce(const ReproduceArgs& args) {
   const std::vector<std::string> files = scenario_files(args.dir);
   std::vector<Scenario> scenarios;
   for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
+  for (const auto& s : scenarios) print_data_warnings(s, args.quiet);
   std::vector<CompareReport> reports;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     std::cerr << "reproduce: [" << i + 1 << "/" << scenarios.size() << "] " << scenarios[i].name << "\n";
@@ -94,11 +97,23 @@ void register_reproduce_command(CLI::App& app) {
   auto a = std::make_shared<ReproduceArgs>();
   cmd->add_option("dir", a->dir, "folder of scenarios")->capture_default_str();
   cmd->add_option("--out", a->out, "output folder")->capture_default_str();
-  cmd->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
-  cmd->footer("Methods:\n" + methods_help());
-  cmd->add_option("--budget", a->options.budget, "search budget in evaluations");
-  cmd->add_option("--model", a->options.model_path, "GNN model file");
+  cmd->add_option("--methods", a->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
+  cmd->footer(R"(Examples:
+  hulk reproduce                                   (the paper scenarios, scenarios/paper; several minutes)
+  hulk reproduce scenarios/examples --out runs/examples --methods round-robin,greedy,search --no-plots
+
+Writes OUT/reproduce.json, reproduce.csv and, unless --no-plots, the plots (tools/plot.py with /usr/bin/python3).
+
+Methods (--methods, comma-separated):
+)" + methods_help());
+  cmd->add_option("--budget", a->options.budget,
+                  "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+      ->capture_default_str();
+  cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_flag("--no-plots", a->no_plots, "skip the matplotlib plots");
+  add_quiet_flag(cmd, a->quiet);
   cmd->callback([a] { run_reproduce(*a); });
 }
 

@@ -1,4 +1,5 @@
 // `hulk validate` and `hulk simulate`.
+#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <iostream>
@@ -8,25 +9,29 @@
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/methods/scenario_loading.hpp"
+#include "sim/report/outputs.hpp"
+#include "tools/data_warnings.hpp"
+#include "tools/method_choices.hpp"
+#include "tools/overrides_option.hpp"
 
 namespace hulk::cli {
 namespace {
 
 struct SimulateArgs {
   std::string file, out_dir, method;
-  bool json = false;
+  std::vector<std::string> sets;
+  bool json = false, quiet = false, no_comm_csv = false;
   MethodOptions options = cli_method_options();
 };
 
-void print_warnings(const Scenario& s) {
-  for (const auto& w : s.platform.warnings) std::cerr << "hulk: warning: " << w << "\n";
-}
-
 void run_validate(const std::string& file) {
   Scenario s = load_scenario_file(file);
-  print_warnings(s);
+  print_data_warnings(s, false);  // showing them is what validate is for
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, job dp " << s.job.par.dp << " x tp "
             << s.job.par.tp << " x pp " << s.job.par.pp << "\n";
@@ -51,31 +56,81 @@ void print_summary(const nlohmann::json& r) {
             << human_bytes(r["bytes"]["inter_region"].get<double>()) << "\n";
 }
 
+/** simulate_isolated() always records events and writes comm.csv with --out (one row per message: 218 MB on
+ *  big-1024). This runs the same child without recording events and writes only result.json and trace.json. */
+nlohmann::json simulate_without_comm_csv(const Scenario& s, const Placement& placement, const std::string& out_dir) {
+  return run_in_child([&]() {
+    SimOptions options;
+    options.record_events = false;
+    options.record_spans = true;
+    const SimResult r = simulate(s, placement, options);
+    const nlohmann::json result = result_to_json(s, r);
+    const std::string trace = chrome_trace(s, r).dump() + "\n";  // rendered before any file is written
+    write_file_atomic(out_dir + "/result.json", result.dump(2) + "\n");
+    write_file_atomic(out_dir + "/trace.json", trace);
+    return result;
+  });
+}
+
+const char* kSimulateFooter = R"(Examples:
+  hulk simulate scenarios/examples/two-region-gpt.yaml
+  hulk simulate scenarios/examples/two-region-gpt.yaml --placement greedy --out runs/two-region
+  hulk simulate scenarios/examples/two-region-gpt.yaml --set wan.default.bandwidth=10Gbps --json
+  hulk simulate scenarios/examples/big-1024.yaml --out runs/big --no-comm-csv   (comm.csv: ~218 MB here)
+
+Placements (--placement, default: the scenario's `placement` key):
+)";
+
 }  // namespace
 
 void register_simulate_commands(CLI::App& app) {
   auto* validate = app.add_subcommand("validate", "Parse and validate a scenario; print a summary and warnings");
   auto validate_file = std::make_shared<std::string>();
   validate->add_option("scenario", *validate_file, "scenario YAML file")->required();
+  validate->footer("Example:\n  hulk validate scenarios/examples/two-region-gpt.yaml\n\nPrints one summary line on "
+                   "stdout and the data warnings on stderr; a bad file is one error line and exit code 2.");
   validate->callback([validate_file] { run_validate(*validate_file); });
 
   auto* simulate = app.add_subcommand("simulate", "Simulate training iterations of a scenario with SimGrid");
   auto args = std::make_shared<SimulateArgs>();
   simulate->add_option("scenario", args->file, "scenario YAML file")->required();
-  simulate->add_option("--out", args->out_dir, "folder for result.json, comm.csv and trace.json");
+  simulate->add_option("--out", args->out_dir, "folder for result.json, comm.csv and trace.json (default: none)");
   simulate->add_flag("--json", args->json, "print the JSON result on stdout");
-  simulate->add_option("--placement", args->method, "override the scenario's placement (method name or file:PATH)");
-  simulate->add_option("--budget", args->options.budget, "search budget (evaluations) when the placement is search");
-  simulate->add_option("--model", args->options.model_path, "GNN model file when the placement is gnn");
+  simulate->add_option("--placement", args->method,
+                       "override the scenario's placement: a method name or file:PATH (default: the scenario's)")
+      ->check(method_choices());
+  simulate->add_option("--budget", args->options.budget,
+                       "search budget in evaluations when the placement is search or gnn+refine "
+                       "(0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+      ->capture_default_str();
+  simulate->add_option("--model", args->options.model_path,
+                       "GNN model file when the placement is gnn or gnn+refine (default: " + default_model_path() + ")");
+  add_set_option(simulate, args->sets);
+  add_quiet_flag(simulate, args->quiet);
+  simulate->add_flag("--no-comm-csv", args->no_comm_csv,
+                     "with --out, write result.json and trace.json but not comm.csv (one row per message; large "
+                     "runs), and do not record the messages");
+  simulate->footer(kSimulateFooter + methods_help());
   simulate->callback([args] {
     if (!args->method.empty()) check_method(args->method, "", "--placement");
-    Scenario s = load_scenario_file(args->file);
-    print_warnings(s);
+    if (args->no_comm_csv && args->out_dir.empty())
+      throw InputError("", 0, "--no-comm-csv", "only means something with --out (without it no file is written)");
+    Scenario s = load_scenario_file(args->file, parse_set_overrides(args->sets));
+    print_data_warnings(s, args->quiet);
     const std::string m = args->method.empty() ? s.placement : args->method;
     PlacementOutcome placed = compute_placement(s, m, args->options);
-    SimOptions sim_options;
-    sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();
-    nlohmann::json result = simulate_isolated(s, placed.placement, sim_options, args->out_dir);
+    nlohmann::json result;
+    if (args->no_comm_csv) {
+      result = simulate_without_comm_csv(s, placed.placement, args->out_dir);
+      // A comm.csv left by an earlier run in this folder would not belong to this result.json.
+      std::error_code ec;
+      if (std::filesystem::remove(args->out_dir + "/comm.csv", ec))
+        std::cerr << "hulk: removed " << args->out_dir << "/comm.csv of an earlier run (--no-comm-csv)\n";
+    } else {
+      SimOptions sim_options;
+      sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();
+      result = simulate_isolated(s, placed.placement, sim_options, args->out_dir);
+    }
     if (args->json)
       std::cout << result.dump(2) << "\n";
     else

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots for hulk outputs (matplotlib from Debian's python3-matplotlib).
 
   plot.py sweep SWEEP.csv --out DIR [--x KEY]   speedup-vs-parameter curves (one line per method)
@@ -6,6 +6,8 @@
   plot.py reproduce REPRODUCE.json --out DIR    bar chart of speedups vs round-robin per scenario and method,
                                                 and one placement picture per scenario (regions, GPUs by stage)
 Each figure is written as PNG and SVG.
+Run it with /usr/bin/python3 (or as tools/plot.py): tools/install-deps.sh installs matplotlib for Debian's python3,
+and a python3 earlier on PATH (pyenv, a venv, conda) usually lacks it.
 """
 import argparse
 import csv
@@ -14,10 +16,17 @@ import os
 import re
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except ImportError as e:
+    # One line naming the fix, exit 2 (bad environment, as bad input), rather than a traceback.
+    print(f"plot.py: error: matplotlib cannot be imported by {sys.executable} ({e}); run /usr/bin/python3 "
+          "tools/plot.py ... (tools/install-deps.sh installs python3-matplotlib for it), or pip install matplotlib",
+          file=sys.stderr)
+    sys.exit(2)
 
 
 def save(fig, out_dir, name):

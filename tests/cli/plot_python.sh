@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tools/plot.py runs with Debian's /usr/bin/python3 (the one tools/install-deps.sh gives matplotlib), and where
+# matplotlib cannot be imported it prints one line naming the fix and exits 2 instead of a traceback.
+# Usage: plot_python.sh HULK_BINARY TESTS_DIR SOURCE_DIR
+set -u
+hulk="$(readlink -f "$1")" tests="$(readlink -f "$2")" src="$(readlink -f "$3")"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+
+[ "$(head -n 1 "$src/tools/plot.py")" = "#!/usr/bin/python3" ] || fail "plot.py's shebang is not /usr/bin/python3"
+[ -x "$src/tools/plot.py" ] || fail "plot.py is not executable"
+
+# A python whose matplotlib import fails (a package that raises ImportError shadows the real one).
+mkdir -p "$tmp/fake/matplotlib"
+echo 'raise ImportError("No module named matplotlib")' >"$tmp/fake/matplotlib/__init__.py"
+printf 'point,k,method,ok,iteration_time_s\n' >"$tmp/empty.csv"
+PYTHONPATH="$tmp/fake" /usr/bin/python3 "$src/tools/plot.py" sweep "$tmp/empty.csv" --out "$tmp/o" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "without matplotlib: exit $rc, expected 2"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { fail "without matplotlib: not one line on stderr"; cat "$tmp/err"; }
+grep -q "/usr/bin/python3" "$tmp/err" || fail "without matplotlib: the message does not name /usr/bin/python3"
+grep -q "Traceback" "$tmp/err" && fail "without matplotlib: a traceback"
+
+# With Debian's python3 and matplotlib: a real sweep plots.
+if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+  "$hulk" sweep "$tests/data/tiny/tiny.yaml" --set wan.default.bandwidth=1Gbps,10Gbps --methods round-robin,greedy \
+    --out "$tmp/sweep" 2>/dev/null || fail "sweep failed"
+  "$src/tools/plot.py" sweep "$tmp/sweep/sweep.csv" --out "$tmp/plots" 2>"$tmp/plot.err" || { fail "plot.py sweep failed"; cat "$tmp/plot.err"; }
+  ls "$tmp/plots"/*.png >/dev/null 2>&1 || fail "plot.py sweep wrote no PNG"
+else
+  fail "/usr/bin/python3 cannot import matplotlib: run tools/install-deps.sh"
+fi
+echo "$failures failures"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The per-scenario options of simulate, place and compare: `--set KEY=VALUE` (map values with commas included),
+# `--quiet` and each data warning once per command, `simulate --no-comm-csv`.
+# Usage: scenario_options.sh HULK_BINARY TESTS_DIR SOURCE_DIR
+set -u
+hulk="$(readlink -f "$1")" tests="$(readlink -f "$2")" src="$(readlink -f "$3")"
+tiny="$tests/data/tiny/tiny.yaml"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+iter() { python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["iteration_time_s"]))' "$1"; }
+
+# --set changes the simulated scenario, and compare/simulate agree on the overridden scenario.
+"$hulk" simulate "$tiny" --placement round-robin --json >"$tmp/base.json" 2>/dev/null || fail "simulate (base) failed"
+"$hulk" simulate "$tiny" --placement round-robin --json --set wan.default.bandwidth=10Gbps >"$tmp/set.json" 2>/dev/null \
+  || fail "simulate --set failed"
+[ "$(iter "$tmp/base.json")" != "$(iter "$tmp/set.json")" ] || fail "simulate --set wan.default.bandwidth=10Gbps changed nothing"
+"$hulk" compare "$tiny" --methods round-robin --json --set wan.default.bandwidth=10Gbps >"$tmp/cmp.json" 2>/dev/null \
+  || fail "compare --set failed"
+cmp_time=$(python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["results"][0]["iteration_time_s"]))' "$tmp/cmp.json")
+[ "$cmp_time" = "$(iter "$tmp/set.json")" ] || fail "compare --set ($cmp_time) and simulate --set ($(iter "$tmp/set.json")) disagree"
+# A map value with a comma arrives whole (the documented example form).
+"$hulk" simulate "$tiny" --placement round-robin --json \
+  --set 'regions.west.host_link={bandwidth: 1Gbps, latency: 1ms}' >"$tmp/map.json" 2>"$tmp/map.err" \
+  || { fail "simulate --set with a map value failed"; cat "$tmp/map.err"; }
+[ -s "$tmp/map.json" ] && [ "$(iter "$tmp/base.json")" != "$(iter "$tmp/map.json")" ] || fail "the map --set changed nothing"
+"$hulk" place "$tiny" --method greedy --set job.parallelism.dp=1 --set job.parallelism.pp=4 >"$tmp/place.json" 2>/dev/null \
+  || fail "place --set failed"
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["ranks"]) == 4' "$tmp/place.json" 2>/dev/null \
+  || fail "place --set: not 4 ranks"
+# Bad --set: one line, exit 2, naming --set or the key.
+for bad in "nokey" "=1Gbps" "wan.default.bandwidth=" ; do
+  "$hulk" simulate "$tiny" --set "$bad" >/dev/null 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "--set" "$tmp/err" || fail "--set '$bad': exit $rc, $(cat "$tmp/err")"
+done
+"$hulk" compare "$tiny" --set wan.default.bandwidth=1Gbps --set wan.default.bandwidth=2Gbps >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "given twice" "$tmp/err" || fail "a key set twice is not refused"
+"$hulk" place "$tiny" --set wan.defualt.bandwidth=1Gbps >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "did you mean 'default'" "$tmp/err" || fail "a misspelt --set key: $(cat "$tmp/err")"
+
+# --no-comm-csv: result.json and trace.json, no comm.csv (and a stale one is removed), the same iteration time.
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/full" >/dev/null 2>&1 || fail "simulate --out failed"
+mkdir -p "$tmp/lean" && echo stale >"$tmp/lean/comm.csv"
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/lean" --no-comm-csv >/dev/null 2>&1 || fail "--no-comm-csv failed"
+for f in result.json trace.json comm.csv; do [ -s "$tmp/full/$f" ] || fail "simulate --out wrote no $f"; done
+for f in result.json trace.json; do [ -s "$tmp/lean/$f" ] || fail "--no-comm-csv wrote no $f"; done
+[ -e "$tmp/lean/comm.csv" ] && fail "--no-comm-csv left a comm.csv"
+[ "$(iter "$tmp/full/result.json")" = "$(iter "$tmp/lean/result.json")" ] || fail "--no-comm-csv changed the iteration time"
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["traceEvents"]) > 10' "$tmp/lean/trace.json" \
+  || fail "--no-comm-csv: trace.json has no spans"
+"$hulk" simulate "$tiny" --no-comm-csv >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--no-comm-csv" "$tmp/err" || fail "--no-comm-csv without --out is not refused"
+
+# Data warnings (the Hulk importer's, on the paper's 47 servers): each once per command, none with --quiet.
+hulk47="$src/scenarios/examples/hulk-47.yaml"
+for cmd in "simulate --placement round-robin" "place --method round-robin" "compare --methods round-robin"; do
+  # shellcheck disable=SC2086
+  "$hulk" $cmd "$hulk47" >/dev/null 2>"$tmp/w.err" || { fail "$cmd on hulk-47 failed"; cat "$tmp/w.err"; continue; }
+  n=$(grep -c "^hulk: warning: " "$tmp/w.err")
+  u=$(grep "^hulk: warning: " "$tmp/w.err" | sort -u | wc -l)
+  [ "$n" -gt 0 ] || fail "$cmd: no data warning printed on hulk-47"
+  [ "$n" -eq "$u" ] || fail "$cmd: $n warning lines but $u distinct ones"
+  # shellcheck disable=SC2086
+  "$hulk" $cmd "$hulk47" --quiet >/dev/null 2>"$tmp/q.err" || fail "$cmd --quiet failed"
+  grep -q "warning" "$tmp/q.err" && fail "$cmd --quiet still prints warnings"
+done
+echo "$failures failures"
+[ "$failures" -eq 0 ]

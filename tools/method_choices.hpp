@@ -1,0 +1,21 @@
+#pragma once
+/** @file method_choices.hpp
+ *  @brief The valid values of a method option, shown in --help. CLI::IsMember cannot express the set (file:PATH is
+ *  open-ended), so this validator only describes; the value is checked by check_method() / parse_method_list(),
+ *  whose errors name the option and suggest the closest name. */
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/methods/method_registry.hpp"
+
+namespace hulk::cli {
+
+/** @brief "{round-robin,random,...,file:PATH}" (prefixed "comma-separated list of " if list). */
+inline CLI::Validator method_choices(bool list = false) {
+  std::string names;
+  for (const auto& m : known_methods()) names += m + ",";
+  return CLI::Validator(std::string(list ? "comma-separated list of " : "") + "{" + names + "file:PATH}");
+}
+
+}  // namespace hulk::cli
