@@ -188,16 +188,9 @@ void run_gnn_eval(const EvalArgs& args) {
   const HeldOutReport report = evaluate_held_out(cases, answers, &std::cerr);
   const HeldOutFigures f = held_out_figures(report);
   if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("held-out samples: %d of %d placed (round-robin feasible on %d); gnn decodes up to %d candidates%s\n",
-              f.placed, report.total, f.with_round_robin, args.candidates,
+  std::printf("gnn decodes up to %d candidates%s\n", args.candidates,
               args.candidates == 1 ? " (argmax only: no evaluator involved)" : "");
-  if (f.with_round_robin)
-    std::printf("gnn vs round-robin: geomean speedup %.3fx, worst %.3fx (over %d samples)\n",
-                f.geomean_vs_round_robin, f.worst_vs_round_robin, f.with_round_robin);
-  std::printf("gnn vs greedy:      geomean speedup %.3fx, worst %.3fx\n", f.geomean_vs_greedy, f.worst_vs_greedy);
-  std::printf("gnn gap to search:  mean %.1f%%\n", 100.0 * f.mean_gap_to_search);
-  std::printf("gnn inference:      mean %.1f ms per placement (traffic estimate + model + sampled decodes)\n",
-              f.mean_inference_ms);
+  std::fputs(held_out_summary(f, report.total, gnn::read_manifest(args.data).generator).c_str(), stdout);
   if (!args.out.empty()) write_file_atomic(args.out, held_out_csv(report));
 }
 

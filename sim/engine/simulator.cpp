@@ -1,5 +1,8 @@
 #include "sim/engine/simulator.hpp"
 
+#include <cmath>
+#include <stdexcept>
+
 #include <algorithm>
 #include <memory>
 #include <tuple>
@@ -148,6 +151,12 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   shared.fabric = &fabric;
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
 
+  // SimGrid returns from run() on a deadlock (it prints "Oops! Deadlock detected"): a run whose iterations did not
+  // all complete has no iteration time, and must be an error rather than a success with a null or partial time.
+  if (static_cast<int>(shared.iteration_end_s.size()) < job.iterations || !std::isfinite(engine->get_clock()))
+    throw std::runtime_error("the simulation did not finish: " + std::to_string(shared.iteration_end_s.size()) +
+                             " of " + std::to_string(job.iterations) + " iterations completed at simulated time " +
+                             std::to_string(engine->get_clock()) + " s (SimGrid deadlock or non-finite time)");
   SimResult res;
   res.placement = placement;
   const double iters = job.iterations;
