@@ -13,9 +13,9 @@
  *
  *      {"format_version": 1,
  *       "index": i,
- *       "scenario": {...},            // sim/scenario_json.hpp: platform, network, job (SI units)
+ *       "scenario": {...},            // sim/scenario/scenario_json.hpp: platform, network, job (SI units)
  *       "traffic": {...} | null,      // SimGrid-traced TrafficMatrix of the greedy placement (for analysis;
- *                                     // the model reads the analytic estimate, sim/traffic_estimate.hpp)
+ *                                     // the model reads the analytic estimate, sim/evaluate/traffic_estimate.hpp)
  *       "label": [[host, slot], ...], // best placement the search found, index = rank (Megatron order)
  *       "times_s": {"round-robin": t, "greedy": t, "search": t, ...}}  // simulated iteration times
  *

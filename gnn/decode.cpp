@@ -311,7 +311,7 @@ RoleCounts role_counts(const Scenario& s, const Placement& placement) {
 }
 
 std::string placement_violation(const Scenario& s, const Placement& placement) {
-  // The project's one definition of a valid placement (sim/placement.hpp).
+  // The project's one definition of a valid placement (sim/workload/placement_check.hpp).
   return placement_problem(s, placement, s.job.check_memory);
 }
 

@@ -50,7 +50,7 @@ RoleCounts role_counts(const Scenario& scenario, const Placement& placement);
 
 /** @brief Why a placement is invalid ("" if valid): rank count, host/slot range, GPU used twice, and (if
  *  check_memory) a stage whose peak memory exceeds its GPU. Same rules as placement_problem() in
- *  sim/placement.hpp; kept here so that gnn/ and its tests do not depend on the placement helper's code. */
+ *  sim/workload/placement_check.hpp; kept here so that gnn/ and its tests do not depend on the placement helper's code. */
 std::string placement_violation(const Scenario& scenario, const Placement& placement);
 
 }  // namespace hulk::gnn

@@ -14,7 +14,7 @@
 
 namespace hulk::gnn {
 
-/** @brief Placer "gnn". The graph is build_reference_graph() (sim/traffic_estimate.hpp): the greedy placement's
+/** @brief Placer "gnn". The graph is build_reference_graph() (sim/features/reference_graph.hpp): the greedy placement's
  *  roles and estimated traffic, as in training. */
 class GnnPlacer : public Placer {
  public:

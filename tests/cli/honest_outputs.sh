@@ -3,19 +3,7 @@
 # fails when every method failed; `sweep` fails loudly when its CSV append fails; the scenario loader and the
 # command line accept and reject the same method names; gnn and gnn+refine (committed model) give valid
 # placements; `bench` times the search compare runs. Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
-set -u
-hulk="$(readlink -f "$1")"
-tests="$(readlink -f "$2")"
-tiny="$tests/data/tiny/tiny.yaml"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $1"
-  failures=$((failures + 1))
-}
-ok() { echo "ok: $1"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 
 # 1. compare without search: gap_search is n/a in the table and null in the JSON.
 "$hulk" compare "$tiny" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.txt" 2>"$tmp/c.err" || fail "compare without search failed: $(cat "$tmp/c.err")"

@@ -3,18 +3,7 @@
 # and the path with exit code 2 (never an internal error, never after the work); a near-miss command gets "did you
 # mean"; errors of the command line name the option, and are exit code 2.
 # Usage: out_paths.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
-set -u
-hulk="$(readlink -f "$1")"
-tests="$(readlink -f "$2")"
-tiny="$tests/data/tiny/tiny.yaml"
-tmp="$(mktemp -d)"
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $1"
-  failures=$((failures + 1))
-}
-ok() { echo "ok: $1"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 # expect_usage NAME PATTERN CMD...: exit 2, exactly one stderr line matching PATTERN, no "internal error".
 expect_usage() {
   local name="$1" pattern="$2"

@@ -4,18 +4,7 @@
 # recomputed with --restart without duplicated or skipped points; sweep-merge names missing shards; a YAML flow map
 # is one --set value; gen-data refuses a changed --budget, --max-gpus or --count, naming the option.
 # Usage: trusted_resume.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
-set -u
-hulk="$(readlink -f "$1")"
-tests="$(readlink -f "$2")"
-tiny="$tests/data/tiny/tiny.yaml"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $1"
-  failures=$((failures + 1))
-}
-ok() { echo "ok: $1"; }
+source "$(dirname "$0")/lib/common.bash" "$@"
 # expect_refusal NAME PATTERN CMD...: exit 2, exactly one stderr line, matching PATTERN.
 expect_refusal() {
   local name="$1" pattern="$2"
