@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <memory>
 #include <iostream>
+
+#include <unistd.h>
 #include <sstream>
 
 #include "tools/commands.hpp"
@@ -79,11 +81,16 @@ void print_summary(const nlohmann::json& r) {
 
 /** simulate_isolated() always records events and writes comm.csv with --out (one row per message: 218 MB on
  *  big-1024). This runs the same child without recording events and writes only result.json and trace.json. */
+/** Progress lines every 10 s of wall time when stderr is a terminal (a person is waiting); none in pipes and
+ *  logs, whose readers want the result lines alone. */
+double progress_interval_s() { return ::isatty(STDERR_FILENO) ? 10.0 : 0.0; }
+
 nlohmann::json simulate_without_comm_csv(const Scenario& s, const Placement& placement, const std::string& out_dir) {
   return run_in_child([&]() {
     SimOptions options;
     options.record_events = false;
     options.record_spans = true;
+    options.progress_every_s = progress_interval_s();
     const SimResult r = simulate(s, placement, options);
     const nlohmann::json result = result_to_json(s, r);
     const std::string trace = chrome_trace(s, r).dump() + "\n";  // rendered before any file is written
@@ -153,6 +160,7 @@ void register_simulate_commands(CLI::App& app) {
     } else {
       SimOptions sim_options;
       sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();
+      sim_options.progress_every_s = progress_interval_s();
       result = simulate_isolated(s, placed.placement, sim_options, args->out_dir);
     }
     if (args->json)

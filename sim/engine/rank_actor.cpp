@@ -1,5 +1,7 @@
 #include "sim/engine/rank_actor.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <string>
 
@@ -121,6 +123,17 @@ void RankActor::backward(int mb) {
   if (prev >= 0) pp_send(prev, 'g', mb);
 }
 
+/** A progress line on stderr, at most every progress_every_s wall seconds: long simulations (minutes) are not
+ *  silent. Rank 0 reports: its position is a fair measure of the iteration's progress (it starts first and, in
+ *  1F1B, finishes last). */
+static void report_progress(SimShared& sh, int iteration, std::size_t op, std::size_t ops, double simulated_s) {
+  const auto now_wall = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now_wall - sh.last_progress).count() < sh.progress_every_s) return;
+  sh.last_progress = now_wall;
+  std::fprintf(stderr, "hulk: simulating: iteration %d/%d, rank 0 at pipeline op %zu/%zu, simulated time %.3f s\n",
+               iteration + 1, sh.job->iterations, op, ops, simulated_s);
+}
+
 void RankActor::operator()() {
   SimShared& sh = *shared_;
   RankLedger& ledger = sh.ledgers[rank_];
@@ -138,9 +151,10 @@ void RankActor::operator()() {
 
   for (int it = 0; it < sh.job->iterations; ++it) {
     ledger.iteration = it;
-    for (const PipeOp& op : ops) {
-      if (op.forward) forward(op.micro_batch);
-      else backward(op.micro_batch);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].forward) forward(ops[i].micro_batch);
+      else backward(ops[i].micro_batch);
+      if (rank_ == 0 && sh.progress_every_s > 0) report_progress(sh, it, i + 1, ops.size(), now());
     }
     if (dp_group.size() > 1) {
       CommTag tag;

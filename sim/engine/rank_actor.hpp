@@ -4,6 +4,7 @@
  *  micro-batches, per-layer compute and TP all-reduces, PP sends/receives), the DP all-reduce and the
  *  end-of-iteration barrier, and accounts where its time goes. */
 #include <string>
+#include <chrono>
 #include <vector>
 
 #include <simgrid/s4u/Barrier.hpp>
@@ -28,6 +29,8 @@ struct SimShared {
   std::vector<RankLedger> ledgers;       ///< one per rank
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
   bool record_spans = false;
+  double progress_every_s = 0;           ///< SimOptions::progress_every_s
+  std::chrono::steady_clock::time_point last_progress = std::chrono::steady_clock::now();
 };
 
 /** @brief One rank. Accounting (per rank, summed over iterations):

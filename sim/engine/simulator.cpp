@@ -39,6 +39,7 @@ void prepare_shared(const JobSpec& job, const SgPlatform& sg, const std::vector<
   shared.plan = ParallelPlan(job.par);
   shared.cost = compute_job_cost(job);
   shared.record_spans = options.record_spans;
+  shared.progress_every_s = options.progress_every_s;
   for (int r = 0; r < ranks; ++r) {
     shared.region_of_rank.push_back(region_of_host[host_of_rank[r]]);
     shared.flops_scale_of_rank.push_back(sg.flops_scale[host_of_rank[r]]);

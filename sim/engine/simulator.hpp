@@ -12,6 +12,9 @@ namespace hulk {
 struct SimOptions {
   bool record_events = true;  ///< fill SimResult::events (comm.csv)
   bool record_spans = true;   ///< fill SimResult::spans (trace.json)
+  /** @brief If > 0: print a progress line on stderr at most every this many wall seconds (rank 0's position in
+   *  its pipeline schedule, simulated time). Never changes results; 0 = silent. */
+  double progress_every_s = 0;
 };
 
 /** @brief Simulates scenario.job.iterations iterations of the job with the given placement.
