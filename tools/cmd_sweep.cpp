@@ -120,7 +120,11 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("scenario", a->file, "scenario YAML file")->required();
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
-  sweep->footer("Methods:\n" + methods_help());
+  sweep->footer(
+      "Example:\n  hulk sweep scenarios/paper/gpt3-6.7b-3d.yaml --set platform.hulk.wan_bandwidth=100Mbps,1Gbps,10Gbps "
+      "\\\n      --methods round-robin,greedy,search --out runs/sweep\n"
+      "On a cluster: --shard i/n per task, then `hulk sweep-merge runs/sweep` (tools/cluster/README.md).\n\n"
+      "Methods:\n" + methods_help());
   sweep->add_option("--shard", a->shard,
                     "i/n: run only the points with index % n == i (0-based i, e.g. "
                     "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
@@ -134,6 +138,7 @@ void register_sweep_commands(CLI::App& app) {
   sweep->callback([a] { run_sweep(*a); });
 
   auto* merge = app.add_subcommand("sweep-merge", "Join the shard CSVs of a sweep folder into sweep.csv");
+  merge->footer("Example:\n  hulk sweep-merge runs/sweep      # after every `hulk sweep ... --shard i/n --out runs/sweep`");
   auto dir = std::make_shared<std::string>();
   auto allow_missing = std::make_shared<bool>(false);
   merge->add_option("dir", *dir, "sweep output folder")->required();
