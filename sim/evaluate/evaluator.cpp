@@ -9,7 +9,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
-// i-1 (simcore's ring_steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
+// i-1 (sim/engine/collectives.cpp's ring steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
 // latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
 // `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
 // With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
@@ -132,7 +132,7 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 4: simcore's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
+  // Approximation 4: the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
   // children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share links
   // (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
   const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
@@ -230,7 +230,7 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
 }
 
 double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 3, mirroring simcore's collectives.cpp: members grouped by region (regions in order of first
+  // Approximation 3, mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of first
   // appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
   // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.

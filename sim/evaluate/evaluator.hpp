@@ -23,15 +23,15 @@
  *     one stage. Traffic of different stages or of different phases (e.g. a PP message during a DP all-reduce,
  *     DP all-reduces of two stages that overlap in time) is NOT counted as contention.
  *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps of S/n; hop time = latency + (S/n)/share. As in
- *     simcore, a rank forwards a chunk as soon as it received the previous one (no step barrier), so the time is
+ *     the engine, a rank forwards a chunk as soon as it received the previous one (no step barrier), so the time is
  *     max(largest sum of 2(n-1) consecutive hop times, max over hops of latency + 2(n-1) x transfer) (a slow hop
  *     pipelines its chunks). Equal hops: the closed form 2(n-1)(a + S/(nB)), which SimGrid matches exactly.
- *  3. Hierarchical all-reduce (as simcore's collectives.cpp): members grouped by region in order of first
+ *  3. Hierarchical all-reduce (as sim/engine/collectives.cpp): members grouped by region in order of first
  *     appearance. Balanced groups (k members in each of R regions): intra-region ring reduce-scatter
  *     (k-1 steps of S/k), then k concurrent cross-region rings (2(R-1) steps of S/(kR)), then the intra-region
  *     all-gather (same time as the reduce-scatter). Unbalanced groups: one ring over the group re-ordered region
  *     by region. Balanced and unbalanced groups of one stage do not contend with each other in the estimate.
- *  4. Tree all-reduce (as simcore): binary tree over dp order (children 2i+1, 2i+2), whole-buffer reduce to member
+ *  4. Tree all-reduce (as the engine): binary tree over dp order (children 2i+1, 2i+2), whole-buffer reduce to member
  *     0 (a node sends once all its children's buffers arrived), then whole-buffer broadcast. Transfers that start
  *     at the same instant share links (counted over all groups of the stage); one starting later is not slowed by
  *     transfers still in flight.

@@ -1,7 +1,6 @@
-// Simulator speed benchmark (not a test). Build (from the worktree, after building hulk_sim):
-//   g++ -O2 -std=c++17 -I. tests/bench/bench_simulate.cpp build/libhulk_*.a $(pkg-config --libs simgrid) \
-//       -lyaml-cpp -o build/bench_simulate
-// Run: /usr/bin/time -v build/bench_simulate hulk47|gpu1024|actors10k|SCENARIO.yaml [block|round-robin] [events]
+// Simulator speed benchmark (not a test). Build: cmake --build build --target hulk_bench_simulate
+// Run: /usr/bin/time -v build/tests/bench/hulk_bench_simulate hulk47|gpu1024|actors10k|SCENARIO.yaml
+//      [block|round-robin] [events]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
