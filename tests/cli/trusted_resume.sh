@@ -5,19 +5,6 @@
 # is one --set value; gen-data refuses a changed --budget, --max-gpus or --count, naming the option.
 # Usage: trusted_resume.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 source "$(dirname "$0")/lib/common.bash" "$@"
-# expect_refusal NAME PATTERN CMD...: exit 2, exactly one stderr line, matching PATTERN.
-expect_refusal() {
-  local name="$1" pattern="$2"
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pattern" "$tmp/err"; then
-    ok "$name"
-  else
-    fail "$name: exit $rc, stderr:"
-    cat "$tmp/err"
-  fi
-}
 # points CSV: the point,value pairs of the rows, sorted (duplicates kept).
 points() { tail -n +2 "$1" | cut -d, -f1,2 | sort; }
 
