@@ -42,6 +42,11 @@ struct HostSpec {
   LinkSpec intra_link;   ///< GPU<->GPU inside the server, per GPU (NVLink/PCIe class)
 };
 
+/** @brief How WAN capacity is shared (issue 9). `pair`: one shared full-duplex link per region pair, all flows
+ *  between the two regions share its bandwidth (a leased line, a VPN tunnel). `host`: each host has its own cap
+ *  toward each other region (Linux tc/netem egress shaping, a cloud VM's per-instance limit); no region-pair pipe. */
+enum class WanCapacity { pair, host };
+
 /** @brief A whole multi-region cluster. The host order is the "listed order" used by round-robin. */
 struct PlatformSpec {
   std::vector<std::string> regions;  ///< region names, index = region id
@@ -49,6 +54,8 @@ struct PlatformSpec {
   /** @brief WAN link between two distinct regions, indexed [a][b] (symmetric; diagonal unused). Each region pair
    *  is one shared full-duplex link: all flows between the two regions share its bandwidth. */
   std::vector<std::vector<LinkSpec>> wan;
+  /** @brief What a `wan` bandwidth means: one pipe per region pair, or each host's own cap toward the region. */
+  WanCapacity wan_capacity = WanCapacity::pair;
   /** @brief Optional per-host-pair one-way latency (seconds) that replaces the WAN/LAN latency between two
    *  hosts (measured data). Key (a, b) with a < b (host indices). */
   std::map<std::pair<int, int>, double> host_pair_latency_s;
@@ -72,6 +79,10 @@ struct NetworkSpec {
   std::string model = "CM02";  ///< SimGrid network/model
   double tcp_window_bytes = 0; ///< network/TCP-gamma; 0 = no window cap
   bool crosstraffic = false;   ///< network/crosstraffic
+  /** @brief Messages of one kind from one rank to one peer travel in order over this many parallel channels
+   *  (NCCL channels / TCP connections): a message starts transmitting when one of the peer's channels is free,
+   *  i.e. when an earlier message has left the sender. Default 1 (see scenarios/README.md). */
+  int channels_per_peer = 1;
 };
 
 /** @brief Transformer model shape. */
@@ -104,6 +115,18 @@ struct JobSpec {
   int iterations = 1;
   double utilisation = 0.4;            ///< achieved fraction of peak flop/s
   bool check_memory = true;            ///< a stage that does not fit is an error
+  /** @brief Activation recomputation (Megatron-LM --recompute-granularity): none | selective | full. */
+  std::string recompute = "none";
+  /** @brief Optimizer whose state sits on the GPU: adam | sgd (momentum SGD). */
+  std::string optimizer = "adam";
+  /** @brief Pipeline point-to-point mode: blocking (Megatron-LM's 1F1B: batched send/recv on the critical path)
+   *  or overlapped (GPipe-style: sends on a separate stream, never block compute). "" = as the schedule's
+   *  reference implementation does: 1f1b -> blocking (Megatron-LM), gpipe -> overlapped (torchgpipe). */
+  std::string pipeline_p2p;
+  /** @brief The p2p mode in force (pipeline_p2p, or the schedule's default when it is empty). */
+  bool pipeline_p2p_blocking() const {
+    return pipeline_p2p.empty() ? schedule == "1f1b" : pipeline_p2p == "blocking";
+  }
   /** @brief Micro-batches per iteration for one pipeline: global_batch / (dp * micro_batch). */
   int micro_batches() const { return global_batch / (par.dp * micro_batch); }
 };
