@@ -22,6 +22,9 @@ struct StageCost {
   int in_flight_micro_batches = 0;    ///< micro-batches whose activations are held at peak
   double peak_memory_bytes = 0;       ///< weight_state + activations * in_flight
   double dp_grad_bytes = 0;           ///< gradient bytes all-reduced across DP per rank per iteration
+  /** @brief Activation recomputation: flop per layer per micro-batch re-run at the start of that layer's backward,
+   *  per TP rank (full: the layer's forward; selective: the attention core; none: 0). */
+  double recompute_layer_flops = 0;
   /** @brief Forward flop per micro-batch (all layers + extra). Backward = 2x forward. */
   double fwd_flops_per_mb() const { return layers * layer_fwd_flops + extra_fwd_flops; }
 };
@@ -32,6 +35,8 @@ struct JobCost {
   double tp_allreduce_bytes = 0;      ///< bytes of each TP all-reduce (2 per layer forward, 2 backward)
   double pp_message_bytes = 0;        ///< bytes one rank sends to the next stage per micro-batch (and back)
   double bytes_per_element = 2;       ///< 2 for fp16/bf16, 4 for fp32
+  /** @brief TP all-reduces per layer repeated in backward by recomputation (full: the forward's 2; else 0). */
+  int recompute_tp_allreduces = 0;
   std::vector<StageCost> stages;      ///< one per pipeline stage
 };
 
