@@ -21,5 +21,7 @@ void register_reproduce_command(CLI::App& app);
 void register_gnn_commands(CLI::App& app);
 /** @brief bench. */
 void register_bench_command(CLI::App& app);
+/** @brief fidelity (tools/fidelity_command.cpp). */
+void register_fidelity_command(CLI::App& app);
 
 }  // namespace hulk::cli

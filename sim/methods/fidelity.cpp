@@ -1,0 +1,231 @@
+#include "sim/methods/fidelity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/method_registry.hpp"
+#include "sim/methods/scenario_loading.hpp"
+
+namespace hulk {
+
+double simulate_scenario_iteration_s(const Scenario& scenario) {
+  const PlacementOutcome placed = compute_placement(scenario, scenario.placement, MethodOptions{});
+  return simulated_iteration_time_s(scenario, placed.placement);
+}
+
+Calibration calibrate_utilisation(const std::function<double(double)>& time_of, double target_s, double start_u,
+                                  double rel_tol, int max_simulations) {
+  // Work on y = 1/u: the iteration time is close to affine in y (compute scales with y, exposed communication
+  // does not), so secant steps on g(y) = time - target converge in a few simulations. g increases with y.
+  const double y_min = 1.0, y_max = 1e6;
+  Calibration c;
+  double best = HUGE_VAL;  // |g| of the closest simulation so far, whose u and time c keeps
+  auto eval = [&](double y) {
+    const double t = time_of(1.0 / y);
+    ++c.simulations;
+    const double g = t - target_s;
+    if (std::fabs(g) < best) {
+      best = std::fabs(g);
+      c.utilisation = 1.0 / y;
+      c.simulated_s = t;
+    }
+    c.reached = c.reached || std::fabs(g) <= rel_tol * target_s;
+    return g;
+  };
+  std::optional<double> lo, hi;  // lo: g < 0 (too fast: raise y); hi: g > 0
+  double y = 1.0 / std::clamp(start_u, 1.0 / y_max, 1.0);
+  double y_prev = 0, g_prev = 0;
+  bool have_prev = false;
+  while (c.simulations < max_simulations) {
+    const double g = eval(y);
+    if (c.reached) return c;
+    if (g < 0) lo = y;
+    else hi = y;
+    if (g > 0 && y <= y_min) return c;  // slower than measured even at full peak: unreachable (u = 1 kept)
+    if (g < 0 && y >= y_max) return c;  // faster than measured even at u = 1e-6: give up
+    // Secant through the last two points; else the pure-compute guess time ~ y.
+    double next = y * target_s / (g + target_s);
+    if (have_prev && y != y_prev && g != g_prev) {
+      const double slope = (g - g_prev) / (y - y_prev);
+      if (std::isfinite(slope) && slope > 0) next = y - g / slope;
+    }
+    next = std::clamp(next, y_min, y_max);
+    if (lo && hi && !(next > *lo && next < *hi)) next = 0.5 * (*lo + *hi);
+    if (next == y) break;  // no progress possible
+    y_prev = y;
+    g_prev = g;
+    have_prev = true;
+    y = next;
+  }
+  return c;
+}
+
+ErrorSummary summarize_errors(const std::vector<const FidelityRow*>& rows) {
+  std::vector<double> errs;
+  for (const FidelityRow* r : rows)
+    if (!r->point.calibrate && r->simulated_s) errs.push_back(std::fabs(r->error()));
+  ErrorSummary s;
+  s.count = static_cast<int>(errs.size());
+  if (errs.empty()) return s;
+  std::sort(errs.begin(), errs.end());
+  const std::size_t n = errs.size();
+  s.median_abs = n % 2 == 1 ? errs[n / 2] : 0.5 * (errs[n / 2 - 1] + errs[n / 2]);
+  s.max_abs = errs.back();
+  return s;
+}
+
+namespace {
+
+std::string sig4(double v) {
+  char buf[64];
+  if (std::fabs(v) >= 1e4 && std::isfinite(v))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%#.4g", v);
+  return buf;
+}
+
+std::string percent(double fraction) {
+  char buf[64];
+  double p = 100.0 * fraction;
+  if (std::fabs(p) < 0.005) p = 0.0;  // no "-0.00%"
+  std::snprintf(buf, sizeof buf, "%+.2f%%", p);
+  return buf;
+}
+
+void report(std::ostream* progress, const std::string& line) {
+  if (progress) *progress << "fidelity: " << line << "\n" << std::flush;
+}
+
+}  // namespace
+
+std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const std::vector<std::string>& only,
+                                         const IterationSimulator& simulate, std::ostream* progress) {
+  const std::vector<std::string> all = manifest.series();
+  for (const auto& name : only)
+    if (std::find(all.begin(), all.end(), name) == all.end()) {
+      std::string list;
+      for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
+      throw InputError(manifest.file, 0, "--series", "unknown series '" + name + "' (expected one of: " + list + ")");
+    }
+  std::vector<FidelitySeries> out;
+  for (const auto& name : all) {
+    if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
+    FidelitySeries fs;
+    fs.name = name;
+    std::vector<Scenario> scenarios;
+    // Load every scenario of the series first: a bad file stops the run before any simulation.
+    for (const auto& p : manifest.points)
+      if (p.series == name) {
+        scenarios.push_back(load_scenario_file(p.scenario));
+        FidelityRow row;
+        row.point = p;
+        row.measured_s = measured_iteration_time_s(p, scenarios.back().job);
+        fs.rows.push_back(row);
+      }
+    std::size_t cal = 0;
+    while (!fs.rows[cal].point.calibrate) ++cal;
+    fs.calibration_case = fs.rows[cal].point.case_name;
+
+    auto run_at = [&](std::size_t i, double u) {
+      Scenario s = scenarios[i];
+      s.job.utilisation = u;
+      const double t = simulate(s);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "utilisation %.6f -> %s s (measured %s s)", u, sig4(t).c_str(),
+                    sig4(fs.rows[i].measured_s).c_str());
+      report(progress, "[" + name + "] " + fs.rows[i].point.case_name + ": " + buf);
+      return t;
+    };
+    try {
+      const Calibration c = calibrate_utilisation([&](double u) { return run_at(cal, u); }, fs.rows[cal].measured_s,
+                                                  scenarios[cal].job.utilisation);
+      fs.calibration = c;
+      fs.rows[cal].simulated_s = c.simulated_s;
+    } catch (const InputError& e) {
+      fs.rows[cal].failure = e.what();
+    }
+    for (std::size_t i = 0; i < fs.rows.size(); ++i) {
+      if (i == cal) continue;
+      if (!fs.calibration) {
+        fs.rows[i].failure = "not simulated: the series' calibration point failed";
+        continue;
+      }
+      try {
+        fs.rows[i].simulated_s = run_at(i, fs.calibration->utilisation);
+      } catch (const InputError& e) {
+        fs.rows[i].failure = e.what();
+      }
+    }
+    out.push_back(fs);
+  }
+  return out;
+}
+
+std::string fidelity_table(const std::vector<FidelitySeries>& series, const std::string& manifest_file) {
+  std::vector<std::vector<std::string>> cells = {
+      {"series", "case", "measured_s", "simulated_s", "error", "source"}};
+  std::vector<const FidelityRow*> all_rows;
+  int points = 0, failed = 0;
+  for (const auto& s : series)
+    for (const auto& r : s.rows) {
+      ++points;
+      all_rows.push_back(&r);
+      const std::string sim = r.simulated_s ? sig4(*r.simulated_s) : "failed";
+      std::string err = r.simulated_s ? percent(r.error()) : "-";
+      if (r.point.calibrate) err += " (cal)";
+      if (!r.simulated_s) ++failed;
+      cells.push_back({s.name, r.point.case_name, sig4(r.measured_s), sim, err, r.point.source});
+    }
+  std::vector<std::size_t> width(cells[0].size(), 0);
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c + 1 < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::ostringstream out;
+  out << "Fidelity: " << points << " measured points in " << series.size() << " series (" << manifest_file
+      << "); error = simulated / measured - 1; (cal) = the series' calibration point\n\n";
+  for (const auto& row : cells) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      out << row[c];
+      if (c + 1 < row.size()) out << std::string(width[c] - row[c].size() + 2, ' ');
+    }
+    out << "\n";
+  }
+  for (const auto& s : series)
+    for (const auto& r : s.rows)
+      if (!r.simulated_s) out << "failed: " << s.name << " " << r.point.case_name << ": " << r.failure << "\n";
+  out << "\n";
+  auto summary_line = [](const ErrorSummary& e) {
+    if (e.count == 0) return std::string("no point besides the calibration point ran");
+    return std::to_string(e.count) + (e.count == 1 ? " point" : " points") + " besides calibration: median |error| " +
+           percent(e.median_abs).substr(1) + ", max |error| " + percent(e.max_abs).substr(1);
+  };
+  for (const auto& s : series) {
+    std::vector<const FidelityRow*> rows;
+    for (const auto& r : s.rows) rows.push_back(&r);
+    out << s.name << ": ";
+    if (s.calibration) {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "utilisation %.4f", s.calibration->utilisation);
+      out << buf << " (calibrated on " << s.calibration_case << ", " << s.calibration->simulations
+          << " simulations"
+          << (s.calibration->reached ? ""
+              : s.calibration->utilisation >= 1.0 ? "; NOT reached: even utilisation 1 is slower than measured"
+                                                  : "; NOT converged")
+          << "); ";
+    } else {
+      out << "calibration failed; ";
+    }
+    out << summary_line(summarize_errors(rows)) << "\n";
+  }
+  out << "all series: " << summary_line(summarize_errors(all_rows));
+  if (failed > 0) out << "; " << failed << " failed";
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace hulk

@@ -1,0 +1,61 @@
+// `hulk fidelity [DIR]`: simulated against published measured iteration times (scenarios/validation by default).
+// Per hardware series the utilisation is solved on one calibration point and applied to the others; the table and
+// the error summaries go to stdout, one progress line per simulation to stderr.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "tools/commands.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/methods/fidelity.hpp"
+
+namespace hulk::cli {
+namespace {
+
+struct FidelityArgs {
+  std::string dir = std::string(HULK_SOURCE_DIR) + "/scenarios/validation";
+  std::string series;  // comma-separated; "" = all
+  bool quiet = false;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void run_fidelity_command(const FidelityArgs& args) {
+  namespace fs = std::filesystem;
+  // DIR is a folder holding measured.yaml, or the manifest file itself.
+  const std::string manifest = fs::is_directory(args.dir) ? (fs::path(args.dir) / "measured.yaml").string() : args.dir;
+  if (!fs::exists(manifest))
+    throw InputError(manifest, 0, "", "no such manifest (expected DIR/measured.yaml or a manifest file; see scenarios/validation/README.md)");
+  const FidelityManifest m = read_fidelity_manifest(manifest);
+  const auto series = run_fidelity(m, split_commas(args.series), simulate_scenario_iteration_s,
+                                   args.quiet ? nullptr : &std::cerr);
+  std::cout << fidelity_table(series, manifest) << std::flush;
+}
+
+}  // namespace
+
+void register_fidelity_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "fidelity", "Compare simulated with published measured iteration times (one utilisation calibrated per series)");
+  auto a = std::make_shared<FidelityArgs>();
+  cmd->add_option("dir", a->dir, "folder with measured.yaml, or a manifest file")->capture_default_str();
+  cmd->add_option("--series", a->series, "comma-separated series to run (default: all)");
+  cmd->add_flag("--quiet", a->quiet, "no progress lines on stderr");
+  cmd->footer(R"(Examples:
+  hulk fidelity                                    (scenarios/validation: every series, tens of minutes)
+  hulk fidelity --series dtfm-v100-geo             (one series)
+  hulk fidelity tests/data/fidelity                (the tiny manifest of the tests)
+
+Manifest format, series and sources: scenarios/validation/README.md.)");
+  cmd->callback([a] { run_fidelity_command(*a); });
+}
+
+}  // namespace hulk::cli
