@@ -37,7 +37,12 @@ void run_fidelity_command(const FidelityArgs& args) {
   const FidelityManifest m = read_fidelity_manifest(manifest);
   const auto series = run_fidelity(m, split_commas(args.series), simulate_scenario_iteration_s,
                                    args.quiet ? nullptr : &std::cerr);
-  std::cout << fidelity_table(series, manifest) << std::flush;
+  // The header names the manifest relative to the source tree when it is inside it, so that the table is the same
+  // bytes in every checkout.
+  const fs::path source = fs::weakly_canonical(HULK_SOURCE_DIR), file = fs::weakly_canonical(manifest);
+  const fs::path rel = file.lexically_relative(source);
+  const bool inside = !rel.empty() && rel.native().rfind("..", 0) != 0;
+  std::cout << fidelity_table(series, inside ? rel.string() : manifest) << std::flush;
 }
 
 }  // namespace

@@ -9,8 +9,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-DTFM_RESULTS = ("DS3Lab/Decentralized_FM_alpha results/NeurIPS2022_submission.md (DT-FM, Yuan et al. NeurIPS'22), "
-                "commit 0033f18")
+DTFM_RESULTS = "DT-FM (Yuan et al. NeurIPS'22) DS3Lab/Decentralized_FM_alpha@0033f18 results/NeurIPS2022_submission.md"
 DTFM_TC = "DS3Lab/DT-FM scheduler/generate_sim_com_matrices.py (commit 69f05e5)"
 MEGATRON = ("Narayanan et al. SC'21 (arXiv 2104.04473) Table 1 = NVIDIA/Megatron-LM images/cases_april2021.png; "
             "t, p, micro-batch from examples/sc21/run_table_1.sh")
@@ -207,7 +206,7 @@ for (layers, batch, name, pp, tp, secs, cal) in DTFM_CASE1:
     text += "placement: file:megatron-order-8x8.json   # Megatron's rank r on instance r // 8\n"
     write("dtfm-datacenter/%s.yaml" % case, text)
     add_point("dtfm-v100-datacenter", case, "dtfm-datacenter/%s.yaml" % case, secs, "s",
-              "%s, Case 1 table, row L%d B%d, column Megatron-%s" % (DTFM_RESULTS, layers, batch, name), cal)
+              "%s, Case 1 runtime table, L%d B%d, Megatron-%s" % (DTFM_RESULTS, layers, batch, name), cal)
 
 # --- DT-FM cases 3-5: tc-shaped WAN ---
 for case in (3, 4, 5):
@@ -229,8 +228,7 @@ for (case, layers, batch, secs, cal) in DTFM_GEO:
     text += "placement: round-robin   # one GPU per host: rank r on host r, Megatron's order on DT-FM's node list\n"
     write("dtfm-geo/%s.yaml" % name, text)
     add_point("dtfm-v100-geo", name, "dtfm-geo/%s.yaml" % name, secs, "s",
-              "%s, Case %d (%s) table, row L%d B%d, column Megatron-P8 (Default)"
-              % (DTFM_RESULTS, case, CASE_TITLE[case], layers, batch), cal)
+              "%s, Case %d runtime table, L%d B%d, Megatron-P8 (Default)" % (DTFM_RESULTS, case, layers, batch), cal)
 
 # --- Megatron-LM SC'21 Table 1 on Selene (DGX A100 80GB) ---
 # (label, hidden, heads, layers, t, p, gpus, batch, micro, TFLOP/s per GPU, calibrate)
@@ -264,8 +262,8 @@ for (label, h, heads, layers, t, p, gpus, batch, micro, tflops, cal) in SELENE:
     text += "placement: file:%s   # Megatron's rank r on node r // 8 (tensor groups inside a node)\n" % pl
     write("megatron-selene/%s.yaml" % name, text)
     add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, tflops, "TFLOP/s/GPU",
-              "%s, row %s (t=%d, p=%d, %d GPUs, batch %d; micro-batch %d from run_table_1.sh)"
-              % (MEGATRON, label, t, p, gpus, batch, micro), cal)
+              "Narayanan et al. SC'21 (arXiv 2104.04473) Table 1, row %s (= Megatron-LM images/cases_april2021.png); "
+              "micro-batch %d: Megatron-LM examples/sc21/run_table_1.sh" % (label, micro), cal)
 
 # --- manifest ---
 out = ["# Measured iteration times of real training runs, each reproduced by one scenario of this folder.",
