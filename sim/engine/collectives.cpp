@@ -9,16 +9,16 @@
 namespace hulk {
 namespace {
 
-/** Receives kept posted ahead and sends kept outstanding per ring member: NCCL's bounded step slots
- *  (NCCL_STEPS = 8). Bounded rather than "all steps" because SimGrid scans a per-actor list of unfinished
- *  activities on every completion, which dominated the 1,024-GPU benchmark; lock-step rings (every test oracle) are
- *  unaffected by the bound. Over a slow high-latency hop it limits how many steps overlap their latency, as NCCL's
- *  slots do. */
-constexpr int kRingWindow = 8;
+/** Receives kept posted ahead per ring member (NCCL's step slots, NCCL_STEPS = 8). Bounded rather than "all steps"
+ *  because SimGrid scans a per-actor list of unfinished activities on every completion, which dominated the
+ *  1,024-GPU benchmark. Sends need no window of their own: Endpoint::send keeps them in order on the connection to
+ *  the next member (a chunk starts when the previous one has left). */
+constexpr int kRecvWindow = 8;
 
 /** `steps` ring steps of `chunk_bytes`: send to the next member, receive from the previous, each send after the
  *  previous step's receive (the data dependency of reduce-scatter/all-gather). Receives are posted ahead so a
- *  transfer starts when its sender is ready. */
+ *  transfer starts when its sender is ready. A member that joins late finds its predecessor's chunks waiting and
+ *  forwards them in order, one after another, so the ring keeps its pipelining. */
 void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, int steps, const CommTag& tag) {
   const int n = static_cast<int>(ring.size());
   if (n < 2 || steps <= 0) return;
@@ -27,20 +27,13 @@ void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, 
   std::vector<PendingRecv>& recvs = ep.scratch_recvs;
   recvs.clear();
   recvs.resize(steps);  // sized before posting: posted receives must not move
-  for (int s = 0; s < steps && s < kRingWindow; ++s) ep.post_recv(prev, recvs[s]);
-  std::vector<simgrid::s4u::CommPtr>& sends = ep.scratch_sends;
-  sends.assign(steps, nullptr);
+  for (int s = 0; s < steps && s < kRecvWindow; ++s) ep.post_recv(prev, recvs[s]);
   for (int s = 0; s < steps; ++s) {
-    if (s >= kRingWindow) {
-      sends[s - kRingWindow]->wait();
-      sends[s - kRingWindow] = nullptr;
-    }
-    sends[s] = ep.send(next, chunk_bytes, tag);
+    ep.send(next, chunk_bytes, tag);
     ep.complete(recvs[s]);
-    if (s + kRingWindow < steps) ep.post_recv(prev, recvs[s + kRingWindow]);
+    if (s + kRecvWindow < steps) ep.post_recv(prev, recvs[s + kRecvWindow]);
   }
-  for (int s = std::max(0, steps - kRingWindow); s < steps; ++s) sends[s]->wait();
-  sends.clear();
+  ep.wait_sends();
 }
 
 void ring_allreduce(Endpoint& ep, const std::vector<int>& ring, double bytes, const CommTag& tag) {
@@ -88,14 +81,13 @@ void tree_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes,
   for (size_t c = 0; c < children.size(); ++c) ep.post_recv(children[c], from_children[c]);
   PendingRecv from_parent;
   if (parent >= 0) ep.post_recv(parent, from_parent);
-  std::vector<simgrid::s4u::CommPtr> sends;
   for (auto& r : from_children) ep.complete(r);
   if (parent >= 0) {
-    sends.push_back(ep.send(parent, bytes, tag));
+    ep.send(parent, bytes, tag);
     ep.complete(from_parent);
   }
-  for (int c : children) sends.push_back(ep.send(c, bytes, tag));
-  Endpoint::wait_all(sends);
+  for (int c : children) ep.send(c, bytes, tag);
+  ep.wait_sends();
 }
 
 }  // namespace

@@ -61,42 +61,83 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   span("tp allreduce", "tp", t0, t1);
 }
 
-void RankActor::pp_send(int dst, char dir, int mb) {
+namespace {
+CommTag pp_tag(const RankCoord& coord, char dir, int mb) {
   CommTag tag;
   tag.kind = CommTag::PP;
   tag.dir = dir;
-  tag.stage = coord_.pp;
-  tag.dp = coord_.dp;
-  tag.tp = coord_.tp;
+  tag.stage = coord.pp;
+  tag.dp = coord.dp;
+  tag.tp = coord.tp;
   tag.mb = mb;
-  // Eager and detached: the transfer starts now and never blocks this rank's compute.
-  ep_->send_detached(dst, shared_->cost.pp_message_bytes, tag);
+  return tag;
+}
+}  // namespace
+
+void RankActor::pp_send(int dst, char dir, int mb) {
+  const CommTag tag = pp_tag(coord_, dir, mb);
+  if (!blocking_p2p_) {
+    // Overlapped: handed to the connection's courier; this rank's compute goes on.
+    ep_->send_eager(dst, shared_->cost.pp_message_bytes, tag);
+    return;
+  }
+  // Blocking (Megatron's send_forward / send_backward): the rank waits until the message has left.
+  const double t0 = now();
+  ep_->send(dst, shared_->cost.pp_message_bytes, tag);
+  ep_->wait_sends();
+  const double t1 = now();
+  shared_->ledgers[rank_].pp_s += t1 - t0;
+  span(std::string(dir == 'a' ? "send act" : "send grad") + " mb" + std::to_string(mb), "pp", t0, t1);
+}
+
+/** Accounts a wait for a pipeline message from t0 to t1: until its sender posted it the pipeline was empty
+ *  (bubble); after that the message was in flight (pp). */
+static void account_pp_wait(RankLedger& ledger, double posted_s, double t0, double t1) {
+  const double posted = std::min(std::max(posted_s, t0), t1);
+  ledger.bubble_s += posted - t0;
+  ledger.pp_s += t1 - posted;
 }
 
 void RankActor::pp_receive(int src, const char* what, int mb) {
   const double t0 = now();
-  // Pipeline mailboxes have a permanent receiver (see simulate()): the sender's transfer started when it was posted
-  // (eager), so the receive is posted only now, when the message is needed; FIFO per pair keeps the order.
+  // Overlapped p2p: pipeline mailboxes have a permanent receiver (see simulate()), the sender's transfer started
+  // when its courier had it, so the receive is posted only now, when the message is needed; FIFO per pair keeps
+  // the order. Blocking p2p: a rendezvous, the transfer starts now if the sender is already waiting.
   PendingRecv pending;
   ep_->post_recv(src, pending);
   std::unique_ptr<SgMessage> msg = ep_->complete(pending);
   const double t1 = now();
-  // Until the sender posted the message the pipeline was empty (bubble); after that the message was in flight.
-  const double posted = std::min(std::max(msg->post_time_s, t0), t1);
-  RankLedger& ledger = shared_->ledgers[rank_];
-  ledger.bubble_s += posted - t0;
-  ledger.pp_s += t1 - posted;
+  account_pp_wait(shared_->ledgers[rank_], msg->post_time_s, t0, t1);
   if (shared_->record_spans) {
     const std::string name = std::string(what) + " mb" + std::to_string(mb);
+    const double posted = std::min(std::max(msg->post_time_s, t0), t1);
     span(name, "bubble", t0, posted);
     span(name, "pp", posted, t1);
   }
 }
 
-void RankActor::forward(int mb) {
+void RankActor::pp_exchange(int peer, char dir, int mb, int from, const char* what, int next_mb) {
+  const double t0 = now();
+  PendingRecv pending;
+  ep_->post_recv(from, pending);
+  ep_->send(peer, shared_->cost.pp_message_bytes, pp_tag(coord_, dir, mb));
+  std::unique_ptr<SgMessage> msg = ep_->complete(pending);
+  ep_->wait_sends();
+  const double t1 = now();
+  account_pp_wait(shared_->ledgers[rank_], msg->post_time_s, t0, t1);
+  if (shared_->record_spans) {
+    const double posted = std::min(std::max(msg->post_time_s, t0), t1);
+    const std::string name = std::string(what) + " mb" + std::to_string(next_mb);
+    span(name, "bubble", t0, posted);
+    span(name, "pp", posted, t1);
+  }
+}
+
+void RankActor::forward(int mb, const PipeOp* next_op) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (prev >= 0) pp_receive(prev, "recv act", mb);
+  if (prev >= 0 && received_act_mb_ != mb) pp_receive(prev, "recv act", mb);
+  received_act_mb_ = -1;
   // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
   for (int l = 0; l < st.layers; ++l) {
     compute(st.layer_fwd_flops / 2, "fwd", mb);
@@ -105,22 +146,51 @@ void RankActor::forward(int mb) {
     tp_allreduce('f', mb, l, 1);
   }
   compute(st.extra_fwd_flops, "fwd", mb);
-  if (next >= 0) pp_send(next, 'a', mb);
+  if (next < 0) return;
+  if (blocking_p2p_ && next_op && !next_op->forward) {
+    // Megatron's send_forward_recv_backward: the gradient of the next backward comes back in the same exchange.
+    pp_exchange(next, 'a', mb, next, "recv grad", next_op->micro_batch);
+    received_grad_mb_ = next_op->micro_batch;
+    return;
+  }
+  pp_send(next, 'a', mb);
 }
 
-void RankActor::backward(int mb) {
+void RankActor::recompute_layer(int mb, int layer) {
+  const double flops = shared_->cost.stages[coord_.pp].recompute_layer_flops;
+  if (shared_->cost.recompute_tp_allreduces == 2) {
+    // Full recomputation re-runs the layer's forward, all-reduces included (tag dir 'r').
+    compute(flops / 2, "recompute", mb);
+    tp_allreduce('r', mb, layer, 0);
+    compute(flops / 2, "recompute", mb);
+    tp_allreduce('r', mb, layer, 1);
+  } else {
+    compute(flops, "recompute", mb);  // selective: the attention core only, no all-reduce
+  }
+}
+
+void RankActor::backward(int mb, const PipeOp* next_op) {
   const StageCost& st = shared_->cost.stages[coord_.pp];
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
-  if (next >= 0) pp_receive(next, "recv grad", mb);
+  if (next >= 0 && received_grad_mb_ != mb) pp_receive(next, "recv grad", mb);
+  received_grad_mb_ = -1;
   compute(2 * st.extra_fwd_flops, "bwd", mb);
   // Backward = 2x forward flops, in reverse layer order, again two all-reduces per layer.
   for (int l = st.layers - 1; l >= 0; --l) {
+    if (st.recompute_layer_flops > 0) recompute_layer(mb, l);
     compute(st.layer_fwd_flops, "bwd", mb);
     tp_allreduce('b', mb, l, 0);
     compute(st.layer_fwd_flops, "bwd", mb);
     tp_allreduce('b', mb, l, 1);
   }
-  if (prev >= 0) pp_send(prev, 'g', mb);
+  if (prev < 0) return;
+  if (blocking_p2p_ && next_op && next_op->forward) {
+    // Megatron's send_backward_recv_forward: the next forward's input comes in the same exchange.
+    pp_exchange(prev, 'g', mb, prev, "recv act", next_op->micro_batch);
+    received_act_mb_ = next_op->micro_batch;
+    return;
+  }
+  pp_send(prev, 'g', mb);
 }
 
 /** A progress line on stderr, at most every progress_every_s wall seconds: long simulations (minutes) are not
@@ -148,12 +218,14 @@ void RankActor::operator()() {
   const int m = sh.cost.micro_batches;
   const std::vector<PipeOp> ops = pipeline_schedule(sh.job->schedule, p, coord_.pp, m);
   const double dp_bytes = sh.cost.stages[coord_.pp].dp_grad_bytes;
+  blocking_p2p_ = sh.job->pipeline_p2p_blocking();
 
   for (int it = 0; it < sh.job->iterations; ++it) {
     ledger.iteration = it;
     for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].forward) forward(ops[i].micro_batch);
-      else backward(ops[i].micro_batch);
+      const PipeOp* next_op = i + 1 < ops.size() ? &ops[i + 1] : nullptr;
+      if (ops[i].forward) forward(ops[i].micro_batch, next_op);
+      else backward(ops[i].micro_batch, next_op);
       if (rank_ == 0 && sh.progress_every_s > 0) report_progress(sh, it, i + 1, ops.size(), now());
     }
     if (dp_group.size() > 1) {
@@ -167,7 +239,8 @@ void RankActor::operator()() {
       ledger.dp_s += t1 - t0;
       span("dp allreduce", "dp", t0, t1);
     }
-    // Pipeline sends are detached: each is complete once its receiver had it, which the barrier guarantees.
+    // Eager pipeline sends are the couriers' business: each is complete once its receiver had it, which the barrier
+    // guarantees.
     const double t0 = now();
     sh.barrier->wait();
     const double t1 = now();

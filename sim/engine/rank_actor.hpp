@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Barrier.hpp>
 
 #include "sim/workload/cost_model.hpp"
+#include "sim/workload/pipeline_schedule.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/engine/sg_endpoint.hpp"
 #include "sim/core/spec.hpp"
@@ -47,10 +48,17 @@ class RankActor {
   void compute(double flops, const char* what, int mb);
   void tp_allreduce(char dir, int mb, int layer, int idx);
   void pp_receive(int src, const char* what, int mb);
-  /** @brief Sends one micro-batch's activation ('a', forward) or gradient ('g', backward) to dst. */
+  /** @brief Sends one micro-batch's activation ('a', forward) or gradient ('g', backward) to dst: eager (handed
+   *  to the connection's courier) when p2p is overlapped, else blocking until the message has left. */
   void pp_send(int dst, char dir, int mb);
-  void forward(int mb);
-  void backward(int mb);
+  /** @brief Blocking p2p only: Megatron's batched send_forward_recv_backward / send_backward_recv_forward: sends
+   *  (dir, mb) to `peer` and receives the input of the next op (from `from`, micro-batch next_mb) at once. */
+  void pp_exchange(int peer, char dir, int mb, int from, const char* what, int next_mb);
+  /** @brief Runs op `op`; `next` is the rank's following op in the iteration (nullptr after the last one). */
+  void forward(int mb, const PipeOp* next);
+  void backward(int mb, const PipeOp* next);
+  /** @brief The re-run of one layer's forward at the start of its backward (activation recomputation). */
+  void recompute_layer(int mb, int layer);
   void span(const std::string& name, const char* cat, double start_s, double end_s);
 
   int rank_;
@@ -58,6 +66,9 @@ class RankActor {
   Endpoint* ep_ = nullptr;
   RankCoord coord_;
   std::vector<int> tp_group_;
+  bool blocking_p2p_ = false;
+  int received_act_mb_ = -1;   ///< blocking p2p: micro-batch whose activation an exchange already received
+  int received_grad_mb_ = -1;  ///< blocking p2p: micro-batch whose gradient an exchange already received
 };
 
 }  // namespace hulk

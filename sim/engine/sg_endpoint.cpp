@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+
+#include "sim/engine/courier.hpp"
 
 namespace hulk {
 
@@ -26,9 +29,35 @@ std::string CommTag::id() const {
   return out;
 }
 
-MessageFabric::MessageFabric(std::vector<int> host_of_rank, std::vector<int> region_of_host, bool record_events)
+MessageFabric::MessageFabric(std::vector<int> host_of_rank, std::vector<int> region_of_host, bool record_events,
+                             const SgPlatform& sg, const NetworkSpec& network)
     : host_of_rank_(std::move(host_of_rank)), region_of_host_(std::move(region_of_host)),
-      record_events_(record_events) {}
+      record_events_(record_events), sg_(&sg), tcp_window_bytes_(network.tcp_window_bytes),
+      channels_(network.channels_per_peer) {}
+
+MessageFabric::~MessageFabric() = default;
+
+double MessageFabric::receiver_latency_s(int src, int dst) const {
+  if (!sg_->latency_at_receiver) return 0.0;
+  return sg_->latency_s(host_of_rank_[src], host_of_rank_[dst]);
+}
+
+double MessageFabric::flow_rate_cap_Bps(int src, int dst) const {
+  if (!sg_->latency_at_receiver || tcp_window_bytes_ <= 0) return 0.0;
+  const double rtt_s = 2.0 * sg_->latency_s(host_of_rank_[src], host_of_rank_[dst]);
+  return rtt_s > 0 ? tcp_window_bytes_ / rtt_s : 0.0;
+}
+
+Courier& MessageFabric::courier(int src, int dst) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst);
+  auto it = couriers_.find(key);
+  if (it == couriers_.end())
+    it = couriers_
+             .emplace(key, std::make_unique<Courier>(sg_->hosts[host_of_rank_[src]], mailbox(src, dst), channels_,
+                                                     flow_rate_cap_Bps(src, dst)))
+             .first;
+  return *it->second;
+}
 
 sg4::Mailbox* MessageFabric::mailbox(int src, int dst) {
   const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst);
@@ -63,18 +92,42 @@ std::unique_ptr<SgMessage> make_message(int src, double bytes, const CommTag& ta
 
 }  // namespace
 
-sg4::CommPtr Endpoint::send(int dst, double bytes, const CommTag& tag) {
-  auto msg = make_message(rank_, bytes, tag);
-  const auto size = static_cast<std::uint64_t>(std::llround(bytes));
+sg4::CommPtr start_put(sg4::Mailbox* box, std::unique_ptr<SgMessage> msg, double rate_cap_Bps) {
+  const auto size = static_cast<std::uint64_t>(std::llround(msg->bytes));
   // Ownership passes to the receiver, which wraps the pointer back into a unique_ptr in complete().
-  return out_box(dst)->put_async(msg.release(), size);
+  if (rate_cap_Bps <= 0) return box->put_async(msg.release(), size);
+  sg4::CommPtr comm = box->put_init(msg.release(), size);
+  comm->set_rate(rate_cap_Bps);
+  comm->start();
+  return comm;
 }
 
-void Endpoint::send_detached(int dst, double bytes, const CommTag& tag) {
-  auto msg = make_message(rank_, bytes, tag);
-  const auto size = static_cast<std::uint64_t>(std::llround(bytes));
-  // A detached comm is not kept in the sender's activity list; the receiver owns the payload once it has it.
-  out_box(dst)->put_init(msg.release(), size)->detach([](void* p) { delete static_cast<SgMessage*>(p); });
+Endpoint::Connection& Endpoint::connection(int dst, CommTag::Kind kind) {
+  for (Connection& c : connections_)
+    if (c.dst == dst && c.kind == kind) return c;
+  connections_.push_back(Connection{dst, kind, {}});
+  return connections_.back();
+}
+
+void Endpoint::send(int dst, double bytes, const CommTag& tag) {
+  Connection& c = connection(dst, tag.kind);
+  // In order: wait until a channel is free (the oldest message still leaving has left).
+  while (static_cast<int>(c.leaving.size()) >= fabric_.channels()) {
+    c.leaving.front()->wait();
+    c.leaving.pop_front();
+  }
+  c.leaving.push_back(start_put(out_box(dst), make_message(rank_, bytes, tag), fabric_.flow_rate_cap_Bps(rank_, dst)));
+}
+
+void Endpoint::send_eager(int dst, double bytes, const CommTag& tag) {
+  fabric_.courier(rank_, dst).push(make_message(rank_, bytes, tag));
+}
+
+void Endpoint::wait_sends() {
+  for (Connection& c : connections_) {
+    for (auto& comm : c.leaving) comm->wait();
+    c.leaving.clear();
+  }
 }
 
 sg4::Mailbox* Endpoint::out_box(int dst) {
@@ -101,6 +154,9 @@ std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
   pending.comm->wait();
   std::unique_ptr<SgMessage> msg(pending.data);
   pending.data = nullptr;
+  // The transfer has ended when its last byte left the sender; it arrives one route latency later.
+  const double arrival_s = pending.comm->get_finish_time() + fabric_.receiver_latency_s(msg->src, rank_);
+  if (arrival_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(arrival_s);
   ++ledger_.messages;
   switch (fabric_.link_class(msg->src, rank_)) {
     case 0: ledger_.bytes.intra_host += msg->bytes; break;
@@ -115,16 +171,11 @@ std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
     e.dst = rank_;
     e.bytes = msg->bytes;
     e.start_s = msg->post_time_s;
-    e.end_s = pending.comm->get_finish_time();
+    e.end_s = arrival_s;
     ledger_.events.push_back(e);
   }
   pending.comm = nullptr;
   return msg;
-}
-
-void Endpoint::wait_all(std::vector<sg4::CommPtr>& comms) {
-  for (auto& c : comms) c->wait();
-  comms.clear();
 }
 
 }  // namespace hulk

@@ -2,8 +2,17 @@
 /** @file sg_endpoint.hpp
  *  @brief SimGrid adapter for rank-to-rank messages: one mailbox per ordered rank pair (created once, looked up
  *  by integer key), typed messages sent as std::unique_ptr, receives pre-posted so that a transfer starts as soon
- *  as its sender posts it (NCCL/MPI eager semantics), and per-rank accounting of bytes, messages and events. */
+ *  as its sender posts it (NCCL/MPI eager semantics), and per-rank accounting of bytes, messages and events.
+ *
+ *  Connections (issue 9, measured: without them a 1 Gbps pipeline came out 81% slow): messages of one kind from
+ *  one rank to one peer go in order over NetworkSpec::channels_per_peer channels, as over one NCCL channel or one
+ *  TCP connection. A message starts transmitting when a channel is free, i.e. when an earlier message has LEFT
+ *  the sender; under CM02 SimGrid's links carry no latency (sg_build_platform) and the receiver adds the route
+ *  latency after the transfer, so queued messages pipeline their latency instead of paying it one by one.
+ *  Without connections, messages to one peer shared the link's bandwidth (processor sharing) and all arrived
+ *  together when the queue drained. */
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -14,6 +23,8 @@
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include "sim/core/sim_result.hpp"
+#include "sim/core/spec.hpp"
+#include "sim/engine/sg_platform.hpp"
 
 namespace hulk {
 
@@ -21,7 +32,7 @@ namespace hulk {
 struct CommTag {
   enum Kind : std::uint8_t { DP = 0, TP = 1, PP = 2 };
   Kind kind = DP;
-  char dir = 'f';   ///< tp: 'f'/'b' (forward/backward pass); pp: 'a'/'g' (activation/gradient)
+  char dir = 'f';   ///< tp: 'f'/'b'/'r' (forward, backward, recomputed forward); pp: 'a'/'g' (activation/gradient)
   int stage = 0;    ///< pipeline stage (pp: the sender's stage)
   int dp = 0;       ///< dp index (tp, pp)
   int tp = 0;       ///< tp index (dp, pp)
@@ -60,11 +71,16 @@ struct RankLedger {
   std::vector<Span> spans;
 };
 
-/** @brief Shared by all rank actors: mailboxes and the topology needed to classify traffic. */
+class Courier;
+
+/** @brief Shared by all rank actors: mailboxes, connection settings and the topology needed to classify traffic. */
 class MessageFabric {
  public:
-  /** @param host_of_rank host index of every rank, @param region_of_host region of every host. */
-  MessageFabric(std::vector<int> host_of_rank, std::vector<int> region_of_host, bool record_events);
+  /** @param host_of_rank host index of every rank, @param region_of_host region of every host, @param sg the
+   *  SimGrid platform (hosts, route latencies), @param network channels per peer and TCP window. */
+  MessageFabric(std::vector<int> host_of_rank, std::vector<int> region_of_host, bool record_events,
+                const SgPlatform& sg, const NetworkSpec& network);
+  ~MessageFabric();
   /** @brief Makes src -> dst an eager channel: SimGrid starts each transfer when it is sent, without a posted
    *  receive (Mailbox::set_receiver). Call from simulate() before the engine runs. */
   void set_permanent_receiver(int src, int dst, simgrid::s4u::ActorPtr receiver);
@@ -74,13 +90,30 @@ class MessageFabric {
   /** @brief 0 = intra-host, 1 = intra-region, 2 = inter-region. */
   int link_class(int src, int dst) const;
   bool record_events() const { return record_events_; }
+  /** @brief Latency the receiver adds after a src -> dst transfer ends (0 when SimGrid's links carry it). */
+  double receiver_latency_s(int src, int dst) const;
+  /** @brief Per-flow rate cap of src -> dst, bytes/s: TCP window / round-trip time (what SimGrid's TCP-gamma
+   *  applies under CM02: window / (2 x route latency)); 0 = none (no window, zero latency, or SimGrid applies it). */
+  double flow_rate_cap_Bps(int src, int dst) const;
+  /** @brief Parallel channels of one connection (NetworkSpec::channels_per_peer). */
+  int channels() const { return channels_; }
+  /** @brief The courier of the src -> dst eager connection (created, with its channel actors on src's host, on
+   *  first use). */
+  Courier& courier(int src, int dst);
 
  private:
   std::vector<int> host_of_rank_;
   std::vector<int> region_of_host_;
   bool record_events_;
+  const SgPlatform* sg_;
+  double tcp_window_bytes_;
+  int channels_;
   std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> boxes_;  // lookup only, never iterated
+  std::unordered_map<std::uint64_t, std::unique_ptr<Courier>> couriers_;  // lookup only, never iterated
 };
+
+/** @brief Starts a put of `msg` (ownership passes to the receiver) on `box`, capped at rate_cap_Bps if > 0. */
+simgrid::s4u::CommPtr start_put(simgrid::s4u::Mailbox* box, std::unique_ptr<SgMessage> msg, double rate_cap_Bps);
 
 /** @brief A receive posted in advance; complete() waits for it. SimGrid writes the payload pointer into `data`,
  *  so a PendingRecv must not move between Endpoint::post_recv() and Endpoint::complete() (size its container
@@ -96,26 +129,37 @@ class Endpoint {
  public:
   Endpoint(int rank, MessageFabric& fabric, RankLedger& ledger) : rank_(rank), fabric_(fabric), ledger_(ledger) {}
   int rank() const { return rank_; }
-  /** @brief Posts a message of `bytes` to dst (asynchronous); the caller waits the returned comm later. */
-  simgrid::s4u::CommPtr send(int dst, double bytes, const CommTag& tag);
-  /** @brief Posts a message of `bytes` to dst and forgets it (detached). For mailboxes with a permanent receiver
-   *  (pipeline pairs): the transfer starts at once and the receiver picks the messages up in send order. */
-  void send_detached(int dst, double bytes, const CommTag& tag);
+  /** @brief Sends a message of `bytes` to dst on the (dst, tag.kind) connection: first waits (blocking this actor)
+   *  until one of the connection's channels is free, then starts the transfer and returns. For senders whose
+   *  next step may wait (collectives, blocking p2p); wait_sends() waits for what is still leaving. */
+  void send(int dst, double bytes, const CommTag& tag);
+  /** @brief Hands a message of `bytes` to the courier of the dst connection and returns at once (eager pipeline
+   *  sends, whose mailboxes have a permanent receiver): the courier sends the connection's messages in order. */
+  void send_eager(int dst, double bytes, const CommTag& tag);
+  /** @brief Waits until every message sent with send() has left this rank. */
+  void wait_sends();
   /** @brief Posts into `into` a receive of the next message from src (FIFO per pair). */
   void post_recv(int src, PendingRecv& into);
-  /** @brief Blocks until the pending message has arrived; accounts bytes/messages/event; returns it. */
+  /** @brief Blocks until the pending message has arrived (its transfer ended, plus the receiver-side route
+   *  latency); accounts bytes/messages/event; returns it. */
   std::unique_ptr<SgMessage> complete(PendingRecv& pending);
-  /** @brief Waits for every comm (sends) in the list and clears it. */
-  static void wait_all(std::vector<simgrid::s4u::CommPtr>& comms);
   RankLedger& ledger() { return ledger_; }
   MessageFabric& fabric() { return fabric_; }
-  /** @brief Reusable buffers for one collective phase at a time (saves two allocations per phase). */
+  /** @brief Reusable buffer for one collective phase at a time (saves an allocation per phase). */
   std::vector<PendingRecv> scratch_recvs;
-  std::vector<simgrid::s4u::CommPtr> scratch_sends;
 
  private:
+  /** Messages of one connection still leaving this rank, oldest first. */
+  struct Connection {
+    int dst = -1;
+    CommTag::Kind kind = CommTag::DP;
+    std::deque<simgrid::s4u::CommPtr> leaving;
+  };
   simgrid::s4u::Mailbox* out_box(int dst);
   simgrid::s4u::Mailbox* in_box(int src);
+  Connection& connection(int dst, CommTag::Kind kind);
+
+  std::vector<Connection> connections_;  // a handful per rank: linear search
 
   // A rank talks to a handful of peers (ring neighbours, pipeline neighbours, DP peers): a short linear cache
   // is cheaper than the shared hash map (measured in the 1,024-GPU benchmark).

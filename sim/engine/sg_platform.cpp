@@ -41,6 +41,23 @@ SgPlatform load_xml(const PlatformSpec& platform, const JobSpec& job) {
   return out;
 }
 
+/** Route latencies of the loaded XML platform (SimGrid's own routing), then, if asked, every link's latency set
+ *  to 0 so that the receiver applies it (see sg_build_platform). */
+void xml_route_latencies(SgPlatform& out, bool latency_at_receiver) {
+  const std::size_t n = out.hosts.size();
+  out.route_latency_s.assign(n * n, 0.0);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) {
+      std::vector<sg4::Link*> links;
+      double latency = 0;
+      out.hosts[a]->route_to(out.hosts[b], links, &latency);
+      out.route_latency_s[a * n + b] = latency;
+    }
+  if (!latency_at_receiver) return;
+  for (sg4::Link* link : sg4::Engine::get_instance()->get_all_links()) link->set_latency(0);
+  out.latency_at_receiver = true;
+}
+
 }  // namespace
 
 namespace {
@@ -53,22 +70,23 @@ struct SgLink {
 
 /** Creates every model link in id order (the order SimGrid's solver meets them in). A split-duplex link is created
  *  once, at its UP half; its DOWN half is the same SimGrid link used in the other direction. */
-std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model) {
+std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bool latency_at_receiver) {
   std::vector<SgLink> out(model.links());
   for (int id = 0; id < model.links(); ++id) {
     const ModelLink& l = model.link(id);
+    const double latency_s = latency_at_receiver ? 0.0 : l.latency_s;
     if (l.duplex == Duplex::down) {
       out[id] = SgLink{out[l.duplex_peer].link, Dir::DOWN};
     } else if (l.duplex == Duplex::up) {
       out[id] = SgLink{zone->create_split_duplex_link(model.link_name(id), l.bandwidth_Bps)
-                           ->set_latency(l.latency_s)
+                           ->set_latency(latency_s)
                            ->seal(),
                        Dir::UP};
     } else {
       const auto policy =
           l.sharing == LinkSharing::fatpipe ? sg4::Link::SharingPolicy::FATPIPE : sg4::Link::SharingPolicy::SHARED;
       out[id] = SgLink{zone->create_link(model.link_name(id), l.bandwidth_Bps)
-                           ->set_latency(l.latency_s)
+                           ->set_latency(latency_s)
                            ->set_sharing_policy(policy)
                            ->seal(),
                        Dir::NONE};
@@ -79,8 +97,12 @@ std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model) {
 
 }  // namespace
 
-SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job) {
-  if (!platform.simgrid_xml.empty()) return load_xml(platform, job);
+SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver) {
+  if (!platform.simgrid_xml.empty()) {
+    SgPlatform out = load_xml(platform, job);
+    xml_route_latencies(out, latency_at_receiver);
+    return out;
+  }
 
   const RouteModel model(platform);
   sg4::NetZone* zone = sg4::create_full_zone("hulk");
@@ -92,10 +114,14 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job) {
     out.flops_scale.push_back(1.0);
     out.exec_bound.push_back(0.0);
   }
-  const std::vector<SgLink> links = create_links(zone, model);
+  const std::vector<SgLink> links = create_links(zone, model, latency_at_receiver);
+  const std::size_t n = out.hosts.size();
+  out.route_latency_s.assign(n * n, 0.0);
+  out.latency_at_receiver = latency_at_receiver;
   for (int a = 0; a < model.hosts(); ++a)
     for (int b = 0; b < model.hosts(); ++b) {
       const Route& r = model.route(a, b);
+      out.route_latency_s[a * n + b] = r.latency_s;
       std::vector<sg4::LinkInRoute> path;
       for (int i = 0; i < r.n_path; ++i) {
         const SgLink& l = links[r.path[i]];

@@ -2,6 +2,7 @@
 /** @file sg_platform.hpp
  *  @brief SimGrid adapter: the SimGrid platform of a PlatformSpec, built from its RouteModel (route_model.hpp).
  *  Only sim/engine/ includes SimGrid. */
+#include <cstddef>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -23,13 +24,25 @@ struct SgPlatform {
   /** @brief If > 0, every exec on this host is bounded to this rate (flop/s of the host; XML platforms, where a
    *  GPU is a share of the XML host), 0 = unbounded (built platforms: one core per GPU). */
   std::vector<double> exec_bound;
+  /** @brief One-way route latency per ordered host pair, seconds, row-major (hosts x hosts). */
+  std::vector<double> route_latency_s;
+  /** @brief True when SimGrid's links carry no latency and the receiver adds route_latency_s after a transfer
+   *  (see sg_build_platform): a SimGrid comm then ends when its last byte has LEFT the sender. */
+  bool latency_at_receiver = false;
+  /** @brief Route latency from host a to host b, seconds. */
+  double latency_s(int a, int b) const { return route_latency_s[static_cast<std::size_t>(a) * hosts.size() + b]; }
 };
 
 /** @brief Creates the platform (or loads platform.simgrid_xml) in the current engine (see engine_startup.hpp).
  *  Built platforms: one full zone; host speed = gpu.peak_flops(precision) * utilisation, core count = gpus (one
  *  exec = one GPU); every link and every route (both directions, a host to itself included) exactly as
  *  RouteModel(platform) defines them: same names, bandwidths, latencies, sharing policies and link order.
+ *  With latency_at_receiver, every SimGrid link gets latency 0 (XML links are zeroed after loading) and the route
+ *  latencies are kept in SgPlatform::route_latency_s for the receiver to apply: a message then occupies its
+ *  connection for its transmission time only, as a TCP connection or NCCL channel that pipelines messages does
+ *  (the next message starts when the previous has left, not when it has arrived). Bandwidth sharing is unchanged
+ *  under CM02, whose rates do not depend on latency (the TCP window cap does: see MessageFabric::flow_rate_cap).
  *  @throws InputError if the XML is rejected or a host is missing from it. */
-SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job);
+SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver = false);
 
 }  // namespace hulk

@@ -70,11 +70,13 @@ void run_ranks(sg4::Engine& engine, const SgPlatform& sg, const std::vector<int>
       RankActor actor(r, shared);
       actor();
     }));
-  // Pipeline channels are eager: a stage's activation/gradient starts transferring when it is sent, whatever the
-  // receiver is doing (as with pre-posted receive buffers), and the receiver's own activity list stays short.
-  set_pipeline_receivers(shared, fabric, actors, false);
+  // Overlapped p2p: pipeline channels are eager, a stage's activation/gradient starts transferring when its
+  // courier sends it, whatever the receiver is doing (as with pre-posted receive buffers), and the receiver's own
+  // activity list stays short. Blocking p2p (Megatron's 1F1B) is a rendezvous: no permanent receiver.
+  const bool eager = !shared.job->pipeline_p2p_blocking();
+  if (eager) set_pipeline_receivers(shared, fabric, actors, false);
   engine.run();
-  set_pipeline_receivers(shared, fabric, actors, true);  // SimGrid keeps the receivers alive otherwise
+  if (eager) set_pipeline_receivers(shared, fabric, actors, true);  // SimGrid keeps the receivers alive otherwise
 }
 
 /** Per-iteration, per-rank means of the ledgers' totals. */
@@ -140,7 +142,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   const PlatformSpec& platform = scenario.platform;
 
   const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
-  const SgPlatform sg = sg_build_platform(platform, job);
+  const SgPlatform sg = sg_build_platform(platform, job, latency_at_receiver(scenario.network));
 
   const int ranks = job.par.ranks();
   std::vector<int> host_of_rank(ranks), region_of_host;
@@ -148,7 +150,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   for (int r = 0; r < ranks; ++r) host_of_rank[r] = placement.gpu_of_rank[r].host;
   SimShared shared;
   prepare_shared(job, sg, host_of_rank, region_of_host, options, shared);
-  MessageFabric fabric(host_of_rank, region_of_host, options.record_events);
+  MessageFabric fabric(host_of_rank, region_of_host, options.record_events, sg, scenario.network);
   shared.fabric = &fabric;
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
 

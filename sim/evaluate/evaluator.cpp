@@ -384,10 +384,14 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
       const double comp_f = st.fwd_flops_per_mb() / speed;
       const double comm = 2.0 * st.layers * ring_time[d];
+      // Activation recomputation (cost_model.cpp): each layer's backward first re-runs recompute_layer_flops and,
+      // with full recompute, the forward's TP all-reduces (recompute_tp_allreduces per layer).
+      const double comp_r = st.layers * st.recompute_layer_flops / speed;
+      const double comm_r = cost_.recompute_tp_allreduces * st.layers * ring_time[d];
       fwd_[s * D + d] = comp_f + comm;
-      bwd_[s * D + d] = 2.0 * comp_f + comm;
-      out.compute_s = std::max(out.compute_s, m * 3.0 * comp_f);
-      out.tp_comm_s = std::max(out.tp_comm_s, m * 2.0 * comm);
+      bwd_[s * D + d] = 2.0 * comp_f + comp_r + comm + comm_r;
+      out.compute_s = std::max(out.compute_s, m * (3.0 * comp_f + comp_r));
+      out.tp_comm_s = std::max(out.tp_comm_s, m * (2.0 * comm + comm_r));
     }
   }
 }

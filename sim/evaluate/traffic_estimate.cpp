@@ -60,7 +60,9 @@ TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placem
     for (int d = 0; d < par.dp; ++d) {
       ring.clear();
       for (int k = 0; k < par.tp; ++k) ring.push_back(host(plan.rank_of(s, d, k)));
-      add_ring(t, platform, CommKind::tp, ring, cost.tp_allreduce_bytes, 4.0 * stage.layers * m);
+      // 2 all-reduces per layer forward, 2 backward, plus those full recomputation repeats in backward.
+      add_ring(t, platform, CommKind::tp, ring, cost.tp_allreduce_bytes,
+               (4.0 + cost.recompute_tp_allreduces) * stage.layers * m);
       if (s + 1 < par.pp)
         for (int k = 0; k < par.tp; ++k)
           add_traffic(t, platform, CommKind::pp, host(plan.rank_of(s, d, k)), host(plan.rank_of(s + 1, d, k)),

@@ -42,6 +42,7 @@ constexpr long long kMaxMicroBatch = 100000;             ///< sequences per micr
 constexpr long long kMaxDegree = 1000000;                ///< dp, tp and pp each (the platform bounds their product)
 constexpr long long kMaxIterations = 1000;               ///< simulated iterations
 constexpr long long kMaxMicroBatchesPerPipeline = 10000; ///< global_batch / (dp x micro_batch)
+constexpr long long kMaxChannelsPerPeer = 64;            ///< network.channels_per_peer (parallel channels per peer)
 }  // namespace bounds
 
 /** @brief "" if value is finite and inside b, else what is wrong: "1e+308 s is out of range (expected a latency in

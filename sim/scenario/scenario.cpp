@@ -57,7 +57,7 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
   r.check_keys(job, "job",
                {"model", "precision", "global_batch", "micro_batch", "parallelism", "schedule", "collective",
-                "iterations", "utilisation", "check_memory"});
+                "iterations", "utilisation", "check_memory", "recompute", "optimizer", "pipeline_p2p"});
   JobSpec j;
   // Fields are read independently: each problem is collected and the next field is still checked. Ranges beyond
   // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
@@ -87,11 +87,20 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
   if (job["iterations"]) int_of(job["iterations"], "job.iterations", j.iterations);
   if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], "job.utilisation"); });
   if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], "job.check_memory"); });
+  // Megatron-LM knobs (issue 9); their effects on time and memory are in scenarios/README.md and cost_model.cpp.
+  if (job["recompute"])
+    r.collect([&] { j.recompute = r.one_of(job["recompute"], "job.recompute", {"none", "selective", "full"}); });
+  if (job["optimizer"]) r.collect([&] { j.optimizer = r.one_of(job["optimizer"], "job.optimizer", {"adam", "sgd"}); });
+  // Absent = the schedule's default (JobSpec::pipeline_p2p_blocking); an explicit value is one of the two modes.
+  if (job["pipeline_p2p"])
+    r.collect([&] {
+      j.pipeline_p2p = r.one_of(job["pipeline_p2p"], "job.pipeline_p2p", {"blocking", "overlapped"});
+    });
   return j;
 }
 
 NetworkSpec parse_network(const YamlReader& r, const YAML::Node& node) {
-  r.check_keys(node, "network", {"model", "tcp_window", "crosstraffic"});
+  r.check_keys(node, "network", {"model", "tcp_window", "crosstraffic", "channels_per_peer"});
   NetworkSpec n;
   if (node["model"]) n.model = r.one_of(node["model"], "network.model", {"CM02", "LV08", "SMPI", "IB", "Constant"});
   if (node["tcp_window"]) {
@@ -104,6 +113,11 @@ NetworkSpec parse_network(const YamlReader& r, const YAML::Node& node) {
   }
   if (node["crosstraffic"])
     r.collect([&] { n.crosstraffic = r.boolean(node["crosstraffic"], "network.crosstraffic"); });
+  if (node["channels_per_peer"])
+    r.collect([&] {
+      n.channels_per_peer = static_cast<int>(
+          r.integer(node["channels_per_peer"], "network.channels_per_peer", 1, bounds::kMaxChannelsPerPeer));
+    });
   return n;
 }
 
@@ -208,6 +222,9 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
   if (!(j.utilisation > 0 && j.utilisation <= 1))
     fail("job.utilisation", "utilisation " + number_text(j.utilisation) +
                                 " is out of range (expected a fraction of peak flop/s in (0, 1])");
+  // Read from the network section, but a scenario built in code (or read from JSON) meets the same bound.
+  in_range(s.network.channels_per_peer, bounds::kMaxChannelsPerPeer, "network.channels_per_peer",
+           "parallel channels from one rank to one peer");
 }
 
 void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds) {
@@ -228,6 +245,13 @@ void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds
     fail_now("job.schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
   if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
     fail_now("job.collective", "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
+  if (j.recompute != "none" && j.recompute != "selective" && j.recompute != "full")
+    fail_now("job.recompute", "'" + j.recompute + "' is not allowed: expected one of none | selective | full");
+  if (j.optimizer != "adam" && j.optimizer != "sgd")
+    fail_now("job.optimizer", "'" + j.optimizer + "' is not allowed: expected one of adam | sgd");
+  if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
+    fail_now("job.pipeline_p2p",
+             "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
   if (m.hidden % m.heads != 0)
     fail_now("job.model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
                                 std::to_string(m.heads) + " (expected hidden = heads x head size)");

@@ -1,6 +1,9 @@
 #include "sim/scenario/scenario_json.hpp"
 
+#include <algorithm>
+
 #include "sim/core/errors.hpp"
+#include "sim/scenario/bounds.hpp"
 
 namespace hulk {
 
@@ -106,7 +109,7 @@ json scenario_to_json(const Scenario& s) {
         {"warnings", s.platform.warnings}}},
       {"network",
        {{"model", s.network.model}, {"tcp_window_bytes", s.network.tcp_window_bytes},
-        {"crosstraffic", s.network.crosstraffic}}},
+        {"crosstraffic", s.network.crosstraffic}, {"channels_per_peer", s.network.channels_per_peer}}},
       {"job",
        {{"model", model},
         {"precision", j.precision},
@@ -117,7 +120,10 @@ json scenario_to_json(const Scenario& s) {
         {"collective", j.collective},
         {"iterations", j.iterations},
         {"utilisation", j.utilisation},
-        {"check_memory", j.check_memory}}}};
+        {"check_memory", j.check_memory},
+        {"recompute", j.recompute},
+        {"optimizer", j.optimizer},
+        {"pipeline_p2p", j.pipeline_p2p}}}};
 }
 
 Scenario scenario_from_json(const json& doc, const std::string& file) {
@@ -166,6 +172,14 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
   s.network.model = get<std::string>(n, "model", file, "network");
   s.network.tcp_window_bytes = get<double>(n, "tcp_window_bytes", file, "network");
   s.network.crosstraffic = get<bool>(n, "crosstraffic", file, "network");
+  // Keys added after the first data sets (issue 9): a file written before them has the defaults.
+  if (n.contains("channels_per_peer")) {
+    s.network.channels_per_peer = get<int>(n, "channels_per_peer", file, "network");
+    if (s.network.channels_per_peer < 1 || s.network.channels_per_peer > bounds::kMaxChannelsPerPeer)
+      throw InputError(file, 0, "network.channels_per_peer",
+                       std::to_string(s.network.channels_per_peer) + " is out of range (expected an integer in [1, " +
+                           std::to_string(bounds::kMaxChannelsPerPeer) + "])");
+  }
 
   const json& j = sub(doc, "job", file, "", json::value_t::object);
   const json& m = sub(j, "model", file, "job", json::value_t::object);
@@ -189,6 +203,17 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
   s.job.iterations = get<int>(j, "iterations", file, "job");
   s.job.utilisation = get<double>(j, "utilisation", file, "job");
   s.job.check_memory = get<bool>(j, "check_memory", file, "job");
+  // Keys added after the first data sets (issue 9): absent = the JobSpec defaults. A present value must be one the
+  // YAML loader accepts ("" for pipeline_p2p = the schedule's default).
+  const auto word = [&](const char* key, std::string& out, const std::vector<std::string>& allowed) {
+    if (!j.contains(key)) return;
+    out = get<std::string>(j, key, file, "job");
+    if (std::find(allowed.begin(), allowed.end(), out) == allowed.end())
+      throw InputError(file, 0, std::string("job.") + key, "'" + out + "' is not allowed");
+  };
+  word("recompute", s.job.recompute, {"none", "selective", "full"});
+  word("optimizer", s.job.optimizer, {"adam", "sgd"});
+  word("pipeline_p2p", s.job.pipeline_p2p, {"", "blocking", "overlapped"});
   return s;
 }
 

@@ -10,6 +10,13 @@ std::vector<int> layers_per_stage(int layers, int pp) {
   return out;
 }
 
+int recompute_tp_allreduces(const JobSpec& job) {
+  // Full: each layer's forward is re-run at the start of its backward, with its 2 TP all-reduces (Megatron's
+  // CheckpointFunction re-runs the whole layer forward, f and g operators included). Selective recomputes only the
+  // attention core, which lies between the two all-reduces and has none of its own.
+  return job.recompute == "full" ? 2 : 0;
+}
+
 JobCost compute_job_cost(const JobSpec& job) {
   const ModelSpec& m = job.model;
   const double b = job.micro_batch, s = m.seq_len, h = m.hidden, a = m.heads, V = m.vocab;
@@ -23,9 +30,20 @@ JobCost compute_job_cost(const JobSpec& job) {
   cost.tp_allreduce_bytes = b * s * h * elem;
   // Scatter/gather optimisation (Narayanan 2021, sec. 4.1): each TP rank sends 1/t of the activation.
   cost.pp_message_bytes = b * s * h * elem / t;
-  // Weights + grads + optimizer: mixed precision Adam = 16 bytes/param + 2 for fp16 weights (DESIGN.md);
-  // fp32 Adam = 4 (weights) + 4 (grads) + 8 (two moments).
-  const double state_bytes_per_param = elem == 2.0 ? 18.0 : 16.0;
+  // Weights + grads + optimizer state per parameter (DESIGN.md; Rajbhandari et al. 2020, ZeRO, counts the same
+  // parts for mixed-precision Adam; the Megatron Core distributed-optimizer guide lists the same 18 and 16 bytes
+  // for its non-distributed optimizer):
+  //   mixed precision (fp16/bf16): 2 (fp16 weights) + 4 (fp32 gradient buffer, Megatron's main_grad) + 4 (fp32
+  //     master weights) + optimizer moments;
+  //   fp32: 4 (weights) + 4 (gradients) + optimizer moments.
+  // Adam keeps two fp32 moments (momentum and variance, 8 bytes): 18 and 16 bytes per parameter. Momentum SGD keeps
+  // one (4 bytes): 14 and 12.
+  const double moment_bytes = job.optimizer == "sgd" ? 4.0 : 8.0;
+  const double state_bytes_per_param = (elem == 2.0 ? 2.0 + 4.0 + 4.0 : 4.0 + 4.0) + moment_bytes;
+  // Activation recomputation (Korthikanti et al. 2022; Megatron-LM --recompute-granularity full|selective, with
+  // --recompute-method uniform and one layer per checkpoint for full). No sequence parallelism is modelled.
+  const bool full = job.recompute == "full", selective = job.recompute == "selective";
+  cost.recompute_tp_allreduces = recompute_tp_allreduces(job);
 
   const std::vector<int> split = layers_per_stage(m.layers, p);
   int first = 0;
@@ -43,9 +61,20 @@ JobCost compute_job_cost(const JobSpec& job) {
     if (i == p - 1 && p > 1) params += V * h;
     st.params = params / t;
     st.weight_state_bytes = st.params * state_bytes_per_param;
-    // Activations per layer without recompute, with TP but no sequence parallelism (Korthikanti 2022, eq. 2):
-    // s*b*h*(10 + 24/t + 5*a*s/(h*t)) bytes (fp16); scaled by elem/2 for fp32.
-    st.activation_bytes_per_mb = s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)) * st.layers * (elem / 2.0);
+    // Activations per layer, with TP but no sequence parallelism (Korthikanti 2022), in bytes for 16-bit elements,
+    // scaled by elem/2 for fp32:
+    //   none (eq. 2, tensor parallelism): s*b*h*(10 + 24/t + 5*a*s/(h*t));
+    //   selective ("selective activation recomputation"): the attention core (softmax, its dropout, the inputs of
+    //     QK^T and of attention over V: the 5*a*s/(h*t) term) is not stored but recomputed: s*b*h*(10 + 24/t);
+    //   full (the paper's full-recomputation baseline): only each layer's input is stored, 2*s*b*h (not divided by
+    //     t without sequence parallelism).
+    const double act_per_layer = full        ? 2.0 * s * b * h
+                                 : selective ? s * b * h * (10.0 + 24.0 / t)
+                                             : s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+    st.activation_bytes_per_mb = act_per_layer * st.layers * (elem / 2.0);
+    // Recomputed flop per layer per micro-batch at the start of its backward: full re-runs the forward; selective
+    // the attention core, whose forward is the 4*b*s^2*h term of the layer's flop (QK^T and attention over V).
+    st.recompute_layer_flops = full ? st.layer_fwd_flops : selective ? 4.0 * b * s * s * h / t : 0.0;
     st.in_flight_micro_batches = job.schedule == "gpipe" ? cost.micro_batches : std::min(cost.micro_batches, p - i);
     st.peak_memory_bytes = st.weight_state_bytes + st.activation_bytes_per_mb * st.in_flight_micro_batches;
     st.dp_grad_bytes = st.params * elem;

@@ -43,6 +43,11 @@ struct JobCost {
 /** @brief Number of transformer layers in each stage: L / pp, the first L mod pp stages get one more. */
 std::vector<int> layers_per_stage(int layers, int pp);
 
+/** @brief TP all-reduces per layer per micro-batch that activation recomputation adds to the backward pass:
+ *  2 for `full` (the re-run forward repeats its two), 0 for `none` and `selective`. JobCost::recompute_tp_allreduces
+ *  holds the same number; this form serves callers that need no per-stage costs (work_estimate.cpp). */
+int recompute_tp_allreduces(const JobSpec& job);
+
 /** @brief Computes the demands of a job. Assumes the job has been validated (divisibility etc.). */
 JobCost compute_job_cost(const JobSpec& job);
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "sim/workload/cost_model.hpp"
 #include "sim/workload/plan.hpp"
 
 namespace hulk {
@@ -47,7 +48,9 @@ WorkEstimate estimate_work(const JobSpec& job, const std::vector<int>& region_of
   w.micro_batches_per_pipeline = m;
   w.micro_batches = m * dp * iterations;
   w.pp_messages = iterations * 2 * m * (pp - 1) * dp * tp;
-  w.tp_messages = iterations * 4.0 * job.model.layers * m * dp * ring_allreduce_messages(tp);
+  // 2 TP all-reduces per layer forward, 2 backward, and the ones full recomputation repeats in backward.
+  const double tp_allreduces_per_layer = 4.0 + recompute_tp_allreduces(job);
+  w.tp_messages = iterations * tp_allreduces_per_layer * job.model.layers * m * dp * ring_allreduce_messages(tp);
   double dp_per_iteration = 0;
   if (job.collective != "hierarchical" || region_of_rank.empty()) {
     // Every (stage, tp) group has the same count: no need to visit the groups.

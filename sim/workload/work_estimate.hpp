@@ -17,7 +17,8 @@ struct WorkEstimate {
   double micro_batches_per_pipeline = 0;  ///< global_batch / (dp x micro_batch), per iteration
   double micro_batches = 0;               ///< micro-batches of all dp pipelines over all iterations
   double pp_messages = 0;                 ///< activations forward + gradients backward between pipeline stages
-  double tp_messages = 0;                 ///< ring all-reduce steps inside tensor-parallel groups (4 per layer)
+  double tp_messages = 0;                 ///< ring all-reduce steps inside tensor-parallel groups (4 per layer, 6
+                                          ///< with full recompute)
   double dp_messages = 0;                 ///< data-parallel gradient all-reduce messages
   double messages = 0;                    ///< pp + tp + dp: the `messages` a simulation reports
 };
@@ -28,6 +29,7 @@ struct WorkEstimate {
  *    2 m (pp-1) dp tp;
  *  - tp: 4 ring all-reduces (2 forward, 2 backward) per layer and micro-batch in each of the dp x pp groups of tp
  *    ranks, each 2 (tp-1) steps received by every member: 4 L m dp 2 tp (tp-1) (the stages' layers sum to L);
+ *    `recompute: full` adds the 2 all-reduces of each layer's re-run forward in backward: 6 L m dp 2 tp (tp-1);
  *  - dp: one all-reduce per (stage, tp) group of dp ranks: ring and tree 2 dp (dp-1) messages; hierarchical with
  *    R regions of k members each 2 dp (k-1 + R-1), or the ring's count when the regions are unequal (the engine
  *    then runs a ring).

@@ -68,3 +68,28 @@ TEST(TrafficEstimate, RejectsAPlacementOfAnotherJob) {
   p.gpu_of_rank = {{0, 0}, {7, 0}};
   EXPECT_THROW(hulk::estimate_traffic(s, p), hulk::InputError);
 }
+
+TEST(TrafficEstimate, FullRecomputeAddsHalfTheTensorParallelTraffic) {
+  // Full recompute: 6 TP all-reduces per layer and micro-batch instead of 4, so 1.5x the TP bytes on every host
+  // pair; selective adds none; pipeline and DP traffic are unchanged. (Checked without SimGrid: the engine repeats
+  // the all-reduces once issue 9's engine side lands; then expect_same_bytes applies to it too.)
+  hulk::Scenario s = scenario(grid_platform(2, 2, 2, 1.25e9, 50e-6, 1.25e8, 20e-3), small_job(2, 2, 2, 2, 3));
+  const hulk::Placement p = hulk::round_robin_placement(s);
+  const hulk::TrafficMatrix none = hulk::estimate_traffic(s, p);
+  s.job.recompute = "selective";
+  const hulk::TrafficMatrix selective = hulk::estimate_traffic(s, p);
+  s.job.recompute = "full";
+  const hulk::TrafficMatrix full = hulk::estimate_traffic(s, p);
+  const int H = static_cast<int>(s.platform.hosts.size());
+  double tp_total = 0;
+  for (int a = 0; a < H; ++a)
+    for (int b = 0; b < H; ++b) {
+      const double tp = none.bytes_between(hulk::CommKind::tp, a, b);
+      tp_total += tp;
+      EXPECT_DOUBLE_EQ(full.bytes_between(hulk::CommKind::tp, a, b), 1.5 * tp);
+      EXPECT_DOUBLE_EQ(selective.bytes_between(hulk::CommKind::tp, a, b), tp);
+      for (hulk::CommKind k : {hulk::CommKind::pp, hulk::CommKind::dp})
+        EXPECT_DOUBLE_EQ(full.bytes_between(k, a, b), none.bytes_between(k, a, b));
+    }
+  EXPECT_GT(tp_total, 0);
+}

@@ -25,6 +25,51 @@ TEST(ScenarioJson, RoundTripIsExact) {
   }
 }
 
+TEST(ScenarioJson, MegatronKnobsRoundTripAndDefaultWhenAbsent) {
+  Scenario s = sample_scenario(3);
+  s.job.recompute = "full";
+  s.job.optimizer = "sgd";
+  s.job.pipeline_p2p = "overlapped";
+  s.network.channels_per_peer = 4;
+  nlohmann::json j = scenario_to_json(s);
+  EXPECT_EQ(j["job"]["recompute"], "full");
+  EXPECT_EQ(j["network"]["channels_per_peer"], 4);
+  const Scenario back = scenario_from_json(nlohmann::json::parse(j.dump()), "x.json");
+  EXPECT_EQ(back.job.recompute, "full");
+  EXPECT_EQ(back.job.optimizer, "sgd");
+  EXPECT_EQ(back.job.pipeline_p2p, "overlapped");
+  EXPECT_EQ(back.network.channels_per_peer, 4);
+  // A file written before the knobs existed reads as the defaults.
+  for (const char* key : {"recompute", "optimizer", "pipeline_p2p"}) j["job"].erase(key);
+  j["network"].erase("channels_per_peer");
+  const Scenario old = scenario_from_json(j, "old.json");
+  EXPECT_EQ(old.job.recompute, "none");
+  EXPECT_EQ(old.job.optimizer, "adam");
+  EXPECT_EQ(old.job.pipeline_p2p, "");
+  EXPECT_EQ(old.network.channels_per_peer, 1);
+  // Values the YAML loader would refuse are refused here too, naming the key.
+  const auto key_of_error = [](const nlohmann::json& doc) -> std::string {
+    try {
+      scenario_from_json(doc, "bad.json");
+    } catch (const InputError& e) {
+      return e.key();
+    }
+    return "";
+  };
+  nlohmann::json k = scenario_to_json(s);
+  k["job"]["recompute"] = "partial";
+  EXPECT_EQ(key_of_error(k), "job.recompute");
+  k = scenario_to_json(s);
+  k["job"]["optimizer"] = 3;
+  EXPECT_EQ(key_of_error(k), "job.optimizer");
+  k = scenario_to_json(s);
+  k["job"]["pipeline_p2p"] = "eager";
+  EXPECT_EQ(key_of_error(k), "job.pipeline_p2p");
+  k = scenario_to_json(s);
+  k["network"]["channels_per_peer"] = 0;
+  EXPECT_EQ(key_of_error(k), "network.channels_per_peer");
+}
+
 TEST(ScenarioJson, MissingKeyNamesPath) {
   nlohmann::json j = scenario_to_json(sample_scenario(1));
   j["job"]["parallelism"].erase("tp");

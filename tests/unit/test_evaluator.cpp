@@ -49,6 +49,34 @@ TEST(RouteModel, RoutesFollowThePlatformModel) {
   EXPECT_DOUBLE_EQ(net.route(1, 1).bandwidth_Bps, 100e9);
 }
 
+TEST(Evaluator, RecomputationAddsFlopAndAllReducesToBackward) {
+  // As above with recompute: selective adds the attention core's flop to each layer's backward, full the whole
+  // forward and its 2 TP all-reduces (6 per layer and micro-batch instead of 4).
+  double none_s = 0;
+  for (const char* mode : {"none", "selective", "full"}) {
+    SCOPED_TRACE(mode);
+    JobSpec j = make_job(1, 4, 1, 2);
+    j.recompute = mode;
+    Scenario s = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), j);
+    Evaluator ev(s);
+    const JobCost& c = ev.cost();
+    const double S = c.tp_allreduce_bytes, L = c.stages[0].layers, m = 2;
+    const double ar = 2 * 3 * (2 * kNicLat + S / 4 / kNicBw);
+    const double recompute_s = L * c.stages[0].recompute_layer_flops / speed_of(s);
+    const double expected =
+        m * (3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + recompute_s + (4 + c.recompute_tp_allreduces) * L * ar);
+    EXPECT_EQ(c.recompute_tp_allreduces, std::string(mode) == "full" ? 2 : 0);
+    EXPECT_EQ(recompute_s > 0, std::string(mode) != "none");
+    const double t = ev.time_of_hosts({0, 1, 2, 3});
+    EXPECT_NEAR(t, expected, 0.01 * expected);
+    // The added time alone, 1% of itself (pp 1: each backward is on the critical path once per micro-batch), so
+    // that an added term smaller than 1% of the iteration is still checked.
+    if (std::string(mode) == "none") none_s = t;
+    const double added = m * (recompute_s + c.recompute_tp_allreduces * L * ar);
+    EXPECT_NEAR(t - none_s, added, 0.01 * added + 1e-9 * expected);
+  }
+}
+
 TEST(Evaluator, TensorParallelRingAcrossHostsMatchesClosedForm) {
   // tp 4 over 4 single-GPU hosts of one region: no link carries two flows.
   Scenario s = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(1, 4, 1, 2));

@@ -147,6 +147,11 @@ TEST(Scenario, Defaults) {
   EXPECT_EQ(s.job.iterations, 1);
   EXPECT_DOUBLE_EQ(s.job.utilisation, 0.4);
   EXPECT_EQ(s.job.precision, "fp16");
+  EXPECT_EQ(s.job.recompute, "none");
+  EXPECT_EQ(s.job.optimizer, "adam");
+  EXPECT_EQ(s.job.pipeline_p2p, "");
+  EXPECT_TRUE(s.job.pipeline_p2p_blocking());  // 1f1b's default
+  EXPECT_EQ(s.network.channels_per_peer, 1);
   EXPECT_EQ(s.job.micro_batch, 1);
   EXPECT_EQ(s.job.par.ranks(), 1);
   EXPECT_EQ(s.placement, "round-robin");
@@ -247,6 +252,18 @@ TEST(Scenario, BadJobSettings) {
       {"  utilisation: 0\n", "job.utilisation", 19, "(0, 1]"},
       {"  iterations: 0\n", "job.iterations", 19, "expected an integer >= 1, got 0"},
       {"  check_memory: maybe\n", "job.check_memory", 19, "expected true or false"},
+      {"  recompute: partial\n", "job.recompute", 19, "'partial' is not allowed: expected one of none | selective | full"},
+      {"  recompute: [full]\n", "job.recompute", 19, "got a list"},
+      {"  optimizer: adamw\n", "job.optimizer", 19, "'adamw' is not allowed: expected one of adam | sgd"},
+      {"  pipeline_p2p: async\n", "job.pipeline_p2p", 19,
+       "'async' is not allowed: expected one of blocking | overlapped"},
+      {"network:\n  channels_per_peer: 0\n", "network.channels_per_peer", 20, "expected an integer in [1, 64], got 0"},
+      {"network:\n  channels_per_peer: -2\n", "network.channels_per_peer", 20,
+       "expected an integer in [1, 64], got -2"},
+      {"network:\n  channels_per_peer: 65\n", "network.channels_per_peer", 20,
+       "expected an integer in [1, 64], got 65"},
+      {"network:\n  channels_per_peer: 1.5\n", "network.channels_per_peer", 20, "expected an integer, got '1.5'"},
+      {"network:\n  channels_per_pear: 2\n", "network.channels_per_pear", 20, "did you mean 'channels_per_peer'?"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.extra);
@@ -255,6 +272,49 @@ TEST(Scenario, BadJobSettings) {
     EXPECT_EQ(f.line, c.line);
     EXPECT_NE(f.what.find(c.substring), std::string::npos) << f.what;
   }
+}
+
+TEST(Scenario, MegatronKnobsAreRead) {
+  const Scenario s = load_scenario_file(write_temp(
+      "knobs.yaml", kBase + "  schedule: gpipe\n  recompute: selective\n  optimizer: sgd\n  pipeline_p2p: blocking\n"
+                            "network:\n  channels_per_peer: 4\n"));
+  EXPECT_EQ(s.job.recompute, "selective");
+  EXPECT_EQ(s.job.optimizer, "sgd");
+  EXPECT_EQ(s.job.pipeline_p2p, "blocking");
+  EXPECT_TRUE(s.job.pipeline_p2p_blocking());  // explicit, against gpipe's default
+  EXPECT_EQ(s.network.channels_per_peer, 4);
+  const Scenario t = load_scenario_file(write_temp(
+      "knobs2.yaml", kBase + "  recompute: full\n  pipeline_p2p: overlapped\nnetwork:\n  channels_per_peer: 64\n"));
+  EXPECT_EQ(t.job.recompute, "full");
+  EXPECT_EQ(t.job.optimizer, "adam");
+  EXPECT_EQ(t.job.pipeline_p2p, "overlapped");
+  EXPECT_FALSE(t.job.pipeline_p2p_blocking());
+  EXPECT_EQ(t.network.channels_per_peer, 64);
+  // gpipe without the key: its reference implementation's mode, overlapped.
+  const Scenario u = load_scenario_file(write_temp("knobs3.yaml", kBase + "  schedule: gpipe\n"));
+  EXPECT_FALSE(u.job.pipeline_p2p_blocking());
+}
+
+TEST(Scenario, KnobsOfCodeBuiltScenariosAreChecked) {
+  Scenario s = load_scenario_file(write_temp("knobs4.yaml", kBase));
+  s.job.recompute = "sometimes";
+  EXPECT_THROW(validate_job(s), InputError);
+  s = load_scenario_file(write_temp("knobs4.yaml", kBase));
+  s.job.optimizer = "lamb";
+  EXPECT_THROW(validate_job(s), InputError);
+  s = load_scenario_file(write_temp("knobs4.yaml", kBase));
+  s.job.pipeline_p2p = "eager";
+  EXPECT_THROW(validate_job(s), InputError);
+  s = load_scenario_file(write_temp("knobs4.yaml", kBase));
+  s.network.channels_per_peer = 0;
+  try {
+    validate_job(s);
+    ADD_FAILURE() << "channels_per_peer 0 accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "network.channels_per_peer");
+  }
+  s.network.channels_per_peer = 1;
+  EXPECT_NO_THROW(validate_job(s));
 }
 
 TEST(Scenario, WanPairProblems) {

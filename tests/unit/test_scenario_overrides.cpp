@@ -34,6 +34,26 @@ TEST(Overrides, PlainKeysAndShortcuts) {
   EXPECT_DOUBLE_EQ(t.platform.wan[0][1].bandwidth_Bps, 1.25e9);
 }
 
+TEST(Overrides, MegatronKnobs) {
+  const Scenario s = load_scenario_file(example(), {{"job.recompute", "full"},
+                                                    {"job.optimizer", "sgd"},
+                                                    {"job.pipeline_p2p", "overlapped"},
+                                                    {"network.channels_per_peer", "8"}});
+  EXPECT_EQ(s.job.recompute, "full");
+  EXPECT_EQ(s.job.optimizer, "sgd");
+  EXPECT_EQ(s.job.pipeline_p2p, "overlapped");
+  EXPECT_EQ(s.network.channels_per_peer, 8);
+  // A bad overridden value is refused like one in the file, naming the override.
+  std::string key;
+  std::string msg = error_of({{"job.recompute", "most"}}, &key);
+  EXPECT_EQ(key, "job.recompute");
+  EXPECT_NE(msg.find("--set job.recompute=most"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected one of none | selective | full"), std::string::npos) << msg;
+  msg = error_of({{"network.channels_per_peer", "0"}}, &key);
+  EXPECT_EQ(key, "network.channels_per_peer");
+  EXPECT_NE(msg.find("expected an integer in [1, 64], got 0"), std::string::npos) << msg;
+}
+
 TEST(Overrides, ListElementsByIndexAndByName) {
   const Scenario a = load_scenario_file(example(), {{"regions.tokyo.hosts", "6"}});
   EXPECT_EQ(a.platform.hosts.size(), 10u);
