@@ -159,7 +159,8 @@ def block_placement(ranks, hosts, gpus_per_host, host_name):
     return json.dumps(doc, indent=1) + "\n"
 
 
-def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precision="fp16", check_memory=True):
+def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precision="fp16", check_memory=True,
+             recompute=None):
     out = ["job:",
            "  model: {layers: %d, hidden: %d, heads: %d, seq_len: %d, vocab: %d}" % (layers, hidden, heads, seq, vocab),
            "  precision: %s" % precision,
@@ -170,6 +171,8 @@ def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precis
            "  collective: ring",
            "  iterations: 1",
            "  utilisation: 0.4   # replaced by the series' calibrated utilisation in `hulk fidelity`"]
+    if recompute:
+        out.append("  recompute: %s   # Megatron-LM --recompute-method uniform (run_table_1.sh); eq. 3 counts it" % recompute)
     if not check_memory:
         out.append("  check_memory: false   # the run fitted; hulk's activation model has no recomputation (README.md)")
     return "\n".join(out) + "\n"
@@ -258,7 +261,7 @@ for (label, h, heads, layers, t, p, gpus, batch, micro, tflops, cal) in SELENE:
              "      host_link: {bandwidth: 1600Gbps, latency: 5us}     # 8 x 200 Gbps HDR InfiniBand per node\n"
              "      intra_host: {bandwidth: 300GBps, latency: 2us}     # NVLink 3 + NVSwitch: 600 GB/s both directions\n"
              "network: {model: CM02, tcp_window: 0}\n" % (name, hosts))
-    text += yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, check_memory=False)
+    text += yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="full")
     text += "placement: file:%s   # Megatron's rank r on node r // 8 (tensor groups inside a node)\n" % pl
     write("megatron-selene/%s.yaml" % name, text)
     add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, tflops, "TFLOP/s/GPU",
