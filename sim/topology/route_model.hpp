@@ -19,7 +19,10 @@
  *    (Linux tc/netem egress shaping per destination, a cloud VM's per-instance egress limit). Sender side only:
  *    egress shaping caps what a host sends, not what it receives, so a receiver is limited by its NIC DOWN half
  *    alone (N senders of region A into one host of B get min(N * wan, nic) together, as on a tc-shaped testbed).
- *    Links: hosts x (populated regions - 1), built eagerly (1,024 hosts x 16 regions: 15,360 links);
+ *    A receiving cap as well would need ingress policing (tc ingress / IFB), which such setups rarely add; it would
+ *    be one more shared link per route (kMaxRouteLinks, kMaxSharedLinks + 1). As built, a route keeps at most
+ *    three shared links either way. Links: hosts x (populated regions - 1), built eagerly (1,024 hosts x 16
+ *    regions: 15,360 more links, ~1 MB; the H x H route table, 64 MB there, dominates under both models);
  *  - route a -> a: [intra, port]; a -> b in one region: [nic_a UP, nic_b DOWN]; across regions:
  *    [nic_a UP, wan or wanout(a, region(b)), nic_b DOWN]; route latency = nic_a + nic_b (+ wan);
  *  - if host_pair_latency_s is non-empty (measured data): NIC and WAN links get zero latency and every
