@@ -51,8 +51,9 @@ enum class WanCapacity { pair, host };
 struct PlatformSpec {
   std::vector<std::string> regions;  ///< region names, index = region id
   std::vector<HostSpec> hosts;
-  /** @brief WAN link between two distinct regions, indexed [a][b] (symmetric; diagonal unused). Each region pair
-   *  is one shared full-duplex link: all flows between the two regions share its bandwidth. */
+  /** @brief WAN link between two distinct regions, indexed [a][b] (symmetric; diagonal unused). What its bandwidth
+   *  caps depends on wan_capacity: the region pair's one shared full-duplex link, or each host's own egress toward
+   *  the other region. */
   std::vector<std::vector<LinkSpec>> wan;
   /** @brief What a `wan` bandwidth means: one pipe per region pair, or each host's own cap toward the region. */
   WanCapacity wan_capacity = WanCapacity::pair;

@@ -74,7 +74,11 @@ std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bo
   std::vector<SgLink> out(model.links());
   for (int id = 0; id < model.links(); ++id) {
     const ModelLink& l = model.link(id);
-    const double latency_s = latency_at_receiver ? 0.0 : l.latency_s;
+    // Intra-host links keep their latency (microseconds): tensor-parallel steps are most of all messages, a
+    // receiver-side wait for each would cost a SimGrid activity apiece, and a queued intra-host message is then off
+    // by one such latency at most.
+    const bool intra_host = l.kind == LinkKind::intra_aggregate || l.kind == LinkKind::gpu_port;
+    const double latency_s = latency_at_receiver && !intra_host ? 0.0 : l.latency_s;
     if (l.duplex == Duplex::down) {
       out[id] = SgLink{out[l.duplex_peer].link, Dir::DOWN};
     } else if (l.duplex == Duplex::up) {
@@ -121,7 +125,8 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
   for (int a = 0; a < model.hosts(); ++a)
     for (int b = 0; b < model.hosts(); ++b) {
       const Route& r = model.route(a, b);
-      out.route_latency_s[a * n + b] = r.latency_s;
+      // A host to itself: the latency stays in SimGrid's intra-host links (see create_links).
+      out.route_latency_s[a * n + b] = (a == b && latency_at_receiver) ? 0.0 : r.latency_s;
       std::vector<sg4::LinkInRoute> path;
       for (int i = 0; i < r.n_path; ++i) {
         const SgLink& l = links[r.path[i]];

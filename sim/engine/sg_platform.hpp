@@ -24,7 +24,9 @@ struct SgPlatform {
   /** @brief If > 0, every exec on this host is bounded to this rate (flop/s of the host; XML platforms, where a
    *  GPU is a share of the XML host), 0 = unbounded (built platforms: one core per GPU). */
   std::vector<double> exec_bound;
-  /** @brief One-way route latency per ordered host pair, seconds, row-major (hosts x hosts). */
+  /** @brief One-way route latency per ordered host pair that the receiver applies, seconds, row-major (hosts x
+   *  hosts): with latency_at_receiver, the route's latency for distinct hosts (0 for a host to itself, whose
+   *  intra-host links keep theirs in SimGrid); else the route latency, for information. */
   std::vector<double> route_latency_s;
   /** @brief True when SimGrid's links carry no latency and the receiver adds route_latency_s after a transfer
    *  (see sg_build_platform): a SimGrid comm then ends when its last byte has LEFT the sender. */
@@ -37,8 +39,8 @@ struct SgPlatform {
  *  Built platforms: one full zone; host speed = gpu.peak_flops(precision) * utilisation, core count = gpus (one
  *  exec = one GPU); every link and every route (both directions, a host to itself included) exactly as
  *  RouteModel(platform) defines them: same names, bandwidths, latencies, sharing policies and link order.
- *  With latency_at_receiver, every SimGrid link gets latency 0 (XML links are zeroed after loading) and the route
- *  latencies are kept in SgPlatform::route_latency_s for the receiver to apply: a message then occupies its
+ *  With latency_at_receiver, every SimGrid link between hosts gets latency 0 (XML links: all, after loading) and
+ *  the route latencies are kept in SgPlatform::route_latency_s for the receiver to apply: a message then occupies its
  *  connection for its transmission time only, as a TCP connection or NCCL channel that pipelines messages does
  *  (the next message starts when the previous has left, not when it has arrived). Bandwidth sharing is unchanged
  *  under CM02, whose rates do not depend on latency (the TCP window cap does: see MessageFabric::flow_rate_cap).

@@ -351,8 +351,9 @@ void route_all_pairs(const MeasuredPairs& measured, const std::string& file, Pla
                          " distinct measured pairs): their latency is the shortest path over measured pairs");
 }
 
-// WAN: one shared link per city pair; its latency is the smallest host-pair latency between the two cities (every
-// host pair's own latency overrides it anyway, see host_pair_latency_s).
+// WAN: wan_bandwidth for every city pair (one shared pipe or each server's own cap, see options.wan_capacity); its
+// latency is the smallest host-pair latency between the two cities (every host pair's own latency overrides it
+// anyway, see host_pair_latency_s).
 void build_wan(const HulkImportOptions& options, PlatformSpec& p) {
   const std::size_t r = p.regions.size();
   p.wan.assign(r, std::vector<LinkSpec>(r, LinkSpec{}));
@@ -397,6 +398,7 @@ PlatformSpec import_hulk(const HulkImportOptions& options) {
   const MeasuredPairs measured = read_measured_latencies(edges, servers, p);
   route_all_pairs(measured, edges.path, p);
   build_wan(options, p);
+  p.wan_capacity = options.wan_capacity;
   return p;
 }
 

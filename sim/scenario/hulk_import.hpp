@@ -15,7 +15,10 @@ namespace hulk {
 struct HulkImportOptions {
   std::string dir;                        ///< folder holding node_feature.csv and edge.txt
   double lan_bandwidth_Bps = 1.25e9;      ///< each server's NIC (10 Gbps default)
-  double wan_bandwidth_Bps = 1.25e8;      ///< every city pair's shared WAN link (1 Gbps default)
+  double wan_bandwidth_Bps = 1.25e8;      ///< every city pair's WAN bandwidth (1 Gbps default)
+  /** @brief What wan_bandwidth_Bps caps: one pipe per city pair (`pair`, default) or each server's own egress toward
+   *  each other city (`host`); see sim/topology/route_model.hpp. */
+  WanCapacity wan_capacity = WanCapacity::pair;
   double lan_latency_s = 50e-6;           ///< NIC latency inside a city
   LinkSpec intra_host{150e9, 2e-6};       ///< GPU<->GPU inside a server
   /** @brief compute capability ("8.6") -> GPU model name; overrides the default mapping. */

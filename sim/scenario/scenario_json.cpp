@@ -103,6 +103,7 @@ json scenario_to_json(const Scenario& s) {
        {{"regions", s.platform.regions},
         {"hosts", hosts},
         {"wan", wan},
+        {"wan_capacity", s.platform.wan_capacity == WanCapacity::host ? "host" : "pair"},
         {"host_pair_latency_s", pair_map_to_json(s.platform.host_pair_latency_s)},
         {"host_pair_bandwidth_Bps", pair_map_to_json(s.platform.host_pair_bandwidth_Bps)},
         {"simgrid_xml", s.platform.simgrid_xml},
@@ -160,6 +161,13 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
     for (std::size_t b = 0; b < wan[a].size(); ++b)
       row.push_back(link_from_json(wan[a][b], file, "platform.wan." + std::to_string(a) + "." + std::to_string(b)));
     s.platform.wan.push_back(row);
+  }
+  // Absent in files written before the field existed: those platforms were `pair`.
+  if (p.contains("wan_capacity")) {
+    const std::string cap = get<std::string>(p, "wan_capacity", file, "platform");
+    if (cap != "pair" && cap != "host")
+      throw InputError(file, 0, "platform.wan_capacity", "'" + cap + "' is not allowed: expected pair or host");
+    s.platform.wan_capacity = cap == "host" ? WanCapacity::host : WanCapacity::pair;
   }
   s.platform.host_pair_latency_s = pair_map_from_json(sub(p, "host_pair_latency_s", file, "platform", json::value_t::array),
                                                       file, "platform.host_pair_latency_s");

@@ -144,6 +144,14 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
   }
 }
 
+// platform.wan.capacity / platform.hulk.wan_capacity: what a WAN bandwidth caps (sim/topology/route_model.hpp).
+WanCapacity parse_wan_capacity(const YamlReader& r, const YAML::Node& node, const std::string& key) {
+  const std::string v = r.str(node, key);
+  if (v == "pair") return WanCapacity::pair;
+  if (v == "host") return WanCapacity::host;
+  r.fail(node, key, "'" + v + "' is not allowed: expected pair or host");
+}
+
 // platform.wan.default (bandwidth and latency both required); nullopt if absent.
 std::optional<LinkSpec> parse_wan_default(const YamlReader& r, const YAML::Node& wan) {
   if (!wan["default"]) return std::nullopt;
@@ -200,7 +208,9 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   std::optional<LinkSpec> def;
   bool default_failed = false;
   if (wan) {
-    r.check_keys(wan, "platform.wan", {"default", "pairs"});
+    r.check_keys(wan, "platform.wan", {"default", "pairs", "capacity"});
+    if (wan["capacity"])
+      r.collect([&] { p.wan_capacity = parse_wan_capacity(r, wan["capacity"], "platform.wan.capacity"); });
     const std::size_t before = r.error_count();
     r.collect([&] { def = parse_wan_default(r, wan); });
     default_failed = r.error_count() > before;
@@ -250,6 +260,8 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
     // wan.default names no region: its problems are still independent ones.
     const YAML::Node wan = platform["wan"];
     if (wan && wan.IsMap() && wan["default"]) r.collect([&] { parse_wan_default(r, wan); });
+    if (wan && wan.IsMap() && wan["capacity"])
+      r.collect([&] { parse_wan_capacity(r, wan["capacity"], "platform.wan.capacity"); });
     r.skip_if_failed(before);
   }
   parse_wan(r, platform, p);
@@ -258,7 +270,8 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
 
 PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::string& base_dir) {
   const std::string key = "platform.hulk";
-  r.check_keys(node, key, {"dir", "lan_bandwidth", "wan_bandwidth", "lan_latency", "intra_host", "gpu_map"});
+  r.check_keys(node, key,
+               {"dir", "lan_bandwidth", "wan_bandwidth", "wan_capacity", "lan_latency", "intra_host", "gpu_map"});
   HulkImportOptions o;
   const YAML::Node dir = r.require(node, key, "dir");
   o.dir = resolve_path(base_dir, r.str(dir, key + ".dir"));
@@ -267,6 +280,7 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
            "Hulk data folder '" + o.dir + "' not found (expected a folder with node_feature.csv and edge.txt)");
   if (node["lan_bandwidth"]) o.lan_bandwidth_Bps = r.bandwidth_Bps(node["lan_bandwidth"], key + ".lan_bandwidth");
   if (node["wan_bandwidth"]) o.wan_bandwidth_Bps = r.bandwidth_Bps(node["wan_bandwidth"], key + ".wan_bandwidth");
+  if (node["wan_capacity"]) o.wan_capacity = parse_wan_capacity(r, node["wan_capacity"], key + ".wan_capacity");
   if (node["lan_latency"]) o.lan_latency_s = r.latency_s(node["lan_latency"], key + ".lan_latency");
   if (node["intra_host"]) o.intra_host = parse_link(r, node["intra_host"], key + ".intra_host", kDefaultIntraHost);
   if (node["gpu_map"]) {

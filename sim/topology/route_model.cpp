@@ -57,6 +57,14 @@ ModelLink wan_link(const PlatformSpec& p, int from, int to) {
           from < to ? Duplex::up : Duplex::down, -1};
 }
 
+// WAN capacity `host`: host h's own cap toward region `to` (its egress shaping), the WAN latency, shared only by
+// h's flows to that region.
+ModelLink wan_host_link(const PlatformSpec& p, int h, int to) {
+  const LinkSpec w = wan_between(p, p.hosts[h].region, to);
+  return {LinkKind::wan_host, h, to, w.bandwidth_Bps, has_pair_latency(p) ? 0.0 : w.latency_s, LinkSharing::shared,
+          Duplex::none, -1};
+}
+
 // Route latency from the spec: a pair's measured or described value, else NIC + NIC (+ WAN) (XML: 0 if missing).
 double route_latency_s(const PlatformSpec& p, int a, int b) {
   const HostSpec& ha = p.hosts[a];
@@ -83,7 +91,8 @@ RouteLinks route_links(const PlatformSpec& p, int a, int b) {
     cross({LinkKind::xml_pair, a, b, bw ? *bw : 0.0, r.latency_s, LinkSharing::shared, Duplex::none, -1});
   } else {
     cross(nic_link(p, a, Duplex::up));
-    if (p.hosts[a].region != p.hosts[b].region) cross(wan_link(p, p.hosts[a].region, p.hosts[b].region));
+    const int ra = p.hosts[a].region, rb = p.hosts[b].region;
+    if (ra != rb) cross(p.wan_capacity == WanCapacity::host ? wan_host_link(p, a, rb) : wan_link(p, ra, rb));
     cross(nic_link(p, b, Duplex::down));
     if (has_pair_latency(p))
       cross({LinkKind::pair_latency, a, b, kLatencyLinkBps, r.latency_s, LinkSharing::fatpipe, Duplex::none, -1});
@@ -120,6 +129,17 @@ void RouteModel::add_host_links(const PlatformSpec& platform) {
 
 void RouteModel::add_wan_links(const PlatformSpec& platform) {
   const int R = regions_;
+  if (platform.wan_capacity == WanCapacity::host) {
+    // Only toward regions that have a host: a link no route crosses would only cost the engine a SimGrid link.
+    std::vector<bool> populated(R, false);
+    for (int h = 0; h < hosts_; ++h) populated[region_[h]] = true;
+    wan_host_.assign(static_cast<size_t>(hosts_) * R, -1);
+    for (int h = 0; h < hosts_; ++h)
+      for (int r = 0; r < R; ++r)
+        if (r != region_[h] && populated[r])
+          wan_host_[static_cast<size_t>(h) * R + r] = add_link(wan_host_link(platform, h, r));
+    return;
+  }
   wan_up_.assign(static_cast<size_t>(R) * R, -1);
   for (int a = 0; a < R; ++a)
     for (int b = a + 1; b < R; ++b) {
@@ -142,6 +162,7 @@ int RouteModel::link_id(const ModelLink& l) {
       const int up = wan_up_[static_cast<size_t>(std::min(l.a, l.b)) * regions_ + std::max(l.a, l.b)];
       return l.a < l.b ? up : links_[up].duplex_peer;
     }
+    case LinkKind::wan_host: return wan_host_[static_cast<size_t>(l.a) * regions_ + l.b];
     case LinkKind::pair_latency:
     case LinkKind::xml_pair: return add_link(l);
   }
@@ -222,6 +243,7 @@ std::string RouteModel::link_name(int id) const {
     case LinkKind::intra_aggregate: return "intra:" + host_names_[l.a];
     case LinkKind::gpu_port: return "port:" + host_names_[l.a];
     case LinkKind::wan: return "wan:" + region_names_[std::min(l.a, l.b)] + "~" + region_names_[std::max(l.a, l.b)];
+    case LinkKind::wan_host: return "wanout:" + host_names_[l.a] + ">" + region_names_[l.b];
     case LinkKind::pair_latency: return "lat:" + host_names_[l.a] + ">" + host_names_[l.b];
     case LinkKind::xml_pair: return "xml:" + host_names_[l.a] + ">" + host_names_[l.b];
   }

@@ -11,10 +11,20 @@
  *  - every host has one intra-host link "intra:<host>" shared by all its GPUs (both directions), bandwidth
  *    intra_link.bw * gpus, plus a per-GPU port "port:<host>" (FATPIPE: caps each flow at intra_link.bw, not
  *    shared) that carries intra_link.latency;
- *  - every region pair a < b has one split-duplex WAN link "wan:<a>~<b>" of wan[a][b] (UP = from a to b);
- *    wan[b][a] is never read (the scenario loaders make wan symmetric);
+ *  - WAN, PlatformSpec::wan_capacity `pair` (default): every region pair a < b has one split-duplex WAN link
+ *    "wan:<a>~<b>" of wan[a][b] (UP = from a to b), shared by all flows between the two regions (a leased line, a
+ *    VPN tunnel between two sites); wan[b][a] is never read (the scenario loaders make wan symmetric);
+ *  - WAN, capacity `host`: no region-pair pipe. Every host h has, toward every other region r that has hosts, its
+ *    own SHARED link "wanout:<h>><r>" of wan[region(h)][r] carrying the WAN latency, shared only by h's flows to r
+ *    (Linux tc/netem egress shaping per destination, a cloud VM's per-instance egress limit). Sender side only:
+ *    egress shaping caps what a host sends, not what it receives, so a receiver is limited by its NIC DOWN half
+ *    alone (N senders of region A into one host of B get min(N * wan, nic) together, as on a tc-shaped testbed).
+ *    A receiving cap as well would need ingress policing (tc ingress / IFB), which such setups rarely add; it would
+ *    be one more shared link per route (kMaxRouteLinks, kMaxSharedLinks + 1). As built, a route keeps at most
+ *    three shared links either way. Links: hosts x (populated regions - 1), built eagerly (1,024 hosts x 16
+ *    regions: 15,360 more links, ~1 MB; the H x H route table, 64 MB there, dominates under both models);
  *  - route a -> a: [intra, port]; a -> b in one region: [nic_a UP, nic_b DOWN]; across regions:
- *    [nic_a UP, wan, nic_b DOWN]; route latency = nic_a + nic_b (+ wan);
+ *    [nic_a UP, wan or wanout(a, region(b)), nic_b DOWN]; route latency = nic_a + nic_b (+ wan);
  *  - if host_pair_latency_s is non-empty (measured data): NIC and WAN links get zero latency and every
  *    inter-host route ends with its own FATPIPE latency-only link "lat:<a>><b>" (bandwidth 1e18 B/s) whose latency
  *    is the pair's value when given, else the latency the route would have had. Bandwidth sharing is unchanged.
@@ -37,6 +47,7 @@ enum class LinkKind {
   intra_aggregate,  ///< host a's intra-host link shared by its GPUs
   gpu_port,         ///< host a's per-GPU port (per-flow cap, latency of intra-host transfers)
   wan,              ///< WAN between regions a and b, direction a -> b (UP half if a < b)
+  wan_host,         ///< WAN capacity `host`: host a's own cap toward region b (shared by a's flows to b only)
   pair_latency,     ///< latency-only link of the route host a -> host b (measured pair latency)
   xml_pair,         ///< description of an XML platform's route host a -> host b (not built by the engine)
 };
@@ -53,8 +64,8 @@ enum class Duplex { none, up, down };
 /** @brief One link of the model. */
 struct ModelLink {
   LinkKind kind = LinkKind::nic_up;
-  int a = -1;                 ///< host (nic, intra, port, pair links: source host) or source region (wan)
-  int b = -1;                 ///< destination host (pair links) or destination region (wan), else -1
+  int a = -1;                 ///< host (nic, intra, port, wan_host, pair links: source host) or source region (wan)
+  int b = -1;                 ///< destination host (pair links) or destination region (wan, wan_host), else -1
   double bandwidth_Bps = 0;   ///< as the engine builds it (may be <= 0 if the spec says so)
   double latency_s = 0;       ///< link latency, seconds
   LinkSharing sharing = LinkSharing::shared;
@@ -62,9 +73,9 @@ struct ModelLink {
   int duplex_peer = -1;       ///< id of the other half of a split-duplex link (its UP half has the lower id)
 };
 
-/** @brief Most links on one route: nic up, wan, nic down, latency link. */
+/** @brief Most links on one route: nic up, wan (or wan_host), nic down, latency link. */
 constexpr int kMaxRouteLinks = 4;
-/** @brief Most shared (contended) links on one route: nic up, wan, nic down. */
+/** @brief Most shared (contended) links on one route: nic up, wan (or wan_host), nic down. */
 constexpr int kMaxSharedLinks = 3;
 
 /** @brief One route a -> b. */
@@ -96,7 +107,8 @@ RouteLinks route_links(const PlatformSpec& platform, int a, int b);
 class RouteModel {
  public:
   /** @brief Builds links and routes. Link ids are in the order the engine creates the links: per host NIC UP,
-   *  NIC DOWN, intra, port; then per region pair a < b the WAN UP and DOWN halves; then the per-route latency links
+   *  NIC DOWN, intra, port; then per region pair a < b the WAN UP and DOWN halves (capacity `pair`) or per host,
+   *  per other region that has a host, its wan_host link (capacity `host`); then the per-route latency links
    *  (or XML pair links) in route order (a-major). */
   explicit RouteModel(const PlatformSpec& platform);
 
@@ -146,7 +158,8 @@ class RouteModel {
   std::vector<std::string> host_names_, region_names_;
   std::vector<ModelLink> links_;
   std::vector<double> capacity_Bps_;
-  std::vector<int> wan_up_;  ///< [a * R + b] for a < b: id of the WAN UP half, else -1
+  std::vector<int> wan_up_;  ///< [a * R + b] for a < b: id of the WAN UP half, else -1 (capacity `pair`)
+  std::vector<int> wan_host_;  ///< [h * R + r]: id of host h's link toward region r, else -1 (capacity `host`)
   std::vector<Route> routes_;
   std::vector<double> region_latency_s_;
   std::vector<double> region_bandwidth_Bps_;

@@ -88,3 +88,24 @@ TEST(Connections, OverlappedOneFOneBDoesNotWaitForItsSends) {
   EXPECT_LT(overlapped.iteration_time_s, 9 * tf + 3 * x + 3 * kRouteLat - tf);
   EXPECT_GE(overlapped.iteration_time_s, 9 * tf + 2 * (x + kRouteLat) - 1e-9);
 }
+
+TEST(Connections, TcpWindowCapsEachFlowAtWindowOverRoundTrip) {
+  // Under CM02 hulk applies the window itself (SimGrid's links carry no latency): one activation of S bytes over a
+  // route of latency L takes S / min(B, W / 2L) + L, the bound SimGrid's TCP-gamma sets.
+  hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
+  s.job.schedule = "gpipe";
+  s.network.tcp_window_bytes = 1 << 20;
+  const double cap = s.network.tcp_window_bytes / (2 * kRouteLat);
+  ASSERT_LT(cap, kNicBps);
+  const double bytes = hulk::compute_job_cost(s.job).pp_message_bytes;
+  hulk::SimOptions o;
+  o.record_events = true;
+  const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s), o);
+  int seen = 0;
+  for (const auto& e : r.events) {
+    if (e.kind != "pp") continue;
+    ++seen;
+    EXPECT_NEAR((e.end_s - e.start_s) / (bytes / cap + kRouteLat), 1.0, 1e-9) << e.collective;
+  }
+  EXPECT_EQ(seen, 2);  // the activation and the gradient
+}

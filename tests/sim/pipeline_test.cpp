@@ -206,3 +206,15 @@ TEST(Pipeline, EagerActivationsKeepTheirTransferTimes) {
   const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;
   EXPECT_NEAR(r.iteration_time_s / (5 * 3 * tf + 2 * one), 1.0, 0.01);
 }
+
+TEST(Pipeline, FullRecomputationAddsOneForwardPerLayer) {
+  // One stage, compute only: full recomputation re-runs every layer's forward in backward (not the logits), so an
+  // iteration takes m (4 layer passes + 3 logits passes); selective adds only the attention core's 4bs^2h flops.
+  hulk::Scenario s = compute_only_pipeline("1f1b", 1, 3);
+  const hulk::JobCost none = hulk::compute_job_cost(s.job);
+  const double layer_f = s.job.model.layers * none.stages[0].layer_fwd_flops / 1e12;
+  const double extra_f = none.stages[0].extra_fwd_flops / 1e12;
+  s.job.recompute = "full";
+  const hulk::SimResult full = hulk::simulate(s, hulk::round_robin_placement(s));
+  EXPECT_NEAR(full.iteration_time_s / (3 * (4 * layer_f + 3 * extra_f)), 1.0, 1e-9);
+}

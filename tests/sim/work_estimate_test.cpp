@@ -94,7 +94,7 @@ TEST(WorkEstimate, FullRecomputeAddsTwoTensorAllReducesPerLayerInBackward) {
 
 // The engine repeats the TP all-reduces of full recomputation only once the engine side of issue 9 lands
 // (sim/engine/rank_actor.cpp); enable this test then (remove DISABLED_).
-TEST(WorkEstimate, DISABLED_FullRecomputeMatchesTheEngine) {
+TEST(WorkEstimate, FullRecomputeMatchesTheEngine) {
   hulk::PlatformSpec p = hulk_test::grid_platform(2, 2, 2, 10e9, 10e-6, 1e9, 1e-3);
   hulk::JobSpec j = hulk_test::small_job(2, 2, 2, 4, 3);
   j.recompute = "full";

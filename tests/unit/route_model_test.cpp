@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -121,6 +122,86 @@ TEST(RouteModel, HulkPlatformOneAnswer) {
   EXPECT_EQ(model.link_name(r.path[1]), "wan:r0~r2");
   EXPECT_EQ(model.link(r.path[1]).duplex, Duplex::up);
   EXPECT_EQ(model.link(model.route(4, 0).path[1]).duplex, Duplex::down);
+}
+
+// Links two routes have in common (path ids).
+std::vector<int> common_links(const RouteModel& m, int a1, int b1, int a2, int b2) {
+  std::vector<int> out;
+  const Route& r1 = m.route(a1, b1);
+  const Route& r2 = m.route(a2, b2);
+  for (int i = 0; i < r1.n_path; ++i)
+    for (int j = 0; j < r2.n_path; ++j)
+      if (r1.path[i] == r2.path[j]) out.push_back(r1.path[i]);
+  return out;
+}
+
+// Regions r0 (hosts 0, 1), r1 (hosts 2, 3), r2 (host 4); the WAN capacity model under test.
+PlatformSpec capacity_platform(WanCapacity capacity) {
+  PlatformSpec p = make_platform({2, 2, 1}, 2, a100(), {1.25e9, 5e-5}, {1.25e8, 0.02}, {150e9, 2e-6});
+  p.wan[0][2] = p.wan[2][0] = {6e7, 0.08};
+  p.wan_capacity = capacity;
+  return p;
+}
+
+TEST(RouteModel, WanCapacityPairSharesTheRegionPairLink) {
+  const RouteModel m(capacity_platform(WanCapacity::pair));
+  // Two senders of r0 to two distinct receivers of r1: the one r0~r1 WAN link (its UP half) is shared.
+  const std::vector<int> shared = common_links(m, 0, 2, 1, 3);
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_EQ(m.link(shared[0]).kind, LinkKind::wan);
+  EXPECT_EQ(m.link_name(shared[0]), "wan:r0~r1");
+  EXPECT_EQ(m.links(), 5 * 4 + 3 * 2);  // host links + one split-duplex link per region pair
+}
+
+TEST(RouteModel, WanCapacityHostSharesOnlyTheReceiversNics) {
+  const Scenario s = make_scenario(capacity_platform(WanCapacity::host), make_job(1, 1, 2, 2));
+  expect_one_answer(s);
+  const RouteModel m(s.platform);
+  // Distinct receivers: nothing in common. One receiver: only its NIC's DOWN half.
+  EXPECT_TRUE(common_links(m, 0, 2, 1, 3).empty());
+  const std::vector<int> one_receiver = common_links(m, 0, 2, 1, 2);
+  ASSERT_EQ(one_receiver.size(), 1u);
+  EXPECT_EQ(m.link(one_receiver[0]).kind, LinkKind::nic_down);
+  EXPECT_EQ(m.link(one_receiver[0]).a, 2);
+  // One sender to two hosts of a region: its NIC and its own cap toward that region.
+  const std::vector<int> one_sender = common_links(m, 0, 2, 0, 3);
+  ASSERT_EQ(one_sender.size(), 2u);
+  EXPECT_EQ(m.link(one_sender[1]).kind, LinkKind::wan_host);
+  EXPECT_EQ(m.link_name(one_sender[1]), "wanout:h0>r1");
+  EXPECT_EQ(m.link(one_sender[1]).sharing, LinkSharing::shared);
+  // The cap is the pair's bandwidth, the latency the pair's WAN latency, per direction.
+  const Route& r = m.route(4, 1);
+  ASSERT_EQ(r.n_path, 3);
+  EXPECT_EQ(m.link_name(r.path[1]), "wanout:h4>r0");
+  EXPECT_EQ(m.link(r.path[1]).bandwidth_Bps, 6e7);
+  EXPECT_EQ(m.link(r.path[1]).latency_s, 0.08);
+  EXPECT_DOUBLE_EQ(r.latency_s, 5e-5 + 5e-5 + 0.08);
+  EXPECT_EQ(r.bandwidth_Bps, 6e7);
+  EXPECT_NE(m.route(1, 4).path[1], r.path[1]);
+  // Hosts x (populated regions - 1) WAN links, no region-pair link.
+  EXPECT_EQ(m.links(), 5 * 4 + 5 * 2);
+  for (int id = 0; id < m.links(); ++id) EXPECT_NE(m.link(id).kind, LinkKind::wan);
+}
+
+// With measured pair latencies the wanout links carry no latency (the route's latency link does), as WAN links.
+TEST(RouteModel, WanCapacityHostWithPairLatencies) {
+  Scenario s = hulk_scenario();
+  s.platform.wan_capacity = WanCapacity::host;
+  expect_one_answer(s);
+  const RouteModel m(s.platform);
+  const Route& r = m.route(0, 4);
+  ASSERT_EQ(r.n_path, 4);
+  EXPECT_EQ(m.link_name(r.path[1]), "wanout:h0>r2");
+  EXPECT_EQ(m.link(r.path[1]).latency_s, 0.0);
+  EXPECT_DOUBLE_EQ(r.latency_s, 0.2);
+}
+
+// A region without hosts gets no wanout links.
+TEST(RouteModel, WanCapacityHostSkipsEmptyRegions) {
+  PlatformSpec p = make_platform({2, 0, 1}, 1, a100());
+  p.wan_capacity = WanCapacity::host;
+  const RouteModel m(p);
+  EXPECT_EQ(m.links(), 3 * 4 + 3 * 1);
 }
 
 TEST(RouteModel, XmlPlatformOneAnswer) {
