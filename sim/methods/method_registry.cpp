@@ -123,7 +123,13 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
     Placement p = make_placer(method, options)->place(scenario);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string problem = placement_problem(scenario, p, scenario.job.check_memory);
-    if (!problem.empty()) throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
+    if (!problem.empty()) {
+      // A placement file is the user's input (e.g. it puts a stage on a GPU it does not fit): exit 2, not a bug.
+      if (method.rfind("file:", 0) == 0)
+        throw InputError(method.substr(5), 0, "placement",
+                         "the placement in this file is not valid for the scenario: " + problem);
+      throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
+    }
     return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}};
   });
   PlacementOutcome out;
