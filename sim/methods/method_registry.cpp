@@ -126,8 +126,8 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
     if (!problem.empty()) {
       // A placement file is the user's input (e.g. it puts a stage on a GPU it does not fit): exit 2, not a bug.
       if (method.rfind("file:", 0) == 0)
-        throw InputError(method.substr(5), 0, "placement",
-                         "the placement in this file is not valid for the scenario: " + problem);
+        throw InputError(scenario.file, 0, "placement",
+                         "the placement in " + method.substr(5) + " is not valid for this scenario: " + problem);
       throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
     }
     return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}};
