@@ -8,26 +8,52 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
-// i-1 (sim/engine/collectives.cpp's ring steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
-// latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
-// `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
-// With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
-double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps) {
+// `steps` steps of one ring as sim/engine/collectives.cpp's ring_steps runs them; hop_s[i] = time of hop i -> i+1
+// (latency + transfer), latency_s[i] its latency. Rank j at step q sends its chunk once it received step q-1's
+// chunk from rank j-1 and a channel of its connection to j+1 is free (chunk q-channels has left, in-order
+// connections), then completes its receive q; receives are posted kRecvWindow steps ahead (a rendezvous: chunk q
+// starts once rank j+1 completed its receive q-kRecvWindow). A chunk leaves after its transfer and arrives one
+// latency later (latency at the receiver, CM02 in the engine); otherwise it leaves when it arrives. With equal
+// hops this is the closed form steps x hop; a slow hop pipelines its chunks (latency + steps x transfer); a slow
+// hop with a long latency is bounded by the receive window.
+constexpr int kRecvWindow = 8;
+
+struct RingModel {
+  int channels = 1;
+  bool latency_at_receiver = true;
+};
+
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                    std::vector<double>& scratch) {
   if (n < 2 || steps <= 0) return 0.0;
-  double total = 0.0, pipelined = 0.0;
-  for (int i = 0; i < n; ++i) {
-    total += hop_s[i];
-    pipelined = std::max(pipelined, latency_s[i] + steps * (hop_s[i] - latency_s[i]));
+  // Rows of n per step: left (L), arrival (A), receive completed (C); P = send posted (current step only).
+  const size_t row = static_cast<size_t>(n);
+  scratch.resize(3 * row * steps + row);
+  double* L = scratch.data();
+  double* A = L + row * steps;
+  double* C = A + row * steps;
+  double* P = C + row * steps;
+  const int ch = std::max(1, model.channels);
+  for (int q = 0; q < steps; ++q) {
+    double* Lq = L + row * q;
+    double* Aq = A + row * q;
+    for (int j = 0; j < n; ++j) {
+      double post = q == 0 ? 0.0 : C[row * (q - 1) + j];
+      if (q >= ch) post = std::max(post, L[row * (q - ch) + j]);
+      P[j] = post;
+      const int to = j + 1 == n ? 0 : j + 1;
+      const double recv_posted = q < kRecvWindow ? 0.0 : C[row * (q - kRecvWindow) + to];
+      const double start = std::max(post, recv_posted);
+      const double x = hop_s[j] - latency_s[j];
+      Aq[j] = start + hop_s[j];
+      Lq[j] = model.latency_at_receiver ? start + x : Aq[j];
+    }
+    double* Cq = C + row * q;
+    for (int j = 0; j < n; ++j) Cq[j] = std::max(P[j], Aq[j == 0 ? n - 1 : j - 1]);
   }
-  const int q = steps / n, r = steps % n;
-  double window = 0.0;
-  for (int start = 0; start < n; ++start) {
-    double w = q * total;
-    for (int k = 0; k < r; ++k) w += hop_s[(start + k) % n];
-    window = std::max(window, w);
-  }
-  return std::max(window, pipelined);
+  double end = 0.0;
+  for (int j = 0; j < n; ++j) end = std::max({end, C[row * (steps - 1) + j], L[row * (steps - 1) + j]});
+  return end;
 }
 
 }  // namespace
@@ -36,7 +62,10 @@ Evaluator::Evaluator(const Scenario& scenario)
     : scenario_(scenario),
       cost_(compute_job_cost(scenario.job)),
       plan_(scenario.job.par),
-      net_(scenario.platform) {
+      net_(scenario.platform),
+      channels_(std::max(1, scenario.network.channels_per_peer)),
+      latency_at_receiver_(scenario.network.model == "CM02"),
+      tcp_window_bytes_(scenario.network.tcp_window_bytes) {
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
@@ -62,8 +91,6 @@ Evaluator::Evaluator(const Scenario& scenario)
   slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
   slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
   dp_s_.assign(par.pp, 0.0);
-  drain_pause_.assign(par.pp, 0.0);
-  drain_threshold_.assign(par.pp, 0.0);
   slf_.assign(par.pp, 0.0);
   sxf_.assign(par.pp, 0.0);
   slb_.assign(par.pp, 0.0);
@@ -94,6 +121,8 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
   for (int i = 0; i < n; ++i) {
     const Route& r = net_.route(src[i], dst[i]);
     double share = r.flow_cap_Bps;
+    // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
+    if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
       share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
@@ -127,7 +156,7 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
   for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < src_.size(); first += n)
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1)));
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1), RingModel{channels_, latency_at_receiver_}, ring_scratch_));
   return out;
 }
 
@@ -223,7 +252,7 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
   for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
     const size_t r = ring_of[first];
     const int n = static_cast<int>(rings[r].size());
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r]));
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r], RingModel{channels_, latency_at_receiver_}, ring_scratch_));
     first += n;
   }
   return out;
@@ -377,7 +406,8 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       lat_buf_.resize(src_.size());
       for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
       for (int d = 0; d < D; ++d)
-        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1));
+        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1), RingModel{channels_, latency_at_receiver_},
+                                   ring_scratch_);
     }
     for (int d = 0; d < D; ++d) {
       double speed = kInf;
@@ -430,7 +460,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
   }
 }
 
-void Evaluator::replica_pipelines(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
+void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
   // One critical-path computation per dp replica (approximation 6).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
@@ -448,16 +478,13 @@ void Evaluator::replica_pipelines(const std::vector<int>& host_of_rank, int m, E
         slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
         slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
       }
-      drain_pause_[s] = D > 1 ? dp_s_[s] : 0.0;
-      if (D > 1) {
-        const int a = host_of_rank[plan_.rank_of(s, d, 0)], b = host_of_rank[plan_.rank_of(s, (d + 1) % D, 0)];
-        drain_threshold_[s] = 10.0 * net_.route(a, b).latency_s;
-      }
       busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
     }
-    const PipelineLinks links{slf_.data(),      sxf_.data(),      slb_.data(),          sxb_.data(),
-                              slinks_f_.data(), slinks_b_.data(), net_.links(),         drain_pause_.data(),
-                              drain_threshold_.data()};
+    PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
+                        net_.links()};
+    links.blocking = scenario_.job.pipeline_p2p_blocking();
+    links.channels = channels_;
+    links.latency_at_receiver = latency_at_receiver_;
     const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
     for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
@@ -474,10 +501,9 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
 
   stage_op_times(host_of_rank, m, out);
   pp_handoffs(host_of_rank, out);
-  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
-  // the pipeline needs them for the drain effect (approximation 8).
+  // DP all-reduce time per stage in isolation (placement-dependent only); refined below for overlaps.
   for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
-  replica_pipelines(host_of_rank, m, out);
+  replica_pipelines(m, out);
 
   // DP all-reduces of different stages that overlap in time share links (approximation 9).
   if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);

@@ -128,7 +128,7 @@ class Evaluator {
   /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*). */
   void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
   /** @brief Critical path of every replica's pipeline: out.pipeline_s, out.bubble_s and stage_done_. */
-  void replica_pipelines(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
+  void replica_pipelines(int m, EvalBreakdown& out) const;
 
   Scenario scenario_;
   JobCost cost_;
@@ -137,6 +137,9 @@ class Evaluator {
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
+  int channels_ = 1;                 ///< network.channels_per_peer
+  bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
+  double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes (0 = no per-flow cap)
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
@@ -145,10 +148,11 @@ class Evaluator {
   mutable std::vector<double> ring_time_;             ///< TP all-reduce time per replica (scratch)  ///< background flows per link (DP overlap refinement), else 0
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
+  mutable std::vector<double> ring_scratch_;  ///< ring_steps_s's per-step times
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;
-  mutable std::vector<double> dp_s_, drain_pause_, drain_threshold_;  ///< per stage
+  mutable std::vector<double> dp_s_;  ///< DP all-reduce time per stage
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
   mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end

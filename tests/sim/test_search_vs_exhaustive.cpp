@@ -57,6 +57,10 @@ std::vector<AgreementCase> agreement_cases() {
   // Simple contended case: dp 2 x tp 2, TP inside hosts, both DP rings share each NIC (equal shares).
   out.push_back({"dp2_tp2_shared_nic", make_scenario(make_platform({2}, 2, a100(), nic), make_job(2, 2, 1, 2)),
                  {0, 0, 1, 1}});
+  // TP ring alternating intra-host and WAN hops (tp 4 as 2 + 2 GPUs in two regions): chunks queue on the slow hops'
+  // connections, the fast hops wait for them (in-order connections, no step barrier).
+  out.push_back({"tp_ring_alternating_wan",
+                 make_scenario(make_platform({1, 1}, 2, a100(), nic, wan), make_job(1, 4, 1, 1)), {0, 0, 1, 1}});
   return out;
 }
 
@@ -77,7 +81,7 @@ TEST_P(EvaluatorVsSimGrid, AgreesWithinFivePercent) {
   EXPECT_LT(std::fabs(err), 0.05) << c.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0, 6),
+INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0, 7),
                          [](const ::testing::TestParamInfo<int>& i) { return agreement_cases()[i.param].name; });
 
 // Contended scenarios: the evaluator's sharing model is approximate here (FIFO instead of fair sharing for
