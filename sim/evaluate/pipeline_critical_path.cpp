@@ -1,6 +1,7 @@
 #include "sim/evaluate/pipeline_critical_path.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/workload/pipeline_schedule.hpp"
@@ -24,6 +25,7 @@ namespace {
 using Flight = PipelineScratch::Flight;
 
 enum StageState { kInOp = 0, kExchange = 1, kDone = 2 };
+constexpr double kUnknown = std::numeric_limits<double>::infinity();
 
 // One run of the pipeline event simulation over the caller's scratch buffers. Messages are indexed
 // (dir * (p-1) + boundary) * m + micro-batch, dir 0 = activation (boundary -> boundary+1), 1 = gradient (boundary+1
@@ -43,6 +45,7 @@ class PipelineRun {
   /** Runs every op of every stage; returns the makespan and fills last_end_s (if non-null). */
   double run(double* last_end_s) {
     for (int s = 0; s < p_; ++s) enter_op(s);
+    for (int c = 0; c < 2 * (p_ - 1); ++c) update_conn(c);
     int done = 0;
     // Event loop: the earliest of (a) a message starting to transmit, (b) a flight event, (c) a stage event (an op
     // ends, or a blocking p2p wait ends). A stage event whose inputs are unknown waits for a message not yet sent
@@ -81,6 +84,8 @@ class PipelineRun {
     sc_.out_msg.assign(p_, -1);
     sc_.xin_msg.assign(p_, -1);
     sc_.clock.assign(p_, 0.0);
+    sc_.stage_t.assign(p_, kUnknown);
+    sc_.conn_t.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)), kUnknown);
     sc_.active.clear();
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
@@ -91,6 +96,7 @@ class PipelineRun {
   void enter_op(int s) {
     if (sc_.next[s] >= schedule_[s].size()) {
       sc_.state[s] = kDone;
+      sc_.stage_t[s] = kUnknown;
       return;
     }
     const StageOp& op = schedule_[s][sc_.next[s]];
@@ -99,7 +105,11 @@ class PipelineRun {
     if (op.backward && s + 1 < p_) in = msg_index(1, s, op.mb);
     sc_.in_msg[s] = in;
     sc_.state[s] = kInOp;
-    if (in >= 0 && sc_.recv_post[in] < 0) sc_.recv_post[in] = sc_.clock[s];
+    if (in >= 0 && sc_.recv_post[in] < 0) {
+      sc_.recv_post[in] = sc_.clock[s];
+      update_conn(in / m_);
+    }
+    update_stage(s);
   }
 
   // When stage s's pending event happens, if known.
@@ -121,11 +131,18 @@ class PipelineRun {
     return false;
   }
 
+  // Event times are cached (stage_t, conn_t; +inf = not known yet) and recomputed only where an event changed
+  // something: the loop then scans plain arrays.
+  void update_stage(int s) {
+    double t = 0.0;
+    sc_.stage_t[s] = stage_event_time(s, t) ? t : kUnknown;
+  }
+
   int earliest_stage_event(double& best_t) const {
     int best = -1;
     for (int s = 0; s < p_; ++s) {
-      double t = 0.0;
-      if (!stage_event_time(s, t)) continue;
+      const double t = sc_.stage_t[s];
+      if (t == kUnknown) continue;
       if (best < 0 || t < best_t) {
         best = s;
         best_t = t;
@@ -134,22 +151,37 @@ class PipelineRun {
     return best;
   }
 
+  // A message's times changed: its connection and both its stages may have an event now.
+  void touched(int id) {
+    const int c = id / m_, b = c % (p_ - 1);
+    update_conn(c);
+    update_stage(b);
+    update_stage(b + 1);
+  }
+
   // The next message of each connection may start once its sender and (blocking) receiver posted it and a channel
   // of the connection is free.
+  void update_conn(int c) {
+    sc_.conn_t[c] = kUnknown;
+    const int mb = sc_.next_start[c];
+    if (mb >= m_) return;
+    const int id = c * m_ + mb;
+    if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) return;
+    double t = std::max(sc_.send_post[id], sc_.recv_post[id]);
+    if (mb >= channels_) {
+      const double prev_left = sc_.left[id - channels_];
+      if (prev_left < 0) return;
+      t = std::max(t, prev_left);
+    }
+    sc_.conn_t[c] = t;
+  }
+
   int earliest_start(double& best_t) const {
     int best = -1;
     const int conns = 2 * (p_ - 1);
     for (int c = 0; c < conns; ++c) {
-      const int mb = sc_.next_start[c];
-      if (mb >= m_) continue;
-      const int id = c * m_ + mb;
-      if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) continue;
-      double t = std::max({now_, sc_.send_post[id], sc_.recv_post[id]});
-      if (mb >= channels_) {
-        const double prev_left = sc_.left[id - channels_];
-        if (prev_left < 0) continue;
-        t = std::max(t, prev_left);
-      }
+      if (sc_.conn_t[c] == kUnknown) continue;
+      const double t = std::max(now_, sc_.conn_t[c]);
       if (best < 0 || t < best_t) {
         best = c;
         best_t = t;
@@ -166,6 +198,7 @@ class PipelineRun {
   void start_message(int c, double t) {
     advance_to(t);
     const int id = c * m_ + sc_.next_start[c]++;
+    update_conn(c);
     const int b = c % (p_ - 1);
     const bool fwd = c < p_ - 1;
     const double transfer = fwd ? links_.transfer_fwd_s[b] : links_.transfer_bwd_s[b];
@@ -173,6 +206,7 @@ class PipelineRun {
     if (transfer <= 0.0) {
       sc_.left[id] = links_.latency_at_receiver ? t : t + latency;
       sc_.arrive[id] = t + latency;
+      touched(id);
       return;
     }
     Flight f{transfer, id, {-1, -1, -1}, links_.latency_at_receiver ? t : t + latency, false, 1.0};
@@ -238,7 +272,9 @@ class PipelineRun {
       // first and the message has left only once it arrived.
       sc_.left[f.msg] = t;
       sc_.arrive[f.msg] = links_.latency_at_receiver ? t + latency_of(f.msg) : t;
+      const int id = f.msg;
       sc_.active.erase(sc_.active.begin() + flight);
+      touched(id);
     }
     refresh_rates();
   }
@@ -264,12 +300,19 @@ class PipelineRun {
       // send_backward_recv_forward.
       if (links_.blocking && next_op && !next_op->backward) xin = msg_index(0, s - 1, next_op->mb);
     }
-    if (out >= 0) sc_.send_post[out] = t;
-    if (xin >= 0 && sc_.recv_post[xin] < 0) sc_.recv_post[xin] = t;
+    if (out >= 0) {
+      sc_.send_post[out] = t;
+      update_conn(out / m_);
+    }
+    if (xin >= 0 && sc_.recv_post[xin] < 0) {
+      sc_.recv_post[xin] = t;
+      update_conn(xin / m_);
+    }
     if (out >= 0 && links_.blocking) {  // the rank waits until its message has left (and the exchange's arrived)
       sc_.state[s] = kExchange;
       sc_.out_msg[s] = out;
       sc_.xin_msg[s] = xin;
+      update_stage(s);
       return false;
     }
     ++sc_.next[s];
