@@ -47,17 +47,15 @@ class PipelineRun {
     for (int s = 0; s < p_; ++s) enter_op(s);
     for (int c = 0; c < 2 * (p_ - 1); ++c) update_conn(c);
     int done = 0;
-    // Event loop: the earliest of (a) a message starting to transmit, (b) a flight event, (c) a stage event (an op
-    // ends, or a blocking p2p wait ends). A stage event whose inputs are unknown waits for a message not yet sent
-    // or delivered, so it cannot happen before the events considered.
+    // Event loop: the earliest of (a) a flight event, (b) a stage event (an op ends, or a blocking p2p wait ends).
+    // A stage event whose inputs are unknown waits for a message not yet sent or delivered, so it cannot happen
+    // before the events considered. A message starts transmitting as soon as its last condition is met (update_conn):
+    // every condition is met at an event, i.e. now.
     while (done < p_) {
-      double t_conn = 0.0, t_flight = 0.0, t_stage = 0.0;
-      const int conn = earliest_start(t_conn);
+      double t_flight = 0.0, t_stage = 0.0;
       const int flight = earliest_flight_event(t_flight);
       const int stage = earliest_stage_event(t_stage);
-      if (conn >= 0 && (flight < 0 || t_conn <= t_flight) && (stage < 0 || t_conn <= t_stage)) {
-        start_message(conn, t_conn);
-      } else if (flight >= 0 && (stage < 0 || t_flight <= t_stage)) {
+      if (flight >= 0 && (stage < 0 || t_flight <= t_stage)) {
         apply_flight_event(flight, t_flight);
       } else {
         if (stage < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
@@ -85,7 +83,6 @@ class PipelineRun {
     sc_.xin_msg.assign(p_, -1);
     sc_.clock.assign(p_, 0.0);
     sc_.stage_t.assign(p_, kUnknown);
-    sc_.conn_t.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)), kUnknown);
     sc_.active.clear();
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
@@ -131,8 +128,8 @@ class PipelineRun {
     return false;
   }
 
-  // Event times are cached (stage_t, conn_t; +inf = not known yet) and recomputed only where an event changed
-  // something: the loop then scans plain arrays.
+  // Stage event times are cached (+inf = not known yet) and recomputed only where an event changed something: the
+  // loop then scans a plain array.
   void update_stage(int s) {
     double t = 0.0;
     sc_.stage_t[s] = stage_event_time(s, t) ? t : kUnknown;
@@ -161,33 +158,15 @@ class PipelineRun {
 
   // The next message of each connection may start once its sender and (blocking) receiver posted it and a channel
   // of the connection is free.
+  // Starts the next message of connection c if its sender and (blocking) receiver posted it and a channel of the
+  // connection is free. Those conditions become known at events, so the start is now.
   void update_conn(int c) {
-    sc_.conn_t[c] = kUnknown;
     const int mb = sc_.next_start[c];
     if (mb >= m_) return;
     const int id = c * m_ + mb;
     if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) return;
-    double t = std::max(sc_.send_post[id], sc_.recv_post[id]);
-    if (mb >= channels_) {
-      const double prev_left = sc_.left[id - channels_];
-      if (prev_left < 0) return;
-      t = std::max(t, prev_left);
-    }
-    sc_.conn_t[c] = t;
-  }
-
-  int earliest_start(double& best_t) const {
-    int best = -1;
-    const int conns = 2 * (p_ - 1);
-    for (int c = 0; c < conns; ++c) {
-      if (sc_.conn_t[c] == kUnknown) continue;
-      const double t = std::max(now_, sc_.conn_t[c]);
-      if (best < 0 || t < best_t) {
-        best = c;
-        best_t = t;
-      }
-    }
-    return best;
+    if (mb >= channels_ && sc_.left[id - channels_] < 0) return;
+    start_message(c, now_);
   }
 
   double latency_of(int id) const {
@@ -215,6 +194,11 @@ class PipelineRun {
       for (int k = 0; k < 3; ++k) f.links[k] = route[k];
     }
     sc_.active.push_back(f);
+    if (links_.latency_at_receiver) {  // uses bandwidth at once
+      sc_.active.back().transferring = true;
+      count(sc_.active.back(), +1);
+      refresh_rates();
+    }
   }
 
   // Messages being transmitted progress in "alone seconds": alone on its links a message needs transfer_*; with k
@@ -281,6 +265,7 @@ class PipelineRun {
 
   // Processes stage s's event at t; returns true when the stage has finished its last op.
   bool stage_event(int s, double t) {
+    advance_to(t);  // messages this event lets start, start now
     sc_.clock[s] = t;
     if (sc_.state[s] == kExchange) {
       ++sc_.next[s];
