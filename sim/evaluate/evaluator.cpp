@@ -1,5 +1,7 @@
 #include "sim/evaluate/evaluator.hpp"
 
+#include "sim/evaluate/transfer_fluid.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -224,6 +226,50 @@ double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, 
     }
   }
   return end;
+}
+
+void Evaluator::tree_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
+  // The engine's tree (collectives.cpp): member i sends its whole buffer to its parent (i-1)/2 once its children's
+  // buffers arrived; the root, once its children's arrived, sends the result to its children, and every member
+  // forwards it to its children once it arrived. Every stage starts when its last replica's pipeline ends.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  TransferFluid& fl = fluid_;
+  fl.clear();
+  std::vector<int>& up = tree_up_;      // per member: its reduce transfer to the parent
+  std::vector<int>& down = tree_down_;  // per member: the broadcast transfer reaching it
+  tree_first_.assign(P + 1, 0);
+  for (int s = 0; s < P; ++s) {
+    tree_first_[s] = static_cast<int>(fl_size_);
+    const double t0 = stage_done_[s], bytes = cost_.stages[s].dp_grad_bytes;
+    for (int t = 0; t < T; ++t) {
+      up.assign(D, -1);
+      down.assign(D, -1);
+      auto host = [&](int i) { return host_of_rank[plan_.rank_of(s, i, t)]; };
+      for (int i = D - 1; i >= 1; --i) {
+        up[i] = fl.add(host(i), host((i - 1) / 2), bytes, t0);
+        for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
+      }
+      for (int i = 1; i < D; ++i) {
+        const int parent = (i - 1) / 2;
+        down[i] = fl.add(host(parent), host(i), bytes, t0);
+        if (parent == 0) {
+          for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
+        } else {
+          fl.after(down[i], down[parent]);
+        }
+      }
+      fl_size_ += 2 * (D - 1);
+    }
+  }
+  tree_first_[P] = static_cast<int>(fl_size_);
+  fl.run(net_, tcp_window_bytes_, latency_at_receiver_);
+  for (int s = 0; s < P; ++s) {
+    double end = stage_done_[s];
+    for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
+    dp_s_[s] = end - stage_done_[s];
+  }
+  fl_size_ = 0;
 }
 
 double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
@@ -501,12 +547,17 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
 
   stage_op_times(host_of_rank, m, out);
   pp_handoffs(host_of_rank, out);
-  // DP all-reduce time per stage in isolation (placement-dependent only); refined below for overlaps.
-  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
   replica_pipelines(m, out);
 
-  // DP all-reduces of different stages that overlap in time share links (approximation 9).
-  if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+  if (D > 1 && scenario_.job.collective == "tree") {
+    // Tree all-reduces of all stages in one fluid simulation, from each stage's end (approximation 4).
+    tree_allreduces_from_stage_ends(host_of_rank);
+  } else {
+    // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
+    // (approximation 9).
+    for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+    if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+  }
 
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
   double end = 0.0;
