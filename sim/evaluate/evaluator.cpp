@@ -228,48 +228,126 @@ double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, 
   return end;
 }
 
-void Evaluator::tree_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
-  // The engine's tree (collectives.cpp): member i sends its whole buffer to its parent (i-1)/2 once its children's
-  // buffers arrived; the root, once its children's arrived, sends the result to its children, and every member
-  // forwards it to its children once it arrived. Every stage starts when its last replica's pipeline ends.
+namespace {
+
+// `steps` ring steps over members ring[0..n) (sim/engine/collectives.cpp's ring_steps) as transfers of the fluid
+// simulation: member j's chunk q goes to j+1 once j received chunk q-1 from j-1, once its chunk q-channels has left
+// (in-order connection) and once j+1 had chunk q-kRecvWindow (the receive window); its first chunk once its previous
+// phase's last send left and last receive arrived (last_send/last_recv per member index, updated).
+void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector<int>& host_of_member, double chunk,
+              int steps, double t0, int channels, std::vector<int>& last_send, std::vector<int>& last_recv,
+              std::vector<int>& ids) {
+  const int n = static_cast<int>(ring.size());
+  if (n < 2 || steps <= 0) return;
+  ids.assign(static_cast<size_t>(n) * steps, -1);
+  for (int q = 0; q < steps; ++q)
+    for (int j = 0; j < n; ++j) {
+      const int to = j + 1 == n ? 0 : j + 1, from = j == 0 ? n - 1 : j - 1;
+      const int id = fl.add(host_of_member[ring[j]], host_of_member[ring[to]], chunk, t0);
+      ids[static_cast<size_t>(q) * n + j] = id;
+      if (q == 0) {
+        fl.after(id, last_send[ring[j]], true);
+        fl.after(id, last_recv[ring[j]]);
+      } else {
+        fl.after(id, ids[static_cast<size_t>(q - 1) * n + from]);
+      }
+      if (q >= channels) fl.after(id, ids[static_cast<size_t>(q - channels) * n + j], true);
+      if (q >= kRecvWindow) fl.after(id, ids[static_cast<size_t>(q - kRecvWindow) * n + j]);
+    }
+  for (int j = 0; j < n; ++j) {
+    last_send[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + j];
+    last_recv[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + (j == 0 ? n - 1 : j - 1)];
+  }
+}
+
+}  // namespace
+
+bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
+  // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
+  // different stages and phases share links when they overlap in time, and start when the engine's ranks would
+  // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
+  constexpr long kMaxTransfers = 768;
+  if (static_cast<long>(P) * T * D * 2 * (D - 1) > kMaxTransfers) return false;
+  const std::string& algo = scenario_.job.collective;
   TransferFluid& fl = fluid_;
   fl.clear();
-  std::vector<int>& up = tree_up_;      // per member: its reduce transfer to the parent
-  std::vector<int>& down = tree_down_;  // per member: the broadcast transfer reaching it
+  std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
+  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it
+  std::vector<int>& hosts = member_hosts_;
+  std::vector<int> last_send, last_recv, ids, ring;
   tree_first_.assign(P + 1, 0);
   for (int s = 0; s < P; ++s) {
-    tree_first_[s] = static_cast<int>(fl_size_);
+    tree_first_[s] = fl.size();
     const double t0 = stage_done_[s], bytes = cost_.stages[s].dp_grad_bytes;
     for (int t = 0; t < T; ++t) {
-      up.assign(D, -1);
-      down.assign(D, -1);
-      auto host = [&](int i) { return host_of_rank[plan_.rank_of(s, i, t)]; };
-      for (int i = D - 1; i >= 1; --i) {
-        up[i] = fl.add(host(i), host((i - 1) / 2), bytes, t0);
-        for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
-      }
-      for (int i = 1; i < D; ++i) {
-        const int parent = (i - 1) / 2;
-        down[i] = fl.add(host(parent), host(i), bytes, t0);
-        if (parent == 0) {
-          for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
-        } else {
-          fl.after(down[i], down[parent]);
+      hosts.resize(D);
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      last_send.assign(D, -1);
+      last_recv.assign(D, -1);
+      if (algo == "tree") {
+        // The engine's tree: member i sends its whole buffer to its parent (i-1)/2 once its children's arrived; the
+        // root, once its children's arrived, sends the result to its children; every member forwards it on arrival.
+        up.assign(D, -1);
+        down.assign(D, -1);
+        for (int i = D - 1; i >= 1; --i) {
+          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, t0);
+          for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
         }
+        for (int i = 1; i < D; ++i) {
+          const int parent = (i - 1) / 2;
+          down[i] = fl.add(hosts[parent], hosts[i], bytes, t0);
+          if (parent == 0) {
+            for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
+          } else {
+            fl.after(down[i], down[parent]);
+          }
+        }
+        continue;
       }
-      fl_size_ += 2 * (D - 1);
+      std::vector<std::vector<int>> blocks;  // hierarchical: member indices per region, regions by first appearance
+      std::vector<int> region_ids;
+      if (algo == "hierarchical")
+        for (int i = 0; i < D; ++i) {
+          const int reg = net_.region_of(hosts[i]);
+          auto it = std::find(region_ids.begin(), region_ids.end(), reg);
+          if (it == region_ids.end()) {
+            region_ids.push_back(reg);
+            blocks.emplace_back();
+            it = region_ids.end() - 1;
+          }
+          blocks[static_cast<size_t>(it - region_ids.begin())].push_back(i);
+        }
+      bool balanced = !blocks.empty();
+      for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+      if (!balanced) {  // a ring in dp order, or (unbalanced hierarchical) re-ordered region by region
+        ring.clear();
+        if (blocks.empty())
+          for (int i = 0; i < D; ++i) ring.push_back(i);
+        for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
+        continue;
+      }
+      const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+      for (int j = 0; j < k; ++j) {
+        ring.clear();
+        for (const auto& b : blocks) ring.push_back(b[j]);
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
+                 last_recv, ids);
+      }
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
     }
   }
-  tree_first_[P] = static_cast<int>(fl_size_);
+  tree_first_[P] = fl.size();
   fl.run(net_, tcp_window_bytes_, latency_at_receiver_);
   for (int s = 0; s < P; ++s) {
     double end = stage_done_[s];
     for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
     dp_s_[s] = end - stage_done_[s];
   }
-  fl_size_ = 0;
+  return true;
 }
 
 double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
@@ -549,10 +627,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   pp_handoffs(host_of_rank, out);
   replica_pipelines(m, out);
 
-  if (D > 1 && scenario_.job.collective == "tree") {
-    // Tree all-reduces of all stages in one fluid simulation, from each stage's end (approximation 4).
-    tree_allreduces_from_stage_ends(host_of_rank);
-  } else {
+  if (D < 2 || !dp_allreduces_from_stage_ends(host_of_rank)) {
     // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
     // (approximation 9).
     for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);

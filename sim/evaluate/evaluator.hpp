@@ -115,9 +115,9 @@ class Evaluator {
                        const std::vector<int>& steps) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
-  /** @brief Approximation 4: DP tree all-reduces of all stages in one fluid simulation, each from its stage's end
-   *  (stage_done_); fills dp_s_. */
-  void tree_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const;
+  /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
+   *  dp_s_. False (nothing done) when the job has too many DP transfers for it. */
+  bool dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const;
   /** @brief Approximation 9: recomputes each stage's DP time with the overlapping stages' DP rings as load. */
   void refine_dp_overlap(const std::vector<int>& host_of_rank) const;
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
@@ -154,8 +154,7 @@ class Evaluator {
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> ring_scratch_;  ///< ring_steps_s's per-step times
   mutable TransferFluid fluid_;                ///< tree all-reduces (scratch)
-  mutable std::vector<int> tree_up_, tree_down_, tree_first_;
-  mutable size_t fl_size_ = 0;
+  mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable PipelineScratch pipe_scratch_;

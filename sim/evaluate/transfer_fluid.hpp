@@ -20,8 +20,11 @@ class TransferFluid {
   /** @brief Adds a transfer of `bytes` from host src to host dst that may not start before ready_s (seconds).
    *  @return its index. */
   int add(int src_host, int dst_host, double bytes, double ready_s);
-  /** @brief Transfer `later` starts only once transfer `first` has arrived. */
-  void after(int later, int first);
+  /** @brief Transfer `later` starts only once transfer `first` has arrived (or, with on_left, once its last byte
+   *  has left the sender: the in-order connection is free again). */
+  void after(int later, int first, bool on_left = false);
+  /** @brief Number of transfers added. */
+  int size() const { return static_cast<int>(t_.size()); }
   /** @brief Runs every transfer. @param net routes and capacities, @param tcp_window_bytes per-flow window (0 =
    *  none: the cap is then window / round trip), @param latency_at_receiver see the file comment. */
   void run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver);
@@ -34,9 +37,14 @@ class TransferFluid {
     double bytes, ready_s;
   };
   std::vector<T> t_;
-  std::vector<std::pair<int, int>> edges_;  ///< (first, later)
+  struct Edge {
+    int first, later;
+    bool on_left;
+  };
+  std::vector<Edge> edges_;
   // Run state.
-  std::vector<int> succ_begin_, succ_, preds_left_, active_, link_count_;
+  std::vector<int> succ_begin_, succ_, preds_left_, active_, ready_, link_count_;
+  std::vector<char> succ_on_left_;
   std::vector<double> arrive_, remaining_, rate_, start_at_;
   std::vector<char> state_;  ///< 0 waiting, 1 latency first, 2 transferring, 3 done
 };
