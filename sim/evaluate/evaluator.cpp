@@ -99,6 +99,7 @@ Evaluator::Evaluator(const Scenario& scenario)
   sxb_.assign(par.pp, 0.0);
   last_end_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
+  replica_done_.assign(sd, 0.0);
   const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
   src_.reserve(max_flows);
   dst_.reserve(max_flows);
@@ -235,7 +236,7 @@ namespace {
 // (in-order connection) and once j+1 had chunk q-kRecvWindow (the receive window); its first chunk once its previous
 // phase's last send left and last receive arrived (last_send/last_recv per member index, updated).
 void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector<int>& host_of_member, double chunk,
-              int steps, double t0, int channels, std::vector<int>& last_send, std::vector<int>& last_recv,
+              int steps, const std::vector<double>& t0, int channels, std::vector<int>& last_send, std::vector<int>& last_recv,
               std::vector<int>& ids) {
   const int n = static_cast<int>(ring.size());
   if (n < 2 || steps <= 0) return;
@@ -243,7 +244,9 @@ void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector
   for (int q = 0; q < steps; ++q)
     for (int j = 0; j < n; ++j) {
       const int to = j + 1 == n ? 0 : j + 1, from = j == 0 ? n - 1 : j - 1;
-      const int id = fl.add(host_of_member[ring[j]], host_of_member[ring[to]], chunk, t0);
+      // A rendezvous: the chunk moves once both members entered the all-reduce.
+      const int id = fl.add(host_of_member[ring[j]], host_of_member[ring[to]], chunk,
+                            std::max(t0[ring[j]], t0[ring[to]]));
       ids[static_cast<size_t>(q) * n + j] = id;
       if (q == 0) {
         fl.after(id, last_send[ring[j]], true);
@@ -280,7 +283,10 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   tree_first_.assign(P + 1, 0);
   for (int s = 0; s < P; ++s) {
     tree_first_[s] = fl.size();
-    const double t0 = stage_done_[s], bytes = cost_.stages[s].dp_grad_bytes;
+    const double bytes = cost_.stages[s].dp_grad_bytes;
+    // Member d enters the all-reduce when its replica's pipeline ends at this stage.
+    std::vector<double>& t0 = member_start_;
+    t0.assign(replica_done_.begin() + s * D, replica_done_.begin() + (s + 1) * D);
     for (int t = 0; t < T; ++t) {
       hosts.resize(D);
       for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
@@ -292,12 +298,12 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
         up.assign(D, -1);
         down.assign(D, -1);
         for (int i = D - 1; i >= 1; --i) {
-          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, t0);
+          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, std::max(t0[i], t0[(i - 1) / 2]));
           for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
         }
         for (int i = 1; i < D; ++i) {
           const int parent = (i - 1) / 2;
-          down[i] = fl.add(hosts[parent], hosts[i], bytes, t0);
+          down[i] = fl.add(hosts[parent], hosts[i], bytes, std::max(t0[parent], t0[i]));
           if (parent == 0) {
             for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
           } else {
@@ -611,7 +617,10 @@ void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
     links.latency_at_receiver = latency_at_receiver_;
     const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
-    for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
+    for (int s = 0; s < P; ++s) {
+      stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
+      replica_done_[s * D + d] = last_end_[s];
+    }
   }
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
 }

@@ -162,6 +162,8 @@ class Evaluator {
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
   mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
+  mutable std::vector<double> replica_done_;          ///< per (stage, replica): its pipeline's end at that stage
+  mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
 };
 
 }  // namespace hulk
