@@ -25,9 +25,10 @@ struct RingModel {
   bool latency_at_receiver = true;
 };
 
-double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
-                    std::vector<double>& scratch) {
-  if (n < 2 || steps <= 0) return 0.0;
+// The same with member j entering at start_s[j] (it posts its first receives then); end_s[j] receives when j is
+// done (its last send left, its last receive arrived). Returns max_j end_s[j].
+double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                       const double* start_s, double* end_s, std::vector<double>& scratch) {
   // Rows of n per step: left (L), arrival (A), receive completed (C); P = send posted (current step only).
   const size_t row = static_cast<size_t>(n);
   scratch.resize(3 * row * steps + row);
@@ -40,11 +41,11 @@ double ring_steps_s(const double* hop_s, const double* latency_s, int n, int ste
     double* Lq = L + row * q;
     double* Aq = A + row * q;
     for (int j = 0; j < n; ++j) {
-      double post = q == 0 ? 0.0 : C[row * (q - 1) + j];
+      double post = q == 0 ? start_s[j] : C[row * (q - 1) + j];
       if (q >= ch) post = std::max(post, L[row * (q - ch) + j]);
       P[j] = post;
       const int to = j + 1 == n ? 0 : j + 1;
-      const double recv_posted = q < kRecvWindow ? 0.0 : C[row * (q - kRecvWindow) + to];
+      const double recv_posted = q < kRecvWindow ? start_s[to] : C[row * (q - kRecvWindow) + to];
       const double start = std::max(post, recv_posted);
       const double x = hop_s[j] - latency_s[j];
       Aq[j] = start + hop_s[j];
@@ -54,8 +55,18 @@ double ring_steps_s(const double* hop_s, const double* latency_s, int n, int ste
     for (int j = 0; j < n; ++j) Cq[j] = std::max(P[j], Aq[j == 0 ? n - 1 : j - 1]);
   }
   double end = 0.0;
-  for (int j = 0; j < n; ++j) end = std::max({end, C[row * (steps - 1) + j], L[row * (steps - 1) + j]});
+  for (int j = 0; j < n; ++j) {
+    end_s[j] = std::max(C[row * (steps - 1) + j], L[row * (steps - 1) + j]);
+    end = std::max(end, end_s[j]);
+  }
   return end;
+}
+
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                    std::vector<double>& scratch) {
+  if (n < 2 || steps <= 0) return 0.0;
+  std::vector<double> zero(2 * static_cast<size_t>(n), 0.0);
+  return ring_steps_from(hop_s, latency_s, n, steps, model, zero.data(), zero.data() + n, scratch);
 }
 
 }  // namespace
@@ -513,16 +524,19 @@ bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& o
 }
 
 void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
-  // Stage op times per (stage, replica): compute at the TP group's slowest GPU plus 2 TP all-reduces per layer
-  // per pass (approximation 5). TP rings of all replicas of a stage are concurrent (approximation 1).
+  // Stage op times per (stage, replica), as the rank actors run them (approximation 5): per layer, compute then a
+  // TP all-reduce, twice; each rank computes at its own GPU's speed and leaves an all-reduce when its own sends
+  // left and receives arrived, so consecutive all-reduces overlap across ranks (no barrier between them). TP rings
+  // of all replicas of a stage are concurrent (approximation 1).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  std::vector<double>& tp_ar = times_;  // reused below only after tp_ar is consumed
+  std::vector<double>& tp_ar = times_;
+  const RingModel model{channels_, latency_at_receiver_};
+  std::vector<double>& clock = tp_clock_;
+  clock.resize(2 * static_cast<size_t>(T));
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
     const int first = s * D * T;
-    std::vector<double>& ring_time = ring_time_;
-    ring_time.assign(D, 0.0);
     if (T > 1) {
       src_.resize(static_cast<size_t>(D) * T);
       dst_.resize(static_cast<size_t>(D) * T);
@@ -535,23 +549,73 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
       lat_buf_.resize(src_.size());
       for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
-      for (int d = 0; d < D; ++d)
-        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1), RingModel{channels_, latency_at_receiver_},
-                                   ring_scratch_);
     }
     for (int d = 0; d < D; ++d) {
       double speed = kInf;
       for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
       const double comp_f = st.fwd_flops_per_mb() / speed;
-      const double comm = 2.0 * st.layers * ring_time[d];
-      // Activation recomputation (cost_model.cpp): each layer's backward first re-runs recompute_layer_flops and,
-      // with full recompute, the forward's TP all-reduces (recompute_tp_allreduces per layer).
       const double comp_r = st.layers * st.recompute_layer_flops / speed;
-      const double comm_r = cost_.recompute_tp_allreduces * st.layers * ring_time[d];
-      fwd_[s * D + d] = comp_f + comm;
-      bwd_[s * D + d] = 2.0 * comp_f + comp_r + comm + comm_r;
+      double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
+      if (T > 1) {
+        const double* hop = tp_ar.data() + d * T;
+        const double* lat = lat_buf_.data() + d * T;
+        double* c = clock.data();
+        double* next = clock.data() + T;
+        auto compute = [&](double flops) {
+          for (int t = 0; t < T; ++t) c[t] += flops / speed_[host_of_rank[first + d * T + t]];
+        };
+        auto allreduce = [&]() {
+          ring_steps_from(hop, lat, T, 2 * (T - 1), model, c, next, ring_scratch_);
+          std::copy(next, next + T, c);
+        };
+        auto latest = [&]() { return *std::max_element(c, c + T); };
+        // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
+        // extrapolated (the rank skew settles into a periodic regime after a few layers).
+        constexpr int kExact = 6;
+        auto layers = [&](int n_layers, const auto& one_layer) {
+          double at3 = 0.0;
+          for (int l = 0; l < std::min(n_layers, kExact); ++l) {
+            if (l == kExact - 3) at3 = latest();
+            one_layer();
+          }
+          const double end = latest();
+          return n_layers > kExact ? end + (n_layers - kExact) * (end - at3) / 3.0 : end;
+        };
+        // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
+        std::fill(c, c + T, 0.0);
+        double t_layers = layers(st.layers, [&]() {
+          compute(st.layer_fwd_flops / 2);
+          allreduce();
+          compute(st.layer_fwd_flops / 2);
+          allreduce();
+        });
+        fwd = t_layers + st.extra_fwd_flops / speed;
+        // Backward: the logits' gradient, then per layer (recomputation first) compute(f), all-reduce, twice.
+        std::fill(c, c + T, 0.0);
+        compute(2 * st.extra_fwd_flops);
+        const bool full_recompute = cost_.recompute_tp_allreduces == 2;
+        t_layers = layers(st.layers, [&]() {
+          if (st.recompute_layer_flops > 0) {
+            if (full_recompute) {
+              compute(st.recompute_layer_flops / 2);
+              allreduce();
+              compute(st.recompute_layer_flops / 2);
+              allreduce();
+            } else {
+              compute(st.recompute_layer_flops);
+            }
+          }
+          compute(st.layer_fwd_flops);
+          allreduce();
+          compute(st.layer_fwd_flops);
+          allreduce();
+        });
+        bwd = t_layers;
+      }
+      fwd_[s * D + d] = fwd;
+      bwd_[s * D + d] = bwd;
       out.compute_s = std::max(out.compute_s, m * (3.0 * comp_f + comp_r));
-      out.tp_comm_s = std::max(out.tp_comm_s, m * (2.0 * comm + comm_r));
+      out.tp_comm_s = std::max(out.tp_comm_s, m * std::max(0.0, fwd + bwd - 3.0 * comp_f - comp_r));
     }
   }
 }

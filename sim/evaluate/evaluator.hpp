@@ -153,6 +153,7 @@ class Evaluator {
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> ring_scratch_;  ///< ring_steps_s's per-step times
+  mutable std::vector<double> tp_clock_;      ///< per TP rank: its clock through one op (scratch)
   mutable TransferFluid fluid_;                ///< tree all-reduces (scratch)
   mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
