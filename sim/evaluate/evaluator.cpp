@@ -65,7 +65,8 @@ double ring_steps_from(const double* hop_s, const double* latency_s, int n, int 
 double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
                     std::vector<double>& scratch) {
   if (n < 2 || steps <= 0) return 0.0;
-  std::vector<double> zero(2 * static_cast<size_t>(n), 0.0);
+  thread_local std::vector<double> zero;  // starts (all 0) and ends; no allocation per call
+  zero.assign(2 * static_cast<size_t>(n), 0.0);
   return ring_steps_from(hop_s, latency_s, n, steps, model, zero.data(), zero.data() + n, scratch);
 }
 
@@ -282,9 +283,11 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  constexpr long kMaxTransfers = 768;
-  if (static_cast<long>(P) * T * D * 2 * (D - 1) > kMaxTransfers) return false;
+  // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
+  // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
   const std::string& algo = scenario_.job.collective;
+  const long groups = static_cast<long>(P) * T;
+  if (algo == "tree" ? groups * 2 * (D - 1) > 256 : (P < 2 || groups * 2 * D * (D - 1) > 128)) return false;
   TransferFluid& fl = fluid_;
   fl.clear();
   std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
@@ -556,7 +559,17 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       const double comp_f = st.fwd_flops_per_mb() / speed;
       const double comp_r = st.layers * st.recompute_layer_flops / speed;
       double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
-      if (T > 1) {
+      bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
+      for (int t = 1; t < T && uniform; ++t)
+        uniform = tp_ar[d * T + t] == tp_ar[d * T] && lat_buf_[d * T + t] == lat_buf_[d * T] &&
+                  speed_[host_of_rank[first + d * T + t]] == speed;
+      if (T > 1 && uniform) {
+        const double ring = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1), model,
+                                         ring_scratch_);
+        const double comm = 2.0 * st.layers * ring;
+        fwd = comp_f + comm;
+        bwd = 2.0 * comp_f + comp_r + comm + cost_.recompute_tp_allreduces * st.layers * ring;
+      } else if (T > 1) {
         const double* hop = tp_ar.data() + d * T;
         const double* lat = lat_buf_.data() + d * T;
         double* c = clock.data();
@@ -571,15 +584,15 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
         auto latest = [&]() { return *std::max_element(c, c + T); };
         // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
         // extrapolated (the rank skew settles into a periodic regime after a few layers).
-        constexpr int kExact = 6;
+        constexpr int kExact = 4, kLast = 2;
         auto layers = [&](int n_layers, const auto& one_layer) {
-          double at3 = 0.0;
+          double before = 0.0;
           for (int l = 0; l < std::min(n_layers, kExact); ++l) {
-            if (l == kExact - 3) at3 = latest();
+            if (l == kExact - kLast) before = latest();
             one_layer();
           }
           const double end = latest();
-          return n_layers > kExact ? end + (n_layers - kExact) * (end - at3) / 3.0 : end;
+          return n_layers > kExact ? end + (n_layers - kExact) * (end - before) / kLast : end;
         };
         // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
         std::fill(c, c + T, 0.0);
