@@ -584,7 +584,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
         auto latest = [&]() { return *std::max_element(c, c + T); };
         // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
         // extrapolated (the rank skew settles into a periodic regime after a few layers).
-        constexpr int kExact = 4, kLast = 2;
+        constexpr int kExact = 3, kLast = 1;
         auto layers = [&](int n_layers, const auto& one_layer) {
           double before = 0.0;
           for (int l = 0; l < std::min(n_layers, kExact); ++l) {
