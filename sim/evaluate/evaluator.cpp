@@ -151,7 +151,7 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
 }
 
 double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const {
-  // All rings run at once; each has 2(n-1) steps whose duration is its slowest hop (approximation 2).
+  // All rings run at once, each simulated step by step with its hop times (approximation 2).
   src_.clear();
   dst_.clear();
   int n = 0;
@@ -176,7 +176,7 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 4: the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
+  // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
   // children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share links
   // (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
   const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
@@ -403,7 +403,7 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
 }
 
 double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 3, mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of first
+  // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of first
   // appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
   // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
@@ -527,7 +527,7 @@ bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& o
 }
 
 void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
-  // Stage op times per (stage, replica), as the rank actors run them (approximation 5): per layer, compute then a
+  // Stage op times per (stage, replica), as the rank actors run them (approximation 4): per layer, compute then a
   // TP all-reduce, twice; each rank computes at its own GPU's speed and leaves an all-reduce when its own sends
   // left and receives arrived, so consecutive all-reduces overlap across ranks (no barrier between them). TP rings
   // of all replicas of a stage are concurrent (approximation 1).
@@ -668,7 +668,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
 }
 
 void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
-  // One critical-path computation per dp replica (approximation 6).
+  // One critical-path computation per dp replica (approximation 5).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
@@ -715,7 +715,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
 
   if (D < 2 || !dp_allreduces_from_stage_ends(host_of_rank)) {
     // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
-    // (approximation 9).
+    // (approximation 3).
     for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
     if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
   }

@@ -1,5 +1,5 @@
 // Evaluator vs SimGrid on random small multi-region scenarios (placements: greedy, two random, search): the error
-// distribution and the pairwise ranking agreement are printed, and bounded loosely (regression guards). Each
+// distribution, the worst cases and the pairwise ranking agreement are printed and bounded (regression guards). Each
 // SimGrid run is a forked child (simulated_iteration_time_s); the test itself starts no engine.
 #include <gtest/gtest.h>
 
@@ -87,10 +87,15 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
                 k, cases[k].scenario, cases[k].placement, cases[k].what.c_str(), cases[k].analytic, cases[k].simgrid,
                 100 * cases[k].err);
   std::printf("[evaluator-accuracy] pairwise ranking agreement %d/%d\n", agree, pairs);
+  // Bounds just above what the evaluator reaches since it follows the engine's communication model (measured:
+  // all placements median 0.00%, p90 2.8%, max 15.4%; greedy+search p90 1.8%, max 12.6%; ranking 251/252).
   ASSERT_GT(abs_all.size(), 150u);
-  EXPECT_LT(percentile(abs_all, 0.5), 0.05);
-  EXPECT_LT(percentile(abs_good, 0.9), 0.35);
-  EXPECT_GT(static_cast<double>(agree) / pairs, 0.9);
+  EXPECT_LT(percentile(abs_all, 0.5), 0.01);
+  EXPECT_LT(percentile(abs_all, 0.9), 0.04);
+  EXPECT_LT(percentile(abs_all, 1.0), 0.20);
+  EXPECT_LT(percentile(abs_good, 0.9), 0.03);
+  EXPECT_LT(percentile(abs_good, 1.0), 0.15);
+  EXPECT_GT(static_cast<double>(agree) / pairs, 0.98);
 }
 
 }  // namespace

@@ -320,5 +320,41 @@ TEST(PipelineCriticalPath, OneFOneBOrderIsMegatrons) {
   EXPECT_TRUE(s[2][1].backward);
 }
 
+TEST(PipelineCriticalPath, BlockingOneFOneBClosedForm) {
+  // Megatron's blocking p2p over 2 stages, 2 micro-batches (as tests/sim/connections_test.cpp): the exchanges put
+  // the transfers on the critical path: 3 tf0 + 6 tf1 + 3 x + 3 L (backward = 2 x forward).
+  const auto sched = stage_op_orders("1f1b", 2, 2);
+  const double tf0 = 1.0, tf1 = 1.0, x = 0.5, L = 0.2;
+  const std::vector<double> f{tf0, tf1}, b{2 * tf0, 2 * tf1}, lat{L}, xfer{x};
+  PipelineLinks links{lat.data(), xfer.data(), lat.data(), xfer.data()};
+  links.blocking = true;
+  links.channels = 1;
+  PipelineScratch scratch;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch),
+              3 * tf0 + 6 * tf1 + 3 * x + 3 * L, 1e-12);
+  links.blocking = false;  // overlapped: stage 0 does not wait for its sends, the iteration is shorter
+  EXPECT_LT(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch), 3 * tf0 + 6 * tf1 + 3 * x + 3 * L);
+}
+
+TEST(PipelineCriticalPath, QueuedMessagesLeaveOneAfterAnother) {
+  // GPipe, overlapped p2p, one channel: stage 0 produces an activation every c < x; in order, activation k leaves
+  // at c + (k+1) x and arrives L later (latency at the receiver). Stage 1 and the backwards take no time, so the 6
+  // gradients queue the same way: makespan = c + 6x + L + 6x + L. Processor sharing of the queued messages, or the
+  // latency before each transfer, would give other values.
+  const int m = 6;
+  const auto sched = stage_op_orders("gpipe", 2, m);
+  const double c = 0.1, x = 0.5, L = 0.2;
+  const std::vector<double> f{c, 0.0}, b{0.0, 0.0}, lat{L}, xfer{x};
+  PipelineLinks links{lat.data(), xfer.data(), lat.data(), xfer.data()};
+  links.channels = 1;
+  PipelineScratch scratch;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch), c + 2 * m * x + 2 * L, 1e-12);
+  // Two channels (no link ids: they share nothing): activations 2j, 2j+1 leave at c + (j+1) x and 2c + (j+1) x,
+  // the last arrives at 2c + 3x + L; the gradients, all posted then, leave two by two.
+  links.channels = 2;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch),
+              (2 * c + 3 * x + L) + 3 * x + L, 1e-12);
+}
+
 }  // namespace
 }  // namespace hulk
