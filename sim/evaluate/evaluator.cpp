@@ -1,5 +1,7 @@
 #include "sim/evaluate/evaluator.hpp"
 
+#include "sim/evaluate/transfer_fluid.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -8,26 +10,64 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// `steps` steps of a ring whose rank i forwards its next chunk as soon as it received the previous one from rank
-// i-1 (sim/engine/collectives.cpp's ring steps; no global step barrier). hop_s[i] = time of hop i -> i+1 (latency + transfer),
-// latency_s[i] its latency. The last chunk follows `steps` consecutive hops, so the time is the largest sum of
-// `steps` consecutive hop times; and a hop carrying its chunks back to back needs latency + steps x transfer.
-// With equal hops both give steps x hop, the classic 2(n-1)(a + S/(nB)).
-double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps) {
+// `steps` steps of one ring as sim/engine/collectives.cpp's ring_steps runs them; hop_s[i] = time of hop i -> i+1
+// (latency + transfer), latency_s[i] its latency. Rank j at step q sends its chunk once it received step q-1's
+// chunk from rank j-1 and a channel of its connection to j+1 is free (chunk q-channels has left, in-order
+// connections), then completes its receive q; receives are posted kRecvWindow steps ahead (a rendezvous: chunk q
+// starts once rank j+1 completed its receive q-kRecvWindow). A chunk leaves after its transfer and arrives one
+// latency later (latency at the receiver, CM02 in the engine); otherwise it leaves when it arrives. With equal
+// hops this is the closed form steps x hop; a slow hop pipelines its chunks (latency + steps x transfer); a slow
+// hop with a long latency is bounded by the receive window.
+constexpr int kRecvWindow = 8;
+
+struct RingModel {
+  int channels = 1;
+  bool latency_at_receiver = true;
+};
+
+// The same with member j entering at start_s[j] (it posts its first receives then); end_s[j] receives when j is
+// done (its last send left, its last receive arrived). Returns max_j end_s[j].
+double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                       const double* start_s, double* end_s, std::vector<double>& scratch) {
+  // Rows of n per step: left (L), arrival (A), receive completed (C); P = send posted (current step only).
+  const size_t row = static_cast<size_t>(n);
+  scratch.resize(3 * row * steps + row);
+  double* L = scratch.data();
+  double* A = L + row * steps;
+  double* C = A + row * steps;
+  double* P = C + row * steps;
+  const int ch = std::max(1, model.channels);
+  for (int q = 0; q < steps; ++q) {
+    double* Lq = L + row * q;
+    double* Aq = A + row * q;
+    for (int j = 0; j < n; ++j) {
+      double post = q == 0 ? start_s[j] : C[row * (q - 1) + j];
+      if (q >= ch) post = std::max(post, L[row * (q - ch) + j]);
+      P[j] = post;
+      const int to = j + 1 == n ? 0 : j + 1;
+      const double recv_posted = q < kRecvWindow ? start_s[to] : C[row * (q - kRecvWindow) + to];
+      const double start = std::max(post, recv_posted);
+      const double x = hop_s[j] - latency_s[j];
+      Aq[j] = start + hop_s[j];
+      Lq[j] = model.latency_at_receiver ? start + x : Aq[j];
+    }
+    double* Cq = C + row * q;
+    for (int j = 0; j < n; ++j) Cq[j] = std::max(P[j], Aq[j == 0 ? n - 1 : j - 1]);
+  }
+  double end = 0.0;
+  for (int j = 0; j < n; ++j) {
+    end_s[j] = std::max(C[row * (steps - 1) + j], L[row * (steps - 1) + j]);
+    end = std::max(end, end_s[j]);
+  }
+  return end;
+}
+
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                    std::vector<double>& scratch) {
   if (n < 2 || steps <= 0) return 0.0;
-  double total = 0.0, pipelined = 0.0;
-  for (int i = 0; i < n; ++i) {
-    total += hop_s[i];
-    pipelined = std::max(pipelined, latency_s[i] + steps * (hop_s[i] - latency_s[i]));
-  }
-  const int q = steps / n, r = steps % n;
-  double window = 0.0;
-  for (int start = 0; start < n; ++start) {
-    double w = q * total;
-    for (int k = 0; k < r; ++k) w += hop_s[(start + k) % n];
-    window = std::max(window, w);
-  }
-  return std::max(window, pipelined);
+  thread_local std::vector<double> zero;  // starts (all 0) and ends; no allocation per call
+  zero.assign(2 * static_cast<size_t>(n), 0.0);
+  return ring_steps_from(hop_s, latency_s, n, steps, model, zero.data(), zero.data() + n, scratch);
 }
 
 }  // namespace
@@ -36,7 +76,10 @@ Evaluator::Evaluator(const Scenario& scenario)
     : scenario_(scenario),
       cost_(compute_job_cost(scenario.job)),
       plan_(scenario.job.par),
-      net_(scenario.platform) {
+      net_(scenario.platform),
+      channels_(std::max(1, scenario.network.channels_per_peer)),
+      latency_at_receiver_(scenario.network.model == "CM02"),
+      tcp_window_bytes_(scenario.network.tcp_window_bytes) {
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
@@ -62,14 +105,13 @@ Evaluator::Evaluator(const Scenario& scenario)
   slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
   slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
   dp_s_.assign(par.pp, 0.0);
-  drain_pause_.assign(par.pp, 0.0);
-  drain_threshold_.assign(par.pp, 0.0);
   slf_.assign(par.pp, 0.0);
   sxf_.assign(par.pp, 0.0);
   slb_.assign(par.pp, 0.0);
   sxb_.assign(par.pp, 0.0);
   last_end_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
+  replica_done_.assign(sd, 0.0);
   const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
   src_.reserve(max_flows);
   dst_.reserve(max_flows);
@@ -94,6 +136,8 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
   for (int i = 0; i < n; ++i) {
     const Route& r = net_.route(src[i], dst[i]);
     double share = r.flow_cap_Bps;
+    // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
+    if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
       share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
@@ -107,7 +151,7 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
 }
 
 double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const {
-  // All rings run at once; each has 2(n-1) steps whose duration is its slowest hop (approximation 2).
+  // All rings run at once, each simulated step by step with its hop times (approximation 2).
   src_.clear();
   dst_.clear();
   int n = 0;
@@ -127,12 +171,12 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
   for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < src_.size(); first += n)
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1)));
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1), RingModel{channels_, latency_at_receiver_}, ring_scratch_));
   return out;
 }
 
 double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 4: the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
+  // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent once all its
   // children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share links
   // (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
   const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
@@ -197,6 +241,135 @@ double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, 
   return end;
 }
 
+namespace {
+
+// `steps` ring steps over members ring[0..n) (sim/engine/collectives.cpp's ring_steps) as transfers of the fluid
+// simulation: member j's chunk q goes to j+1 once j received chunk q-1 from j-1, once its chunk q-channels has left
+// (in-order connection) and once j+1 had chunk q-kRecvWindow (the receive window); its first chunk once its previous
+// phase's last send left and last receive arrived (last_send/last_recv per member index, updated).
+void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector<int>& host_of_member, double chunk,
+              int steps, const std::vector<double>& t0, int channels, std::vector<int>& last_send, std::vector<int>& last_recv,
+              std::vector<int>& ids) {
+  const int n = static_cast<int>(ring.size());
+  if (n < 2 || steps <= 0) return;
+  ids.assign(static_cast<size_t>(n) * steps, -1);
+  for (int q = 0; q < steps; ++q)
+    for (int j = 0; j < n; ++j) {
+      const int to = j + 1 == n ? 0 : j + 1, from = j == 0 ? n - 1 : j - 1;
+      // A rendezvous: the chunk moves once both members entered the all-reduce.
+      const int id = fl.add(host_of_member[ring[j]], host_of_member[ring[to]], chunk,
+                            std::max(t0[ring[j]], t0[ring[to]]));
+      ids[static_cast<size_t>(q) * n + j] = id;
+      if (q == 0) {
+        fl.after(id, last_send[ring[j]], true);
+        fl.after(id, last_recv[ring[j]]);
+      } else {
+        fl.after(id, ids[static_cast<size_t>(q - 1) * n + from]);
+      }
+      if (q >= channels) fl.after(id, ids[static_cast<size_t>(q - channels) * n + j], true);
+      if (q >= kRecvWindow) fl.after(id, ids[static_cast<size_t>(q - kRecvWindow) * n + j]);
+    }
+  for (int j = 0; j < n; ++j) {
+    last_send[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + j];
+    last_recv[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + (j == 0 ? n - 1 : j - 1)];
+  }
+}
+
+}  // namespace
+
+bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
+  // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
+  // different stages and phases share links when they overlap in time, and start when the engine's ranks would
+  // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
+  // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
+  const std::string& algo = scenario_.job.collective;
+  const long groups = static_cast<long>(P) * T;
+  if (algo == "tree" ? groups * 2 * (D - 1) > 256 : (P < 2 || groups * 2 * D * (D - 1) > 128)) return false;
+  TransferFluid& fl = fluid_;
+  fl.clear();
+  std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
+  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it
+  std::vector<int>& hosts = member_hosts_;
+  std::vector<int> last_send, last_recv, ids, ring;
+  tree_first_.assign(P + 1, 0);
+  for (int s = 0; s < P; ++s) {
+    tree_first_[s] = fl.size();
+    const double bytes = cost_.stages[s].dp_grad_bytes;
+    // Member d enters the all-reduce when its replica's pipeline ends at this stage.
+    std::vector<double>& t0 = member_start_;
+    t0.assign(replica_done_.begin() + s * D, replica_done_.begin() + (s + 1) * D);
+    for (int t = 0; t < T; ++t) {
+      hosts.resize(D);
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      last_send.assign(D, -1);
+      last_recv.assign(D, -1);
+      if (algo == "tree") {
+        // The engine's tree: member i sends its whole buffer to its parent (i-1)/2 once its children's arrived; the
+        // root, once its children's arrived, sends the result to its children; every member forwards it on arrival.
+        up.assign(D, -1);
+        down.assign(D, -1);
+        for (int i = D - 1; i >= 1; --i) {
+          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, std::max(t0[i], t0[(i - 1) / 2]));
+          for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
+        }
+        for (int i = 1; i < D; ++i) {
+          const int parent = (i - 1) / 2;
+          down[i] = fl.add(hosts[parent], hosts[i], bytes, std::max(t0[parent], t0[i]));
+          if (parent == 0) {
+            for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
+          } else {
+            fl.after(down[i], down[parent]);
+          }
+        }
+        continue;
+      }
+      std::vector<std::vector<int>> blocks;  // hierarchical: member indices per region, regions by first appearance
+      std::vector<int> region_ids;
+      if (algo == "hierarchical")
+        for (int i = 0; i < D; ++i) {
+          const int reg = net_.region_of(hosts[i]);
+          auto it = std::find(region_ids.begin(), region_ids.end(), reg);
+          if (it == region_ids.end()) {
+            region_ids.push_back(reg);
+            blocks.emplace_back();
+            it = region_ids.end() - 1;
+          }
+          blocks[static_cast<size_t>(it - region_ids.begin())].push_back(i);
+        }
+      bool balanced = !blocks.empty();
+      for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+      if (!balanced) {  // a ring in dp order, or (unbalanced hierarchical) re-ordered region by region
+        ring.clear();
+        if (blocks.empty())
+          for (int i = 0; i < D; ++i) ring.push_back(i);
+        for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
+        continue;
+      }
+      const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+      for (int j = 0; j < k; ++j) {
+        ring.clear();
+        for (const auto& b : blocks) ring.push_back(b[j]);
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
+                 last_recv, ids);
+      }
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+    }
+  }
+  tree_first_[P] = fl.size();
+  fl.run(net_, tcp_window_bytes_, latency_at_receiver_);
+  for (int s = 0; s < P; ++s) {
+    double end = stage_done_[s];
+    for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
+    dp_s_[s] = end - stage_done_[s];
+  }
+  return true;
+}
+
 double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
                                 const std::vector<int>& steps) const {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
@@ -223,14 +396,14 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
   for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
     const size_t r = ring_of[first];
     const int n = static_cast<int>(rings[r].size());
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r]));
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r], RingModel{channels_, latency_at_receiver_}, ring_scratch_));
     first += n;
   }
   return out;
 }
 
 double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
-  // Approximation 3, mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of first
+  // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of first
   // appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
   // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
@@ -354,16 +527,19 @@ bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& o
 }
 
 void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
-  // Stage op times per (stage, replica): compute at the TP group's slowest GPU plus 2 TP all-reduces per layer
-  // per pass (approximation 5). TP rings of all replicas of a stage are concurrent (approximation 1).
+  // Stage op times per (stage, replica), as the rank actors run them (approximation 4): per layer, compute then a
+  // TP all-reduce, twice; each rank computes at its own GPU's speed and leaves an all-reduce when its own sends
+  // left and receives arrived, so consecutive all-reduces overlap across ranks (no barrier between them). TP rings
+  // of all replicas of a stage are concurrent (approximation 1).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  std::vector<double>& tp_ar = times_;  // reused below only after tp_ar is consumed
+  std::vector<double>& tp_ar = times_;
+  const RingModel model{channels_, latency_at_receiver_};
+  std::vector<double>& clock = tp_clock_;
+  clock.resize(2 * static_cast<size_t>(T));
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
     const int first = s * D * T;
-    std::vector<double>& ring_time = ring_time_;
-    ring_time.assign(D, 0.0);
     if (T > 1) {
       src_.resize(static_cast<size_t>(D) * T);
       dst_.resize(static_cast<size_t>(D) * T);
@@ -376,22 +552,83 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
       lat_buf_.resize(src_.size());
       for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
-      for (int d = 0; d < D; ++d)
-        ring_time[d] = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1));
     }
     for (int d = 0; d < D; ++d) {
       double speed = kInf;
       for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
       const double comp_f = st.fwd_flops_per_mb() / speed;
-      const double comm = 2.0 * st.layers * ring_time[d];
-      // Activation recomputation (cost_model.cpp): each layer's backward first re-runs recompute_layer_flops and,
-      // with full recompute, the forward's TP all-reduces (recompute_tp_allreduces per layer).
       const double comp_r = st.layers * st.recompute_layer_flops / speed;
-      const double comm_r = cost_.recompute_tp_allreduces * st.layers * ring_time[d];
-      fwd_[s * D + d] = comp_f + comm;
-      bwd_[s * D + d] = 2.0 * comp_f + comp_r + comm + comm_r;
+      double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
+      bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
+      for (int t = 1; t < T && uniform; ++t)
+        uniform = tp_ar[d * T + t] == tp_ar[d * T] && lat_buf_[d * T + t] == lat_buf_[d * T] &&
+                  speed_[host_of_rank[first + d * T + t]] == speed;
+      if (T > 1 && uniform) {
+        const double ring = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1), model,
+                                         ring_scratch_);
+        const double comm = 2.0 * st.layers * ring;
+        fwd = comp_f + comm;
+        bwd = 2.0 * comp_f + comp_r + comm + cost_.recompute_tp_allreduces * st.layers * ring;
+      } else if (T > 1) {
+        const double* hop = tp_ar.data() + d * T;
+        const double* lat = lat_buf_.data() + d * T;
+        double* c = clock.data();
+        double* next = clock.data() + T;
+        auto compute = [&](double flops) {
+          for (int t = 0; t < T; ++t) c[t] += flops / speed_[host_of_rank[first + d * T + t]];
+        };
+        auto allreduce = [&]() {
+          ring_steps_from(hop, lat, T, 2 * (T - 1), model, c, next, ring_scratch_);
+          std::copy(next, next + T, c);
+        };
+        auto latest = [&]() { return *std::max_element(c, c + T); };
+        // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
+        // extrapolated (the rank skew settles into a periodic regime after a few layers).
+        constexpr int kExact = 3, kLast = 1;
+        auto layers = [&](int n_layers, const auto& one_layer) {
+          double before = 0.0;
+          for (int l = 0; l < std::min(n_layers, kExact); ++l) {
+            if (l == kExact - kLast) before = latest();
+            one_layer();
+          }
+          const double end = latest();
+          return n_layers > kExact ? end + (n_layers - kExact) * (end - before) / kLast : end;
+        };
+        // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
+        std::fill(c, c + T, 0.0);
+        double t_layers = layers(st.layers, [&]() {
+          compute(st.layer_fwd_flops / 2);
+          allreduce();
+          compute(st.layer_fwd_flops / 2);
+          allreduce();
+        });
+        fwd = t_layers + st.extra_fwd_flops / speed;
+        // Backward: the logits' gradient, then per layer (recomputation first) compute(f), all-reduce, twice.
+        std::fill(c, c + T, 0.0);
+        compute(2 * st.extra_fwd_flops);
+        const bool full_recompute = cost_.recompute_tp_allreduces == 2;
+        t_layers = layers(st.layers, [&]() {
+          if (st.recompute_layer_flops > 0) {
+            if (full_recompute) {
+              compute(st.recompute_layer_flops / 2);
+              allreduce();
+              compute(st.recompute_layer_flops / 2);
+              allreduce();
+            } else {
+              compute(st.recompute_layer_flops);
+            }
+          }
+          compute(st.layer_fwd_flops);
+          allreduce();
+          compute(st.layer_fwd_flops);
+          allreduce();
+        });
+        bwd = t_layers;
+      }
+      fwd_[s * D + d] = fwd;
+      bwd_[s * D + d] = bwd;
       out.compute_s = std::max(out.compute_s, m * (3.0 * comp_f + comp_r));
-      out.tp_comm_s = std::max(out.tp_comm_s, m * (2.0 * comm + comm_r));
+      out.tp_comm_s = std::max(out.tp_comm_s, m * std::max(0.0, fwd + bwd - 3.0 * comp_f - comp_r));
     }
   }
 }
@@ -430,8 +667,8 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
   }
 }
 
-void Evaluator::replica_pipelines(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const {
-  // One critical-path computation per dp replica (approximation 6).
+void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
+  // One critical-path computation per dp replica (approximation 5).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
@@ -448,19 +685,19 @@ void Evaluator::replica_pipelines(const std::vector<int>& host_of_rank, int m, E
         slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
         slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
       }
-      drain_pause_[s] = D > 1 ? dp_s_[s] : 0.0;
-      if (D > 1) {
-        const int a = host_of_rank[plan_.rank_of(s, d, 0)], b = host_of_rank[plan_.rank_of(s, (d + 1) % D, 0)];
-        drain_threshold_[s] = 10.0 * net_.route(a, b).latency_s;
-      }
       busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
     }
-    const PipelineLinks links{slf_.data(),      sxf_.data(),      slb_.data(),          sxb_.data(),
-                              slinks_f_.data(), slinks_b_.data(), net_.links(),         drain_pause_.data(),
-                              drain_threshold_.data()};
+    PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
+                        net_.links()};
+    links.blocking = scenario_.job.pipeline_p2p_blocking();
+    links.channels = channels_;
+    links.latency_at_receiver = latency_at_receiver_;
     const double span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
     out.pipeline_s = std::max(out.pipeline_s, span);
-    for (int s = 0; s < P; ++s) stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
+    for (int s = 0; s < P; ++s) {
+      stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
+      replica_done_[s * D + d] = last_end_[s];
+    }
   }
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
 }
@@ -474,13 +711,14 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
 
   stage_op_times(host_of_rank, m, out);
   pp_handoffs(host_of_rank, out);
-  // DP all-reduce time per stage (placement-dependent only), and the latency of a DP ring hop from each replica:
-  // the pipeline needs them for the drain effect (approximation 8).
-  for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
-  replica_pipelines(host_of_rank, m, out);
+  replica_pipelines(m, out);
 
-  // DP all-reduces of different stages that overlap in time share links (approximation 9).
-  if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+  if (D < 2 || !dp_allreduces_from_stage_ends(host_of_rank)) {
+    // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
+    // (approximation 3).
+    for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+    if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+  }
 
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
   double end = 0.0;

@@ -1,6 +1,7 @@
 #include "sim/evaluate/pipeline_critical_path.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/workload/pipeline_schedule.hpp"
@@ -23,83 +24,186 @@ namespace {
 
 using Flight = PipelineScratch::Flight;
 
-// One run of the critical-path event loop over the caller's scratch buffers. Each step below is one kind of event
-// of pipeline_makespan_s's small fluid simulation; the arithmetic (and its order) is that of the single function it
-// was split from, so results are bit-identical.
+enum StageState { kInOp = 0, kExchange = 1, kDone = 2 };
+constexpr double kUnknown = std::numeric_limits<double>::infinity();
+
+// One run of the pipeline event simulation over the caller's scratch buffers. Messages are indexed
+// (dir * (p-1) + boundary) * m + micro-batch, dir 0 = activation (boundary -> boundary+1), 1 = gradient (boundary+1
+// -> boundary); one connection per (dir, boundary), its messages in micro-batch order (the order every schedule
+// sends them in).
 class PipelineRun {
  public:
   PipelineRun(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
               const PipelineLinks& links, PipelineScratch& sc)
       : schedule_(schedule), fwd_s_(fwd_s), bwd_s_(bwd_s), links_(links), sc_(sc),
         p_(static_cast<int>(schedule.size())), m_(static_cast<int>(schedule[0].size() / 2)),
-        shared_(links.route_links_fwd && links.route_links_bwd && links.link_ids > 0) {
+        shared_(links.route_links_fwd && links.route_links_bwd && links.link_ids > 0),
+        channels_(links.channels > 0 ? links.channels : m_ + 1) {
     reset_buffers();
   }
 
   /** Runs every op of every stage; returns the makespan and fills last_end_s (if non-null). */
   double run(double* last_end_s) {
-    size_t remaining = 2 * static_cast<size_t>(p_) * m_;
-    // Event loop: the earliest of (a) an op end, among ops whose input is known, and (b) a flight event. An op whose
-    // input is unknown waits for a message not yet delivered, so it cannot end before the events considered.
-    while (remaining > 0) {
-      double op_end = 0.0;
-      const int stage = earliest_op_end(op_end);
-      double flight_t = 0.0;
-      const int flight = earliest_flight_event(flight_t);
-      if (flight >= 0 && (stage < 0 || flight_t <= op_end)) {
-        apply_flight_event(flight, flight_t);
-        continue;
+    for (int s = 0; s < p_; ++s) enter_op(s);
+    for (int c = 0; c < 2 * (p_ - 1); ++c) update_conn(c);
+    int done = 0;
+    // Event loop: the earliest of (a) a flight event, (b) a stage event (an op ends, or a blocking p2p wait ends).
+    // A stage event whose inputs are unknown waits for a message not yet sent or delivered, so it cannot happen
+    // before the events considered. A message starts transmitting as soon as its last condition is met (update_conn):
+    // every condition is met at an event, i.e. now.
+    while (done < p_) {
+      double t_flight = 0.0, t_stage = 0.0;
+      const int flight = earliest_flight_event(t_flight);
+      const int stage = earliest_stage_event(t_stage);
+      if (flight >= 0 && (stage < 0 || t_flight <= t_stage)) {
+        apply_flight_event(flight, t_flight);
+      } else {
+        if (stage < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
+        if (stage_event(stage, t_stage)) ++done;
       }
-      if (stage < 0) throw std::logic_error("pipeline schedule deadlocked (bug in stage_op_orders)");
-      finish_op(stage, op_end);
-      --remaining;
     }
     drain_link_counts();
     return makespan(last_end_s);
   }
 
  private:
-  // act_at[s*m+j]: activation j available at stage s; grad_at[s*m+j]: gradient j available at stage s.
+  int msg_index(int dir, int boundary, int mb) const { return (dir * (p_ - 1) + boundary) * m_ + mb; }
+
   void reset_buffers() {
-    const size_t n = static_cast<size_t>(p_) * m_;
-    sc_.act_at.assign(n, -1.0);
-    sc_.grad_at.assign(n, -1.0);
-    sc_.f_end.assign(n, -1.0);
+    const size_t n = 2 * static_cast<size_t>(std::max(0, p_ - 1)) * m_;
+    sc_.send_post.assign(n, -1.0);
+    sc_.recv_post.assign(n, links_.blocking ? -1.0 : 0.0);  // eager: a permanent receiver takes every message
+    sc_.left.assign(n, -1.0);
+    sc_.arrive.assign(n, -1.0);
+    sc_.next_start.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)), 0);
     sc_.next.assign(p_, 0);
+    sc_.state.assign(p_, kInOp);
+    sc_.in_msg.assign(p_, -1);
+    sc_.out_msg.assign(p_, -1);
+    sc_.xin_msg.assign(p_, -1);
     sc_.clock.assign(p_, 0.0);
+    sc_.stage_t.assign(p_, kUnknown);
     sc_.active.clear();
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
   }
 
-  // When the input of stage s's op is available (-1 = not yet known).
-  double ready_of(int s, const StageOp& op) const {
-    const size_t idx = static_cast<size_t>(s) * m_ + op.mb;
-    if (!op.backward) return s == 0 ? 0.0 : sc_.act_at[idx];
-    return s == p_ - 1 ? sc_.f_end[idx] : sc_.grad_at[idx];
+  // Stage s begins its next op at sc_.clock[s]: in blocking mode it posts the receive of the op's input now (unless
+  // an exchange already did).
+  void enter_op(int s) {
+    if (sc_.next[s] >= schedule_[s].size()) {
+      sc_.state[s] = kDone;
+      sc_.stage_t[s] = kUnknown;
+      return;
+    }
+    const StageOp& op = schedule_[s][sc_.next[s]];
+    int in = -1;
+    if (!op.backward && s > 0) in = msg_index(0, s - 1, op.mb);
+    if (op.backward && s + 1 < p_) in = msg_index(1, s, op.mb);
+    sc_.in_msg[s] = in;
+    sc_.state[s] = kInOp;
+    if (in >= 0 && sc_.recv_post[in] < 0) {
+      sc_.recv_post[in] = sc_.clock[s];
+      update_conn(in / m_);
+    }
+    update_stage(s);
   }
 
-  // The stage whose next op ends first among those whose input is known (-1 = none), and that end.
-  int earliest_op_end(double& best_end) const {
+  // When stage s's pending event happens, if known.
+  bool stage_event_time(int s, double& t) const {
+    if (sc_.state[s] == kInOp) {
+      const StageOp& op = schedule_[s][sc_.next[s]];
+      const int in = sc_.in_msg[s];
+      if (in >= 0 && sc_.arrive[in] < 0) return false;
+      t = std::max(sc_.clock[s], in >= 0 ? sc_.arrive[in] : 0.0) + (op.backward ? bwd_s_[s] : fwd_s_[s]);
+      return true;
+    }
+    if (sc_.state[s] == kExchange) {
+      const int out = sc_.out_msg[s], xin = sc_.xin_msg[s];
+      if (out >= 0 && sc_.left[out] < 0) return false;
+      if (xin >= 0 && sc_.arrive[xin] < 0) return false;
+      t = std::max({sc_.clock[s], out >= 0 ? sc_.left[out] : 0.0, xin >= 0 ? sc_.arrive[xin] : 0.0});
+      return true;
+    }
+    return false;
+  }
+
+  // Stage event times are cached (+inf = not known yet) and recomputed only where an event changed something: the
+  // loop then scans a plain array.
+  void update_stage(int s) {
+    double t = 0.0;
+    sc_.stage_t[s] = stage_event_time(s, t) ? t : kUnknown;
+  }
+
+  int earliest_stage_event(double& best_t) const {
     int best = -1;
     for (int s = 0; s < p_; ++s) {
-      if (sc_.next[s] >= schedule_[s].size()) continue;
-      const StageOp& op = schedule_[s][sc_.next[s]];
-      const double ready = ready_of(s, op);
-      if (ready < 0) continue;
-      const double end = std::max(sc_.clock[s], ready) + (op.backward ? bwd_s_[s] : fwd_s_[s]);
-      if (best < 0 || end < best_end) {
+      const double t = sc_.stage_t[s];
+      if (t == kUnknown) continue;
+      if (best < 0 || t < best_t) {
         best = s;
-        best_end = end;
+        best_t = t;
       }
     }
     return best;
   }
 
-  // Messages in flight (SimGrid CM02 order): first the route latency, during which they use no bandwidth, then
-  // the transfer, progressing in "alone seconds": alone on its links a message needs transfer_*; with k active
-  // messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as SimGrid's fair
-  // sharing). Rates change only at events, so progress is linear between events.
+  // A message's times changed: its connection and both its stages may have an event now.
+  void touched(int id) {
+    const int c = id / m_, b = c % (p_ - 1);
+    update_conn(c);
+    update_stage(b);
+    update_stage(b + 1);
+  }
+
+  // The next message of each connection may start once its sender and (blocking) receiver posted it and a channel
+  // of the connection is free.
+  // Starts the next message of connection c if its sender and (blocking) receiver posted it and a channel of the
+  // connection is free. Those conditions become known at events, so the start is now.
+  void update_conn(int c) {
+    const int mb = sc_.next_start[c];
+    if (mb >= m_) return;
+    const int id = c * m_ + mb;
+    if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) return;
+    if (mb >= channels_ && sc_.left[id - channels_] < 0) return;
+    start_message(c, now_);
+  }
+
+  double latency_of(int id) const {
+    const int c = id / m_, b = c % (p_ - 1);
+    return c < p_ - 1 ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
+  }
+
+  void start_message(int c, double t) {
+    advance_to(t);
+    const int id = c * m_ + sc_.next_start[c]++;
+    update_conn(c);
+    const int b = c % (p_ - 1);
+    const bool fwd = c < p_ - 1;
+    const double transfer = fwd ? links_.transfer_fwd_s[b] : links_.transfer_bwd_s[b];
+    const double latency = fwd ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
+    if (transfer <= 0.0) {
+      sc_.left[id] = links_.latency_at_receiver ? t : t + latency;
+      sc_.arrive[id] = t + latency;
+      touched(id);
+      return;
+    }
+    Flight f{transfer, id, {-1, -1, -1}, links_.latency_at_receiver ? t : t + latency, false, 1.0};
+    if (shared_) {
+      const int* route = (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b;
+      for (int k = 0; k < 3; ++k) f.links[k] = route[k];
+    }
+    sc_.active.push_back(f);
+    if (links_.latency_at_receiver) {  // uses bandwidth at once
+      sc_.active.back().transferring = true;
+      count(sc_.active.back(), +1);
+      refresh_rates();
+    }
+  }
+
+  // Messages being transmitted progress in "alone seconds": alone on its links a message needs transfer_*; with k
+  // transmitting messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as
+  // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
   double rate_of(const Flight& f) const {
     int k = 1;
     for (int i = 0; i < 3; ++i)
@@ -125,8 +229,8 @@ class PipelineRun {
     now_ = std::max(now_, t);
   }
 
-  // The next flight event (-1 = none) and its time: a message whose latency (or DP-drain pause) elapsed starts
-  // transferring, or a transfer ends.
+  // The next flight event (-1 = none) and its time: a message starts using bandwidth (at once, or after its latency
+  // when the links carry it), or its transfer ends.
   int earliest_flight_event(double& flight_t) const {
     int flight = -1;
     for (size_t i = 0; i < sc_.active.size(); ++i) {
@@ -148,50 +252,57 @@ class PipelineRun {
       count(f, +1);
     } else {
       count(f, -1);
-      *f.target = t;
+      // Latency at the receiver: the last byte left now and arrives one latency later. Otherwise the latency came
+      // first and the message has left only once it arrived.
+      sc_.left[f.msg] = t;
+      sc_.arrive[f.msg] = links_.latency_at_receiver ? t + latency_of(f.msg) : t;
+      const int id = f.msg;
       sc_.active.erase(sc_.active.begin() + flight);
+      touched(id);
     }
     refresh_rates();
   }
 
-  void post(double t, double latency, double transfer, const int* route, double* target, int sender) {
-    if (!shared_ || transfer <= 0.0) {  // no sharing model: independent transfers
-      *target = t + latency + transfer;
-      return;
+  // Processes stage s's event at t; returns true when the stage has finished its last op.
+  bool stage_event(int s, double t) {
+    advance_to(t);  // messages this event lets start, start now
+    sc_.clock[s] = t;
+    if (sc_.state[s] == kExchange) {
+      ++sc_.next[s];
+      enter_op(s);
+      return sc_.state[s] == kDone;
     }
-    advance_to(t);
-    sc_.active.push_back(Flight{transfer, latency, {route[0], route[1], route[2]}, target, sender, t + latency, false, 1.0});
-  }
-
-  // Stage s's next op ends at `end`: record it and send its output to the neighbour stage.
-  void finish_op(int s, double end) {
-    const StageOp op = schedule_[s][sc_.next[s]++];
-    const size_t idx = static_cast<size_t>(s) * m_ + op.mb;
-    sc_.clock[s] = end;
-    if (!op.backward) {
-      sc_.f_end[idx] = end;
-      if (s + 1 < p_)
-        post(end, links_.latency_fwd_s[s], links_.transfer_fwd_s[s], shared_ ? links_.route_links_fwd + 3 * s : nullptr,
-             &sc_.act_at[idx + m_], s);
-    } else if (s > 0) {
-      post(end, links_.latency_bwd_s[s - 1], links_.transfer_bwd_s[s - 1],
-           shared_ ? links_.route_links_bwd + 3 * (s - 1) : nullptr, &sc_.grad_at[idx - m_], s);
+    // The op ends: send its output to the neighbour stage.
+    const StageOp op = schedule_[s][sc_.next[s]];
+    const StageOp* next_op = sc_.next[s] + 1 < schedule_[s].size() ? &schedule_[s][sc_.next[s] + 1] : nullptr;
+    int out = -1, xin = -1;
+    if (!op.backward && s + 1 < p_) {
+      out = msg_index(0, s, op.mb);
+      // Megatron's send_forward_recv_backward: the next backward's gradient comes in the same exchange.
+      if (links_.blocking && next_op && next_op->backward) xin = msg_index(1, s, next_op->mb);
+    } else if (op.backward && s > 0) {
+      out = msg_index(1, s - 1, op.mb);
+      // send_backward_recv_forward.
+      if (links_.blocking && next_op && !next_op->backward) xin = msg_index(0, s - 1, next_op->mb);
     }
-    if (sc_.next[s] == schedule_[s].size() && links_.drain_pause_s && links_.drain_pause_s[s] > 0)
-      start_dp_drain(s, end);
-  }
-
-  // The stage's DP all-reduce starts now and starves its long-latency messages still in flight.
-  void start_dp_drain(int s, double end) {
-    for (auto& f : sc_.active)
-      if (f.sender == s && f.latency_s > links_.drain_latency_threshold_s[s]) {
-        if (f.transferring) {  // stops using bandwidth until the all-reduce ends
-          count(f, -1);
-          f.transferring = false;
-        }
-        f.start_at = std::max(f.start_at, end + links_.drain_pause_s[s]);
-      }
-    refresh_rates();
+    if (out >= 0) {
+      sc_.send_post[out] = t;
+      update_conn(out / m_);
+    }
+    if (xin >= 0 && sc_.recv_post[xin] < 0) {
+      sc_.recv_post[xin] = t;
+      update_conn(xin / m_);
+    }
+    if (out >= 0 && links_.blocking) {  // the rank waits until its message has left (and the exchange's arrived)
+      sc_.state[s] = kExchange;
+      sc_.out_msg[s] = out;
+      sc_.xin_msg[s] = xin;
+      update_stage(s);
+      return false;
+    }
+    ++sc_.next[s];
+    enter_op(s);
+    return sc_.state[s] == kDone;
   }
 
   // The last messages only matter for the link state (all zero between calls); the ops are all done.
@@ -217,6 +328,7 @@ class PipelineRun {
   PipelineScratch& sc_;
   const int p_, m_;
   const bool shared_;
+  const int channels_;
   double now_ = 0.0;
 };
 

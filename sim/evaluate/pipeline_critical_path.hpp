@@ -21,56 +21,65 @@ std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, i
 
 /** @brief Reusable buffers of pipeline_makespan_s (avoids allocations in hot loops). */
 struct PipelineScratch {
-  /** @brief A message in flight: remaining transfer in seconds-if-alone, its latency, links, where to write its
-   *  arrival time. */
+  /** @brief A message being transmitted (or, when links carry the latency, waiting its latency first). */
   struct Flight {
     double remaining_s;  ///< transfer left, seconds if alone on its links
-    double latency_s;    ///< route latency
+    int msg;             ///< message index (see pipeline_critical_path.cpp)
     int links[3];
-    double* target;      ///< where the arrival time goes
-    int sender;          ///< stage that posted it
-    double start_at;     ///< transfer starts then (posted + latency, or after a DP-drain pause)
+    double start_at;     ///< transfer starts then (after the route latency when links carry it)
     bool transferring;   ///< counted on its links
     double rate;         ///< cached progress rate (1/k), valid while transferring
   };
-  std::vector<double> act_at, grad_at, f_end;
-  std::vector<size_t> next;
+  /** @brief Per message: when the sender posted it, the receiver posted its receive, its last byte left the
+   *  sender, it arrived (-1 = not yet known). */
+  std::vector<double> send_post, recv_post, left, arrive;
+  std::vector<int> next_start;  ///< per connection: next micro-batch to start transmitting
+  std::vector<size_t> next;     ///< per stage: next op
+  std::vector<int> state;       ///< per stage: 0 in an op (input, compute), 1 waiting for its p2p exchange, 2 done
+  std::vector<int> in_msg, out_msg, xin_msg;  ///< per stage: message awaited by the op / the exchange
   std::vector<double> clock;
+  std::vector<double> stage_t;  ///< cached next event time per stage (+inf = not known)
   std::vector<Flight> active;
   std::vector<int> flows_on_link;  ///< in-flight messages per link id (all zero between calls)
 };
 
 /** @brief Hand-off costs per stage boundary s (between stages s and s+1), p-1 entries each (seconds):
- *  latency and bandwidth time (bytes / share) of one message, forward (s -> s+1) and backward (s+1 -> s). */
+ *  latency and bandwidth time (bytes / share) of one message, forward (s -> s+1) and backward (s+1 -> s), and the
+ *  communication model the engine follows (sim/engine/rank_actor.cpp, sg_endpoint.cpp). */
 struct PipelineLinks {
   const double* latency_fwd_s;
   const double* transfer_fwd_s;
   const double* latency_bwd_s;
   const double* transfer_bwd_s;
   /** @brief Optional: link ids of each boundary's route, 3 per boundary (-1 = unused), forward and backward, and
-   *  the number of link ids. With them, messages share links (a stage's activations to s+1 and gradients to s-1
-   *  share its NIC up); without (nullptr), transfers are independent. */
+   *  the number of link ids. With them, messages being transmitted share links (a stage's activations to s+1 and
+   *  gradients to s-1 share its NIC up); without (nullptr), transfers are independent. */
   const int* route_links_fwd = nullptr;
   const int* route_links_bwd = nullptr;
   int link_ids = 0;
-  /** @brief Optional, per stage (s): when the stage's last op ends, its DP all-reduce starts on the same NIC; under
-   *  SimGrid CM02 a flow's share of a link is inversely proportional to its route latency, so a hand-off message of
-   *  this stage whose latency exceeds drain_latency_threshold_s[s] is starved until the all-reduce ends: its
-   *  transfer pauses for drain_pause_s[s]. nullptr = no such effect. */
-  const double* drain_pause_s = nullptr;
-  const double* drain_latency_threshold_s = nullptr;
+  /** @brief Megatron's blocking p2p (JobSpec::pipeline_p2p_blocking): transfers are rendezvous (start when the
+   *  receiver posted its receive), a send blocks its rank until the message has left, and after a forward whose
+   *  next op is a backward (or a backward whose next op is a forward) the rank sends and receives the next op's
+   *  input in one exchange, waiting for both. False: eager sends that never block the sender. */
+  bool blocking = false;
+  /** @brief Messages of one direction across one boundary go in order over this many channels: micro-batch j starts
+   *  transmitting once j - channels has left the sender. 0 = independent messages (no connection order). */
+  int channels = 0;
+  /** @brief True (SimGrid CM02 in the engine): the route latency is applied at the receiver after the transfer,
+   *  so a message leaves after its transfer and queued messages pipeline their latency. False: the latency comes
+   *  first and a message has "left" only when it arrived. */
+  bool latency_at_receiver = true;
 };
 
-/** @brief Critical path of one pipeline: F(s,j) starts after the stage's previous op and after activation j
- *  arrived from stage s-1; B(s,j) after the previous op and after gradient j arrived from stage s+1 (the last
- *  stage's B(j) follows its own F(j)). Sends are asynchronous (never delay the sender). With route link ids
- *  (PipelineLinks), a message first waits its latency (using no bandwidth, as SimGrid CM02), then shares links
- *  with the pipeline's other transferring messages by processor sharing: with k messages on its busiest link it
- *  progresses at 1/k of its alone rate (transfer_* is its alone transfer time); it arrives when the transfer
- *  ends (a small fluid event simulation, SimGrid's fair sharing restricted to this pipeline). Without
- *  them, transfers are independent (arrival = posted + transfer + latency).
+/** @brief Critical path of one pipeline, a small event simulation of the engine's rank actors: F(s,j) starts after
+ *  the stage's previous op (and its p2p waits) and after activation j arrived from stage s-1; B(s,j) after gradient
+ *  j arrived from stage s+1 (the last stage's B(j) follows its own F(j)). A message starts transmitting when its
+ *  sender posted it, its connection is free (PipelineLinks::channels) and, in blocking mode, its receiver posted
+ *  the receive. With route link ids, transmitting messages share links by processor sharing: with k messages on
+ *  its busiest link one progresses at 1/k of its alone rate (transfer_* is its alone transfer time); SimGrid's fair
+ *  sharing restricted to this pipeline. It arrives one route latency after it left (latency_at_receiver).
  *  @param fwd_s,bwd_s per-stage op durations (s); @param last_end_s if non-null, receives per stage the end of its
- *  last op (s). @return end of the last op over all stages (s). Monotone non-decreasing in every input. */
+ *  last op and p2p waits (s). @return that end, max over all stages (s). Monotone non-decreasing in every input. */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
                            const PipelineLinks& links, double* last_end_s, PipelineScratch& scratch);
 

@@ -1,5 +1,5 @@
 // Evaluator vs SimGrid on random small multi-region scenarios (placements: greedy, two random, search): the error
-// distribution and the pairwise ranking agreement are printed, and bounded loosely (regression guards). Each
+// distribution, the worst cases and the pairwise ranking agreement are printed and bounded (regression guards). Each
 // SimGrid run is a forked child (simulated_iteration_time_s); the test itself starts no engine.
 #include <gtest/gtest.h>
 
@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 
 #include "../unit/placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -26,6 +27,13 @@ double percentile(std::vector<double> v, double q) {
 TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
   std::mt19937_64 rng(777);
   std::vector<double> err_all, err_good;
+  struct Case {
+    double err;
+    int scenario, placement;
+    double analytic, simgrid;
+    std::string what;
+  };
+  std::vector<Case> cases;
   int pairs = 0, agree = 0;
   for (int i = 0; i < 60; ++i) {
     const Scenario s = testing::random_scenario(rng);
@@ -46,6 +54,12 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
       a.push_back(ev.iteration_time_s(ps[k]));
       g.push_back(simulated_iteration_time_s(s, ps[k]));
       err_all.push_back(a.back() / g.back() - 1);
+      const Parallelism& par = s.job.par;
+      cases.push_back({err_all.back(), i, static_cast<int>(k), a.back(), g.back(),
+                       "regions " + std::to_string(s.platform.regions.size()) + " dp " + std::to_string(par.dp) +
+                           " tp " + std::to_string(par.tp) + " pp " + std::to_string(par.pp) + " m " +
+                           std::to_string(s.job.micro_batches()) + " " + s.job.schedule + " " + s.job.collective +
+                           (s.job.pipeline_p2p_blocking() ? " blocking" : " overlapped")});
       if (k == 0 || k == 3) err_good.push_back(a.back() / g.back() - 1);
     }
     for (size_t x = 0; x < a.size(); ++x)
@@ -63,11 +77,25 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
   std::printf("[evaluator-accuracy] greedy+search placements n=%zu: |err| median %.2f%% p90 %.2f%% max %.2f%%\n",
               abs_good.size(), 100 * percentile(abs_good, 0.5), 100 * percentile(abs_good, 0.9),
               100 * percentile(abs_good, 1.0));
+  // The worst cases, to read their SimGrid traces (scenario index in the rng sequence, placement 0 greedy,
+  // 1-2 random, 3 search).
+  std::stable_sort(cases.begin(), cases.end(),
+                   [](const Case& x, const Case& y) { return std::fabs(x.err) > std::fabs(y.err); });
+  for (size_t k = 0; k < std::min<size_t>(8, cases.size()); ++k)
+    std::printf("[evaluator-accuracy] worst %zu: scenario %d placement %d (%s): analytic %.6f s simgrid %.6f s "
+                "error %+.2f%%\n",
+                k, cases[k].scenario, cases[k].placement, cases[k].what.c_str(), cases[k].analytic, cases[k].simgrid,
+                100 * cases[k].err);
   std::printf("[evaluator-accuracy] pairwise ranking agreement %d/%d\n", agree, pairs);
+  // Bounds just above what the evaluator reaches since it follows the engine's communication model (measured:
+  // all placements median 0.00%, p90 2.8%, max 15.4%; greedy+search p90 1.8%, max 12.6%; ranking 251/252).
   ASSERT_GT(abs_all.size(), 150u);
-  EXPECT_LT(percentile(abs_all, 0.5), 0.05);
-  EXPECT_LT(percentile(abs_good, 0.9), 0.35);
-  EXPECT_GT(static_cast<double>(agree) / pairs, 0.9);
+  EXPECT_LT(percentile(abs_all, 0.5), 0.01);
+  EXPECT_LT(percentile(abs_all, 0.9), 0.04);
+  EXPECT_LT(percentile(abs_all, 1.0), 0.20);
+  EXPECT_LT(percentile(abs_good, 0.9), 0.03);
+  EXPECT_LT(percentile(abs_good, 1.0), 0.15);
+  EXPECT_GT(static_cast<double>(agree) / pairs, 0.98);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // SimGrid checks of the placement machinery (each TEST runs in its own process: gtest_discover_tests).
-// 1. The analytic evaluator agrees with SimGrid within 5% on contention-free scenarios (and on one simple
+// 1. The analytic evaluator agrees with SimGrid within 1% on contention-free scenarios (and on one simple
 //    contended case whose equal-share contention the evaluator models exactly); the measured error is printed.
 // 2. On tiny instances, search (checked by SimGrid) is within 2% of the exhaustive SimGrid optimum and not worse
 //    than greedy (1% tolerance: search optimises the evaluator, not SimGrid).
@@ -57,12 +57,16 @@ std::vector<AgreementCase> agreement_cases() {
   // Simple contended case: dp 2 x tp 2, TP inside hosts, both DP rings share each NIC (equal shares).
   out.push_back({"dp2_tp2_shared_nic", make_scenario(make_platform({2}, 2, a100(), nic), make_job(2, 2, 1, 2)),
                  {0, 0, 1, 1}});
+  // TP ring alternating intra-host and WAN hops (tp 4 as 2 + 2 GPUs in two regions): chunks queue on the slow hops'
+  // connections, the fast hops wait for them (in-order connections, no step barrier).
+  out.push_back({"tp_ring_alternating_wan",
+                 make_scenario(make_platform({1, 1}, 2, a100(), nic, wan), make_job(1, 4, 1, 1)), {0, 0, 1, 1}});
   return out;
 }
 
 class EvaluatorVsSimGrid : public ::testing::TestWithParam<int> {};
 
-TEST_P(EvaluatorVsSimGrid, AgreesWithinFivePercent) {
+TEST_P(EvaluatorVsSimGrid, AgreesWithinOnePercent) {
   const AgreementCase c = agreement_cases()[GetParam()];
   const Placement p = placement_from_hosts(c.hosts);
   const double analytic = Evaluator(c.scenario).iteration_time_s(p);
@@ -74,15 +78,15 @@ TEST_P(EvaluatorVsSimGrid, AgreesWithinFivePercent) {
   std::printf("[evaluator-vs-simgrid] %s: analytic %.6f s, simgrid %.6f s, error %+.2f%%\n", c.name.c_str(),
               analytic, simulated, 100 * err);
   RecordProperty("relative_error", std::to_string(err));
-  EXPECT_LT(std::fabs(err), 0.05) << c.name;
+  EXPECT_LT(std::fabs(err), 0.01) << c.name;  // measured: all exact to 0.01%
 }
 
-INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0, 6),
+INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0, 7),
                          [](const ::testing::TestParamInfo<int>& i) { return agreement_cases()[i.param].name; });
 
-// Contended scenarios: the evaluator's sharing model is approximate here (FIFO instead of fair sharing for
-// pipeline bursts, contention only within one collective phase). The error is printed and only bounded loosely
-// (a regression guard), as the issue asks: measured and reported, not hidden.
+// Contended scenarios: the evaluator's sharing model is approximate here (shares counted per phase, TP rings of
+// different stages and PP messages during collectives not counted). The error is printed and bounded a little
+// above what is measured (0%, 0%, -14.8%, +0.1%): measured and reported, not hidden.
 std::vector<AgreementCase> contended_cases() {
   std::vector<AgreementCase> out;
   const LinkSpec nic{1.25e9, 50e-6};
@@ -131,7 +135,7 @@ TEST_P(EvaluatorVsSimGridContended, ErrorIsMeasured) {
   std::printf("[evaluator-vs-simgrid contended] %s: analytic %.6f s, simgrid %.6f s, error %+.2f%%\n",
               c.name.c_str(), analytic, simulated, 100 * err);
   RecordProperty("relative_error", std::to_string(err));
-  EXPECT_LT(std::fabs(err), 0.5) << c.name;
+  EXPECT_LT(std::fabs(err), 0.2) << c.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Contended, EvaluatorVsSimGridContended, ::testing::Range(0, 4),

@@ -219,17 +219,21 @@ TEST(Evaluator, UnbalancedHierarchicalFallsBackToARegionOrderedRing) {
 }
 
 TEST(Evaluator, RingWithoutStepBarrierPipelinesAcrossSlowHops) {
-  // tp 4 as 2 + 2 GPUs on two servers in two regions: hops intra, WAN, intra, WAN. 6 steps: the last chunk crosses
-  // 3 WAN and 3 intra hops (not 6 WAN hops as a step-synchronous ring would), unless the WAN's bandwidth term
-  // dominates (latency + 6 transfers back to back).
+  // tp 4 as 2 + 2 GPUs on two servers in two regions: hops intra, WAN, intra, WAN (WAN latency > one transfer).
+  // No step barrier, in-order connections, latency at the receiver (the engine's ring_steps): walking the 6 steps,
+  // a WAN sender's every other chunk waits for the previous one to leave its connection, so the last chunk is done
+  // after 3 WAN hops, 2 intra hops and one extra WAN transfer (not 6 WAN hops as a step-synchronous ring would).
+  // SimGrid gives the same (tests/sim/test_search_vs_exhaustive.cpp, tp_ring_alternating_wan).
   const LinkSpec wan{1.25e8, 0.03};
   Scenario s = make_scenario(make_platform({1, 1}, 2, a100(), {kNicBw, kNicLat}, wan), make_job(1, 4, 1, 1));
   Evaluator ev(s);
   const JobCost& c = ev.cost();
   const double chunk = c.tp_allreduce_bytes / 4;
-  const double w = 2 * kNicLat + wan.latency_s + chunk / wan.bandwidth_Bps;  // one flow per WAN direction
-  const double in = 2e-6 + chunk / 150e9;                                      // one flow per intra link
-  const double ar = std::max(3 * w + 3 * in, 2 * kNicLat + wan.latency_s + 6 * chunk / wan.bandwidth_Bps);
+  const double xw = chunk / wan.bandwidth_Bps;                 // one flow per WAN direction
+  const double w = 2 * kNicLat + wan.latency_s + xw;
+  const double in = 2e-6 + chunk / 150e9;                      // one flow per intra link
+  ASSERT_GT(wan.latency_s, xw);
+  const double ar = 3 * w + 2 * in + xw;
   const double expected = 3 * c.stages[0].fwd_flops_per_mb() / speed_of(s) + 4 * c.stages[0].layers * ar;
   EXPECT_NEAR(ev.time_of_hosts({0, 0, 1, 1}), expected, 1e-9 * expected);
 }
@@ -314,6 +318,42 @@ TEST(PipelineCriticalPath, OneFOneBOrderIsMegatrons) {
   // Last stage alternates from the start.
   EXPECT_FALSE(s[2][0].backward);
   EXPECT_TRUE(s[2][1].backward);
+}
+
+TEST(PipelineCriticalPath, BlockingOneFOneBClosedForm) {
+  // Megatron's blocking p2p over 2 stages, 2 micro-batches (as tests/sim/connections_test.cpp): the exchanges put
+  // the transfers on the critical path: 3 tf0 + 6 tf1 + 3 x + 3 L (backward = 2 x forward).
+  const auto sched = stage_op_orders("1f1b", 2, 2);
+  const double tf0 = 1.0, tf1 = 1.0, x = 0.5, L = 0.2;
+  const std::vector<double> f{tf0, tf1}, b{2 * tf0, 2 * tf1}, lat{L}, xfer{x};
+  PipelineLinks links{lat.data(), xfer.data(), lat.data(), xfer.data()};
+  links.blocking = true;
+  links.channels = 1;
+  PipelineScratch scratch;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch),
+              3 * tf0 + 6 * tf1 + 3 * x + 3 * L, 1e-12);
+  links.blocking = false;  // overlapped: stage 0 does not wait for its sends, the iteration is shorter
+  EXPECT_LT(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch), 3 * tf0 + 6 * tf1 + 3 * x + 3 * L);
+}
+
+TEST(PipelineCriticalPath, QueuedMessagesLeaveOneAfterAnother) {
+  // GPipe, overlapped p2p, one channel: stage 0 produces an activation every c < x; in order, activation k leaves
+  // at c + (k+1) x and arrives L later (latency at the receiver). Stage 1 and the backwards take no time, so the 6
+  // gradients queue the same way: makespan = c + 6x + L + 6x + L. Processor sharing of the queued messages, or the
+  // latency before each transfer, would give other values.
+  const int m = 6;
+  const auto sched = stage_op_orders("gpipe", 2, m);
+  const double c = 0.1, x = 0.5, L = 0.2;
+  const std::vector<double> f{c, 0.0}, b{0.0, 0.0}, lat{L}, xfer{x};
+  PipelineLinks links{lat.data(), xfer.data(), lat.data(), xfer.data()};
+  links.channels = 1;
+  PipelineScratch scratch;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch), c + 2 * m * x + 2 * L, 1e-12);
+  // Two channels (no link ids: they share nothing): activations 2j, 2j+1 leave at c + (j+1) x and 2c + (j+1) x,
+  // the last arrives at 2c + 3x + L; the gradients, all posted then, leave two by two.
+  links.channels = 2;
+  EXPECT_NEAR(pipeline_makespan_s(sched, f.data(), b.data(), links, nullptr, scratch),
+              (2 * c + 3 * x + L) + 3 * x + L, 1e-12);
 }
 
 }  // namespace

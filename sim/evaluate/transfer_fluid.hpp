@@ -1,0 +1,52 @@
+#pragma once
+/** @file transfer_fluid.hpp
+ *  @brief A small fluid simulation of point-to-point transfers with start dependencies (a DAG): a transfer starts
+ *  when its earliest start time has come and every transfer it depends on has arrived; transfers in flight share
+ *  links (each progresses at the share of its busiest link, capacity / flows on it, capped per flow); a transfer
+ *  arrives one route latency after its last byte left (latency at the receiver, CM02 in the engine) or, when the
+ *  links carry the latency, uses bandwidth only after it. Pure code, used for collectives whose flows start at
+ *  staggered times (tree all-reduces of all stages at once). */
+#include <vector>
+
+#include "sim/topology/route_model.hpp"
+
+namespace hulk {
+
+/** @brief Transfers, their dependencies and the run; reusable (clear() keeps the buffers). */
+class TransferFluid {
+ public:
+  /** @brief Forgets every transfer (buffers are kept). */
+  void clear();
+  /** @brief Adds a transfer of `bytes` from host src to host dst that may not start before ready_s (seconds).
+   *  @return its index. */
+  int add(int src_host, int dst_host, double bytes, double ready_s);
+  /** @brief Transfer `later` starts only once transfer `first` has arrived (or, with on_left, once its last byte
+   *  has left the sender: the in-order connection is free again). */
+  void after(int later, int first, bool on_left = false);
+  /** @brief Number of transfers added. */
+  int size() const { return static_cast<int>(t_.size()); }
+  /** @brief Runs every transfer. @param net routes and capacities, @param tcp_window_bytes per-flow window (0 =
+   *  none: the cap is then window / round trip), @param latency_at_receiver see the file comment. */
+  void run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver);
+  /** @brief Arrival time of transfer i (seconds), after run(). */
+  double arrival_s(int i) const { return arrive_[i]; }
+
+ private:
+  struct T {
+    int src, dst;
+    double bytes, ready_s;
+  };
+  std::vector<T> t_;
+  struct Edge {
+    int first, later;
+    bool on_left;
+  };
+  std::vector<Edge> edges_;
+  // Run state.
+  std::vector<int> succ_begin_, succ_, preds_left_, active_, ready_, link_count_;
+  std::vector<char> succ_on_left_;
+  std::vector<double> arrive_, remaining_, rate_, start_at_;
+  std::vector<char> state_;  ///< 0 waiting, 1 latency first, 2 transferring, 3 done
+};
+
+}  // namespace hulk
