@@ -55,7 +55,7 @@ void register_fidelity_command(CLI::App& app) {
   cmd->add_option("--series", a->series, "comma-separated series to run (default: all)");
   cmd->add_flag("--quiet", a->quiet, "no progress lines on stderr");
   cmd->footer(R"(Examples:
-  hulk fidelity                                    (scenarios/validation: every series, tens of minutes)
+  hulk fidelity                                    (scenarios/validation: every series, about 5 minutes)
   hulk fidelity --series dtfm-v100-geo             (one series)
   hulk fidelity tests/data/fidelity                (the tiny manifest of the tests)
 
