@@ -12,7 +12,6 @@
  *  Without connections, messages to one peer shared the link's bandwidth (processor sharing) and all arrived
  *  together when the queue drained. */
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -153,7 +152,7 @@ class Endpoint {
   struct Connection {
     int dst = -1;
     CommTag::Kind kind = CommTag::DP;
-    std::deque<simgrid::s4u::CommPtr> leaving;
+    std::vector<simgrid::s4u::CommPtr> leaving;
   };
   simgrid::s4u::Mailbox* out_box(int dst);
   simgrid::s4u::Mailbox* in_box(int src);
