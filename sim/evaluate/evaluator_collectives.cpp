@@ -1,0 +1,398 @@
+// The evaluator's collectives: concurrent transfers, ring / tree / hierarchical all-reduces, and the DP
+// all-reduces of all stages in one fluid simulation from each stage's end (see evaluator.hpp, approximations).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/ring_steps.hpp"
+#include "sim/evaluate/transfer_fluid.hpp"
+
+namespace hulk {
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
+                                 const double* bytes_each) const {
+  // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
+  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    for (int k = 0; k < r.n_links; ++k) ++link_count_[r.links[k]];
+  }
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    double share = r.flow_cap_Bps;
+    // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
+    if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
+    for (int k = 0; k < r.n_links; ++k) {
+      const int l = r.links[k];
+      share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
+    }
+    out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
+  }
+  for (int i = 0; i < n; ++i) {
+    const Route& r = net_.route(src[i], dst[i]);
+    for (int k = 0; k < r.n_links; ++k) link_count_[r.links[k]] = 0;
+  }
+}
+
+double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const {
+  // All rings run at once, each simulated step by step with its hop times (approximation 2).
+  src_.clear();
+  dst_.clear();
+  int n = 0;
+  for (const auto& ring : rings) {
+    n = static_cast<int>(ring.size());
+    if (n < 2) continue;
+    for (int i = 0; i < n; ++i) {
+      src_.push_back(ring[i]);
+      dst_.push_back(ring[(i + 1) % n]);
+    }
+  }
+  if (src_.empty()) return 0.0;
+  // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
+  times_.resize(src_.size());
+  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data());
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size(); first += n)
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1),
+                                     RingModel{channels_, latency_at_receiver_}, ring_scratch_));
+  return out;
+}
+
+double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+  // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent
+  // once all its children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share
+  // links (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
+  const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
+  if (n < 2) return 0.0;
+  const int G = static_cast<int>(groups.size());
+  std::vector<int> height(n, 0), depth(n, 0);
+  for (int i = n - 1; i > 0; --i) height[(i - 1) / 2] = std::max(height[(i - 1) / 2], height[i] + 1);
+  for (int i = 1; i < n; ++i) depth[i] = depth[(i - 1) / 2] + 1;
+  std::vector<double> ready(static_cast<size_t>(G) * n, 0.0);  // reduce: when node i may send to its parent
+  struct Send {
+    double start;
+    int g, from, to;
+  };
+  std::vector<Send> batch;
+  // Runs a batch of sends: sends with equal start times are concurrent. Returns arrival times in `arrive`.
+  std::vector<double> arrive;
+  auto run = [&](std::vector<Send>& b) {
+    std::stable_sort(b.begin(), b.end(), [](const Send& x, const Send& y) { return x.start < y.start; });
+    arrive.assign(b.size(), 0.0);
+    for (size_t lo = 0; lo < b.size();) {
+      size_t hi = lo + 1;
+      while (hi < b.size() && b[hi].start - b[lo].start <= 1e-12 * std::max(1.0, b[lo].start)) ++hi;
+      src_.clear();
+      dst_.clear();
+      for (size_t k = lo; k < hi; ++k) {
+        src_.push_back(groups[b[k].g][b[k].from]);
+        dst_.push_back(groups[b[k].g][b[k].to]);
+      }
+      times_.resize(src_.size());
+      concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes, times_.data());
+      for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + times_[k - lo];
+      lo = hi;
+    }
+  };
+  const int max_height = height[0];
+  for (int h = 0; h < max_height; ++h) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (height[i] == h) batch.push_back({ready[static_cast<size_t>(g) * n + i], g, i, (i - 1) / 2});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      double& r = ready[static_cast<size_t>(batch[k].g) * n + batch[k].to];
+      r = std::max(r, arrive[k]);
+    }
+  }
+  std::vector<double> got(static_cast<size_t>(G) * n, 0.0);  // broadcast: when node i has the result
+  for (int g = 0; g < G; ++g) got[static_cast<size_t>(g) * n] = ready[static_cast<size_t>(g) * n];
+  double end = 0.0;
+  const int max_depth = depth[n - 1];
+  for (int d = 0; d < max_depth; ++d) {
+    batch.clear();
+    for (int g = 0; g < G; ++g)
+      for (int i = 1; i < n; ++i)
+        if (depth[i] == d + 1) batch.push_back({got[static_cast<size_t>(g) * n + (i - 1) / 2], g, (i - 1) / 2, i});
+    run(batch);
+    for (size_t k = 0; k < batch.size(); ++k) {
+      got[static_cast<size_t>(batch[k].g) * n + batch[k].to] = arrive[k];
+      end = std::max(end, arrive[k]);
+    }
+  }
+  return end;
+}
+
+namespace {
+
+// `steps` ring steps over members ring[0..n) (sim/engine/collectives.cpp's ring_steps) as transfers of the fluid
+// simulation: member j's chunk q goes to j+1 once j received chunk q-1 from j-1, once its chunk q-channels has left
+// (in-order connection) and once j+1 had chunk q-kRingRecvWindow (the receive window); its first chunk once its
+// previous phase's last send left and last receive arrived (last_send/last_recv per member index, updated).
+void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector<int>& host_of_member, double chunk,
+              int steps, const std::vector<double>& t0, int channels, std::vector<int>& last_send,
+              std::vector<int>& last_recv, std::vector<int>& ids) {
+  const int n = static_cast<int>(ring.size());
+  if (n < 2 || steps <= 0) return;
+  ids.assign(static_cast<size_t>(n) * steps, -1);
+  for (int q = 0; q < steps; ++q)
+    for (int j = 0; j < n; ++j) {
+      const int to = j + 1 == n ? 0 : j + 1, from = j == 0 ? n - 1 : j - 1;
+      // A rendezvous: the chunk moves once both members entered the all-reduce.
+      const int id =
+          fl.add(host_of_member[ring[j]], host_of_member[ring[to]], chunk, std::max(t0[ring[j]], t0[ring[to]]));
+      ids[static_cast<size_t>(q) * n + j] = id;
+      if (q == 0) {
+        fl.after(id, last_send[ring[j]], true);
+        fl.after(id, last_recv[ring[j]]);
+      } else {
+        fl.after(id, ids[static_cast<size_t>(q - 1) * n + from]);
+      }
+      if (q >= channels) fl.after(id, ids[static_cast<size_t>(q - channels) * n + j], true);
+      if (q >= kRingRecvWindow) fl.after(id, ids[static_cast<size_t>(q - kRingRecvWindow) * n + j]);
+    }
+  for (int j = 0; j < n; ++j) {
+    last_send[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + j];
+    last_recv[ring[j]] = ids[static_cast<size_t>(steps - 1) * n + (j == 0 ? n - 1 : j - 1)];
+  }
+}
+
+}  // namespace
+
+bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
+  // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
+  // different stages and phases share links when they overlap in time, and start when the engine's ranks would
+  // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
+  // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
+  const std::string& algo = scenario_.job.collective;
+  const long groups = static_cast<long>(P) * T;
+  if (algo == "tree" ? groups * 2 * (D - 1) > 256 : (P < 2 || groups * 2 * D * (D - 1) > 128)) return false;
+  TransferFluid& fl = fluid_;
+  fl.clear();
+  std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
+  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it
+  std::vector<int>& hosts = member_hosts_;
+  std::vector<int> last_send, last_recv, ids, ring;
+  tree_first_.assign(P + 1, 0);
+  for (int s = 0; s < P; ++s) {
+    tree_first_[s] = fl.size();
+    const double bytes = cost_.stages[s].dp_grad_bytes;
+    // Member d enters the all-reduce when its replica's pipeline ends at this stage.
+    std::vector<double>& t0 = member_start_;
+    t0.assign(replica_done_.begin() + s * D, replica_done_.begin() + (s + 1) * D);
+    for (int t = 0; t < T; ++t) {
+      hosts.resize(D);
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      last_send.assign(D, -1);
+      last_recv.assign(D, -1);
+      if (algo == "tree") {
+        // The engine's tree: member i sends its whole buffer to its parent (i-1)/2 once its children's arrived; the
+        // root, once its children's arrived, sends the result to its children; every member forwards it on arrival.
+        up.assign(D, -1);
+        down.assign(D, -1);
+        for (int i = D - 1; i >= 1; --i) {
+          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, std::max(t0[i], t0[(i - 1) / 2]));
+          for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
+        }
+        for (int i = 1; i < D; ++i) {
+          const int parent = (i - 1) / 2;
+          down[i] = fl.add(hosts[parent], hosts[i], bytes, std::max(t0[parent], t0[i]));
+          if (parent == 0) {
+            for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
+          } else {
+            fl.after(down[i], down[parent]);
+          }
+        }
+        continue;
+      }
+      std::vector<std::vector<int>> blocks;  // hierarchical: member indices per region, regions by first appearance
+      std::vector<int> region_ids;
+      if (algo == "hierarchical")
+        for (int i = 0; i < D; ++i) {
+          const int reg = net_.region_of(hosts[i]);
+          auto it = std::find(region_ids.begin(), region_ids.end(), reg);
+          if (it == region_ids.end()) {
+            region_ids.push_back(reg);
+            blocks.emplace_back();
+            it = region_ids.end() - 1;
+          }
+          blocks[static_cast<size_t>(it - region_ids.begin())].push_back(i);
+        }
+      bool balanced = !blocks.empty();
+      for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+      if (!balanced) {  // a ring in dp order, or (unbalanced hierarchical) re-ordered region by region
+        ring.clear();
+        if (blocks.empty())
+          for (int i = 0; i < D; ++i) ring.push_back(i);
+        for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
+        continue;
+      }
+      const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+      for (int j = 0; j < k; ++j) {
+        ring.clear();
+        for (const auto& b : blocks) ring.push_back(b[j]);
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
+                 last_recv, ids);
+      }
+      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+    }
+  }
+  tree_first_[P] = fl.size();
+  fl.run(net_, tcp_window_bytes_, latency_at_receiver_);
+  for (int s = 0; s < P; ++s) {
+    double end = stage_done_[s];
+    for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
+    dp_s_[s] = end - stage_done_[s];
+  }
+  return true;
+}
+
+double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
+                                const std::vector<int>& steps) const {
+  // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
+  src_.clear();
+  dst_.clear();
+  std::vector<double> bytes_each;
+  std::vector<size_t> ring_of;
+  for (size_t r = 0; r < rings.size(); ++r) {
+    const int n = static_cast<int>(rings[r].size());
+    if (n < 2 || steps[r] <= 0) continue;
+    for (int i = 0; i < n; ++i) {
+      src_.push_back(rings[r][i]);
+      dst_.push_back(rings[r][(i + 1) % n]);
+      bytes_each.push_back(chunk_bytes[r]);
+      ring_of.push_back(r);
+    }
+  }
+  if (src_.empty()) return 0.0;
+  times_.resize(src_.size());
+  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
+  lat_buf_.resize(src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  double out = 0.0;
+  for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
+    const size_t r = ring_of[first];
+    const int n = static_cast<int>(rings[r].size());
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r],
+                                     RingModel{channels_, latency_at_receiver_}, ring_scratch_));
+    first += n;
+  }
+  return out;
+}
+
+double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+  // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of
+  // first appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
+  // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
+  // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
+  if (groups.empty() || groups[0].size() < 2) return 0.0;
+  std::vector<std::vector<int>> local, cross, fallback;
+  std::vector<double> local_chunk, cross_chunk, fallback_chunk;
+  std::vector<int> local_steps, cross_steps, fallback_steps;
+  for (const auto& members : groups) {
+    std::vector<int> region_ids;
+    std::vector<std::vector<int>> blocks;
+    for (int h : members) {
+      const int reg = net_.region_of(h);
+      auto it = std::find(region_ids.begin(), region_ids.end(), reg);
+      if (it == region_ids.end()) {
+        region_ids.push_back(reg);
+        blocks.emplace_back();
+        it = region_ids.end() - 1;
+      }
+      blocks[static_cast<size_t>(it - region_ids.begin())].push_back(h);
+    }
+    bool balanced = true;
+    for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
+    const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+    if (!balanced) {
+      std::vector<int> ring;
+      for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+      const int n = static_cast<int>(ring.size());
+      fallback.push_back(std::move(ring));
+      fallback_chunk.push_back(bytes / n);
+      fallback_steps.push_back(2 * (n - 1));
+      continue;
+    }
+    for (const auto& b : blocks) {
+      local.push_back(b);
+      local_chunk.push_back(bytes / k);
+      local_steps.push_back(k - 1);
+    }
+    for (int j = 0; j < k; ++j) {
+      std::vector<int> ring;
+      for (const auto& b : blocks) ring.push_back(b[j]);
+      cross.push_back(std::move(ring));
+      cross_chunk.push_back(bytes / (static_cast<double>(k) * R));
+      cross_steps.push_back(2 * (R - 1));
+    }
+  }
+  // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
+  // against the phases').
+  const double phase1 = rings_phase_s(local, local_chunk, local_steps);
+  const double phase2 = rings_phase_s(cross, cross_chunk, cross_steps);
+  const double balanced_s = 2.0 * phase1 + phase2;
+  const double fallback_s = rings_phase_s(fallback, fallback_chunk, fallback_steps);
+  return std::max(balanced_s, fallback_s);
+}
+
+double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  if (par.dp < 2) return 0.0;
+  std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
+  groups.resize(par.tp);
+  for (auto& g : groups) g.resize(par.dp);
+  for (int t = 0; t < par.tp; ++t)
+    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
+  const double bytes = cost_.stages[stage].dp_grad_bytes;
+  const std::string& algo = scenario_.job.collective;
+  if (algo == "tree") return tree_allreduce_s(groups, bytes);
+  if (algo == "hierarchical") return hierarchical_allreduce_s(groups, bytes);
+  return ring_allreduce_s(groups, bytes);
+}
+
+void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  const std::vector<double> iso = dp_s_;
+  std::vector<int> touched;
+  for (int s = 0; s < P; ++s) {
+    if (iso[s] <= 0) continue;
+    const double a0 = stage_done_[s], a1 = a0 + iso[s];
+    bool any = false;
+    for (int o = 0; o < P; ++o) {
+      if (o == s || iso[o] <= 0) continue;
+      const double b0 = stage_done_[o], b1 = b0 + iso[o];
+      const double frac = (std::min(a1, b1) - std::max(a0, b0)) / iso[s];
+      if (frac <= 0) continue;
+      any = true;
+      // The other stage's DP traffic, as its rings in dp order, weighted by the fraction of overlap.
+      for (int t = 0; t < T; ++t)
+        for (int d = 0; d < D; ++d) {
+          const Route& r =
+              net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+          for (int k = 0; k < r.n_links; ++k) {
+            if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
+            extra_load_[r.links[k]] += frac;
+          }
+        }
+    }
+    if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
+    for (int l : touched) extra_load_[l] = 0.0;
+    touched.clear();
+  }
+}
+
+}  // namespace hulk

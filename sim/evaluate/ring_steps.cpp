@@ -1,0 +1,60 @@
+#include "sim/evaluate/ring_steps.hpp"
+
+#include <algorithm>
+
+namespace hulk {
+
+// `steps` steps of one ring as sim/engine/collectives.cpp's ring_steps runs them; hop_s[i] = time of hop i -> i+1
+// (latency + transfer), latency_s[i] its latency. Rank j at step q sends its chunk once it received step q-1's
+// chunk from rank j-1 and a channel of its connection to j+1 is free (chunk q-channels has left, in-order
+// connections), then completes its receive q; receives are posted kRingRecvWindow steps ahead (a rendezvous: chunk q
+// starts once rank j+1 completed its receive q-kRingRecvWindow). A chunk leaves after its transfer and arrives one
+// latency later (latency at the receiver, CM02 in the engine); otherwise it leaves when it arrives. With equal
+// hops this is the closed form steps x hop; a slow hop pipelines its chunks (latency + steps x transfer); a slow
+// hop with a long latency is bounded by the receive window.
+// The same with member j entering at start_s[j] (it posts its first receives then); end_s[j] receives when j is
+// done (its last send left, its last receive arrived). Returns max_j end_s[j].
+double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                       const double* start_s, double* end_s, std::vector<double>& scratch) {
+  // Rows of n per step: left (L), arrival (A), receive completed (C); P = send posted (current step only).
+  const size_t row = static_cast<size_t>(n);
+  scratch.resize(3 * row * steps + row);
+  double* L = scratch.data();
+  double* A = L + row * steps;
+  double* C = A + row * steps;
+  double* P = C + row * steps;
+  const int ch = std::max(1, model.channels);
+  for (int q = 0; q < steps; ++q) {
+    double* Lq = L + row * q;
+    double* Aq = A + row * q;
+    for (int j = 0; j < n; ++j) {
+      double post = q == 0 ? start_s[j] : C[row * (q - 1) + j];
+      if (q >= ch) post = std::max(post, L[row * (q - ch) + j]);
+      P[j] = post;
+      const int to = j + 1 == n ? 0 : j + 1;
+      const double recv_posted = q < kRingRecvWindow ? start_s[to] : C[row * (q - kRingRecvWindow) + to];
+      const double start = std::max(post, recv_posted);
+      const double x = hop_s[j] - latency_s[j];
+      Aq[j] = start + hop_s[j];
+      Lq[j] = model.latency_at_receiver ? start + x : Aq[j];
+    }
+    double* Cq = C + row * q;
+    for (int j = 0; j < n; ++j) Cq[j] = std::max(P[j], Aq[j == 0 ? n - 1 : j - 1]);
+  }
+  double end = 0.0;
+  for (int j = 0; j < n; ++j) {
+    end_s[j] = std::max(C[row * (steps - 1) + j], L[row * (steps - 1) + j]);
+    end = std::max(end, end_s[j]);
+  }
+  return end;
+}
+
+double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                    std::vector<double>& scratch) {
+  if (n < 2 || steps <= 0) return 0.0;
+  thread_local std::vector<double> zero;  // starts (all 0) and ends; no allocation per call
+  zero.assign(2 * static_cast<size_t>(n), 0.0);
+  return ring_steps_from(hop_s, latency_s, n, steps, model, zero.data(), zero.data() + n, scratch);
+}
+
+}  // namespace hulk
