@@ -94,7 +94,9 @@ class Evaluator {
   /** @brief Same, from the host index of every rank (rank order). The fast path used by search. */
   EvalBreakdown evaluate_hosts(const std::vector<int>& host_of_rank) const;
   /** @brief Only the time, from host indices (+infinity if infeasible). */
-  double time_of_hosts(const std::vector<int>& host_of_rank) const { return evaluate_hosts(host_of_rank).iteration_time_s; }
+  double time_of_hosts(const std::vector<int>& host_of_rank) const {
+    return evaluate_hosts(host_of_rank).iteration_time_s;
+  }
 
   /** @brief True if rank's stage fits the memory of a GPU of host (always true without job.check_memory). */
   bool fits(int rank, int host) const;
@@ -120,7 +122,8 @@ class Evaluator {
   /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
    *  dp_s_. False (nothing done) when the job has too many DP transfers for it. */
   bool dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const;
-  /** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as load. */
+  /** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as
+   *  load. */
   void refine_dp_overlap(const std::vector<int>& host_of_rank) const;
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
   double tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
@@ -149,9 +152,9 @@ class Evaluator {
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;
-  mutable std::vector<double> extra_load_;
+  mutable std::vector<double> extra_load_;           ///< background flows per link (DP overlap refinement), else 0
   mutable std::vector<std::vector<int>> dp_groups_;  ///< DP groups of one stage (scratch)
-  mutable std::vector<double> ring_time_;             ///< TP all-reduce time per replica (scratch)  ///< background flows per link (DP overlap refinement), else 0
+  mutable std::vector<double> ring_time_;             ///< TP all-reduce time per replica (scratch)
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> ring_scratch_;  ///< ring_steps_s's per-step times
