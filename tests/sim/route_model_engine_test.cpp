@@ -72,6 +72,13 @@ TEST(RouteModelEngine, PairLatencyPlatform) {
   expect_engine_matches_model(p);
 }
 
+TEST(RouteModelEngine, HostWanCapacityPlatform) {
+  PlatformSpec p = hulk_test::grid_platform(2, 3, 2, 1.25e10, 5e-5, 1.25e8, 0.02);
+  p.wan_capacity = WanCapacity::host;
+  p.host_pair_latency_s[{0, 4}] = 0.15;
+  expect_engine_matches_model(p);
+}
+
 // Symmetric routes (as the describer assumes): a -> b and b -> a cross the same links.
 const char* kXml = R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -99,7 +99,8 @@ TEST(WanCapacity, HostLeavesTheReceiverToItsNic) {
   }
 }
 
-// The engine's routes are the model's (names, bandwidths, latencies) under `host`, measured pair latencies included.
+// Under `host` every inter-region route crosses one per-host egress link, and the engine builds them (that the
+// engine's routes equal the model's, names, bandwidths and latencies, is RouteModelEngine.HostWanCapacityPlatform).
 TEST(WanCapacity, HostRoutesInTheEngineAreTheModels) {
   PlatformSpec p = platform(WanCapacity::host, 100 * kWanBps);
   p.host_pair_latency_s[{0, kSenders + 1}] = 0.15;
@@ -109,21 +110,8 @@ TEST(WanCapacity, HostRoutesInTheEngineAreTheModels) {
   int wanout = 0;
   for (int a = 0; a < model.hosts(); ++a)
     for (int b = 0; b < model.hosts(); ++b) {
-      SCOPED_TRACE("route " + std::to_string(a) + " -> " + std::to_string(b));
-      std::vector<sg4::Link*> links;
-      double latency_s = 0;
-      sg.hosts[a]->route_to(sg.hosts[b], links, &latency_s);
       const Route& r = model.route(a, b);
-      ASSERT_EQ(static_cast<int>(links.size()), r.n_path);
-      for (int i = 0; i < r.n_path; ++i) {
-        const ModelLink& l = model.link(r.path[i]);
-        const std::string suffix = l.duplex == Duplex::up ? "_UP" : l.duplex == Duplex::down ? "_DOWN" : "";
-        EXPECT_EQ(links[i]->get_name(), model.link_name(r.path[i]) + suffix);
-        EXPECT_EQ(links[i]->get_bandwidth(), l.bandwidth_Bps);
-        EXPECT_EQ(links[i]->get_latency(), l.latency_s);
-        if (l.kind == LinkKind::wan_host) ++wanout;
-      }
-      EXPECT_NEAR(latency_s, r.latency_s, 1e-12 * r.latency_s);
+      for (int i = 0; i < r.n_path; ++i) wanout += model.link(r.path[i]).kind == LinkKind::wan_host;
     }
   EXPECT_EQ(wanout, 2 * kSenders * kSenders);  // every inter-region route crosses one
   EXPECT_EQ(sg4::Engine::get_instance()->link_by_name_or_null("wanout:r0h0>region1") != nullptr, true);
