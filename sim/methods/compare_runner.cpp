@@ -1,5 +1,7 @@
 #include "sim/methods/compare_runner.hpp"
 
+#include "sim/core/number_text.hpp"
+
 #include <cmath>
 
 #include <cstdio>
@@ -32,16 +34,8 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
 
 nlohmann::json or_null(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-/** v to 4 significant digits, trailing zeros kept ("1.000"), without an exponent: values of 1,000 and more
- *  print as integers (a 20444.5% gap reads "20445", not "2.044e+04"). */
-std::string sig4(double v) {
-  char buf[64];
-  if (std::fabs(v) >= 1e3 && std::isfinite(v))
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%#.4g", v);
-  return buf;
-}
+/** v to 4 significant digits; 1,000 and more as integers (a 20444.5% gap reads "20445"). */
+std::string sig4(double v) { return hulk::sig4(v, 1e3); }
 
 /** "1.234x" to 4 significant digits, or "n/a". */
 std::string ratio_text(const std::optional<double>& v) { return v ? sig4(*v) + "x" : "n/a"; }

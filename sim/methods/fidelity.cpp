@@ -1,5 +1,7 @@
 #include "sim/methods/fidelity.hpp"
 
+#include "sim/core/number_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -81,14 +83,7 @@ ErrorSummary summarize_errors(const std::vector<const FidelityRow*>& rows) {
 
 namespace {
 
-std::string sig4(double v) {
-  char buf[64];
-  if (std::fabs(v) >= 1e4 && std::isfinite(v))
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%#.4g", v);
-  return buf;
-}
+std::string sig4(double v) { return hulk::sig4(v, 1e4); }
 
 std::string percent(double fraction) {
   char buf[64];
