@@ -51,6 +51,9 @@ struct SimResult {
   BytesByClass bytes;           ///< bytes per link class, per iteration
   std::vector<double> peak_memory_bytes;  ///< per rank
   Placement placement;
+  /** @brief Tensor-parallel all-reduces the engine computed in closed form (SimOptions::tp_closed_form); not part of
+   *  the outputs, which are the same either way. */
+  long long tp_closed_form_collectives = 0;
   std::vector<CommEvent> events;  ///< all messages (empty if not recorded), sorted deterministically
   std::vector<Span> spans;        ///< per-GPU spans (empty if not recorded)
   long long messages = 0;         ///< number of point-to-point messages simulated

@@ -9,12 +9,6 @@
 namespace hulk {
 namespace {
 
-/** Receives kept posted ahead per ring member (NCCL's step slots, NCCL_STEPS = 8). Bounded rather than "all steps"
- *  because SimGrid scans a per-actor list of unfinished activities on every completion, which dominated the
- *  1,024-GPU benchmark. Sends need no window of their own: Endpoint::send keeps them in order on the connection to
- *  the next member (a chunk starts when the previous one has left). */
-constexpr int kRecvWindow = 8;
-
 /** `steps` ring steps of `chunk_bytes`: send to the next member, receive from the previous, each send after the
  *  previous step's receive (the data dependency of reduce-scatter/all-gather). Receives are posted ahead so a
  *  transfer starts when its sender is ready. A member that joins late finds its predecessor's chunks waiting and
@@ -27,11 +21,11 @@ void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, 
   std::vector<PendingRecv>& recvs = ep.scratch_recvs;
   recvs.clear();
   recvs.resize(steps);  // sized before posting: posted receives must not move
-  for (int s = 0; s < steps && s < kRecvWindow; ++s) ep.post_recv(prev, recvs[s]);
+  for (int s = 0; s < steps && s < kRingRecvWindow; ++s) ep.post_recv(prev, recvs[s]);
   for (int s = 0; s < steps; ++s) {
     ep.send(next, chunk_bytes, tag);
     ep.complete(recvs[s]);
-    if (s + kRecvWindow < steps) ep.post_recv(prev, recvs[s + kRecvWindow]);
+    if (s + kRingRecvWindow < steps) ep.post_recv(prev, recvs[s + kRingRecvWindow]);
   }
   ep.wait_sends();
 }

@@ -16,6 +16,12 @@
 
 namespace hulk {
 
+/** @brief Receives kept posted ahead per ring member (NCCL's step slots, NCCL_STEPS = 8). Bounded rather than "all
+ *  steps" because SimGrid scans a per-actor list of unfinished activities on every completion, which dominated the
+ *  1,024-GPU benchmark. Sends need no window of their own: Endpoint::send keeps them in order on the connection to
+ *  the next member (a chunk starts when the previous one has left). private_ring.cpp follows the same rules. */
+constexpr int kRingRecvWindow = 8;
+
 class Endpoint;
 struct CommTag;
 

@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Exec.hpp>
 
 #include "sim/engine/collectives.hpp"
+#include "sim/engine/private_ring.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
 
 namespace hulk {
@@ -55,7 +56,11 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   tag.layer = layer;
   tag.idx = idx;
   const double t0 = now();
-  allreduce(*ep_, "ring", tp_group_, {}, shared_->cost.tp_allreduce_bytes, tag);
+  if (shared_->rings && shared_->rings->covers(rank_))
+    shared_->rings->allreduce(*ep_, tp_group_, shared_->cost.tp_allreduce_bytes, tag, shared_->ledgers,
+                              shared_->fabric->record_events());
+  else
+    allreduce(*ep_, "ring", tp_group_, {}, shared_->cost.tp_allreduce_bytes, tag);
   const double t1 = now();
   shared_->ledgers[rank_].tp_s += t1 - t0;
   span("tp allreduce", "tp", t0, t1);

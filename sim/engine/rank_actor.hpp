@@ -17,6 +17,8 @@
 
 namespace hulk {
 
+class PrivateRings;
+
 /** @brief State shared by all rank actors of one simulation (owned by simulate()). */
 struct SimShared {
   const JobSpec* job = nullptr;
@@ -26,6 +28,7 @@ struct SimShared {
   std::vector<double> exec_bound_of_rank;   ///< see SgPlatform::exec_bound
   std::vector<int> region_of_rank;
   MessageFabric* fabric = nullptr;
+  PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
   simgrid::s4u::BarrierPtr barrier;
   std::vector<RankLedger> ledgers;       ///< one per rank
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released

@@ -14,6 +14,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/workload/placement_check.hpp"
 #include "sim/engine/engine_startup.hpp"
+#include "sim/engine/private_ring.hpp"
 #include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_platform.hpp"
 
@@ -152,6 +153,12 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   prepare_shared(job, sg, host_of_rank, region_of_host, options, shared);
   MessageFabric fabric(host_of_rank, region_of_host, options.record_events, sg, scenario.network);
   shared.fabric = &fabric;
+  std::unique_ptr<PrivateRings> rings;
+  if (options.tp_closed_form) {
+    rings = std::make_unique<PrivateRings>(private_ring_groups(scenario, shared.plan, host_of_rank), job.par.tp,
+                                           scenario.network.channels_per_peer);
+    shared.rings = rings.get();
+  }
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
 
   // SimGrid returns from run() on a deadlock (it prints "Oops! Deadlock detected"): a run whose iterations did not
@@ -165,6 +172,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   const double iters = job.iterations;
   res.total_time_s = shared.iteration_end_s.empty() ? engine->get_clock() : shared.iteration_end_s.back();
   res.iteration_time_s = res.total_time_s / iters;
+  res.tp_closed_form_collectives = rings ? rings->collectives() : 0;
   summarise_ledgers(shared, iters, res);
   if (options.record_events) res.events = collect_events(shared, host_of_rank);
   if (options.record_spans)

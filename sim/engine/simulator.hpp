@@ -15,6 +15,10 @@ struct SimOptions {
   /** @brief If > 0: print a progress line on stderr at most every this many wall seconds (rank 0's position in
    *  its pipeline schedule, simulated time). Never changes results; 0 = silent. */
   double progress_every_s = 0;
+  /** @brief Tensor-parallel all-reduces of groups on a private intra-host link computed in closed form, without one
+   *  SimGrid message per ring step (private_ring.hpp: exact, same messages, bytes and events). false = every ring
+   *  step is a SimGrid communication. */
+  bool tp_closed_form = true;
 };
 
 /** @brief Simulates scenario.job.iterations iterations of the job with the given placement.

@@ -1,0 +1,181 @@
+#include "sim/engine/private_ring.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <set>
+#include <utility>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include "sim/engine/collectives.hpp"
+#include "sim/engine/sg_endpoint.hpp"
+#include "sim/topology/route_model.hpp"
+
+namespace hulk {
+
+namespace sg4 = simgrid::s4u;
+
+std::vector<double> ring_step_timeline(const std::vector<double>& entry_s, int steps, double transfer_s, int channels,
+                                       const std::function<void(const RingStepTransfer&)>& on_transfer) {
+  const int n = static_cast<int>(entry_s.size());
+  if (n < 2 || steps <= 0) return entry_s;
+  // ready[i][s]: when member i has completed its receive of step s (the loop of ring_steps moves on).
+  std::vector<std::vector<double>> ready(n, std::vector<double>(steps));
+  std::vector<std::deque<double>> leaving(n);  // end times of the member's sends still on its connection
+  std::vector<double> posted(n), arrival(n);
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 0; i < n; ++i) {  // send(): waits until one of the connection's channels is free
+      double t = s == 0 ? entry_s[i] : ready[i][s - 1];
+      while (static_cast<int>(leaving[i].size()) >= channels) {
+        t = std::max(t, leaving[i].front());
+        leaving[i].pop_front();
+      }
+      posted[i] = t;
+    }
+    for (int i = 0; i < n; ++i) {  // the transfer starts once the next member's receive of this step is posted
+      const int next = (i + 1) % n;
+      const double recv_posted = s < kRingRecvWindow ? entry_s[next] : ready[next][s - kRingRecvWindow];
+      const double end = std::max(posted[i], recv_posted) + transfer_s;
+      leaving[i].push_back(end);
+      arrival[next] = end;
+      if (on_transfer) on_transfer(RingStepTransfer{s, i, next, posted[i], end});
+    }
+    for (int i = 0; i < n; ++i) ready[i][s] = std::max(posted[i], arrival[i]);  // complete(): waits for arrival
+  }
+  std::vector<double> exit_s(n);
+  for (int i = 0; i < n; ++i) {  // wait_sends(): the last sends must have left
+    exit_s[i] = ready[i][steps - 1];
+    for (double end : leaving[i]) exit_s[i] = std::max(exit_s[i], end);
+  }
+  return exit_s;
+}
+
+int PrivateRingPlan::eligible_groups() const {
+  return static_cast<int>(std::count(eligible.begin(), eligible.end(), 1));
+}
+
+namespace {
+
+/** Flows that can ever be in flight at once on each host's intra-host link: per rank, channels_per_peer per distinct
+ *  (same-host peer, kind) connection it may send on (TP: the ring's next member; PP: both neighbours; DP: any member
+ *  of its data-parallel group, whatever the algorithm). */
+std::vector<long long> intra_host_flow_bound(const Scenario& scenario, const ParallelPlan& plan,
+                                             const std::vector<int>& host_of_rank) {
+  std::vector<long long> flows(scenario.platform.hosts.size(), 0);
+  const int ranks = static_cast<int>(host_of_rank.size());
+  for (int r = 0; r < ranks; ++r) {
+    const int h = host_of_rank[r];
+    std::set<std::pair<int, int>> connections;  // (peer, kind)
+    const auto add = [&](int peer, int kind) {
+      if (peer >= 0 && peer != r && host_of_rank[peer] == h) connections.emplace(peer, kind);
+    };
+    const std::vector<int> tp = plan.tp_group(r);
+    if (tp.size() > 1) {
+      const auto pos = std::find(tp.begin(), tp.end(), r) - tp.begin();
+      add(tp[(pos + 1) % tp.size()], 0);
+    }
+    add(plan.pp_next(r), 1);
+    add(plan.pp_prev(r), 1);
+    for (int peer : plan.dp_group(r)) add(peer, 2);
+    flows[h] += static_cast<long long>(connections.size()) * scenario.network.channels_per_peer;
+  }
+  return flows;
+}
+
+}  // namespace
+
+PrivateRingPlan private_ring_groups(const Scenario& scenario, const ParallelPlan& plan,
+                                    const std::vector<int>& host_of_rank) {
+  const Parallelism& par = plan.parallelism();
+  PrivateRingPlan out;
+  out.eligible.assign(par.dp * par.pp, 0);
+  out.links.assign(par.dp * par.pp, PrivateLink{});
+  const bool rates_from_capacities = scenario.network.model == "CM02" && !scenario.network.crosstraffic;
+  if (par.tp < 2 || !scenario.platform.simgrid_xml.empty() || !rates_from_capacities) return out;
+  const std::vector<long long> flows = intra_host_flow_bound(scenario, plan, host_of_rank);
+  for (int g = 0; g < par.dp * par.pp; ++g) {
+    const int host = host_of_rank[g * par.tp];
+    bool one_host = true;
+    for (int t = 1; t < par.tp; ++t) one_host = one_host && host_of_rank[g * par.tp + t] == host;
+    if (!one_host) continue;
+    const RouteLinks route = route_links(scenario.platform, host, host);
+    if (route.n != 2 || route.links[0].kind != LinkKind::intra_aggregate || route.links[1].kind != LinkKind::gpu_port)
+      continue;
+    const double capacity = route.links[0].bandwidth_Bps, port = route.links[1].bandwidth_Bps;
+    if (!(port > 0) || static_cast<double>(flows[host]) * port > capacity) continue;
+    out.eligible[g] = 1;
+    out.links[g] = PrivateLink{route.latency_s, port};
+  }
+  return out;
+}
+
+/** The members of one group meeting for their current collective. */
+struct PrivateRings::Meeting {
+  int arrived = 0;
+  std::vector<double> entry_s, exit_s;
+  std::vector<sg4::ActorPtr> waiting;
+};
+
+PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels)
+    : plan_(std::move(plan)), tp_(tp), channels_(channels), meetings_(plan_.eligible.size()) {
+  for (Meeting& m : meetings_) {
+    m.entry_s.assign(tp, 0.0);
+    m.exit_s.assign(tp, 0.0);
+    m.waiting.assign(tp, nullptr);
+  }
+}
+
+PrivateRings::~PrivateRings() = default;
+
+void PrivateRings::allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag,
+                             std::vector<RankLedger>& ledgers, bool record_events) {
+  const int n = static_cast<int>(members.size());
+  const int group = ep.rank() / tp_;
+  const int pos = static_cast<int>(std::find(members.begin(), members.end(), ep.rank()) - members.begin());
+  Meeting& m = meetings_[group];
+  m.entry_s[pos] = sg4::Engine::get_clock();
+  if (++m.arrived < n) {
+    // Not the last: the last member computes everyone's exit time and wakes us (same simulated time).
+    m.waiting[pos] = sg4::Actor::self();
+    sg4::this_actor::suspend();
+  } else {
+    complete(m, members, bytes, tag, ledgers, record_events, plan_.links[group]);
+    m.arrived = 0;
+    for (int i = 0; i < n; ++i)
+      if (i != pos) {
+        m.waiting[i]->resume();
+        m.waiting[i] = nullptr;
+      }
+  }
+  // Read before anyone can start the group's next collective (that needs this member to arrive again).
+  const double exit_s = m.exit_s[pos];
+  if (exit_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(exit_s);
+}
+
+void PrivateRings::complete(Meeting& m, const std::vector<int>& members, double bytes, const CommTag& tag,
+                            std::vector<RankLedger>& ledgers, bool record_events, const PrivateLink& link) {
+  const int n = static_cast<int>(members.size());
+  const double chunk = bytes / n;
+  // SimGrid transfers whole bytes (start_put rounds): the same size here, at the port's rate, after its latency.
+  const double transfer_s = link.latency_s + static_cast<double>(std::llround(chunk)) / link.port_Bps;
+  m.exit_s = ring_step_timeline(m.entry_s, 2 * (n - 1), transfer_s, channels_, [&](const RingStepTransfer& t) {
+    RankLedger& receiver = ledgers[members[t.to]];
+    ++receiver.messages;
+    receiver.bytes.intra_host += chunk;
+    if (!record_events) return;
+    RawEvent e;
+    e.iteration = receiver.iteration;
+    e.tag = tag;
+    e.src = members[t.from];
+    e.dst = members[t.to];
+    e.bytes = chunk;
+    e.start_s = t.post_s;
+    e.end_s = t.end_s;
+    receiver.events.push_back(e);
+  });
+  ++collectives_;
+}
+
+}  // namespace hulk
