@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <fstream>
 #include <memory>
+
+#include <sys/resource.h>
 
 #include "tools/commands.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -14,7 +17,9 @@
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/subprocess.hpp"
+#include "sim/engine/simulator.hpp"
 #include "gnn/gnn_placer.hpp"
 
 namespace hulk::cli {
@@ -26,6 +31,11 @@ struct BenchArgs {
   std::string model;
   bool skip_gnn = false;
   long budget = 0;  ///< search budget (0 = the default, as compare)
+  bool simulation_only = false;
+  std::string placement = "greedy";
+  bool tp_per_message = false;
+  std::string csv;         ///< scale table rows (simulation only), "" = none
+  std::string csv_rows;    ///< accumulated rows
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -37,25 +47,60 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
-void bench_file(const std::string& file, const BenchArgs& args) {
+/** The simulation of one placement in forked children: wall-clock median and the child's peak resident memory. */
+struct SimulationBench {
+  double wall_median_s = 0, peak_rss_mb = 0, iteration_time_s = 0, messages = 0, closed_form = 0;
+};
+
+SimulationBench bench_simulation(const Scenario& s, const Placement& placement, const BenchArgs& args) {
+  SimulationBench out;
+  std::vector<double> wall;
+  for (int i = 0; i < args.reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const nlohmann::json r = run_in_child([&] {
+      SimOptions o;
+      o.record_events = o.record_spans = false;
+      o.tp_closed_form = !args.tp_per_message;
+      const SimResult res = simulate(s, placement, o);
+      rusage usage{};
+      ::getrusage(RUSAGE_SELF, &usage);  // Linux: kilobytes; includes what the child shares with its parent
+      return nlohmann::json{{"iteration_time_s", res.iteration_time_s}, {"messages", res.messages},
+                            {"closed_form", res.tp_closed_form_collectives}, {"maxrss_kb", usage.ru_maxrss}};
+    });
+    wall.push_back(seconds_since(t0));
+    out.iteration_time_s = r["iteration_time_s"].get<double>();
+    out.messages = r["messages"].get<double>();
+    out.closed_form = r["closed_form"].get<double>();
+    out.peak_rss_mb = std::max(out.peak_rss_mb, r["maxrss_kb"].get<double>() / 1024.0);
+  }
+  out.wall_median_s = median(wall);
+  return out;
+}
+
+void bench_file(const std::string& file, BenchArgs& args) {
   const Scenario s = load_scenario_file(file);
   std::printf("%s: %zu hosts, %d GPUs, job dp %d x tp %d x pp %d\n", s.name.c_str(), s.platform.hosts.size(),
               s.platform.total_gpus(), s.job.par.dp, s.job.par.tp, s.job.par.pp);
-  const Placement greedy = make_placer("greedy")->place(s);
-  std::vector<double> sim_wall;
-  double sim_time = 0, messages = 0;
-  for (int i = 0; i < args.reps; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    SimOptions o;
-    o.record_events = o.record_spans = false;
-    nlohmann::json r = simulate_isolated(s, greedy, o);
-    sim_wall.push_back(seconds_since(t0));
-    sim_time = r["iteration_time_s"].get<double>();
-    messages = r["messages"].get<double>();
+  const auto placed_at = std::chrono::steady_clock::now();
+  const Placement greedy = make_placer(args.placement)->place(s);
+  const double placement_s = seconds_since(placed_at);
+  const SimulationBench sim = bench_simulation(s, greedy, args);
+  std::printf("  simgrid simulation (forked, %s placement in %.2f s, %d iteration(s), %.0f messages, %.0f tensor-parallel "
+              "all-reduces in closed form): median %.3f s wall, peak RSS %.0f MB -> %.2f evaluations/s (simulated %.4f "
+              "s/iteration)\n",
+              args.placement.c_str(), placement_s, s.job.iterations, sim.messages, sim.closed_form, sim.wall_median_s,
+              sim.peak_rss_mb, 1.0 / sim.wall_median_s, sim.iteration_time_s);
+  if (!args.csv.empty()) {
+    char row[512];
+    std::snprintf(row, sizeof row, "%s,%d,%zu,%s,%d,%.6g,%.3f,%.0f,%.0f,%.0f\n", s.name.c_str(),
+                  s.platform.total_gpus(), s.platform.hosts.size(), args.placement.c_str(), args.reps,
+                  sim.iteration_time_s, sim.wall_median_s, sim.peak_rss_mb, sim.messages, sim.closed_form);
+    args.csv_rows += row;
+    // Rewritten after every scenario: an interrupted table keeps the rows finished so far.
+    write_file_atomic(args.csv, "scenario,gpus,hosts,placement,reps,iteration_time_s,wall_median_s,peak_rss_mb,messages,"
+                                "tp_closed_form_allreduces\n" + args.csv_rows);
   }
-  std::printf("  simgrid simulation (forked, greedy placement, %d iteration(s), %.0f messages): median %.3f s wall "
-              "-> %.2f evaluations/s (simulated %.4f s/iteration)\n",
-              s.job.iterations, messages, median(sim_wall), 1.0 / median(sim_wall), sim_time);
+  if (args.simulation_only) return;
   const Evaluator ev(s);
   std::vector<double> rates;
   for (int i = 0; i < args.reps; ++i) {
@@ -108,9 +153,17 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--budget", a->budget, "search budget in evaluations (0 = as compare: 20000)")
       ->capture_default_str();
   cmd->add_flag("--no-gnn", a->skip_gnn, "skip the GNN measurements");
+  cmd->add_flag("--simulation-only", a->simulation_only, "measure the SimGrid simulation only (the scale table)");
+  cmd->add_option("--placement", a->placement, "placement method of the simulation")
+      ->check(CLI::IsMember({"greedy", "round-robin", "random"}))
+      ->capture_default_str();
+  cmd->add_flag("--tp-per-message", a->tp_per_message,
+                "simulate every tensor-parallel ring step as a SimGrid message (no closed form)");
+  cmd->add_option("--csv", a->csv, "write one row per scenario (simulation figures) to this CSV file");
   cmd->footer(R"(Examples:
   hulk bench scenarios/examples/two-region-gpt.yaml
   hulk bench scenarios/examples/big-1024.yaml --reps 3 --no-gnn
+  hulk bench scenarios/scale/scale-*.yaml --simulation-only --reps 3 --csv scale.csv   (the scale table)
 
 Wall-clock medians on this machine; nothing is asserted. Micro-benchmarks: tests/bench (Google Benchmark).)");
   cmd->callback([a] {
