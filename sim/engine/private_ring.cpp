@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "sim/engine/collectives.hpp"
+#include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_endpoint.hpp"
 #include "sim/topology/route_model.hpp"
 
@@ -111,37 +112,37 @@ PrivateRingPlan private_ring_groups(const Scenario& scenario, const ParallelPlan
   return out;
 }
 
-/** The members of one group meeting for their current collective. */
+/** The members of one group meeting for their current body. */
 struct PrivateRings::Meeting {
   int arrived = 0;
-  std::vector<double> entry_s, exit_s;
+  std::vector<double> time_s;  ///< per member: start of the body, then (after play) its end
   std::vector<sg4::ActorPtr> waiting;
 };
 
 PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels)
     : plan_(std::move(plan)), tp_(tp), channels_(channels), meetings_(plan_.eligible.size()) {
   for (Meeting& m : meetings_) {
-    m.entry_s.assign(tp, 0.0);
-    m.exit_s.assign(tp, 0.0);
+    m.time_s.assign(tp, 0.0);
     m.waiting.assign(tp, nullptr);
   }
 }
 
 PrivateRings::~PrivateRings() = default;
 
-void PrivateRings::allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag,
-                             std::vector<RankLedger>& ledgers, bool record_events) {
+void PrivateRings::run_body(Endpoint& ep, const std::vector<int>& members, const std::vector<BodyStep>& body, int mb,
+                            const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events,
+                            bool record_spans) {
   const int n = static_cast<int>(members.size());
   const int group = ep.rank() / tp_;
   const int pos = static_cast<int>(std::find(members.begin(), members.end(), ep.rank()) - members.begin());
   Meeting& m = meetings_[group];
-  m.entry_s[pos] = sg4::Engine::get_clock();
+  m.time_s[pos] = sg4::Engine::get_clock();
   if (++m.arrived < n) {
-    // Not the last: the last member computes everyone's exit time and wakes us (same simulated time).
+    // Not the last: the last member computes everyone's end and wakes us (same simulated time).
     m.waiting[pos] = sg4::Actor::self();
     sg4::this_actor::suspend();
   } else {
-    complete(m, members, bytes, tag, ledgers, record_events, plan_.links[group]);
+    play(m, members, body, mb, timing, ledgers, record_events, record_spans, plan_.links[group]);
     m.arrived = 0;
     for (int i = 0; i < n; ++i)
       if (i != pos) {
@@ -149,33 +150,57 @@ void PrivateRings::allreduce(Endpoint& ep, const std::vector<int>& members, doub
         m.waiting[i] = nullptr;
       }
   }
-  // Read before anyone can start the group's next collective (that needs this member to arrive again).
-  const double exit_s = m.exit_s[pos];
-  if (exit_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(exit_s);
+  // Read before anyone can start the group's next body (that needs this member to arrive again).
+  const double end_s = m.time_s[pos];
+  if (end_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(end_s);
 }
 
-void PrivateRings::complete(Meeting& m, const std::vector<int>& members, double bytes, const CommTag& tag,
-                            std::vector<RankLedger>& ledgers, bool record_events, const PrivateLink& link) {
+void PrivateRings::play(Meeting& m, const std::vector<int>& members, const std::vector<BodyStep>& body, int mb,
+                        const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events,
+                        bool record_spans, const PrivateLink& link) {
   const int n = static_cast<int>(members.size());
-  const double chunk = bytes / n;
+  const double chunk = timing.allreduce_bytes / n;
   // SimGrid transfers whole bytes (start_put rounds): the same size here, at the port's rate, after its latency.
   const double transfer_s = link.latency_s + static_cast<double>(std::llround(chunk)) / link.port_Bps;
-  m.exit_s = ring_step_timeline(m.entry_s, 2 * (n - 1), transfer_s, channels_, [&](const RingStepTransfer& t) {
-    RankLedger& receiver = ledgers[members[t.to]];
-    ++receiver.messages;
-    receiver.bytes.intra_host += chunk;
-    if (!record_events) return;
-    RawEvent e;
-    e.iteration = receiver.iteration;
-    e.tag = tag;
-    e.src = members[t.from];
-    e.dst = members[t.to];
-    e.bytes = chunk;
-    e.start_s = t.post_s;
-    e.end_s = t.end_s;
-    receiver.events.push_back(e);
-  });
-  ++collectives_;
+  const std::string mb_suffix = " mb" + std::to_string(mb);
+  std::vector<double>& t = m.time_s;
+  for (const BodyStep& step : body) {
+    if (!step.allreduce) {
+      // As SimGrid's exec on a free core: the flop amount over the core's speed.
+      const double duration_s = (step.flops * timing.flops_scale) / timing.host_speed;
+      for (int i = 0; i < n; ++i) {
+        const double start = t[i];
+        t[i] = start + duration_s;
+        RankLedger& ledger = ledgers[members[i]];
+        ledger.compute_s += t[i] - start;
+        if (record_spans) record_span(ledger, members[i], step.what + mb_suffix, "compute", start, t[i]);
+      }
+      continue;
+    }
+    const std::vector<double> exit_s =
+        ring_step_timeline(t, 2 * (n - 1), transfer_s, channels_, [&](const RingStepTransfer& x) {
+          RankLedger& receiver = ledgers[members[x.to]];
+          ++receiver.messages;
+          receiver.bytes.intra_host += chunk;
+          if (!record_events) return;
+          RawEvent e;
+          e.iteration = receiver.iteration;
+          e.tag = step.tag;
+          e.src = members[x.from];
+          e.dst = members[x.to];
+          e.bytes = chunk;
+          e.start_s = x.post_s;
+          e.end_s = x.end_s;
+          receiver.events.push_back(e);
+        });
+    for (int i = 0; i < n; ++i) {
+      RankLedger& ledger = ledgers[members[i]];
+      ledger.tp_s += exit_s[i] - t[i];
+      if (record_spans) record_span(ledger, members[i], "tp allreduce", "tp", t[i], exit_s[i]);
+      t[i] = exit_s[i];
+    }
+    ++collectives_;
+  }
 }
 
 }  // namespace hulk

@@ -7,28 +7,22 @@
  *  that host's intra-host link a bottleneck (see private_ring_groups), every ring step is a transfer at the GPU
  *  port's rate whatever else happens, so the per-message ring (collectives.cpp) is a pure function of the members'
  *  entry times: ring_step_timeline() computes it step by step with exactly the per-message path's rules (in-order
- *  connection with `channels` slots, receives posted RING_RECV_WINDOW ahead, a transfer starts when both its send and
- *  its receive are posted). At run time the members meet (PrivateRings::allreduce), the last to arrive computes the
- *  timeline, records the same messages, bytes and events as the per-message path, and every member sleeps until its
- *  own exit time. SimGrid then sees a handful of sleeps per collective instead of 2n(n-1) communications.
+ *  connection with `channels` slots, receives posted kRingRecvWindow ahead, a transfer starts when both its send and
+ *  its receive are posted). The computes between the all-reduces are as plain: the host has a core per GPU, so an
+ *  exec takes flops / speed whatever else runs. So the whole body of a forward or backward (between its pipeline
+ *  receive and send) is a function of the members' start times: the members meet (PrivateRings::run_body), the last
+ *  to arrive computes every member's timeline, records the same messages, bytes, events, spans and time accounts as
+ *  the step-by-step path, and every member sleeps until its own end. SimGrid sees one meeting and one sleep per
+ *  member and op instead of an exec per half layer and 2n(n-1) communications per all-reduce.
  *  SimOptions::tp_closed_form = false keeps the per-message path everywhere. */
 #include <functional>
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/engine/sg_endpoint.hpp"
 #include "sim/workload/plan.hpp"
 
-namespace simgrid {
-namespace s4u {
-class Actor;
-}
-}  // namespace simgrid
-
 namespace hulk {
-
-class Endpoint;
-struct CommTag;
-struct RankLedger;
 
 /** @brief One transfer of a ring timeline: member positions (in ring order) and its simulated times. */
 struct RingStepTransfer {
@@ -66,6 +60,21 @@ struct PrivateRingPlan {
 PrivateRingPlan private_ring_groups(const Scenario& scenario, const ParallelPlan& plan,
                                     const std::vector<int>& host_of_rank);
 
+/** @brief One step of a forward or backward body: a compute of `flops` (span "<what> mb<k>") or a TP all-reduce. */
+struct BodyStep {
+  bool allreduce = false;
+  double flops = 0;
+  const char* what = nullptr;
+  CommTag tag;
+};
+
+/** @brief What a body's durations depend on (the same for every member of a private group: one host). */
+struct BodyTiming {
+  double allreduce_bytes = 0;  ///< bytes of each TP all-reduce
+  double flops_scale = 1;      ///< SgPlatform::flops_scale of the host
+  double host_speed = 0;       ///< flop/s of one core of the host (one GPU)
+};
+
 /** @brief Run-time meeting point of the eligible groups' members (one simulation). */
 class PrivateRings {
  public:
@@ -73,18 +82,21 @@ class PrivateRings {
   ~PrivateRings();
   /** @brief True if this rank's TP all-reduces take the closed form. */
   bool covers(int rank) const { return plan_.eligible[rank / tp_] != 0; }
-  /** @brief The calling member's part of a ring all-reduce of `bytes` over its TP group (`members`, ring order):
-   *  waits for the other members, then until its own exit time. Records, into the receivers' ledgers, the messages,
-   *  bytes and (if `record_events`) events of the per-message path. */
-  void allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag,
-                 std::vector<RankLedger>& ledgers, bool record_events);
-  /** @brief Collectives computed in closed form so far (each counted once, not per member). */
+  /** @brief The calling member's part of a body (`members`: its TP group in ring order): waits for the other
+   *  members to start the same body, then until its own end. Accounts into the ledgers what the step-by-step path
+   *  does: compute_s and tp_s, messages and bytes of the receivers, events (if `record_events`), spans (if
+   *  `record_spans`). */
+  void run_body(Endpoint& ep, const std::vector<int>& members, const std::vector<BodyStep>& body, int mb,
+                const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events, bool record_spans);
+  /** @brief TP all-reduces computed in closed form so far (each counted once, not per member). */
   long long collectives() const { return collectives_; }
 
  private:
   struct Meeting;
-  void complete(Meeting& m, const std::vector<int>& members, double bytes, const CommTag& tag,
-                std::vector<RankLedger>& ledgers, bool record_events, const PrivateLink& link);
+  /** Every member's timeline through the body from its start time in m.time_s (left with the end times). */
+  void play(Meeting& m, const std::vector<int>& members, const std::vector<BodyStep>& body, int mb,
+            const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events, bool record_spans,
+            const PrivateLink& link);
 
   PrivateRingPlan plan_;
   int tp_ = 1;

@@ -8,6 +8,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Exec.hpp>
+#include <simgrid/s4u/Host.hpp>
 
 #include "sim/engine/collectives.hpp"
 #include "sim/engine/private_ring.hpp"
@@ -21,15 +22,20 @@ namespace {
 double now() { return sg4::Engine::get_clock(); }
 }  // namespace
 
-void RankActor::span(const std::string& name, const char* cat, double start_s, double end_s) {
-  if (!shared_->record_spans || end_s <= start_s) return;
-  auto& spans = shared_->ledgers[rank_].spans;
+void record_span(RankLedger& ledger, int rank, const std::string& name, const char* cat, double start_s,
+                 double end_s) {
+  if (end_s <= start_s) return;
+  auto& spans = ledger.spans;
   // Consecutive pieces of one activity (e.g. the layer-by-layer compute of one forward) become one span.
   if (!spans.empty() && spans.back().end_s == start_s && spans.back().name == name && spans.back().cat == cat) {
     spans.back().end_s = end_s;
     return;
   }
-  spans.push_back(Span{rank_, name, cat, start_s, end_s});
+  spans.push_back(Span{rank, name, cat, start_s, end_s});
+}
+
+void RankActor::span(const std::string& name, const char* cat, double start_s, double end_s) {
+  if (shared_->record_spans) record_span(shared_->ledgers[rank_], rank_, name, cat, start_s, end_s);
 }
 
 void RankActor::compute(double flops, const char* what, int mb) {
@@ -45,8 +51,7 @@ void RankActor::compute(double flops, const char* what, int mb) {
   if (shared_->record_spans) span(std::string(what) + " mb" + std::to_string(mb), "compute", t0, t1);
 }
 
-void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
-  if (tp_group_.size() < 2) return;
+CommTag RankActor::tp_tag(char dir, int mb, int layer, int idx) const {
   CommTag tag;
   tag.kind = CommTag::TP;
   tag.dir = dir;
@@ -55,15 +60,41 @@ void RankActor::tp_allreduce(char dir, int mb, int layer, int idx) {
   tag.mb = mb;
   tag.layer = layer;
   tag.idx = idx;
+  return tag;
+}
+
+void RankActor::tp_allreduce(const CommTag& tag) {
+  if (tp_group_.size() < 2) return;
   const double t0 = now();
-  if (shared_->rings && shared_->rings->covers(rank_))
-    shared_->rings->allreduce(*ep_, tp_group_, shared_->cost.tp_allreduce_bytes, tag, shared_->ledgers,
-                              shared_->fabric->record_events());
-  else
-    allreduce(*ep_, "ring", tp_group_, {}, shared_->cost.tp_allreduce_bytes, tag);
+  allreduce(*ep_, "ring", tp_group_, {}, shared_->cost.tp_allreduce_bytes, tag);
   const double t1 = now();
   shared_->ledgers[rank_].tp_s += t1 - t0;
   span("tp allreduce", "tp", t0, t1);
+}
+
+void RankActor::add_compute(double flops, const char* what) {
+  if (flops > 0) body_.push_back(BodyStep{false, flops, what, CommTag{}});
+}
+
+void RankActor::add_tp_allreduce(char dir, int mb, int layer, int idx) {
+  if (tp_group_.size() > 1) body_.push_back(BodyStep{true, 0, nullptr, tp_tag(dir, mb, layer, idx)});
+}
+
+void RankActor::run_body(const std::vector<BodyStep>& body, int mb) {
+  if (shared_->rings && shared_->rings->covers(rank_)) {
+    // A private group: the whole body in closed form (private_ring.hpp), one meeting and one sleep per member.
+    BodyTiming timing;
+    timing.allreduce_bytes = shared_->cost.tp_allreduce_bytes;
+    timing.flops_scale = shared_->flops_scale_of_rank[rank_];
+    timing.host_speed = sg4::this_actor::get_host()->get_speed();
+    shared_->rings->run_body(*ep_, tp_group_, body, mb, timing, shared_->ledgers, shared_->fabric->record_events(),
+                             shared_->record_spans);
+    return;
+  }
+  for (const BodyStep& step : body) {
+    if (step.allreduce) tp_allreduce(step.tag);
+    else compute(step.flops, step.what, mb);
+  }
 }
 
 namespace {
@@ -144,13 +175,15 @@ void RankActor::forward(int mb, const PipeOp* next_op) {
   if (prev >= 0 && received_act_mb_ != mb) pp_receive(prev, "recv act", mb);
   received_act_mb_ = -1;
   // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
+  body_.clear();
   for (int l = 0; l < st.layers; ++l) {
-    compute(st.layer_fwd_flops / 2, "fwd", mb);
-    tp_allreduce('f', mb, l, 0);
-    compute(st.layer_fwd_flops / 2, "fwd", mb);
-    tp_allreduce('f', mb, l, 1);
+    add_compute(st.layer_fwd_flops / 2, "fwd");
+    add_tp_allreduce('f', mb, l, 0);
+    add_compute(st.layer_fwd_flops / 2, "fwd");
+    add_tp_allreduce('f', mb, l, 1);
   }
-  compute(st.extra_fwd_flops, "fwd", mb);
+  add_compute(st.extra_fwd_flops, "fwd");
+  run_body(body_, mb);
   if (next < 0) return;
   if (blocking_p2p_ && next_op && !next_op->forward) {
     // Megatron's send_forward_recv_backward: the gradient of the next backward comes back in the same exchange.
@@ -161,16 +194,16 @@ void RankActor::forward(int mb, const PipeOp* next_op) {
   pp_send(next, 'a', mb);
 }
 
-void RankActor::recompute_layer(int mb, int layer) {
+void RankActor::add_recompute_layer(int mb, int layer) {
   const double flops = shared_->cost.stages[coord_.pp].recompute_layer_flops;
   if (shared_->cost.recompute_tp_allreduces == 2) {
     // Full recomputation re-runs the layer's forward, all-reduces included (tag dir 'r').
-    compute(flops / 2, "recompute", mb);
-    tp_allreduce('r', mb, layer, 0);
-    compute(flops / 2, "recompute", mb);
-    tp_allreduce('r', mb, layer, 1);
+    add_compute(flops / 2, "recompute");
+    add_tp_allreduce('r', mb, layer, 0);
+    add_compute(flops / 2, "recompute");
+    add_tp_allreduce('r', mb, layer, 1);
   } else {
-    compute(flops, "recompute", mb);  // selective: the attention core only, no all-reduce
+    add_compute(flops, "recompute");  // selective: the attention core only, no all-reduce
   }
 }
 
@@ -179,15 +212,17 @@ void RankActor::backward(int mb, const PipeOp* next_op) {
   const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
   if (next >= 0 && received_grad_mb_ != mb) pp_receive(next, "recv grad", mb);
   received_grad_mb_ = -1;
-  compute(2 * st.extra_fwd_flops, "bwd", mb);
+  body_.clear();
+  add_compute(2 * st.extra_fwd_flops, "bwd");
   // Backward = 2x forward flops, in reverse layer order, again two all-reduces per layer.
   for (int l = st.layers - 1; l >= 0; --l) {
-    if (st.recompute_layer_flops > 0) recompute_layer(mb, l);
-    compute(st.layer_fwd_flops, "bwd", mb);
-    tp_allreduce('b', mb, l, 0);
-    compute(st.layer_fwd_flops, "bwd", mb);
-    tp_allreduce('b', mb, l, 1);
+    if (st.recompute_layer_flops > 0) add_recompute_layer(mb, l);
+    add_compute(st.layer_fwd_flops, "bwd");
+    add_tp_allreduce('b', mb, l, 0);
+    add_compute(st.layer_fwd_flops, "bwd");
+    add_tp_allreduce('b', mb, l, 1);
   }
+  run_body(body_, mb);
   if (prev < 0) return;
   if (blocking_p2p_ && next_op && next_op->forward) {
     // Megatron's send_backward_recv_forward: the next forward's input comes in the same exchange.

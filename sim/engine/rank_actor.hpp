@@ -12,12 +12,18 @@
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
 #include "sim/workload/plan.hpp"
+#include "sim/engine/private_ring.hpp"
 #include "sim/engine/sg_endpoint.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
 
 class PrivateRings;
+
+/** @brief Appends a span to the ledger, merging it into the previous one when it continues it (same name and
+ *  category, starting where that one ended). Spans of zero or negative length are dropped. */
+void record_span(RankLedger& ledger, int rank, const std::string& name, const char* cat, double start_s,
+                 double end_s);
 
 /** @brief State shared by all rank actors of one simulation (owned by simulate()). */
 struct SimShared {
@@ -49,7 +55,17 @@ class RankActor {
 
  private:
   void compute(double flops, const char* what, int mb);
-  void tp_allreduce(char dir, int mb, int layer, int idx);
+  CommTag tp_tag(char dir, int mb, int layer, int idx) const;
+  /** @brief One TP all-reduce as SimGrid messages (the per-message path). */
+  void tp_allreduce(const CommTag& tag);
+  /** @brief Appends to body_ a compute step (skipped if flops <= 0) or a TP all-reduce (skipped if tp = 1). */
+  void add_compute(double flops, const char* what);
+  void add_tp_allreduce(char dir, int mb, int layer, int idx);
+  /** @brief The re-run of one layer's forward at the start of its backward (activation recomputation). */
+  void add_recompute_layer(int mb, int layer);
+  /** @brief Runs the compute and TP steps of a forward or backward between its pipeline receive and send: in
+   *  closed form for a private TP group (PrivateRings::run_body), else step by step. */
+  void run_body(const std::vector<BodyStep>& body, int mb);
   void pp_receive(int src, const char* what, int mb);
   /** @brief Sends one micro-batch's activation ('a', forward) or gradient ('g', backward) to dst: eager (handed
    *  to the connection's courier) when p2p is overlapped, else blocking until the message has left. */
@@ -60,8 +76,6 @@ class RankActor {
   /** @brief Runs op `op`; `next` is the rank's following op in the iteration (nullptr after the last one). */
   void forward(int mb, const PipeOp* next);
   void backward(int mb, const PipeOp* next);
-  /** @brief The re-run of one layer's forward at the start of its backward (activation recomputation). */
-  void recompute_layer(int mb, int layer);
   void span(const std::string& name, const char* cat, double start_s, double end_s);
 
   int rank_;
@@ -69,6 +83,7 @@ class RankActor {
   Endpoint* ep_ = nullptr;
   RankCoord coord_;
   std::vector<int> tp_group_;
+  std::vector<BodyStep> body_;  ///< the op being run (reused)
   bool blocking_p2p_ = false;
   int received_act_mb_ = -1;   ///< blocking p2p: micro-batch whose activation an exchange already received
   int received_grad_mb_ = -1;  ///< blocking p2p: micro-batch whose gradient an exchange already received

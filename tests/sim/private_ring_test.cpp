@@ -1,4 +1,6 @@
-// The tensor-parallel closed form (sim/engine/private_ring.hpp) against the per-message path it replaces: the same
+// The closed form of private tensor-parallel groups (sim/engine/private_ring.hpp: computes and ring all-reduces of a
+// forward or backward) against the step-by-step path it replaces, one exec per compute and one SimGrid message per
+// ring step: the same
 // scenario simulated both ways (SimOptions::tp_closed_form), each in its own child process, must give the same
 // iteration time (within 0.1%, the bound; the largest difference is printed), the same message count and
 // bytes, and the same comm.csv rows. Each case also checks whether the closed form was taken at all, so a case that
@@ -34,19 +36,31 @@ struct Run {
   nlohmann::json result;
   long long closed_form = 0;
   std::string comm_csv;
+  nlohmann::json spans;
+  double span_s = 0;
 };
 
 Run run(const hulk::Scenario& s, const hulk::Placement& placement, bool closed_form) {
   const nlohmann::json out = hulk::run_in_child([&] {
     hulk::SimOptions o;
-    o.record_spans = false;
     o.tp_closed_form = closed_form;
     const hulk::SimResult r = hulk::simulate(s, placement, o);
+    // Spans without their times (sorted), and their total duration (compared with a tolerance).
+    std::vector<std::string> spans;
+    double span_s = 0;
+    for (const hulk::Span& x : r.spans) {
+      spans.push_back(std::to_string(x.rank) + "|" + x.name + "|" + x.cat);
+      span_s += x.end_s - x.start_s;
+    }
+    std::sort(spans.begin(), spans.end());
     return nlohmann::json{{"result", hulk::result_to_json(s, r)},
                           {"closed_form", r.tp_closed_form_collectives},
-                          {"comm_csv", hulk::comm_csv(s, r)}};
+                          {"comm_csv", hulk::comm_csv(s, r)},
+                          {"spans", spans},
+                          {"span_s", span_s}};
   });
-  return Run{out["result"], out["closed_form"].get<long long>(), out["comm_csv"].get<std::string>()};
+  return Run{out["result"], out["closed_form"].get<long long>(), out["comm_csv"].get<std::string>(), out["spans"],
+             out["span_s"].get<double>()};
 }
 
 double rel(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
@@ -73,6 +87,8 @@ long long expect_agreement(const hulk::Scenario& s, const hulk::Placement& place
     return out;
   };
   EXPECT_EQ(rows(closed.comm_csv), rows(messages.comm_csv));
+  EXPECT_EQ(closed.spans, messages.spans);  // trace.json: the same spans, merged the same way
+  EXPECT_LE(rel(closed.span_s, messages.span_s), 1e-3);
   return closed.closed_form;
 }
 
