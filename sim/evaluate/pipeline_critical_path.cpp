@@ -156,6 +156,7 @@ class PipelineRun {
     double* tt = sc_.stage_t.data();
     int* at = sc_.stage_at.data();
     int i = leaves_ + s;
+    if (tt[i] == t) return;  // most updates after a message event change nothing
     tt[i] = t;
     for (i /= 2; i >= 1; i /= 2) {
       const int w = tt[2 * i] <= tt[2 * i + 1] ? 2 * i : 2 * i + 1;
