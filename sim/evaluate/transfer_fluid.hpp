@@ -31,6 +31,12 @@ class TransferFluid {
   /** @brief Arrival time of transfer i (seconds), after run(). */
   double arrival_s(int i) const { return arrive_[i]; }
 
+  /** @brief A transfer in the ready set: its start time, the order it became ready in, its index. */
+  struct Pending {
+    double start_at;
+    int seq, i;
+  };
+
  private:
   struct T {
     int src, dst;
@@ -43,10 +49,17 @@ class TransferFluid {
   };
   std::vector<Edge> edges_;
   // Run state.
-  std::vector<int> succ_begin_, succ_, preds_left_, active_, ready_, link_count_;
+  std::vector<int> succ_begin_, succ_, preds_left_, active_, link_count_;
   std::vector<char> succ_on_left_;
   std::vector<double> arrive_, remaining_, rate_, start_at_;
   std::vector<char> state_;  ///< 0 waiting, 1 latency first, 2 transferring, 3 done
+  std::vector<const Route*> route_;  ///< per transfer: its route
+  std::vector<double> cap_;          ///< per transfer: its per-flow rate cap (bytes/s)
+  std::vector<std::vector<int>> on_link_;  ///< per link: transfers on it (empty between runs)
+  std::vector<Pending> waiting_;     ///< ready, start time not come: heap by (start time, seq)
+  std::vector<Pending> due_;         ///< ready, start time come: heap by seq
+  /** @brief Successor lists (CSR) and predecessor counts from the edges. */
+  void build_successors();
 };
 
 }  // namespace hulk
