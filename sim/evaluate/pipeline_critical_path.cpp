@@ -158,11 +158,18 @@ class PipelineRun {
     int i = leaves_ + s;
     if (tt[i] == t) return;  // most updates after a message event change nothing
     tt[i] = t;
-    for (i /= 2; i >= 1; i /= 2) {
-      const int w = tt[2 * i] <= tt[2 * i + 1] ? 2 * i : 2 * i + 1;
-      if (tt[i] == tt[w] && at[i] == at[w]) break;  // unchanged: so are the nodes above
-      tt[i] = tt[w];
-      at[i] = at[w];
+    // Branch-free (the comparisons are data-dependent; mispredictions cost more than the few levels above).
+    double v = t;
+    int a = s;
+    for (; i > 1; i /= 2) {
+      const int sib = i ^ 1;
+      const double o = tt[sib];
+      const int oa = at[sib];
+      const bool take_other = (i & 1) ? o <= v : o < v;  // the left child wins ties
+      v = take_other ? o : v;
+      a = take_other ? oa : a;
+      tt[i / 2] = v;
+      at[i / 2] = a;
     }
   }
 
