@@ -272,7 +272,9 @@ class PipelineRun {
     int flight = -1;
     for (size_t i = 0; i < sc_.active.size(); ++i) {
       const auto& f = sc_.active[i];
-      const double t = f.transferring ? now_ + std::max(0.0, f.remaining_s) / f.rate : std::max(now_, f.start_at);
+      // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
+      const double left = std::max(0.0, f.remaining_s);
+      const double t = f.transferring ? now_ + (f.rate == 1.0 ? left : left / f.rate) : std::max(now_, f.start_at);
       if (flight < 0 || t < flight_t) {
         flight = static_cast<int>(i);
         flight_t = t;
