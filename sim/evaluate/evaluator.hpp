@@ -189,6 +189,7 @@ class Evaluator {
   mutable std::vector<int> ring_of_;        ///< rings_phase_s: ring of each transfer (scratch)
   mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times in isolation (scratch)
   mutable std::vector<int> touched_links_;  ///< refine_dp_overlap: links given background load (scratch)
+  mutable std::vector<int> dp_ring_links_, dp_ring_links_first_;  ///< refine_dp_overlap: DP ring links per stage
 };
 
 }  // namespace hulk

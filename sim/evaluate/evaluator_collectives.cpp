@@ -390,6 +390,22 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
   iso = dp_s_;
   std::vector<int>& touched = touched_links_;
   touched.clear();
+  // Links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load in
+  // exactly this order for every overlapping pair of stages.
+  std::vector<int>& ring_links = dp_ring_links_;
+  std::vector<int>& first = dp_ring_links_first_;
+  ring_links.clear();
+  first.assign(P + 1, 0);
+  for (int o = 0; o < P; ++o) {
+    first[o] = static_cast<int>(ring_links.size());
+    for (int t = 0; t < T; ++t)
+      for (int d = 0; d < D; ++d) {
+        const Route& r =
+            net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+        ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
+      }
+  }
+  first[P] = static_cast<int>(ring_links.size());
   for (int s = 0; s < P; ++s) {
     if (iso[s] <= 0) continue;
     const double a0 = stage_done_[s], a1 = a0 + iso[s];
@@ -401,15 +417,11 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
       if (frac <= 0) continue;
       any = true;
       // The other stage's DP traffic, as its rings in dp order, weighted by the fraction of overlap.
-      for (int t = 0; t < T; ++t)
-        for (int d = 0; d < D; ++d) {
-          const Route& r =
-              net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
-          for (int k = 0; k < r.n_links; ++k) {
-            if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
-            extra_load_[r.links[k]] += frac;
-          }
-        }
+      for (int i = first[o]; i < first[o + 1]; ++i) {
+        const int l = ring_links[i];
+        if (extra_load_[l] == 0.0) touched.push_back(l);
+        extra_load_[l] += frac;
+      }
     }
     if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
     for (int l : touched) extra_load_[l] = 0.0;
