@@ -48,8 +48,7 @@ bool later_seq(const TransferFluid::Pending& a, const TransferFluid::Pending& b)
 
 }  // namespace
 
-void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
+void TransferFluid::prepare(const RouteModel& net, double tcp_window_bytes) {
   const int n = static_cast<int>(t_.size());
   build_successors();
   arrive_.assign(n, -1.0);
@@ -63,16 +62,9 @@ void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool lat
     link_count_.assign(net.links(), 0);
     on_link_.resize(net.links());
   }
-  // Transfers whose predecessors all arrived ("ready"), in the order they became ready (seq): the earliest event
-  // is the first ready one whose start time has come (due_, by seq) or else the earliest start (waiting_, by start
-  // time then seq): what a scan of the ready list in that order finds, without scanning it at every event.
   waiting_.clear();
   due_.clear();
-  int seq = 0;
-  auto make_ready = [&](int i) {
-    waiting_.push_back({start_at_[i], seq++, i});
-    std::push_heap(waiting_.begin(), waiting_.end(), later_start);
-  };
+  next_seq_ = 0;
   for (int i = 0; i < n; ++i) {
     remaining_[i] = t_[i].bytes;
     start_at_[i] = t_[i].ready_s;
@@ -83,52 +75,85 @@ void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool lat
     cap_[i] = cap;
     if (preds_left_[i] == 0) make_ready(i);
   }
-  auto rate_of = [&](int i) {
-    const Route& r = *route_[i];
-    double rate = cap_[i];
-    for (int k = 0; k < r.n_links; ++k)
-      rate = std::min(rate, net.link_bandwidth_Bps(r.links[k]) / link_count_[r.links[k]]);
-    return rate;
-  };
-  // Link counts changed on `changed`'s links only: only the flows on one of them get a new rate (the others'
-  // would be recomputed to the same value).
-  auto refresh = [&](int changed) {
-    const Route& c = *route_[changed];
-    for (int k = 0; k < c.n_links; ++k)
-      for (int i : on_link_[c.links[k]]) rate_[i] = rate_of(i);
-  };
-  // A flow enters (+1) or leaves (-1) its links: counts and per-link flow lists.
-  auto count = [&](int i, int delta) {
-    const Route& r = *route_[i];
-    for (int k = 0; k < r.n_links; ++k) {
-      const int l = r.links[k];
-      link_count_[l] += delta;
-      std::vector<int>& flows = on_link_[l];
-      if (delta > 0)
-        flows.push_back(i);
-      else
-        flows.erase(std::find(flows.begin(), flows.end(), i));
-    }
-  };
+}
+
+void TransferFluid::make_ready(int i) {
+  waiting_.push_back({start_at_[i], next_seq_++, i});
+  std::push_heap(waiting_.begin(), waiting_.end(), later_start);
+}
+
+double TransferFluid::rate_of(int i) const {
+  const Route& r = *route_[i];
+  double rate = cap_[i];
+  for (int k = 0; k < r.n_links; ++k)
+    rate = std::min(rate, net_->link_bandwidth_Bps(r.links[k]) / link_count_[r.links[k]]);
+  return rate;
+}
+
+void TransferFluid::refresh(int changed) {
+  // Link counts changed on `changed`'s links only: only the flows on one of them get a new rate (the others' would
+  // be recomputed to the same value).
+  const Route& c = *route_[changed];
+  for (int k = 0; k < c.n_links; ++k)
+    for (int i : on_link_[c.links[k]]) rate_[i] = rate_of(i);
+}
+
+void TransferFluid::count(int i, int delta) {
+  const Route& r = *route_[i];
+  for (int k = 0; k < r.n_links; ++k) {
+    const int l = r.links[k];
+    link_count_[l] += delta;
+    std::vector<int>& flows = on_link_[l];
+    if (delta > 0)
+      flows.push_back(i);
+    else
+      flows.erase(std::find(flows.begin(), flows.end(), i));
+  }
+}
+
+int TransferFluid::next_ready(double now, double& t, bool& from_due) {
+  // Ready transfers (predecessors all arrived), in the order they became ready (seq): the next to start is the
+  // first whose start time has come (due_, by seq) or else the earliest start (waiting_, by start time then seq):
+  // what a scan of the ready list in that order finds, without scanning it at every event.
+  while (!waiting_.empty() && waiting_.front().start_at <= now) {
+    due_.push_back(waiting_.front());
+    std::pop_heap(waiting_.begin(), waiting_.end(), later_start);
+    waiting_.pop_back();
+    std::push_heap(due_.begin(), due_.end(), later_seq);
+  }
+  from_due = !due_.empty();
+  if (from_due) {
+    t = now;
+    return due_.front().i;
+  }
+  if (!waiting_.empty() && waiting_.front().start_at < std::numeric_limits<double>::infinity()) {
+    t = waiting_.front().start_at;
+    return waiting_.front().i;
+  }
+  return -1;
+}
+
+TransferFluid::Pending TransferFluid::take_ready(bool from_due) {
+  std::vector<Pending>& heap = from_due ? due_ : waiting_;
+  const Pending p = heap.front();
+  std::pop_heap(heap.begin(), heap.end(), from_due ? later_seq : later_start);
+  heap.pop_back();
+  return p;
+}
+
+void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  net_ = &net;
+  prepare(net, tcp_window_bytes);
+  const int n = static_cast<int>(t_.size());
   double now = 0.0;
   int done = 0;
   while (done < n) {
-    // Earliest event: a waiting transfer whose predecessors arrived starts (or, links carrying the latency, begins
-    // using bandwidth), or a transfer's last byte leaves. Ready transfers win ties, then the earlier ready / active.
-    while (!waiting_.empty() && waiting_.front().start_at <= now) {
-      due_.push_back(waiting_.front());
-      std::pop_heap(waiting_.begin(), waiting_.end(), later_start);
-      waiting_.pop_back();
-      std::push_heap(due_.begin(), due_.end(), later_seq);
-    }
+    // Earliest event: a ready transfer starts (or, links carrying the latency, begins using bandwidth), or a
+    // transfer's last byte leaves. Ready transfers win ties, then the earlier active one.
     double best_t = kInf;
-    int best = -1;
     bool from_due = false;
-    if (!due_.empty()) {
-      best_t = now, best = due_.front().i, from_due = true;
-    } else if (!waiting_.empty() && waiting_.front().start_at < best_t) {
-      best_t = waiting_.front().start_at, best = waiting_.front().i;
-    }
+    int best = next_ready(now, best_t, from_due);
     bool chose_ready = best >= 0;
     for (int i : active_) {
       const double t = now + remaining_[i] / rate_[i];
@@ -138,16 +163,8 @@ void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool lat
     for (int i : active_) remaining_[i] = std::max(0.0, remaining_[i] - (best_t - now) * rate_[i]);
     now = best_t;
     if (chose_ready) {
-      // Leaves the ready set (possibly to re-enter it below, latency first, at its new start time).
-      Pending p = from_due ? due_.front() : waiting_.front();
-      if (from_due) {
-        std::pop_heap(due_.begin(), due_.end(), later_seq);
-        due_.pop_back();
-      } else {
-        std::pop_heap(waiting_.begin(), waiting_.end(), later_start);
-        waiting_.pop_back();
-      }
-      if (state_[best] == 0 && !latency_at_receiver) {
+      Pending p = take_ready(from_due);
+      if (state_[best] == 0 && !latency_at_receiver) {  // the latency first: ready again at its new start time
         state_[best] = 1;
         start_at_[best] = now + route_[best]->latency_s;
         p.start_at = start_at_[best];

@@ -58,8 +58,24 @@ class TransferFluid {
   std::vector<std::vector<int>> on_link_;  ///< per link: transfers on it (empty between runs)
   std::vector<Pending> waiting_;     ///< ready, start time not come: heap by (start time, seq)
   std::vector<Pending> due_;         ///< ready, start time come: heap by seq
+  const RouteModel* net_ = nullptr;  ///< during run()
+  int next_seq_ = 0;                  ///< order of the next transfer to become ready
   /** @brief Successor lists (CSR) and predecessor counts from the edges. */
   void build_successors();
+  /** @brief Run state of every transfer; routes, caps; the initially ready transfers. */
+  void prepare(const RouteModel& net, double tcp_window_bytes);
+  /** @brief Transfer i's predecessors all arrived: it joins the ready set. */
+  void make_ready(int i);
+  /** @brief Rate of transfer i (bytes/s): its cap, or its share of its busiest link. */
+  double rate_of(int i) const;
+  /** @brief New rates for the flows on the links of transfer `changed` (their counts changed). */
+  void refresh(int changed);
+  /** @brief Transfer i enters (+1) or leaves (-1) its links. */
+  void count(int i, int delta);
+  /** @brief The ready transfer to start next (-1 = none) and when (t); from_due: its start time has come. */
+  int next_ready(double now, double& t, bool& from_due);
+  /** @brief Removes next_ready's transfer from the ready set. */
+  Pending take_ready(bool from_due);
 };
 
 }  // namespace hulk
