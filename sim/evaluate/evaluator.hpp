@@ -79,6 +79,20 @@ struct EvalBreakdown {
   double bubble_s = 0;          ///< pipeline_s minus the busiest (stage, replica)'s busy time
 };
 
+/** @brief Rings of hosts stored back to back (no allocation once grown), each with its chunk size and steps. */
+struct RingSet {
+  std::vector<int> members;       ///< hosts of every ring, ring after ring
+  std::vector<int> begin{0};      ///< ring r is members[begin[r], begin[r + 1])
+  std::vector<double> chunk_bytes;  ///< per ring
+  std::vector<int> steps;           ///< per ring
+  /** @brief Forgets every ring (buffers are kept). */
+  void clear();
+  /** @brief Adds a ring of n hosts. */
+  void add(const int* hosts, int n, double chunk, int n_steps);
+  /** @brief Number of rings. */
+  int size() const { return static_cast<int>(steps.size()); }
+};
+
 /** @brief Analytic iteration-time estimator. Construction precomputes everything placement-independent
  *  (JobCost, plan, route tables, GPU speeds, schedule). Evaluation reuses internal scratch buffers: one
  *  Evaluator must not be used from two threads at once. */
@@ -114,9 +128,8 @@ class Evaluator {
   /** @brief Times of concurrent transfers src[i] -> dst[i] of `bytes` each, sharing links (approximation 1). */
   void concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
                         const double* bytes_each = nullptr) const;
-  /** @brief Concurrent rings (each: steps x its slowest hop of chunk_bytes[r]), time of the slowest ring. */
-  double rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
-                       const std::vector<int>& steps) const;
+  /** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
+  double rings_phase_s(const RingSet& rings) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
   /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
@@ -170,6 +183,13 @@ class Evaluator {
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
   mutable std::vector<double> replica_done_;          ///< per (stage, replica): its pipeline's end at that stage
   mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
+  mutable RingSet hier_local_, hier_cross_, hier_fallback_;  ///< hierarchical all-reduce phases (scratch)
+  mutable std::vector<int> hier_regions_, hier_block_of_, hier_order_, cross_ring_;  ///< its grouping (scratch)
+  mutable std::vector<double> bytes_each_;  ///< rings_phase_s: chunk bytes per transfer (scratch)
+  mutable std::vector<int> ring_of_;        ///< rings_phase_s: ring of each transfer (scratch)
+  mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times in isolation (scratch)
+  mutable std::vector<int> touched_links_;  ///< refine_dp_overlap: links given background load (scratch)
+  mutable std::vector<int> dp_ring_links_, dp_ring_links_first_;  ///< refine_dp_overlap: DP ring links per stage
 };
 
 }  // namespace hulk

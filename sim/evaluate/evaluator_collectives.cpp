@@ -259,20 +259,36 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   return true;
 }
 
-double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, const std::vector<double>& chunk_bytes,
-                                const std::vector<int>& steps) const {
+void RingSet::clear() {
+  members.clear();
+  begin.assign(1, 0);
+  chunk_bytes.clear();
+  steps.clear();
+}
+
+void RingSet::add(const int* hosts, int n, double chunk, int n_steps) {
+  members.insert(members.end(), hosts, hosts + n);
+  begin.push_back(static_cast<int>(members.size()));
+  chunk_bytes.push_back(chunk);
+  steps.push_back(n_steps);
+}
+
+double Evaluator::rings_phase_s(const RingSet& rings) const {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
   src_.clear();
   dst_.clear();
-  std::vector<double> bytes_each;
-  std::vector<size_t> ring_of;
-  for (size_t r = 0; r < rings.size(); ++r) {
-    const int n = static_cast<int>(rings[r].size());
-    if (n < 2 || steps[r] <= 0) continue;
+  std::vector<double>& bytes_each = bytes_each_;
+  std::vector<int>& ring_of = ring_of_;
+  bytes_each.clear();
+  ring_of.clear();
+  for (int r = 0; r < rings.size(); ++r) {
+    const int* ring = rings.members.data() + rings.begin[r];
+    const int n = rings.begin[r + 1] - rings.begin[r];
+    if (n < 2 || rings.steps[r] <= 0) continue;
     for (int i = 0; i < n; ++i) {
-      src_.push_back(rings[r][i]);
-      dst_.push_back(rings[r][(i + 1) % n]);
-      bytes_each.push_back(chunk_bytes[r]);
+      src_.push_back(ring[i]);
+      dst_.push_back(ring[(i + 1) % n]);
+      bytes_each.push_back(rings.chunk_bytes[r]);
       ring_of.push_back(r);
     }
   }
@@ -283,9 +299,9 @@ double Evaluator::rings_phase_s(const std::vector<std::vector<int>>& rings, cons
   for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
-    const size_t r = ring_of[first];
-    const int n = static_cast<int>(rings[r].size());
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, steps[r],
+    const int r = ring_of[first];
+    const int n = rings.begin[r + 1] - rings.begin[r];
+    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, rings.steps[r],
                                      RingModel{channels_, latency_at_receiver_}, ring_scratch_));
     first += n;
   }
@@ -298,53 +314,57 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
   // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
   if (groups.empty() || groups[0].size() < 2) return 0.0;
-  std::vector<std::vector<int>> local, cross, fallback;
-  std::vector<double> local_chunk, cross_chunk, fallback_chunk;
-  std::vector<int> local_steps, cross_steps, fallback_steps;
+  RingSet& local = hier_local_;
+  RingSet& cross = hier_cross_;
+  RingSet& fallback = hier_fallback_;
+  local.clear();
+  cross.clear();
+  fallback.clear();
+  std::vector<int>& region_ids = hier_regions_;  // regions of the group, by first appearance
+  std::vector<int>& block_of = hier_block_of_;    // per member: index of its region in region_ids
+  std::vector<int>& order = hier_order_;          // members region by region (blocks back to back)
   for (const auto& members : groups) {
-    std::vector<int> region_ids;
-    std::vector<std::vector<int>> blocks;
-    for (int h : members) {
-      const int reg = net_.region_of(h);
+    const int n = static_cast<int>(members.size());
+    region_ids.clear();
+    block_of.resize(n);
+    for (int i = 0; i < n; ++i) {
+      const int reg = net_.region_of(members[i]);
       auto it = std::find(region_ids.begin(), region_ids.end(), reg);
       if (it == region_ids.end()) {
         region_ids.push_back(reg);
-        blocks.emplace_back();
         it = region_ids.end() - 1;
       }
-      blocks[static_cast<size_t>(it - region_ids.begin())].push_back(h);
+      block_of[i] = static_cast<int>(it - region_ids.begin());
     }
+    const int R = static_cast<int>(region_ids.size());
+    order.clear();
     bool balanced = true;
-    for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
-    const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
+    int k = 0;
+    for (int b = 0; b < R; ++b) {
+      const size_t before = order.size();
+      for (int i = 0; i < n; ++i)
+        if (block_of[i] == b) order.push_back(members[i]);
+      const int size = static_cast<int>(order.size() - before);
+      if (b == 0) k = size;
+      balanced = balanced && size == k;
+    }
     if (!balanced) {
-      std::vector<int> ring;
-      for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
-      const int n = static_cast<int>(ring.size());
-      fallback.push_back(std::move(ring));
-      fallback_chunk.push_back(bytes / n);
-      fallback_steps.push_back(2 * (n - 1));
+      fallback.add(order.data(), n, bytes / n, 2 * (n - 1));
       continue;
     }
-    for (const auto& b : blocks) {
-      local.push_back(b);
-      local_chunk.push_back(bytes / k);
-      local_steps.push_back(k - 1);
-    }
+    for (int b = 0; b < R; ++b) local.add(order.data() + b * k, k, bytes / k, k - 1);
+    cross_ring_.resize(R);
     for (int j = 0; j < k; ++j) {
-      std::vector<int> ring;
-      for (const auto& b : blocks) ring.push_back(b[j]);
-      cross.push_back(std::move(ring));
-      cross_chunk.push_back(bytes / (static_cast<double>(k) * R));
-      cross_steps.push_back(2 * (R - 1));
+      for (int b = 0; b < R; ++b) cross_ring_[b] = order[b * k + j];
+      cross.add(cross_ring_.data(), R, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
     }
   }
   // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
   // against the phases').
-  const double phase1 = rings_phase_s(local, local_chunk, local_steps);
-  const double phase2 = rings_phase_s(cross, cross_chunk, cross_steps);
+  const double phase1 = rings_phase_s(local);
+  const double phase2 = rings_phase_s(cross);
   const double balanced_s = 2.0 * phase1 + phase2;
-  const double fallback_s = rings_phase_s(fallback, fallback_chunk, fallback_steps);
+  const double fallback_s = rings_phase_s(fallback);
   return std::max(balanced_s, fallback_s);
 }
 
@@ -366,8 +386,26 @@ double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank
 void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  const std::vector<double> iso = dp_s_;
-  std::vector<int> touched;
+  std::vector<double>& iso = dp_iso_;
+  iso = dp_s_;
+  std::vector<int>& touched = touched_links_;
+  touched.clear();
+  // Links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load in
+  // exactly this order for every overlapping pair of stages.
+  std::vector<int>& ring_links = dp_ring_links_;
+  std::vector<int>& first = dp_ring_links_first_;
+  ring_links.clear();
+  first.assign(P + 1, 0);
+  for (int o = 0; o < P; ++o) {
+    first[o] = static_cast<int>(ring_links.size());
+    for (int t = 0; t < T; ++t)
+      for (int d = 0; d < D; ++d) {
+        const Route& r =
+            net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+        ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
+      }
+  }
+  first[P] = static_cast<int>(ring_links.size());
   for (int s = 0; s < P; ++s) {
     if (iso[s] <= 0) continue;
     const double a0 = stage_done_[s], a1 = a0 + iso[s];
@@ -379,15 +417,11 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
       if (frac <= 0) continue;
       any = true;
       // The other stage's DP traffic, as its rings in dp order, weighted by the fraction of overlap.
-      for (int t = 0; t < T; ++t)
-        for (int d = 0; d < D; ++d) {
-          const Route& r =
-              net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
-          for (int k = 0; k < r.n_links; ++k) {
-            if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
-            extra_load_[r.links[k]] += frac;
-          }
-        }
+      for (int i = first[o]; i < first[o + 1]; ++i) {
+        const int l = ring_links[i];
+        if (extra_load_[l] == 0.0) touched.push_back(l);
+        extra_load_[l] += frac;
+      }
     }
     if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
     for (int l : touched) extra_load_[l] = 0.0;

@@ -27,6 +27,16 @@ using Flight = PipelineScratch::Flight;
 enum StageState { kInOp = 0, kExchange = 1, kDone = 2 };
 constexpr double kUnknown = std::numeric_limits<double>::infinity();
 
+// 1.0 / k for small k, the same correctly rounded quotients as the division (which stalls the event loop).
+constexpr int kInverses = 64;
+struct Inverses {
+  double of[kInverses];
+  constexpr Inverses() : of() {
+    for (int k = 1; k < kInverses; ++k) of[k] = 1.0 / k;
+  }
+};
+constexpr Inverses kInverse;
+
 // One run of the pipeline event simulation over the caller's scratch buffers. Messages are indexed
 // (dir * (p-1) + boundary) * m + micro-batch, dir 0 = activation (boundary -> boundary+1), 1 = gradient (boundary+1
 // -> boundary); one connection per (dir, boundary), its messages in micro-batch order (the order every schedule
@@ -82,7 +92,11 @@ class PipelineRun {
     sc_.out_msg.assign(p_, -1);
     sc_.xin_msg.assign(p_, -1);
     sc_.clock.assign(p_, 0.0);
-    sc_.stage_t.assign(p_, kUnknown);
+    leaves_ = 1;
+    while (leaves_ < p_) leaves_ *= 2;
+    sc_.stage_t.assign(2 * static_cast<size_t>(leaves_), kUnknown);
+    sc_.stage_at.assign(2 * static_cast<size_t>(leaves_), -1);
+    for (int i = 0; i < leaves_; ++i) sc_.stage_at[leaves_ + i] = i;
     sc_.active.clear();
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
@@ -93,7 +107,7 @@ class PipelineRun {
   void enter_op(int s) {
     if (sc_.next[s] >= schedule_[s].size()) {
       sc_.state[s] = kDone;
-      sc_.stage_t[s] = kUnknown;
+      set_stage_time(s, kUnknown);
       return;
     }
     const StageOp& op = schedule_[s][sc_.next[s]];
@@ -132,20 +146,39 @@ class PipelineRun {
   // loop then scans a plain array.
   void update_stage(int s) {
     double t = 0.0;
-    sc_.stage_t[s] = stage_event_time(s, t) ? t : kUnknown;
+    set_stage_time(s, stage_event_time(s, t) ? t : kUnknown);
   }
 
-  int earliest_stage_event(double& best_t) const {
-    int best = -1;
-    for (int s = 0; s < p_; ++s) {
-      const double t = sc_.stage_t[s];
-      if (t == kUnknown) continue;
-      if (best < 0 || t < best_t) {
-        best = s;
-        best_t = t;
-      }
+  // Stage event times live in a tournament tree (leaves_ leaves, node i's children 2i and 2i+1, the root at 1): each
+  // node holds the earlier of its children's, the left (lower stage) on ties, so the root is the earliest event of the
+  // lowest stage, as a scan in stage order would find it, in O(log p) per change instead of O(p) per event.
+  void set_stage_time(int s, double t) {
+    double* tt = sc_.stage_t.data();
+    int* at = sc_.stage_at.data();
+    int i = leaves_ + s;
+    if (tt[i] == t) return;  // most updates after a message event change nothing
+    tt[i] = t;
+    // Branch-free (the comparisons are data-dependent; mispredictions cost more than the few levels above).
+    double v = t;
+    int a = s;
+    for (; i > 1; i /= 2) {
+      const int sib = i ^ 1;
+      const double o = tt[sib];
+      const int oa = at[sib];
+      const bool take_other = (i & 1) ? o <= v : o < v;  // the left child wins ties
+      v = take_other ? o : v;
+      a = take_other ? oa : a;
+      tt[i / 2] = v;
+      at[i / 2] = a;
     }
-    return best;
+  }
+
+  // The earliest known stage event, the lowest stage on ties (-1 = none known).
+  int earliest_stage_event(double& best_t) const {
+    const double t = sc_.stage_t[1];
+    if (t == kUnknown) return -1;
+    best_t = t;
+    return sc_.stage_at[1];
   }
 
   // A message's times changed: its connection and both its stages may have an event now.
@@ -188,15 +221,19 @@ class PipelineRun {
       touched(id);
       return;
     }
-    Flight f{transfer, id, {-1, -1, -1}, links_.latency_at_receiver ? t : t + latency, false, 1.0};
-    if (shared_) {
-      const int* route = (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b;
-      for (int k = 0; k < 3; ++k) f.links[k] = route[k];
-    }
-    sc_.active.push_back(f);
+    // Built in place (a copy from the stack stalls on store forwarding in this hot path).
+    sc_.active.emplace_back();
+    Flight& f = sc_.active.back();
+    f.remaining_s = transfer;
+    f.msg = id;
+    const int* route = shared_ ? (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b : nullptr;
+    for (int k = 0; k < 3; ++k) f.links[k] = route ? route[k] : -1;
+    f.start_at = links_.latency_at_receiver ? t : t + latency;
+    f.transferring = false;
+    f.rate = 1.0;
     if (links_.latency_at_receiver) {  // uses bandwidth at once
-      sc_.active.back().transferring = true;
-      count(sc_.active.back(), +1);
+      f.transferring = true;
+      count(f, +1);
       refresh_rates();
     }
   }
@@ -208,7 +245,7 @@ class PipelineRun {
     int k = 1;
     for (int i = 0; i < 3; ++i)
       if (f.links[i] >= 0) k = std::max(k, sc_.flows_on_link[f.links[i]]);
-    return 1.0 / k;
+    return k < kInverses ? kInverse.of[k] : 1.0 / k;
   }
 
   void count(const Flight& f, int delta) {
@@ -235,7 +272,9 @@ class PipelineRun {
     int flight = -1;
     for (size_t i = 0; i < sc_.active.size(); ++i) {
       const auto& f = sc_.active[i];
-      const double t = f.transferring ? now_ + std::max(0.0, f.remaining_s) / f.rate : std::max(now_, f.start_at);
+      // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
+      const double left = std::max(0.0, f.remaining_s);
+      const double t = f.transferring ? now_ + (f.rate == 1.0 ? left : left / f.rate) : std::max(now_, f.start_at);
       if (flight < 0 || t < flight_t) {
         flight = static_cast<int>(i);
         flight_t = t;
@@ -329,6 +368,7 @@ class PipelineRun {
   const int p_, m_;
   const bool shared_;
   const int channels_;
+  int leaves_ = 1;  ///< leaves of the stage-event tournament tree (a power of 2, >= p_)
   double now_ = 0.0;
 };
 

@@ -38,7 +38,8 @@ struct PipelineScratch {
   std::vector<int> state;       ///< per stage: 0 in an op (input, compute), 1 waiting for its p2p exchange, 2 done
   std::vector<int> in_msg, out_msg, xin_msg;  ///< per stage: message awaited by the op / the exchange
   std::vector<double> clock;
-  std::vector<double> stage_t;  ///< cached next event time per stage (+inf = not known)
+  std::vector<double> stage_t;  ///< tournament tree of the stages' next event times (+inf = not known)
+  std::vector<int> stage_at;    ///< per tree node: the stage whose time it holds
   std::vector<Flight> active;
   std::vector<int> flows_on_link;  ///< in-flight messages per link id (all zero between calls)
 };

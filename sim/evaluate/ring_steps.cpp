@@ -14,7 +14,10 @@ namespace hulk {
 // hop with a long latency is bounded by the receive window.
 // The same with member j entering at start_s[j] (it posts its first receives then); end_s[j] receives when j is
 // done (its last send left, its last receive arrived). Returns max_j end_s[j].
-double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+namespace {
+
+// ring_steps_from's body; start_s == nullptr: every member enters at 0; end_s == nullptr: ends not wanted.
+double ring_steps_impl(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
                        const double* start_s, double* end_s, std::vector<double>& scratch) {
   // Rows of n per step: left (L), arrival (A), receive completed (C); P = send posted (current step only).
   const size_t row = static_cast<size_t>(n);
@@ -28,11 +31,12 @@ double ring_steps_from(const double* hop_s, const double* latency_s, int n, int 
     double* Lq = L + row * q;
     double* Aq = A + row * q;
     for (int j = 0; j < n; ++j) {
-      double post = q == 0 ? start_s[j] : C[row * (q - 1) + j];
+      double post = q == 0 ? (start_s ? start_s[j] : 0.0) : C[row * (q - 1) + j];
       if (q >= ch) post = std::max(post, L[row * (q - ch) + j]);
       P[j] = post;
       const int to = j + 1 == n ? 0 : j + 1;
-      const double recv_posted = q < kRingRecvWindow ? start_s[to] : C[row * (q - kRingRecvWindow) + to];
+      const double recv_posted =
+          q < kRingRecvWindow ? (start_s ? start_s[to] : 0.0) : C[row * (q - kRingRecvWindow) + to];
       const double start = std::max(post, recv_posted);
       const double x = hop_s[j] - latency_s[j];
       Aq[j] = start + hop_s[j];
@@ -43,18 +47,24 @@ double ring_steps_from(const double* hop_s, const double* latency_s, int n, int 
   }
   double end = 0.0;
   for (int j = 0; j < n; ++j) {
-    end_s[j] = std::max(C[row * (steps - 1) + j], L[row * (steps - 1) + j]);
-    end = std::max(end, end_s[j]);
+    const double e = std::max(C[row * (steps - 1) + j], L[row * (steps - 1) + j]);
+    if (end_s) end_s[j] = e;
+    end = std::max(end, e);
   }
   return end;
+}
+
+}  // namespace
+
+double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                       const double* start_s, double* end_s, std::vector<double>& scratch) {
+  return ring_steps_impl(hop_s, latency_s, n, steps, model, start_s, end_s, scratch);
 }
 
 double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
                     std::vector<double>& scratch) {
   if (n < 2 || steps <= 0) return 0.0;
-  thread_local std::vector<double> zero;  // starts (all 0) and ends; no allocation per call
-  zero.assign(2 * static_cast<size_t>(n), 0.0);
-  return ring_steps_from(hop_s, latency_s, n, steps, model, zero.data(), zero.data() + n, scratch);
+  return ring_steps_impl(hop_s, latency_s, n, steps, model, nullptr, nullptr, scratch);
 }
 
 }  // namespace hulk

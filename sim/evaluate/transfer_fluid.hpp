@@ -31,6 +31,12 @@ class TransferFluid {
   /** @brief Arrival time of transfer i (seconds), after run(). */
   double arrival_s(int i) const { return arrive_[i]; }
 
+  /** @brief A transfer in the ready set: its start time, the order it became ready in, its index. */
+  struct Pending {
+    double start_at;
+    int seq, i;
+  };
+
  private:
   struct T {
     int src, dst;
@@ -43,10 +49,33 @@ class TransferFluid {
   };
   std::vector<Edge> edges_;
   // Run state.
-  std::vector<int> succ_begin_, succ_, preds_left_, active_, ready_, link_count_;
+  std::vector<int> succ_begin_, succ_, preds_left_, active_, link_count_;
   std::vector<char> succ_on_left_;
   std::vector<double> arrive_, remaining_, rate_, start_at_;
   std::vector<char> state_;  ///< 0 waiting, 1 latency first, 2 transferring, 3 done
+  std::vector<const Route*> route_;  ///< per transfer: its route
+  std::vector<double> cap_;          ///< per transfer: its per-flow rate cap (bytes/s)
+  std::vector<std::vector<int>> on_link_;  ///< per link: transfers on it (empty between runs)
+  std::vector<Pending> waiting_;     ///< ready, start time not come: heap by (start time, seq)
+  std::vector<Pending> due_;         ///< ready, start time come: heap by seq
+  const RouteModel* net_ = nullptr;  ///< during run()
+  int next_seq_ = 0;                  ///< order of the next transfer to become ready
+  /** @brief Successor lists (CSR) and predecessor counts from the edges. */
+  void build_successors();
+  /** @brief Run state of every transfer; routes, caps; the initially ready transfers. */
+  void prepare(const RouteModel& net, double tcp_window_bytes);
+  /** @brief Transfer i's predecessors all arrived: it joins the ready set. */
+  void make_ready(int i);
+  /** @brief Rate of transfer i (bytes/s): its cap, or its share of its busiest link. */
+  double rate_of(int i) const;
+  /** @brief New rates for the flows on the links of transfer `changed` (their counts changed). */
+  void refresh(int changed);
+  /** @brief Transfer i enters (+1) or leaves (-1) its links. */
+  void count(int i, int delta);
+  /** @brief The ready transfer to start next (-1 = none) and when (t); from_due: its start time has come. */
+  int next_ready(double now, double& t, bool& from_due);
+  /** @brief Removes next_ready's transfer from the ready set. */
+  Pending take_ready(bool from_due);
 };
 
 }  // namespace hulk
