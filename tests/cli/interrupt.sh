@@ -46,12 +46,14 @@ if ! grep -q "$done_count already present" "$tmp/stderr2"; then
 fi
 
 # simulate, interrupted mid-simulation (a child exists) with --out: exit 130, one line, no file, no orphan.
-# hulk-47 (47 hosts of the Hulk data) simulates for several seconds, long enough to be interrupted mid-simulation.
+# hulk-47 (47 hosts of the Hulk data) with 10 iterations simulates for ten seconds or more under any placement,
+# far longer than the waits below, so the signal always lands mid-simulation (no race on this machine's speed).
 source_dir="$(readlink -f "${3:-$2/..}")"
 medium="$source_dir/scenarios/examples/hulk-47.yaml"
+long=(--set job.iterations=10)
 for signal in INT TERM; do
   sim_out="$tmp/sim-$signal"
-  setsid "$hulk" simulate "$medium" --placement round-robin --out "$sim_out" >/dev/null 2>"$tmp/sim.err" &
+  setsid "$hulk" simulate "$medium" "${long[@]}" --placement round-robin --out "$sim_out" >/dev/null 2>"$tmp/sim.err" &
   pid=$!
   child=""
   for _ in $(seq 1 300); do  # until the simulating child exists (up to 30 s)
@@ -65,7 +67,7 @@ for signal in INT TERM; do
   wait "$pid"
   rc=$?
   [ "$rc" -eq 130 ] || { echo "FAIL: simulate SIG$signal: exit $rc (expected 130)"; cat "$tmp/sim.err"; fail=1; }
-  if [ "$(grep -vc "^hulk: warning" "$tmp/sim.err")" -ne 1 ] || ! grep -qx "hulk: interrupted" "$tmp/sim.err"; then
+  if [ "$(grep -v "^hulk: warning" "$tmp/sim.err" | grep -vc "^hulk: simulating about")" -ne 1 ] || ! grep -qx "hulk: interrupted" "$tmp/sim.err"; then
     echo "FAIL: simulate SIG$signal: not exactly one line 'hulk: interrupted':"; cat "$tmp/sim.err"; fail=1
   fi
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then echo "FAIL: simulate SIG$signal: child $child still alive"; fail=1; fi
@@ -74,9 +76,12 @@ for signal in INT TERM; do
 done
 
 # compare interrupted during its second method: it still prints and writes the method that finished, exit 130.
-setsid "$hulk" compare "$medium" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
+# compare always runs round-robin, then greedy; greedy's 10 iterations simulate for about ten seconds, so a signal one
+# second after its simulating child exists lands mid-simulation.
+setsid "$hulk" compare "$medium" "${long[@]}" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
 for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
+for _ in $(seq 1 300); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done  # greedy's simulation started
 sleep 1
 kill -INT -- -"$pid"
 wait "$pid"
