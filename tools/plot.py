@@ -5,6 +5,8 @@
   plot.py compare COMPARE.json --out DIR        bar chart of iteration time per method
   plot.py reproduce REPRODUCE.json --out DIR    bar chart of speedups vs round-robin per scenario and method,
                                                 and one placement picture per scenario (regions, GPUs by stage)
+  plot.py scale SCALE.csv --out DIR             simulation wall time, peak memory and messages against GPUs
+                                                (the CSV of `hulk bench --simulation-only --csv`)
 Each figure is written as PNG and SVG.
 Run it with /usr/bin/python3 (or as tools/plot.py): tools/install-deps.sh installs matplotlib for Debian's python3,
 and a python3 earlier on PATH (pyenv, a venv, conda) usually lacks it.
@@ -148,15 +150,34 @@ def plot_reproduce(path, out_dir):
         plot_placement(s, out_dir)
 
 
+def plot_scale(path, out_dir):
+    with open(path, newline="") as f:
+        rows = sorted(csv.DictReader(f), key=lambda r: int(r["gpus"]))
+    if not rows:
+        sys.exit("plot: no rows in " + path)
+    gpus = [int(r["gpus"]) for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    for ax, key, label in zip(axes, ("wall_median_s", "peak_rss_mb", "messages"),
+                              ("wall time of one simulation (s, median)", "peak RSS of the simulation (MB)",
+                               "messages simulated")):
+        ax.plot(gpus, [float(r[key]) for r in rows], marker="o")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("GPUs")
+        ax.set_title(label, fontsize=10)
+        ax.grid(True, which="both", lw=0.3)
+    save(fig, out_dir, "scale")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["sweep", "compare", "reproduce"])
+    p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale"])
     p.add_argument("input")
     p.add_argument("--out", default=".")
     p.add_argument("--x", default=None, help="sweep key for the x axis (default: the first)")
     a = p.parse_args()
     {"sweep": lambda: plot_sweep(a.input, a.out, a.x), "compare": lambda: plot_compare(a.input, a.out),
-     "reproduce": lambda: plot_reproduce(a.input, a.out)}[a.kind]()
+     "reproduce": lambda: plot_reproduce(a.input, a.out), "scale": lambda: plot_scale(a.input, a.out)}[a.kind]()
 
 
 if __name__ == "__main__":

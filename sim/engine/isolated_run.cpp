@@ -9,10 +9,14 @@ nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& plac
                                  const std::string& out_dir) {
   return run_in_child([&]() {
     SimOptions opts = options;
-    if (!out_dir.empty()) opts.record_events = opts.record_spans = true;
-    SimResult result = simulate(scenario, placement, opts);
-    if (!out_dir.empty()) write_run_outputs(out_dir, scenario, result);
-    return result_to_json(scenario, result);
+    if (!out_dir.empty()) {
+      opts.record_events = opts.record_spans = true;
+      opts.trace_dir = out_dir;  // comm.csv and trace.json streamed by the simulator, in bounded memory
+    }
+    const SimResult result = simulate(scenario, placement, opts);
+    const nlohmann::json j = result_to_json(scenario, result);
+    if (!out_dir.empty()) write_file_atomic(out_dir + "/result.json", j.dump(2) + "\n");
+    return j;
   });
 }
 

@@ -12,6 +12,7 @@
 #include "sim/engine/collectives.hpp"
 #include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_endpoint.hpp"
+#include "sim/engine/trace_recorder.hpp"
 #include "sim/topology/route_model.hpp"
 
 namespace hulk {
@@ -191,7 +192,7 @@ void PrivateRings::play(Meeting& m, const std::vector<int>& members, const std::
           e.bytes = chunk;
           e.start_s = x.post_s;
           e.end_s = x.end_s;
-          receiver.events.push_back(e);
+          receiver.trace->message(e);
         });
     for (int i = 0; i < n; ++i) {
       RankLedger& ledger = ledgers[members[i]];

@@ -12,6 +12,7 @@
 
 #include "sim/engine/collectives.hpp"
 #include "sim/engine/private_ring.hpp"
+#include "sim/engine/trace_recorder.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
 
 namespace hulk {
@@ -24,14 +25,7 @@ double now() { return sg4::Engine::get_clock(); }
 
 void record_span(RankLedger& ledger, int rank, const std::string& name, const char* cat, double start_s,
                  double end_s) {
-  if (end_s <= start_s) return;
-  auto& spans = ledger.spans;
-  // Consecutive pieces of one activity (e.g. the layer-by-layer compute of one forward) become one span.
-  if (!spans.empty() && spans.back().end_s == start_s && spans.back().name == name && spans.back().cat == cat) {
-    spans.back().end_s = end_s;
-    return;
-  }
-  spans.push_back(Span{rank, name, cat, start_s, end_s});
+  ledger.trace->span(rank, name, cat, start_s, end_s);
 }
 
 void RankActor::span(const std::string& name, const char* cat, double start_s, double end_s) {

@@ -20,8 +20,8 @@ namespace hulk {
 
 class PrivateRings;
 
-/** @brief Appends a span to the ledger, merging it into the previous one when it continues it (same name and
- *  category, starting where that one ended). Spans of zero or negative length are dropped. */
+/** @brief Records a span of `rank` in the ledger's TraceRecorder (TraceRecorder::span: merged into the rank's
+ *  previous span when it continues it, dropped when of zero or negative length). */
 void record_span(RankLedger& ledger, int rank, const std::string& name, const char* cat, double start_s,
                  double end_s);
 

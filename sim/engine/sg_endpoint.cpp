@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "sim/engine/courier.hpp"
+#include "sim/engine/trace_recorder.hpp"
 
 namespace hulk {
 
@@ -175,7 +176,7 @@ std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
     e.bytes = msg->bytes;
     e.start_s = msg->post_time_s;
     e.end_s = arrival_s;
-    ledger_.events.push_back(e);
+    ledger_.trace->message(e);
   }
   pending.comm = nullptr;
   return msg;

@@ -60,14 +60,16 @@ struct RawEvent {
   double bytes = 0, start_s = 0, end_s = 0;
 };
 
+class TraceRecorder;
+
 /** @brief Per-rank totals over the whole run (not yet divided by iterations). */
 struct RankLedger {
   double compute_s = 0, tp_s = 0, dp_s = 0, pp_s = 0, bubble_s = 0;
   BytesByClass bytes;
   long long messages = 0;
   int iteration = 0;  ///< current iteration (stamped on recorded events)
-  std::vector<RawEvent> events;
-  std::vector<Span> spans;
+  /** @brief Where messages and spans are recorded (shared by all ranks; null when nothing is recorded). */
+  TraceRecorder* trace = nullptr;
 };
 
 class Courier;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <tuple>
 
@@ -17,20 +18,14 @@
 #include "sim/engine/private_ring.hpp"
 #include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_platform.hpp"
+#include "sim/engine/trace_recorder.hpp"
+#include "sim/report/outputs.hpp"
 
 namespace hulk {
 
 namespace sg4 = simgrid::s4u;
 
 namespace {
-
-/** Deterministic total order of events: by time, then by endpoints, then by what they belong to. */
-bool event_less(const RawEvent& a, const RawEvent& b) {
-  return std::tie(a.iteration, a.start_s, a.end_s, a.src, a.dst, a.tag.kind, a.tag.stage, a.tag.dp, a.tag.tp,
-                  a.tag.mb, a.tag.layer, a.tag.idx, a.tag.dir) <
-         std::tie(b.iteration, b.start_s, b.end_s, b.src, b.dst, b.tag.kind, b.tag.stage, b.tag.dp, b.tag.tp,
-                  b.tag.mb, b.tag.layer, b.tag.idx, b.tag.dir);
-}
 
 /** The shared state of all rank actors (everything but the fabric, which the caller owns). */
 void prepare_shared(const JobSpec& job, const SgPlatform& sg, const std::vector<int>& host_of_rank,
@@ -107,31 +102,25 @@ void summarise_ledgers(const SimShared& shared, double iters, SimResult& res) {
   res.bytes.inter_region /= iters;
 }
 
-/** Every rank's recorded messages, in the deterministic event order, as CommEvents (ledgers' events released). */
-std::vector<CommEvent> collect_events(SimShared& shared, const std::vector<int>& host_of_rank) {
-  std::vector<RawEvent> raw;
-  for (auto& l : shared.ledgers) {
-    raw.insert(raw.end(), l.events.begin(), l.events.end());
-    std::vector<RawEvent>().swap(l.events);
-  }
-  std::sort(raw.begin(), raw.end(), event_less);
-  std::vector<CommEvent> events;
-  events.reserve(raw.size());
-  for (const RawEvent& e : raw) {
-    CommEvent c;
-    c.iteration = e.iteration;
-    c.kind = e.tag.kind_name();
-    c.collective = e.tag.id();
-    c.src_rank = e.src;
-    c.dst_rank = e.dst;
-    c.src_host = host_of_rank[e.src];
-    c.dst_host = host_of_rank[e.dst];
-    c.bytes = e.bytes;
-    c.start_s = e.start_s;
-    c.end_s = e.end_s;
-    events.push_back(std::move(c));
-  }
-  return events;
+/** comm.csv and trace.json of the run, streamed from the recorder into `dir` (each written atomically). */
+void write_trace_files(const std::string& dir, const Scenario& scenario, const Placement& placement,
+                       const SimOptions& options, const std::vector<int>& host_of_rank, TraceRecorder& trace) {
+  if (options.record_events)
+    write_file_atomic(dir + "/comm.csv", [&](std::ostream& out) {
+      out << comm_csv_header();
+      std::string row;
+      trace.drain_events([&](const RawEvent& e) {
+        row.clear();
+        append_comm_csv_row(row, scenario, to_comm_event(e, host_of_rank));
+        out << row;
+      });
+    });
+  if (options.record_spans)
+    write_file_atomic(dir + "/trace.json", [&](std::ostream& out) {
+      ChromeTraceWriter writer(out, scenario, placement);
+      trace.drain_spans([&](const Span& s) { writer.add(s); });
+      writer.finish();
+    });
 }
 
 }  // namespace
@@ -151,6 +140,12 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   for (int r = 0; r < ranks; ++r) host_of_rank[r] = placement.gpu_of_rank[r].host;
   SimShared shared;
   prepare_shared(job, sg, host_of_rank, region_of_host, options, shared);
+  // Spill files go beside the outputs (the disk the user chose for this run's data; /tmp may be memory). If the
+  // folder cannot be made, they go to $TMPDIR and writing the outputs reports the folder as the input error.
+  std::error_code no_folder;
+  if (!options.trace_dir.empty()) std::filesystem::create_directories(options.trace_dir, no_folder);
+  TraceRecorder trace(ranks, options.trace_buffer_records, no_folder ? std::string() : options.trace_dir);
+  for (RankLedger& l : shared.ledgers) l.trace = &trace;
   MessageFabric fabric(host_of_rank, region_of_host, options.record_events, sg, scenario.network);
   shared.fabric = &fabric;
   std::unique_ptr<PrivateRings> rings;
@@ -174,9 +169,13 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   res.iteration_time_s = res.total_time_s / iters;
   res.tp_closed_form_collectives = rings ? rings->collectives() : 0;
   summarise_ledgers(shared, iters, res);
-  if (options.record_events) res.events = collect_events(shared, host_of_rank);
-  if (options.record_spans)
-    for (auto& l : shared.ledgers) res.spans.insert(res.spans.end(), l.spans.begin(), l.spans.end());
+  if (!options.trace_dir.empty()) {
+    write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, trace);
+  } else {
+    if (options.record_events)
+      trace.drain_events([&](const RawEvent& e) { res.events.push_back(to_comm_event(e, host_of_rank)); });
+    if (options.record_spans) trace.drain_spans([&](const Span& s) { res.spans.push_back(s); });
+  }
   return res;
 }
 

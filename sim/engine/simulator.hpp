@@ -3,6 +3,9 @@
  *  @brief Runs training iterations of a job on a platform with SimGrid, flow by flow.
  *  SimGrid's engine cannot be reset: call simulate() at most once per process (tests: one test per process;
  *  tools: a forked child per evaluation, see subprocess.hpp). */
+#include <cstddef>
+#include <string>
+
 #include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
@@ -19,6 +22,12 @@ struct SimOptions {
    *  SimGrid message per ring step (private_ring.hpp: exact, same messages, bytes and events). false = every ring
    *  step is a SimGrid communication. */
   bool tp_closed_form = true;
+  /** @brief If not empty: comm.csv (when record_events) and trace.json (when record_spans) are written into this
+   *  folder (atomically, each when complete) straight from the recorder's sorted runs, and SimResult::events and
+   *  ::spans stay empty, so memory does not grow with the number of messages. "" = fill SimResult instead. */
+  std::string trace_dir;
+  /** @brief Messages (and spans) the recorder keeps in memory before it spills a sorted run to disk. */
+  std::size_t trace_buffer_records = 1 << 18;
 };
 
 /** @brief Simulates scenario.job.iterations iterations of the job with the given placement.

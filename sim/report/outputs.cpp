@@ -45,23 +45,32 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
   return j;
 }
 
-std::string comm_csv(const Scenario& scenario, const SimResult& result) {
-  std::string out = "iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s\n";
+const char* comm_csv_header() {
+  return "iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s\n";
+}
+
+void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e) {
   const auto& hosts = scenario.platform.hosts;
-  for (const CommEvent& e : result.events) {
-    out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
-           std::to_string(e.dst_rank) + ',' + hosts.at(e.src_host).name + ',' + hosts.at(e.dst_host).name + ',' +
-           num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
-  }
+  out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
+         std::to_string(e.dst_rank) + ',' + hosts.at(e.src_host).name + ',' + hosts.at(e.dst_host).name + ',' +
+         num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
+}
+
+std::string comm_csv(const Scenario& scenario, const SimResult& result) {
+  std::string out = comm_csv_header();
+  for (const CommEvent& e : result.events) append_comm_csv_row(out, scenario, e);
   return out;
 }
 
-nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
+namespace {
+
+/** The metadata events that name one process per host and one track per GPU, in rank order. */
+nlohmann::json track_names(const Scenario& scenario, const Placement& placement) {
   nlohmann::json events = nlohmann::json::array();
   const auto& hosts = scenario.platform.hosts;
   std::vector<bool> host_named(hosts.size(), false);
-  for (size_t r = 0; r < result.placement.gpu_of_rank.size(); ++r) {
-    const GpuSlot& g = result.placement.gpu_of_rank[r];
+  for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
+    const GpuSlot& g = placement.gpu_of_rank[r];
     if (!host_named[g.host]) {
       host_named[g.host] = true;
       events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", 0},
@@ -72,13 +81,40 @@ nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", g.slot},
                       {"args", {{"name", "GPU " + std::to_string(g.slot) + " (rank " + std::to_string(r) + ")"}}}});
   }
-  for (const Span& s : result.spans) {
-    const GpuSlot& g = result.placement.gpu_of_rank.at(s.rank);
-    events.push_back({{"name", s.name}, {"cat", s.cat}, {"ph", "X"}, {"ts", s.start_s * 1e6},
-                      {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", g.host}, {"tid", g.slot}});
-  }
+  return events;
+}
+
+nlohmann::json span_event(const Placement& placement, const Span& s) {
+  const GpuSlot& g = placement.gpu_of_rank.at(s.rank);
+  return {{"name", s.name}, {"cat", s.cat}, {"ph", "X"}, {"ts", s.start_s * 1e6},
+          {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", g.host}, {"tid", g.slot}};
+}
+
+}  // namespace
+
+nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
+  nlohmann::json events = track_names(scenario, result.placement);
+  for (const Span& s : result.spans) events.push_back(span_event(result.placement, s));
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
 }
+
+// nlohmann::json keeps object keys sorted and dumps without spaces: the document is
+// {"displayTimeUnit":"ms","traceEvents":[e1,e2,...]} with each event dumped alone.
+ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const Scenario& scenario, const Placement& placement)
+    : out_(out), placement_(placement) {
+  out_ << R"({"displayTimeUnit":"ms","traceEvents":[)";
+  for (const nlohmann::json& e : track_names(scenario, placement)) event(e);
+}
+
+void ChromeTraceWriter::add(const Span& span) { event(span_event(placement_, span)); }
+
+void ChromeTraceWriter::event(const nlohmann::json& e) {
+  if (!first_) out_ << ',';
+  first_ = false;
+  out_ << e.dump();
+}
+
+void ChromeTraceWriter::finish() { out_ << "]}\n"; }
 
 void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result) {
   // Render everything first: an exception while rendering leaves no file at all.

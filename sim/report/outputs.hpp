@@ -2,6 +2,7 @@
 /** @file outputs.hpp
  *  @brief Result files: result.json, comm.csv, trace.json (Chrome trace-event format, one track per GPU).
  *  Every file is written to a temporary name and renamed, so a failed run leaves no half file. */
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,11 +17,35 @@ namespace hulk {
  *  peak_memory_bytes[...], placement{...}, scenario name, seed, messages). */
 nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result);
 
+/** @brief comm.csv's first line (with its newline). */
+const char* comm_csv_header();
+
+/** @brief Appends one comm.csv row (with its newline) for `e` to `out`. */
+void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e);
+
 /** @brief comm.csv text: header iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s. */
 std::string comm_csv(const Scenario& scenario, const SimResult& result);
 
 /** @brief Chrome trace-event JSON: one process per host, one thread (track) per GPU. */
 nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result);
+
+/** @brief Writes trace.json span by span, without holding the trace in memory: the bytes are those of
+ *  `chrome_trace(scenario, result).dump() + "\n"` for the same placement and spans. */
+class ChromeTraceWriter {
+ public:
+  /** @brief Writes the head of the document and the track names of `placement` to `out`. */
+  ChromeTraceWriter(std::ostream& out, const Scenario& scenario, const Placement& placement);
+  /** @brief Appends one span (ranks as in the placement). */
+  void add(const Span& span);
+  /** @brief Ends the document (call once, after the last span). */
+  void finish();
+
+ private:
+  void event(const nlohmann::json& e);
+  std::ostream& out_;
+  const Placement& placement_;
+  bool first_ = true;
+};
 
 /** @brief Writes result.json, comm.csv and trace.json into dir atomically. */
 void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result);

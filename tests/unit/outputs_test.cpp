@@ -105,6 +105,21 @@ TEST(Outputs, ChromeTraceOneTrackPerGpu) {
   EXPECT_EQ(spans, 1);
 }
 
+TEST(Outputs, StreamedTraceHasTheBytesOfTheWholeDocument) {
+  hulk::SimResult r = tiny_result();
+  r.spans.push_back({0, "tp allreduce", "tp", 0.75, 1.0 / 3.0 + 1.0});
+  r.spans.push_back({1, "bwd \"mb0\"", "compute", 1e-9, 2.5});  // quotes are escaped the same way
+  for (int spans : {0, 1, 3}) {
+    hulk::SimResult part = r;
+    part.spans.resize(spans);
+    std::ostringstream streamed;
+    hulk::ChromeTraceWriter writer(streamed, tiny_scenario(), part.placement);
+    for (const hulk::Span& s : part.spans) writer.add(s);
+    writer.finish();
+    EXPECT_EQ(streamed.str(), hulk::chrome_trace(tiny_scenario(), part).dump() + "\n") << spans << " spans";
+  }
+}
+
 TEST(Outputs, AtomicWriteCreatesFoldersAndLeavesNoTemporary) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("hulk_outputs_test_" + std::to_string(::getpid()));
