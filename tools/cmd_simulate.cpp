@@ -91,11 +91,10 @@ nlohmann::json simulate_without_comm_csv(const Scenario& s, const Placement& pla
     options.record_events = false;
     options.record_spans = true;
     options.progress_every_s = progress_interval_s();
+    options.trace_dir = out_dir;  // trace.json streamed by the simulator
     const SimResult r = simulate(s, placement, options);
     const nlohmann::json result = result_to_json(s, r);
-    const std::string trace = chrome_trace(s, r).dump() + "\n";  // rendered before any file is written
     write_file_atomic(out_dir + "/result.json", result.dump(2) + "\n");
-    write_file_atomic(out_dir + "/trace.json", trace);
     return result;
   });
 }
