@@ -6,6 +6,9 @@ links, GPT-3 13B with tp 8 x pp 8 and dp = GPUs / 64, 8 micro-batches per pipeli
 the issue's example: 64 regions x 32 hosts x 8 GPUs, dp 256 x tp 8 x pp 8. The placement is greedy (compact: a
 tensor-parallel group per host), the one a user would run; `hulk bench --placement` changes it.
 
+flat-1024 is the GNN placement benchmark's shape (issue 10: "< 1 s on 1,024 single-GPU hosts"): 16 regions x 64
+single-A100 hosts, GPT-3 13B with dp 64 x pp 16 and no tensor parallelism.
+
 Usage: scenarios/scale/generate.py [DIR]   (default: this script's folder)
 """
 import os
@@ -14,22 +17,23 @@ import sys
 SIZES = [64, 256, 1024, 4096, 16384]
 
 
-def scenario(gpus):
-    hosts = gpus // 8
-    regions = max(1, hosts // 32)
+def scenario(gpus, gpus_per_host=8, tp=8, pp=8, name=None):
+    hosts = gpus // gpus_per_host
+    regions = max(1, hosts // (32 if gpus_per_host == 8 else 64))
     per_region = hosts // regions
-    dp = gpus // 64
+    dp = gpus // (tp * pp)
+    name = name or f"scale-{gpus}"
     lines = [
-        f"# Scale benchmark, {gpus} GPUs: {regions} region(s) x {per_region} hosts x 8 A100-80GB, GPT-3 13B dp {dp} x "
-        "tp 8 x pp 8.",
+        f"# Scale benchmark, {gpus} GPUs: {regions} region(s) x {per_region} hosts x {gpus_per_host} A100-80GB, "
+        f"GPT-3 13B dp {dp} x tp {tp} x pp {pp}.",
         "# Written by scenarios/scale/generate.py; do not edit by hand.",
-        f"name: scale-{gpus}",
+        f"name: {name}",
         "seed: 11",
         "platform:",
         "  regions:",
     ]
     for r in range(regions):
-        lines.append(f"    - {{name: region{r:02d}, hosts: {per_region}, gpus_per_host: 8, gpu: A100-80GB, "
+        lines.append(f"    - {{name: region{r:02d}, hosts: {per_region}, gpus_per_host: {gpus_per_host}, gpu: A100-80GB, "
                      "host_link: {bandwidth: 100Gbps, latency: 20us}}")
     lines += [
         "  wan:",
@@ -38,9 +42,9 @@ def scenario(gpus):
         "job:",
         "  model: {preset: gpt3-13b}",
         "  precision: fp16",
-        f"  global_batch: {8 * dp}",
+        f"  global_batch: {pp * dp}",
         "  micro_batch: 1",
-        f"  parallelism: {{dp: {dp}, tp: 8, pp: 8}}",
+        f"  parallelism: {{dp: {dp}, tp: {tp}, pp: {pp}}}",
         "  schedule: 1f1b",
         "  collective: hierarchical",
         "  iterations: 1",
@@ -52,10 +56,12 @@ def scenario(gpus):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    for gpus in SIZES:
-        path = os.path.join(out, f"scale-{gpus}.yaml")
+    files = {f"scale-{gpus}.yaml": scenario(gpus) for gpus in SIZES}
+    files["flat-1024.yaml"] = scenario(1024, gpus_per_host=1, tp=1, pp=16, name="flat-1024")
+    for name, text in files.items():
+        path = os.path.join(out, name)
         with open(path, "w") as f:
-            f.write(scenario(gpus))
+            f.write(text)
         print(f"wrote {path}", file=sys.stderr)
 
 
