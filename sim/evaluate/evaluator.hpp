@@ -151,6 +151,9 @@ class Evaluator {
   void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
   /** @brief Critical path of every replica's pipeline: out.pipeline_s, out.bubble_s and stage_done_. */
   void replica_pipelines(int m, EvalBreakdown& out) const;
+  /** @brief Makespan (and last_end_) of the replica whose inputs are in sf_ ... slinks_b_: computed, or taken from
+   *  an earlier replica of this evaluation with the same inputs up to the naming of links. */
+  double replica_makespan_s() const;
 
   Scenario scenario_;
   JobCost cost_;
@@ -182,6 +185,18 @@ class Evaluator {
   mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one replica's per-stage inputs/outputs
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
   mutable std::vector<double> replica_done_;          ///< per (stage, replica): its pipeline's end at that stage
+  /** @brief replica_pipelines: the inputs of each distinct replica pipeline computed in this evaluation (stage
+   *  times, hand-off costs, link ids renamed in order of first use) with its result, so equal replicas are computed
+   *  once (scratch). */
+  struct PipelineMemo {
+    std::vector<double> times;
+    std::vector<int> links;
+    double span = 0;
+    std::vector<double> last_end;
+  };
+  mutable std::vector<PipelineMemo> pipe_memo_;
+  mutable size_t pipe_memo_used_ = 0;
+  mutable std::vector<int> link_rename_;  ///< scratch: link id -> its first-use name (-1 = unseen)
   mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
   mutable RingSet hier_local_, hier_cross_, hier_fallback_;  ///< hierarchical all-reduce phases (scratch)
   mutable std::vector<int> hier_regions_, hier_block_of_, hier_order_, cross_ring_;  ///< its grouping (scratch)
