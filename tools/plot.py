@@ -157,14 +157,19 @@ def plot_scale(path, out_dir):
         sys.exit("plot: no rows in " + path)
     gpus = [int(r["gpus"]) for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
-    for ax, key, label in zip(axes, ("wall_median_s", "peak_rss_mb", "messages"),
-                              ("wall time of one simulation (s, median)", "peak RSS of the simulation (MB)",
-                               "messages simulated")):
-        ax.plot(gpus, [float(r[key]) for r in rows], marker="o")
+    panels = (("wall time of one simulation (s, median)", [("wall_median_s", None)]),
+              ("peak RSS of the simulation (MB)", [("peak_rss_mb", None)]),
+              ("messages per iteration", [("messages", "all"), ("simgrid_messages", "through SimGrid")]))
+    for ax, (title, series) in zip(axes, panels):
+        for key, label in series:
+            if key in rows[0]:
+                ax.plot(gpus, [float(r[key]) for r in rows], marker="o", label=label)
+        if any(label for _, label in series):
+            ax.legend(fontsize=8)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("GPUs")
-        ax.set_title(label, fontsize=10)
+        ax.set_title(title, fontsize=10)
         ax.grid(True, which="both", lw=0.3)
     save(fig, out_dir, "scale")
 

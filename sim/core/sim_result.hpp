@@ -54,6 +54,8 @@ struct SimResult {
   /** @brief Tensor-parallel all-reduces the engine computed in closed form (SimOptions::tp_closed_form); not part of
    *  the outputs, which are the same either way. */
   long long tp_closed_form_collectives = 0;
+  /** @brief Their ring-step messages: messages - tp_closed_form_messages went through SimGrid. Not in the outputs. */
+  long long tp_closed_form_messages = 0;
   std::vector<CommEvent> events;  ///< all messages (empty if not recorded), sorted deterministically
   std::vector<Span> spans;        ///< per-GPU spans (empty if not recorded)
   long long messages = 0;         ///< number of point-to-point messages simulated

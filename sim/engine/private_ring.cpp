@@ -182,6 +182,7 @@ void PrivateRings::play(Meeting& m, const std::vector<int>& members, const std::
         ring_step_timeline(t, 2 * (n - 1), transfer_s, channels_, [&](const RingStepTransfer& x) {
           RankLedger& receiver = ledgers[members[x.to]];
           ++receiver.messages;
+          ++messages_;
           receiver.bytes.intra_host += chunk;
           if (!record_events) return;
           RawEvent e;

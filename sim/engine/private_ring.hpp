@@ -90,6 +90,8 @@ class PrivateRings {
                 const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events, bool record_spans);
   /** @brief TP all-reduces computed in closed form so far (each counted once, not per member). */
   long long collectives() const { return collectives_; }
+  /** @brief Their ring-step messages (counted in SimResult::messages like any other, but never given to SimGrid). */
+  long long messages() const { return messages_; }
 
  private:
   struct Meeting;
@@ -103,6 +105,7 @@ class PrivateRings {
   int channels_ = 1;
   std::vector<Meeting> meetings_;  ///< per TP group
   long long collectives_ = 0;
+  long long messages_ = 0;
 };
 
 }  // namespace hulk

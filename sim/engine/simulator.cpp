@@ -168,6 +168,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   res.total_time_s = shared.iteration_end_s.empty() ? engine->get_clock() : shared.iteration_end_s.back();
   res.iteration_time_s = res.total_time_s / iters;
   res.tp_closed_form_collectives = rings ? rings->collectives() : 0;
+  res.tp_closed_form_messages = rings ? rings->messages() : 0;
   summarise_ledgers(shared, iters, res);
   if (!options.trace_dir.empty()) {
     write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, trace);

@@ -29,6 +29,11 @@ if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
     --out "$tmp/sweep" 2>/dev/null || fail "sweep failed"
   "$src/tools/plot.py" sweep "$tmp/sweep/sweep.csv" --out "$tmp/plots" 2>"$tmp/plot.err" || { fail "plot.py sweep failed"; cat "$tmp/plot.err"; }
   ls "$tmp/plots"/*.png >/dev/null 2>&1 || fail "plot.py sweep wrote no PNG"
+  # The scale table of `hulk bench --simulation-only --csv`, from a real (tiny) bench run.
+  "$hulk" bench "$tests/data/tiny/tiny.yaml" --simulation-only --reps 1 --csv "$tmp/scale.csv" >/dev/null 2>&1 ||
+    fail "bench --csv failed"
+  "$src/tools/plot.py" scale "$tmp/scale.csv" --out "$tmp/plots" 2>"$tmp/plot.err" || { fail "plot.py scale failed"; cat "$tmp/plot.err"; }
+  [ -s "$tmp/plots/scale.png" ] || fail "plot.py scale wrote no scale.png"
 else
   fail "/usr/bin/python3 cannot import matplotlib: run tools/install-deps.sh"
 fi
