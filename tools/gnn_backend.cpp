@@ -1,14 +1,15 @@
 #include "tools/gnn_backend.hpp"
 
-#include "gnn/gnn_placer.hpp"
+#include "tools/gnn_plugin.hpp"
 
 namespace hulk::cli {
 
 MethodOptions cli_method_options() {
   MethodOptions options;
   options.learned = [](const Scenario& scenario, const std::string& model_path) {
-    return gnn::GnnPlacer(model_path).place(scenario);
+    return gnn_plugin().make_placer(model_path, gnn::SamplingOptions{})->place(scenario);
   };
+  options.prepare_learned = [] { gnn_plugin(); };
   return options;
 }
 

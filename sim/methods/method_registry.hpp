@@ -24,6 +24,9 @@ struct MethodOptions {
   long budget = 0;           ///< search / gnn+refine budget in analytic evaluations (0 = the method's default)
   std::string model_path;    ///< GNN model file ("" = the committed default model)
   LearnedPlacer learned;     ///< needed by gnn and gnn+refine (an InputError names the method without it)
+  /** @brief Called in the calling process before a learned method's child is forked (the program loads its GNN
+   *  plugin there once, so every child inherits it instead of loading torch again); may be empty. */
+  std::function<void()> prepare_learned;
 };
 
 /** @brief A placement and how long the method took to compute it (wall seconds, measured in the child). */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The program does not link LibTorch; the GNN plugin beside it is loaded only by the commands that use the GNN.
+# Without the plugin: every other command still works, a GNN method fails with one line naming the plugin file
+# (exit 1: an installation problem, not bad input), and the plugin beside the executable gives the GNN placement.
+# Usage: gnn_plugin.sh HULK_BINARY TESTS_DIR SOURCE_DIR
+set -u
+hulk="$(readlink -f "$1")" tests="$(readlink -f "$2")"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+scenario="$tests/data/tiny/tiny.yaml"
+
+ldd "$hulk" | grep -q torch && fail "hulk links torch: $(ldd "$hulk" | grep torch | head -1)"
+[ -f "$(dirname "$hulk")/libhulk_gnn_plugin.so" ] || fail "no libhulk_gnn_plugin.so beside $hulk"
+
+HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" place "$scenario" --method greedy --out "$tmp/g.json" >/dev/null 2>&1 ||
+  fail "greedy needs the plugin"
+HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" place "$scenario" --method gnn --out "$tmp/n.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "gnn without the plugin: exit $rc, expected 1"
+[ "$(grep -vc "^hulk: warning" "$tmp/err")" -eq 1 ] || { fail "gnn without the plugin: not one line"; cat "$tmp/err"; }
+grep -q "missing.so" "$tmp/err" || fail "the error does not name the plugin file"
+[ -e "$tmp/n.json" ] && fail "a placement file was written without the plugin"
+
+"$hulk" place "$scenario" --method gnn --out "$tmp/n.json" >/dev/null 2>"$tmp/err" || { fail "gnn with the plugin"; cat "$tmp/err"; }
+[ -s "$tmp/n.json" ] || fail "gnn wrote no placement"
+echo "$failures failures"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,17 @@
+// The GNN plugin: the only part of the program that links LibTorch (see tools/gnn_plugin_api.hpp).
+#include "gnn/gnn_placer.hpp"
+#include "tools/gnn_plugin_api.hpp"
+
+namespace {
+
+std::unique_ptr<hulk::Placer> make_placer(const std::string& model_path, const hulk::gnn::SamplingOptions& sampling) {
+  return std::make_unique<hulk::gnn::GnnPlacer>(model_path, sampling);
+}
+
+const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api() {
+  return &kApi;
+}

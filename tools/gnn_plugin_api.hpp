@@ -1,0 +1,36 @@
+#pragma once
+/** @file gnn_plugin_api.hpp
+ *  @brief What the GNN plugin (libhulk_gnn_plugin.so, built beside the `hulk` executable) gives the program.
+ *
+ *  Why a plugin: linking LibTorch into `hulk` cost every invocation about 0.7 s of start-up (its libraries' load and
+ *  static registrations), `hulk validate` and each sweep shard alike, against 0.03 s without it. The program now
+ *  loads torch only when a command needs the GNN (tools/gnn_plugin.hpp). */
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "gnn/sampled_decode.hpp"
+#include "gnn/train_command.hpp"
+#include "sim/place/placer.hpp"
+
+namespace hulk::cli {
+
+/** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
+constexpr int kGnnPluginAbi = 1;
+
+/** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
+struct GnnPluginApi {
+  int abi = kGnnPluginAbi;
+  /** @brief The learned placer of a model file (gnn::GnnPlacer). @throws InputError for a bad model file. */
+  std::unique_ptr<Placer> (*make_placer)(const std::string& model_path, const gnn::SamplingOptions& sampling);
+  /** @brief `hulk train` (gnn::train_from_dir). */
+  gnn::TrainSummary (*train)(const gnn::TrainCommand& command,
+                             const std::function<double(const Scenario&, const Placement&)>& evaluator,
+                             std::ostream* progress);
+};
+
+}  // namespace hulk::cli
+
+/** @brief The plugin's one exported symbol. */
+extern "C" const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api();
