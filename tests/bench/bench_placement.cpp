@@ -68,14 +68,20 @@ BENCHMARK(BM_SearchDefaultBudgetHulkLike)->Unit(benchmark::kSecond)->Iterations(
 
 namespace {
 
-void BM_PaperScenario(benchmark::State& state, const std::string& file) {
-  hulk::Scenario s;
+/** Loads a paper scenario; false (the benchmark marked skipped with the reason) if it cannot be loaded. */
+bool load_paper(benchmark::State& state, const std::string& file, hulk::Scenario& s) {
   try {
     s = hulk::load_scenario_file(file);
+    return true;
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
-    return;
+    return false;
   }
+}
+
+void BM_PaperScenario(benchmark::State& state, const std::string& file) {
+  hulk::Scenario s;
+  if (!load_paper(state, file, s)) return;
   hulk::Evaluator ev(s);
   double t_search = 0, t_greedy = 0, t_rr = 0, wall_greedy = 0;
   for (auto _ : state) {
@@ -100,12 +106,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
 // again (what `hulk bench` times); arg 1: 64 random placements in turn (what a search meets early on).
 void BM_PaperEvaluator(benchmark::State& state, const std::string& file) {
   hulk::Scenario s;
-  try {
-    s = hulk::load_scenario_file(file);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
+  if (!load_paper(state, file, s)) return;
   const hulk::Evaluator ev(s);
   std::vector<std::vector<int>> placements;
   if (state.range(0) == 0)
