@@ -5,7 +5,7 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PACKAGES="cmake g++ make pkg-config libsimgrid-dev libtorch-dev libboost-graph-dev libyaml-cpp-dev libgtest-dev
-  libgmock-dev libopenblas0-pthread libcli11-dev nlohmann-json3-dev libbenchmark-dev python3 python3-matplotlib
+  libgmock-dev libopenblas0-pthread libcli11-dev nlohmann-json3-dev libbenchmark-dev libjemalloc-dev python3 python3-matplotlib
   slurm-wlm munge"
 missing=""
 for p in $PACKAGES; do
