@@ -1,5 +1,6 @@
 #include "sim/core/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -38,23 +39,56 @@ void create_parent_folder(const std::string& path) {
   if (ec) throw InputError(path, 0, "", "cannot create the folder: " + ec.message());
 }
 
+/** Writes through `write` into the already open temporary file at `open_path`; InputError naming `path` on failure. */
+void fill(const std::string& open_path, const std::string& path, const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(open_path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(path, 0, "", std::string("cannot write the file: ") + std::strerror(errno));
+  write(out);
+  out.flush();
+  out.close();
+  if (!out) throw InputError(path, 0, "", "writing the file failed");
+}
+
+void rename_into_place(const std::string& from, const std::string& path) {
+  if (std::rename(from.c_str(), path.c_str()) != 0)
+    throw InputError(path, 0, "", std::string("cannot rename the temporary file into place: ") + std::strerror(errno));
+}
+
+/** The file is written unnamed (O_TMPFILE) in the target's folder and named only once complete: a process killed
+ *  while writing (a Ctrl-C makes the parent SIGKILL its simulating child, which may be writing a large comm.csv)
+ *  leaves nothing. False if the file system has no unnamed files (then the caller writes a named temporary). */
+bool write_unnamed(const std::string& path, const std::string& tmp_name,
+                   const std::function<void(std::ostream&)>& write) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_TMPFILE | O_WRONLY, 0666);
+  if (fd < 0) return false;
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close_fd{fd};
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  fill(self, path, write);
+  // Named next to the target, then renamed over it (rename replaces atomically; linkat would not).
+  std::remove(tmp_name.c_str());  // a leftover of a process that had this pid
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp_name.c_str(), AT_SYMLINK_FOLLOW) != 0)
+    throw InputError(path, 0, "", std::string("cannot name the written file: ") + std::strerror(errno));
+  TempFile named(tmp_name);
+  rename_into_place(tmp_name, path);
+  named.release();
+  return true;
+}
+
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   create_parent_folder(path);
   // Same folder as the target so rename() is atomic (same file system); the pid keeps two processes writing the
   // same path from sharing a temporary file.
-  TempFile tmp(path + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp.path(), std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, 0, "", std::string("cannot write the file: ") + std::strerror(errno));
-    write(out);
-    out.flush();
-    out.close();
-    if (!out) throw InputError(path, 0, "", "writing the file failed");
-  }
-  if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
-    throw InputError(path, 0, "", std::string("cannot rename the temporary file into place: ") + std::strerror(errno));
+  const std::string tmp_name = path + ".tmp." + std::to_string(::getpid());
+  if (write_unnamed(path, tmp_name, write)) return;
+  TempFile tmp(tmp_name);
+  fill(tmp.path(), path, write);
+  rename_into_place(tmp.path(), path);
   tmp.release();
 }
 

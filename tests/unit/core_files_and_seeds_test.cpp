@@ -1,6 +1,10 @@
 // sim/core's atomic file writer and seed derivation: the one home of each (issue 8).
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -74,6 +78,32 @@ TEST(AtomicFile, RenameOntoAFolderIsInputErrorNamingThePath) {
     EXPECT_EQ(e.file(), path);
   }
   EXPECT_EQ(entries_in(dir), 1);  // only the folder: no temporary left
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, WriterKilledWhileWritingLeavesNothing) {
+  // A Ctrl-C makes the program SIGKILL its simulating child, which may be writing a large comm.csv: the half-written
+  // file must not stay behind. Needs unnamed files (O_TMPFILE) where the folder is; skipped where there are none.
+  const fs::path dir = fresh_dir("hulk_atomic_killed_");
+  const int probe = ::open(dir.c_str(), O_TMPFILE | O_WRONLY, 0600);
+  if (probe < 0) GTEST_SKIP() << "no O_TMPFILE support in " << dir;
+  ::close(probe);
+  write_file_atomic((dir / "f").string(), "old");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    write_file_atomic((dir / "f").string(), [](std::ostream& out) {
+      out << std::string(1 << 20, 'x');
+      out.flush();
+      ::raise(SIGKILL);
+    });
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(read_all(dir / "f"), "old");
+  EXPECT_EQ(entries_in(dir), 1);
   fs::remove_all(dir);
 }
 
