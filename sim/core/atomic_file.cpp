@@ -56,9 +56,12 @@ void rename_into_place(const std::string& from, const std::string& path) {
 
 /** The file is written unnamed (O_TMPFILE) in the target's folder and named only once complete: a process killed
  *  while writing (a Ctrl-C makes the parent SIGKILL its simulating child, which may be writing a large comm.csv)
- *  leaves nothing. False if the file system has no unnamed files (then the caller writes a named temporary). */
+ *  leaves nothing. False, before anything is written, if the file system has no unnamed files or /proc is missing
+ *  (then the caller writes a named temporary: `write` may run only once, e.g. when it drains a recorder). */
 bool write_unnamed(const std::string& path, const std::string& tmp_name,
                    const std::function<void(std::ostream&)>& write) {
+  // The unnamed file is reopened and named through /proc/self/fd: without /proc (some sandboxes), use a named one.
+  if (::access("/proc/self/fd", X_OK) != 0) return false;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_TMPFILE | O_WRONLY, 0666);
   if (fd < 0) return false;
