@@ -116,15 +116,4 @@ void ChromeTraceWriter::event(const nlohmann::json& e) {
 
 void ChromeTraceWriter::finish() { out_ << "]}\n"; }
 
-void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result) {
-  // Render everything first: an exception while rendering leaves no file at all.
-  const std::string result_text = result_to_json(scenario, result).dump(2) + "\n";
-  const std::string csv = comm_csv(scenario, result);
-  const std::string trace = chrome_trace(scenario, result).dump() + "\n";
-  const std::string base = dir.empty() ? std::string(".") : dir;
-  write_file_atomic(base + "/result.json", result_text);
-  write_file_atomic(base + "/comm.csv", csv);
-  write_file_atomic(base + "/trace.json", trace);
-}
-
 }  // namespace hulk

@@ -1,7 +1,8 @@
 #pragma once
 /** @file outputs.hpp
- *  @brief Result files: result.json, comm.csv, trace.json (Chrome trace-event format, one track per GPU).
- *  Every file is written to a temporary name and renamed, so a failed run leaves no half file. */
+ *  @brief Renderings of the result files: result.json, comm.csv rows, trace.json (Chrome trace-event format, one
+ *  track per GPU). Their writers (simulate() for comm.csv and trace.json, streamed; its callers for result.json) use
+ *  write_file_atomic, so a failed run leaves no half file. */
 #include <ostream>
 #include <string>
 
@@ -46,8 +47,5 @@ class ChromeTraceWriter {
   const Placement& placement_;
   bool first_ = true;
 };
-
-/** @brief Writes result.json, comm.csv and trace.json into dir atomically. */
-void write_run_outputs(const std::string& dir, const Scenario& scenario, const SimResult& result);
 
 }  // namespace hulk

@@ -120,23 +120,6 @@ TEST(Outputs, StreamedTraceHasTheBytesOfTheWholeDocument) {
   }
 }
 
-TEST(Outputs, AtomicWriteCreatesFoldersAndLeavesNoTemporary) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("hulk_outputs_test_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  hulk::write_run_outputs((dir / "a" / "b").string(), tiny_scenario(), tiny_result());
-  for (const char* f : {"result.json", "comm.csv", "trace.json"}) EXPECT_TRUE(fs::exists(dir / "a" / "b" / f)) << f;
-  int entries = 0;
-  for (const auto& e : fs::directory_iterator(dir / "a" / "b")) {
-    (void)e;
-    ++entries;
-  }
-  EXPECT_EQ(entries, 3);  // no *.tmp.* left
-  std::ifstream in(dir / "a" / "b" / "result.json");
-  EXPECT_NO_THROW(nlohmann::json::parse(in));
-  fs::remove_all(dir);
-}
-
 TEST(Outputs, UnwritableTargetIsInputErrorAndLeavesNothing) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("hulk_outputs_ro_" + std::to_string(::getpid()));
