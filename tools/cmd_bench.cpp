@@ -89,11 +89,11 @@ void bench_file(const std::string& file, BenchArgs& args) {
   const Placement greedy = make_placer(args.placement)->place(s);
   const double placement_s = seconds_since(placed_at);
   const SimulationBench sim = bench_simulation(s, greedy, args);
-  std::printf("  simgrid simulation (forked, %s placement in %.2f s, %d iteration(s), %.0f messages of which %.0f through "
-              "SimGrid, %.0f tensor-parallel all-reduces in closed form): median %.3f s wall, peak RSS %.0f MB -> %.2f "
-              "evaluations/s (simulated %.4f s/iteration)\n",
-              args.placement.c_str(), placement_s, s.job.iterations, sim.messages, sim.simgrid_messages, sim.closed_form,
-              sim.wall_median_s, sim.peak_rss_mb, 1.0 / sim.wall_median_s, sim.iteration_time_s);
+  std::printf("  simgrid simulation (forked, %s placement in %.2f s, %d iteration(s), %.0f messages of which %.0f "
+              "through SimGrid, %.0f tensor-parallel all-reduces in closed form): median %.3f s wall, peak RSS %.0f MB "
+              "-> %.2f evaluations/s (simulated %.4f s/iteration)\n",
+              args.placement.c_str(), placement_s, s.job.iterations, sim.messages, sim.simgrid_messages,
+              sim.closed_form, sim.wall_median_s, sim.peak_rss_mb, 1.0 / sim.wall_median_s, sim.iteration_time_s);
   if (!args.csv.empty()) {
     char row[512];
     std::snprintf(row, sizeof row, "%s,%d,%zu,%s,%d,%.6g,%.3f,%.0f,%.0f,%.0f,%.0f\n", s.name.c_str(),

@@ -48,6 +48,9 @@ inline bool is_method_name(const std::string& text) {
   return false;
 }
 
+/** @brief True for the methods that use the learned (GNN) placer: gnn and gnn+refine. */
+inline bool uses_learned_placer(const std::string& method) { return method == "gnn" || method == "gnn+refine"; }
+
 /** @brief "round-robin, random, ..., gnn+refine, file:PATH": the list error messages show. */
 inline std::string method_names_text() {
   std::string out;

@@ -68,7 +68,7 @@ struct RankLedger {
   BytesByClass bytes;
   long long messages = 0;
   int iteration = 0;  ///< current iteration (stamped on recorded events)
-  /** @brief Where messages and spans are recorded (shared by all ranks; null when nothing is recorded). */
+  /** @brief Where messages and spans are recorded (one recorder shared by all ranks, set by simulate()). */
   TraceRecorder* trace = nullptr;
 };
 

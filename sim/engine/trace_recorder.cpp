@@ -49,7 +49,9 @@ void TraceRecorder::span(int rank, const std::string& name, const char* cat, dou
 
 void TraceRecorder::drain_spans(const std::function<void(const Span&)>& visit) {
   for (int r = 0; r < static_cast<int>(open_.size()); ++r) close_open_span(r);
-  spans_.drain([&](const SpanRecord& s) { visit(Span{s.rank, names_[s.name_id], cats_[s.cat_id], s.start_s, s.end_s}); });
+  spans_.drain([&](const SpanRecord& s) {
+    visit(Span{s.rank, names_[s.name_id], cats_[s.cat_id], s.start_s, s.end_s});
+  });
 }
 
 CommEvent to_comm_event(const RawEvent& e, const std::vector<int>& host_of_rank) {

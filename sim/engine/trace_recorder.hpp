@@ -51,9 +51,6 @@ class TraceRecorder {
    *  name and category, starting where that one ended). Spans of zero or negative length are dropped. */
   void span(int rank, const std::string& name, const char* cat, double start_s, double end_s);
 
-  /** @brief Messages recorded so far (before drain_events()). */
-  std::size_t events() const { return events_.size(); }
-
   /** @brief Visits every message in EventOrder, then forgets them. */
   void drain_events(const std::function<void(const RawEvent&)>& visit) { events_.drain(visit); }
 

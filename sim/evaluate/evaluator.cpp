@@ -237,7 +237,8 @@ double Evaluator::replica_makespan_s() const {
   if (pipe_memo_used_ == pipe_memo_.size()) pipe_memo_.emplace_back();
   PipelineMemo& key = pipe_memo_[pipe_memo_used_];
   key.times.clear();
-  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_}) key.times.insert(key.times.end(), v->begin(), v->begin() + P);
+  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_})
+    key.times.insert(key.times.end(), v->begin(), v->begin() + P);
   key.links.clear();
   link_rename_.resize(net_.links(), -1);
   int names = 0;

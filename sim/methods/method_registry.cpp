@@ -118,7 +118,7 @@ std::vector<std::string> parse_method_list(const std::string& text) {
 
 PlacementOutcome compute_placement(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
   check_method(method, scenario.file, "placement");
-  if ((method == "gnn" || method == "gnn+refine") && options.prepare_learned) options.prepare_learned();
+  if (uses_learned_placer(method) && options.prepare_learned) options.prepare_learned();
   nlohmann::json answer = run_in_child([&]() {
     const auto start = std::chrono::steady_clock::now();
     Placement p = make_placer(method, options)->place(scenario);
