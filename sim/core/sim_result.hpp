@@ -11,6 +11,7 @@ namespace hulk {
 
 /** @brief One point-to-point message of a collective or pipeline transfer. */
 struct CommEvent {
+  int job = 0;             ///< job index (Scenario::jobs; 0 for a one-job scenario); ranks below are the job's own
   int iteration = 0;
   std::string kind;        ///< "dp" | "tp" | "pp"
   std::string collective;  ///< collective id, identical on all ranks taking part, e.g. "tp/s1d0/mb3/l5/f0"
@@ -59,6 +60,14 @@ struct SimResult {
   std::vector<CommEvent> events;  ///< all messages (empty if not recorded), sorted deterministically
   std::vector<Span> spans;        ///< per-GPU spans (empty if not recorded)
   long long messages = 0;         ///< number of point-to-point messages simulated
+  /** @brief Several jobs (Scenario::jobs): each job's own result (its placement, its ranks' means, no events or
+   *  spans); the fields above then describe the whole cluster (placement and peak memory of every job's ranks in
+   *  job order, totals of bytes and messages, compute/comm/bubble means over all ranks). Empty for one job. */
+  std::vector<SimResult> jobs;
+  /** @brief Several jobs: the weighted mean of the jobs' iteration times (the objective placers minimise). */
+  double objective_s = 0;
+  /** @brief Several jobs: simulated time until the last job's last iteration ended. */
+  double makespan_s = 0;
 };
 
 }  // namespace hulk

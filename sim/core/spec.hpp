@@ -106,6 +106,10 @@ struct Parallelism {
 
 /** @brief The training job. */
 struct JobSpec {
+  /** @brief Name of the job in a several-job scenario (`jobs:`, unique); "" for the one job of `job:`. */
+  std::string name;
+  /** @brief Weight of the job's iteration time in the cluster objective (Scenario::jobs; > 0, default 1). */
+  double weight = 1;
   ModelSpec model;
   std::string precision = "fp16";      ///< fp16 | bf16 | fp32
   int global_batch = 1;                ///< sequences per iteration
@@ -140,7 +144,9 @@ struct GpuSlot {
   bool operator<(const GpuSlot& o) const { return host != o.host ? host < o.host : slot < o.slot; }
 };
 
-/** @brief rank -> GPU. Ranks are in Megatron order: rank = ((pp * DP) + dp) * TP + tp. */
+/** @brief rank -> GPU. Ranks are in Megatron order: rank = ((pp * DP) + dp) * TP + tp. With several jobs
+ *  (Scenario::jobs) the jobs' rank lists are stored one after the other, in the order of the jobs: job j's rank r
+ *  is entry job_rank_offset(scenario, j) + r (sim/core/jobs.hpp). */
 struct Placement {
   std::vector<GpuSlot> gpu_of_rank;
 };
@@ -152,7 +158,12 @@ struct Scenario {
   std::uint64_t seed = 0;
   PlatformSpec platform;
   NetworkSpec network;
+  /** @brief The job of a one-job scenario (`job:`). With several jobs, a copy of jobs[0]: code that handles one job
+   *  only must check has_several_jobs() (sim/core/jobs.hpp) instead of reading it. */
   JobSpec job;
+  /** @brief The jobs of a scenario with `jobs:` (each with a unique name), all sharing the cluster; empty for a
+   *  one-job scenario. See sim/core/jobs.hpp for rank offsets, one-job views and the cluster objective. */
+  std::vector<JobSpec> jobs;
   std::string placement = "round-robin";  ///< method name, or "file:PATH" (PATH resolved to absolute)
 };
 

@@ -1,0 +1,49 @@
+#pragma once
+/** @file jobs.hpp
+ *  @brief Several training jobs sharing one cluster (`jobs:`): rank offsets into the one Placement, one-job views
+ *  of a scenario, and the cluster objective. A one-job scenario (`job:`) is the case of one job everywhere here.
+ *
+ *  The objective a placer minimises with several jobs is the weighted mean of the jobs' iteration times,
+ *  sum_j w_j t_j / sum_j w_j (JobSpec::weight, default 1); with one job it is that job's iteration time. */
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief True for a scenario with `jobs:` (Scenario::jobs not empty), even of a single entry. */
+inline bool has_several_jobs(const Scenario& s) { return !s.jobs.empty(); }
+
+/** @brief Number of jobs (1 for a one-job scenario). */
+int job_count(const Scenario& s);
+
+/** @brief Job j (0 <= j < job_count). */
+const JobSpec& job_at(const Scenario& s, int j);
+
+/** @brief Index of the first rank of job j in the scenario's Placement. */
+int job_rank_offset(const Scenario& s, int j);
+
+/** @brief Ranks of all jobs together (the length of a valid Placement). */
+int total_ranks(const Scenario& s);
+
+/** @brief The job that a Placement entry (global rank) belongs to. */
+int job_of_rank(const Scenario& s, int global_rank);
+
+/** @brief A one-job scenario of job j on the same platform and network (Scenario::jobs empty, job = job j). The
+ *  scenario keeps its name and file, so errors still name the file. */
+Scenario job_view(const Scenario& s, int j);
+
+/** @brief The part of `placement` that belongs to job j, ranks renumbered from 0. */
+Placement job_slice(const Scenario& s, const Placement& placement, int j);
+
+/** @brief The jobs' placements one after the other (in job order): the scenario's Placement. */
+Placement concat_placements(const std::vector<Placement>& per_job);
+
+/** @brief sum_j w_j t_j / sum_j w_j over the jobs' iteration times (one per job, in job order). */
+double weighted_objective(const Scenario& s, const std::vector<double>& iteration_times_s);
+
+/** @brief "job 'NAME'" for messages, or "the job" in a one-job scenario. */
+std::string job_label(const Scenario& s, int j);
+
+}  // namespace hulk
