@@ -2,6 +2,7 @@
 // The schema is documented key by key in scenarios/README.md.
 #include "sim/scenario/scenario.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/core/method_names.hpp"
 #include "sim/scenario/scenario_parts.hpp"
 
@@ -54,47 +56,62 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
   return m;
 }
 
-JobSpec parse_job(const YamlReader& r, const YAML::Node& job) {
-  r.check_keys(job, "job",
-               {"model", "precision", "global_batch", "micro_batch", "parallelism", "schedule", "collective",
-                "iterations", "utilisation", "check_memory", "recompute", "optimizer", "pipeline_p2p"});
+// One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
+JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& key = "job") {
+  const bool entry = key != "job";
+  std::vector<std::string> allowed = {"model",      "precision", "global_batch", "micro_batch", "parallelism",
+                                      "schedule",   "collective", "iterations", "utilisation", "check_memory",
+                                      "recompute",  "optimizer", "pipeline_p2p"};
+  if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
+  r.check_keys(job, key, allowed);
   JobSpec j;
+  if (entry) {
+    // The name addresses the job in --set (jobs.NAME.KEY), results and messages; its uniqueness and the weight's
+    // range are checked with the bounds (check_job_bounds), for scenarios built in code too.
+    r.collect([&] {
+      if (!job["name"])
+        r.fail(job, key + ".name", "missing key 'name' (expected a unique name for each job of jobs:)");
+      j.name = r.str(job["name"], key + ".name");
+    });
+    if (job["weight"]) r.collect([&] { j.weight = r.number(job["weight"], key + ".weight"); });
+  }
   // Fields are read independently: each problem is collected and the next field is still checked. Ranges beyond
   // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
   // in code).
-  r.collect([&] { j.model = parse_model(r, r.require(job, "job", "model"), "job.model"); });
+  r.collect([&] { j.model = parse_model(r, r.require(job, key, "model"), key + ".model"); });
   const auto int_of = [&](const YAML::Node& n, const std::string& k, int& out) {
     r.collect([&] { out = static_cast<int>(r.integer(n, k, -1000000000, 1000000000)); });
   };
   if (job["precision"])
-    r.collect([&] { j.precision = r.one_of(job["precision"], "job.precision", {"fp16", "bf16", "fp32"}); });
-  r.collect([&] { int_of(r.require(job, "job", "global_batch"), "job.global_batch", j.global_batch); });
-  if (job["micro_batch"]) int_of(job["micro_batch"], "job.micro_batch", j.micro_batch);
+    r.collect([&] { j.precision = r.one_of(job["precision"], key + ".precision", {"fp16", "bf16", "fp32"}); });
+  r.collect([&] { int_of(r.require(job, key, "global_batch"), key + ".global_batch", j.global_batch); });
+  if (job["micro_batch"]) int_of(job["micro_batch"], key + ".micro_batch", j.micro_batch);
   if (job["parallelism"]) {
     r.collect([&] {
       const YAML::Node par = job["parallelism"];
-      r.check_keys(par, "job.parallelism", {"dp", "tp", "pp"});
-      if (par["dp"]) int_of(par["dp"], "job.parallelism.dp", j.par.dp);
-      if (par["tp"]) int_of(par["tp"], "job.parallelism.tp", j.par.tp);
-      if (par["pp"]) int_of(par["pp"], "job.parallelism.pp", j.par.pp);
+      r.check_keys(par, key + ".parallelism", {"dp", "tp", "pp"});
+      if (par["dp"]) int_of(par["dp"], key + ".parallelism.dp", j.par.dp);
+      if (par["tp"]) int_of(par["tp"], key + ".parallelism.tp", j.par.tp);
+      if (par["pp"]) int_of(par["pp"], key + ".parallelism.pp", j.par.pp);
     });
   }
-  if (job["schedule"]) r.collect([&] { j.schedule = r.one_of(job["schedule"], "job.schedule", {"1f1b", "gpipe"}); });
+  if (job["schedule"]) r.collect([&] { j.schedule = r.one_of(job["schedule"], key + ".schedule", {"1f1b", "gpipe"}); });
   if (job["collective"])
     r.collect([&] {
-      j.collective = r.one_of(job["collective"], "job.collective", {"ring", "hierarchical", "tree"});
+      j.collective = r.one_of(job["collective"], key + ".collective", {"ring", "hierarchical", "tree"});
     });
-  if (job["iterations"]) int_of(job["iterations"], "job.iterations", j.iterations);
-  if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], "job.utilisation"); });
-  if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], "job.check_memory"); });
+  if (job["iterations"]) int_of(job["iterations"], key + ".iterations", j.iterations);
+  if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], key + ".utilisation"); });
+  if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], key + ".check_memory"); });
   // Megatron-LM knobs (issue 9); their effects on time and memory are in scenarios/README.md and cost_model.cpp.
   if (job["recompute"])
-    r.collect([&] { j.recompute = r.one_of(job["recompute"], "job.recompute", {"none", "selective", "full"}); });
-  if (job["optimizer"]) r.collect([&] { j.optimizer = r.one_of(job["optimizer"], "job.optimizer", {"adam", "sgd"}); });
+    r.collect([&] { j.recompute = r.one_of(job["recompute"], key + ".recompute", {"none", "selective", "full"}); });
+  if (job["optimizer"])
+    r.collect([&] { j.optimizer = r.one_of(job["optimizer"], key + ".optimizer", {"adam", "sgd"}); });
   // Absent = the schedule's default (JobSpec::pipeline_p2p_blocking); an explicit value is one of the two modes.
   if (job["pipeline_p2p"])
     r.collect([&] {
-      j.pipeline_p2p = r.one_of(job["pipeline_p2p"], "job.pipeline_p2p", {"blocking", "overlapped"});
+      j.pipeline_p2p = r.one_of(job["pipeline_p2p"], key + ".pipeline_p2p", {"blocking", "overlapped"});
     });
   return j;
 }
@@ -136,6 +153,22 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
   r.fail(node, "placement", unknown_method_message(text));
 }
 
+// `jobs:` (several jobs sharing the cluster): a non-empty list of job maps, each also with a name and an optional
+// weight. Every entry is read even when an earlier one failed (its problems are collected).
+std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list) {
+  r.record("jobs", list);
+  if (list.IsMap())  // most likely one job written as for job:
+    r.fail(list, "jobs", "expected a list of jobs, got a map (for a single job use job:, else write each job as a "
+                         "list entry '- name: ...')");
+  r.expect_list(list, "jobs");
+  if (list.size() == 0)
+    r.fail(list, "jobs", "expected a list of at least one job, got an empty list (or use job: for a single job)");
+  std::vector<JobSpec> jobs(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i)
+    r.collect([&] { jobs[i] = parse_job(r, list[i], "jobs[" + std::to_string(i) + "]"); });
+  return jobs;
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides,
@@ -154,7 +187,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // at the end (one line each, the first one first). The job is checked against the platform only when both
   // were read without a problem: otherwise its errors would be consequences of the first ones.
   r.collect_errors(true);
-  r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "placement"});
+  r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "jobs", "placement"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
@@ -164,8 +197,20 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   r.collect([&] { s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml); });
   if (root["network"]) r.collect([&] { s.network = parse_network(r, root["network"]); });
   const std::size_t before_job = r.error_count();
-  const bool job_read =
-      r.collect([&] { s.job = parse_job(r, r.require(root, "", "job")); }) && r.error_count() == before_job;
+  // Exactly one of job: (one job) and jobs: (several; Scenario::job is then a copy of the first).
+  const bool job_read = r.collect([&] {
+    if (root["job"] && root["jobs"])
+      r.fail(root["jobs"], "jobs",
+             "both job: and jobs: are given (expected job: for one job or jobs: for several, not both)");
+    if (root["jobs"]) {
+      s.jobs = parse_jobs(r, root["jobs"]);
+      s.job = s.jobs.front();
+    } else {
+      if (!root["job"])
+        r.fail(root, "job", "missing key 'job' (expected job: for one job, or jobs: a list of named jobs)");
+      s.job = parse_job(r, root["job"]);
+    }
+  }) && r.error_count() == before_job;
   if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
   // The job's own bounds do not depend on the platform: checked whenever the job was read (after the placement,
   // the order in which a single problem was always reported).
@@ -185,6 +230,11 @@ std::string number_text(double v) {
   os << v;
   return os.str();
 }
+
+// The key path of job i in messages: "job" for a one-job scenario, "jobs[i]" for an entry of jobs:.
+std::string job_key(const Scenario& s, std::size_t i) {
+  return has_several_jobs(s) ? "jobs[" + std::to_string(i) + "]" : std::string("job");
+}
 }  // namespace
 
 void check_job_bounds(const Scenario& s, const YamlReader* r) {
@@ -196,8 +246,6 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
     }
     throw InputError(s.file, 0, key, message);
   };
-  const JobSpec& j = s.job;
-  const ModelSpec& m = j.model;
   // Bounds of scenarios/README.md ("Bounds"): each value on its own, so all of them are reported at once.
   const auto in_range = [&](int v, long long max, const std::string& key, const char* why) {
     if (v < 1)
@@ -206,30 +254,45 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
       fail(key, std::to_string(v) + " is too large (expected an integer in [1, " + std::to_string(max) + "]: " +
                     why + ")");
   };
-  in_range(m.layers, bounds::kMaxLayers, "job.model.layers", "10x the deepest published transformer");
-  in_range(m.hidden, bounds::kMaxHidden, "job.model.hidden", "5x the widest published transformer");
-  in_range(m.heads, bounds::kMaxHeads, "job.model.heads", "8x the most heads of a published transformer");
-  in_range(m.seq_len, bounds::kMaxSeqLen, "job.model.seq_len", "a million tokens of context");
-  in_range(m.vocab, bounds::kMaxVocab, "job.model.vocab", "40x the largest published vocabulary");
-  in_range(j.global_batch, bounds::kMaxGlobalBatch, "job.global_batch",
-           "sequences per iteration; 1000x the largest published batches");
-  in_range(j.micro_batch, bounds::kMaxMicroBatch, "job.micro_batch", "sequences per micro-batch");
-  in_range(j.par.dp, bounds::kMaxDegree, "job.parallelism.dp", "the platform's GPU bound");
-  in_range(j.par.tp, bounds::kMaxDegree, "job.parallelism.tp", "the platform's GPU bound");
-  in_range(j.par.pp, bounds::kMaxDegree, "job.parallelism.pp", "the platform's GPU bound");
-  in_range(j.iterations, bounds::kMaxIterations, "job.iterations",
-           "iterations of a deterministic simulation repeat each other");
-  if (!(j.utilisation > 0 && j.utilisation <= 1))
-    fail("job.utilisation", "utilisation " + number_text(j.utilisation) +
-                                " is out of range (expected a fraction of peak flop/s in (0, 1])");
+  for (int i = 0; i < job_count(s); ++i) {
+    const JobSpec& j = job_at(s, i);
+    const ModelSpec& m = j.model;
+    const std::string k = job_key(s, static_cast<std::size_t>(i));
+    if (has_several_jobs(s)) {
+      // Read from the file these are a non-empty string and a finite number; built in code, anything.
+      if (j.name.empty()) fail(k + ".name", "expected a non-empty job name");
+      for (int e = 0; e < i && !j.name.empty(); ++e)
+        if (s.jobs[e].name == j.name) {
+          fail(k + ".name", "duplicate job name '" + j.name + "' (also jobs[" + std::to_string(e) +
+                                "].name; expected a unique name for each job)");
+          break;
+        }
+      if (!(j.weight > 0 && std::isfinite(j.weight)))
+        fail(k + ".weight", "weight " + number_text(j.weight) + " is out of range (expected a finite number > 0)");
+    }
+    in_range(m.layers, bounds::kMaxLayers, k + ".model.layers", "10x the deepest published transformer");
+    in_range(m.hidden, bounds::kMaxHidden, k + ".model.hidden", "5x the widest published transformer");
+    in_range(m.heads, bounds::kMaxHeads, k + ".model.heads", "8x the most heads of a published transformer");
+    in_range(m.seq_len, bounds::kMaxSeqLen, k + ".model.seq_len", "a million tokens of context");
+    in_range(m.vocab, bounds::kMaxVocab, k + ".model.vocab", "40x the largest published vocabulary");
+    in_range(j.global_batch, bounds::kMaxGlobalBatch, k + ".global_batch",
+             "sequences per iteration; 1000x the largest published batches");
+    in_range(j.micro_batch, bounds::kMaxMicroBatch, k + ".micro_batch", "sequences per micro-batch");
+    in_range(j.par.dp, bounds::kMaxDegree, k + ".parallelism.dp", "the platform's GPU bound");
+    in_range(j.par.tp, bounds::kMaxDegree, k + ".parallelism.tp", "the platform's GPU bound");
+    in_range(j.par.pp, bounds::kMaxDegree, k + ".parallelism.pp", "the platform's GPU bound");
+    in_range(j.iterations, bounds::kMaxIterations, k + ".iterations",
+             "iterations of a deterministic simulation repeat each other");
+    if (!(j.utilisation > 0 && j.utilisation <= 1))
+      fail(k + ".utilisation", "utilisation " + number_text(j.utilisation) +
+                                   " is out of range (expected a fraction of peak flop/s in (0, 1])");
+  }
   // Read from the network section, but a scenario built in code (or read from JSON) meets the same bound.
   in_range(s.network.channels_per_peer, bounds::kMaxChannelsPerPeer, "network.channels_per_peer",
            "parallel channels from one rank to one peer");
 }
 
 void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds) {
-  const JobSpec& j = s.job;
-  const ModelSpec& m = j.model;
   const std::size_t before = r != nullptr ? r->error_count() : 0;
   if (check_bounds) check_job_bounds(s, r);
   // The checks below combine values: they are meaningful only when every value above is in range, and one
@@ -239,48 +302,72 @@ void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds
     if (r != nullptr) r->fail_key(key, message);
     throw InputError(s.file, 0, key, message);
   };
-  if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
-    fail_now("job.precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
-  if (j.schedule != "1f1b" && j.schedule != "gpipe")
-    fail_now("job.schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
-  if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
-    fail_now("job.collective", "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
-  if (j.recompute != "none" && j.recompute != "selective" && j.recompute != "full")
-    fail_now("job.recompute", "'" + j.recompute + "' is not allowed: expected one of none | selective | full");
-  if (j.optimizer != "adam" && j.optimizer != "sgd")
-    fail_now("job.optimizer", "'" + j.optimizer + "' is not allowed: expected one of adam | sgd");
-  if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
-    fail_now("job.pipeline_p2p",
-             "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
-  if (m.hidden % m.heads != 0)
-    fail_now("job.model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
-                                std::to_string(m.heads) + " (expected hidden = heads x head size)");
-  if (m.heads % j.par.tp != 0)
-    fail_now("job.parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
-                                   std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
-  if (m.layers < j.par.pp)
-    fail_now("job.parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
-                                   std::to_string(m.layers) + " layers (expected at least one layer per stage)");
-  const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
-  if (j.global_batch % per_step != 0)
-    fail_now("job.global_batch", "global_batch " + std::to_string(j.global_batch) +
-                                 " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) + " x " +
-                                 std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
-                                 " (expected a multiple of it)");
-  else if (j.global_batch / per_step > bounds::kMaxMicroBatchesPerPipeline)
-    // Simulated work grows with the micro-batches of one pipeline (messages and compute steps per iteration).
-    fail_now("job.global_batch", "global_batch / (dp x micro_batch) = " + std::to_string(j.global_batch) + " / " +
-                                 std::to_string(per_step) + " = " + std::to_string(j.global_batch / per_step) +
-                                 " micro-batches per pipeline is too many (expected at most " +
-                                 std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
-                                 ": the bubble is below 1% long before, and each one is simulated)");
-  const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
   const int gpus = s.platform.total_gpus();
-  if (ranks > gpus)
-    fail_now("job.parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) + " x " +
-                                std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
-                                " ranks, but the platform has " + std::to_string(gpus) +
-                                " GPUs (expected at most one rank per GPU)");
+  // Each job on its own against the platform (with jobs:, key paths jobs[i].KEY and the lines of that entry).
+  for (int i = 0; i < job_count(s); ++i) {
+    const JobSpec& j = job_at(s, i);
+    const ModelSpec& m = j.model;
+    const std::string k = job_key(s, static_cast<std::size_t>(i));
+    if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
+      fail_now(k + ".precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
+    if (j.schedule != "1f1b" && j.schedule != "gpipe")
+      fail_now(k + ".schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
+    if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
+      fail_now(k + ".collective",
+               "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
+    if (j.recompute != "none" && j.recompute != "selective" && j.recompute != "full")
+      fail_now(k + ".recompute", "'" + j.recompute + "' is not allowed: expected one of none | selective | full");
+    if (j.optimizer != "adam" && j.optimizer != "sgd")
+      fail_now(k + ".optimizer", "'" + j.optimizer + "' is not allowed: expected one of adam | sgd");
+    if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
+      fail_now(k + ".pipeline_p2p",
+               "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
+    if (m.hidden % m.heads != 0)
+      fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
+                                       std::to_string(m.heads) + " (expected hidden = heads x head size)");
+    if (m.heads % j.par.tp != 0)
+      fail_now(k + ".parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
+                                          std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
+    if (m.layers < j.par.pp)
+      fail_now(k + ".parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
+                                          std::to_string(m.layers) +
+                                          " layers (expected at least one layer per stage)");
+    const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
+    if (j.global_batch % per_step != 0)
+      fail_now(k + ".global_batch", "global_batch " + std::to_string(j.global_batch) +
+                                        " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) +
+                                        " x " + std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
+                                        " (expected a multiple of it)");
+    else if (j.global_batch / per_step > bounds::kMaxMicroBatchesPerPipeline)
+      // Simulated work grows with the micro-batches of one pipeline (messages and compute steps per iteration).
+      fail_now(k + ".global_batch",
+               "global_batch / (dp x micro_batch) = " + std::to_string(j.global_batch) + " / " +
+                   std::to_string(per_step) + " = " + std::to_string(j.global_batch / per_step) +
+                   " micro-batches per pipeline is too many (expected at most " +
+                   std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
+                   ": the bubble is below 1% long before, and each one is simulated)");
+    const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
+    if (ranks > gpus)
+      fail_now(k + ".parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) +
+                                       " x " + std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
+                                       " ranks, but the platform has " + std::to_string(gpus) +
+                                       " GPUs (expected at most one rank per GPU)");
+  }
+  // Across jobs: each job runs on GPUs of its own, so all their ranks together must fit.
+  if (has_several_jobs(s)) {
+    long long sum = 0;
+    std::string terms, counts;
+    for (const JobSpec& j : s.jobs) {
+      const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
+      sum += ranks;
+      terms += (terms.empty() ? "" : " + ") + std::to_string(ranks);
+      counts += (counts.empty() ? "" : ", ") + j.name + " " + std::to_string(ranks);
+    }
+    if (sum > gpus)
+      fail_now("jobs", "the jobs' dp x tp x pp add up to " + terms + " = " + std::to_string(sum) + " ranks (" +
+                           counts + "), but the platform has " + std::to_string(gpus) +
+                           " GPUs (expected at most one rank per GPU: each job runs on GPUs of its own)");
+  }
   if (!is_method_name(s.placement)) fail_now("placement", unknown_method_message(s.placement));
 }
 

@@ -74,6 +74,62 @@ std::map<std::pair<int, int>, double> pair_map_from_json(const json& j, const st
   return m;
 }
 
+json job_to_json(const JobSpec& j) {
+  json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
+             {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
+  return json{{"model", model},
+              {"precision", j.precision},
+              {"global_batch", j.global_batch},
+              {"micro_batch", j.micro_batch},
+              {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
+              {"schedule", j.schedule},
+              {"collective", j.collective},
+              {"iterations", j.iterations},
+              {"utilisation", j.utilisation},
+              {"check_memory", j.check_memory},
+              {"recompute", j.recompute},
+              {"optimizer", j.optimizer},
+              {"pipeline_p2p", j.pipeline_p2p}};
+}
+
+// One job object; key = its path in messages ("job" or "jobs.1").
+JobSpec job_from_json(const json& j, const std::string& file, const std::string& key) {
+  JobSpec out;
+  const json& m = sub(j, "model", file, key, json::value_t::object);
+  out.model.name = get<std::string>(m, "name", file, key + ".model");
+  out.model.layers = get<int>(m, "layers", file, key + ".model");
+  out.model.hidden = get<int>(m, "hidden", file, key + ".model");
+  out.model.heads = get<int>(m, "heads", file, key + ".model");
+  out.model.seq_len = get<int>(m, "seq_len", file, key + ".model");
+  out.model.vocab = get<int>(m, "vocab", file, key + ".model");
+  out.precision = get<std::string>(j, "precision", file, key);
+  out.global_batch = get<int>(j, "global_batch", file, key);
+  out.micro_batch = get<int>(j, "micro_batch", file, key);
+  const json& par = sub(j, "parallelism", file, key, json::value_t::object);
+  out.par.dp = get<int>(par, "dp", file, key + ".parallelism");
+  out.par.tp = get<int>(par, "tp", file, key + ".parallelism");
+  out.par.pp = get<int>(par, "pp", file, key + ".parallelism");
+  if (out.par.dp < 1 || out.par.tp < 1 || out.par.pp < 1)
+    throw InputError(file, 0, key + ".parallelism", "degrees must be >= 1");
+  out.schedule = get<std::string>(j, "schedule", file, key);
+  out.collective = get<std::string>(j, "collective", file, key);
+  out.iterations = get<int>(j, "iterations", file, key);
+  out.utilisation = get<double>(j, "utilisation", file, key);
+  out.check_memory = get<bool>(j, "check_memory", file, key);
+  // Keys added after the first data sets (issue 9): absent = the JobSpec defaults. A present value must be one the
+  // YAML loader accepts ("" for pipeline_p2p = the schedule's default).
+  const auto word = [&](const char* name, std::string& value, const std::vector<std::string>& allowed) {
+    if (!j.contains(name)) return;
+    value = get<std::string>(j, name, file, key);
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+      throw InputError(file, 0, key + "." + name, "'" + value + "' is not allowed");
+  };
+  word("recompute", out.recompute, {"none", "selective", "full"});
+  word("optimizer", out.optimizer, {"adam", "sgd"});
+  word("pipeline_p2p", out.pipeline_p2p, {"", "blocking", "overlapped"});
+  return out;
+}
+
 }  // namespace
 
 json scenario_to_json(const Scenario& s) {
@@ -91,10 +147,7 @@ json scenario_to_json(const Scenario& s) {
     for (const LinkSpec& l : row) r.push_back(link_to_json(l));
     wan.push_back(r);
   }
-  const JobSpec& j = s.job;
-  json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
-             {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
-  return json{
+  json doc{
       {"name", s.name},
       {"file", s.file},
       {"seed", s.seed},
@@ -111,20 +164,19 @@ json scenario_to_json(const Scenario& s) {
       {"network",
        {{"model", s.network.model}, {"tcp_window_bytes", s.network.tcp_window_bytes},
         {"crosstraffic", s.network.crosstraffic}, {"channels_per_peer", s.network.channels_per_peer}}},
-      {"job",
-       {{"model", model},
-        {"precision", j.precision},
-        {"global_batch", j.global_batch},
-        {"micro_batch", j.micro_batch},
-        {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
-        {"schedule", j.schedule},
-        {"collective", j.collective},
-        {"iterations", j.iterations},
-        {"utilisation", j.utilisation},
-        {"check_memory", j.check_memory},
-        {"recompute", j.recompute},
-        {"optimizer", j.optimizer},
-        {"pipeline_p2p", j.pipeline_p2p}}}};
+      {"job", job_to_json(s.job)}};
+  // Several jobs (`jobs:`): each job's object plus its name and weight; "job" stays (a copy of the first).
+  if (!s.jobs.empty()) {
+    json jobs = json::array();
+    for (const JobSpec& j : s.jobs) {
+      json o = job_to_json(j);
+      o["name"] = j.name;
+      o["weight"] = j.weight;
+      jobs.push_back(o);
+    }
+    doc["jobs"] = jobs;
+  }
+  return doc;
 }
 
 Scenario scenario_from_json(const json& doc, const std::string& file) {
@@ -189,39 +241,18 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
                            std::to_string(bounds::kMaxChannelsPerPeer) + "])");
   }
 
-  const json& j = sub(doc, "job", file, "", json::value_t::object);
-  const json& m = sub(j, "model", file, "job", json::value_t::object);
-  s.job.model.name = get<std::string>(m, "name", file, "job.model");
-  s.job.model.layers = get<int>(m, "layers", file, "job.model");
-  s.job.model.hidden = get<int>(m, "hidden", file, "job.model");
-  s.job.model.heads = get<int>(m, "heads", file, "job.model");
-  s.job.model.seq_len = get<int>(m, "seq_len", file, "job.model");
-  s.job.model.vocab = get<int>(m, "vocab", file, "job.model");
-  s.job.precision = get<std::string>(j, "precision", file, "job");
-  s.job.global_batch = get<int>(j, "global_batch", file, "job");
-  s.job.micro_batch = get<int>(j, "micro_batch", file, "job");
-  const json& par = sub(j, "parallelism", file, "job", json::value_t::object);
-  s.job.par.dp = get<int>(par, "dp", file, "job.parallelism");
-  s.job.par.tp = get<int>(par, "tp", file, "job.parallelism");
-  s.job.par.pp = get<int>(par, "pp", file, "job.parallelism");
-  if (s.job.par.dp < 1 || s.job.par.tp < 1 || s.job.par.pp < 1)
-    throw InputError(file, 0, "job.parallelism", "degrees must be >= 1");
-  s.job.schedule = get<std::string>(j, "schedule", file, "job");
-  s.job.collective = get<std::string>(j, "collective", file, "job");
-  s.job.iterations = get<int>(j, "iterations", file, "job");
-  s.job.utilisation = get<double>(j, "utilisation", file, "job");
-  s.job.check_memory = get<bool>(j, "check_memory", file, "job");
-  // Keys added after the first data sets (issue 9): absent = the JobSpec defaults. A present value must be one the
-  // YAML loader accepts ("" for pipeline_p2p = the schedule's default).
-  const auto word = [&](const char* key, std::string& out, const std::vector<std::string>& allowed) {
-    if (!j.contains(key)) return;
-    out = get<std::string>(j, key, file, "job");
-    if (std::find(allowed.begin(), allowed.end(), out) == allowed.end())
-      throw InputError(file, 0, std::string("job.") + key, "'" + out + "' is not allowed");
-  };
-  word("recompute", s.job.recompute, {"none", "selective", "full"});
-  word("optimizer", s.job.optimizer, {"adam", "sgd"});
-  word("pipeline_p2p", s.job.pipeline_p2p, {"", "blocking", "overlapped"});
+  s.job = job_from_json(sub(doc, "job", file, "", json::value_t::object), file, "job");
+  if (doc.contains("jobs")) {
+    const json& jobs = sub(doc, "jobs", file, "", json::value_t::array);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const std::string key = "jobs." + std::to_string(i);
+      if (!jobs[i].is_object()) throw InputError(file, 0, key, "expected a job object");
+      JobSpec j = job_from_json(jobs[i], file, key);
+      j.name = get<std::string>(jobs[i], "name", file, key);
+      j.weight = get<double>(jobs[i], "weight", file, key);
+      s.jobs.push_back(j);
+    }
+  }
   return s;
 }
 

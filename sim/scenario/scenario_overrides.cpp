@@ -71,6 +71,21 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
     if (malformed)
       throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
     if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
+    // job: and jobs: exclude each other: a path into the one the scenario does not have would create it, and the
+    // loader would then report both sections instead of the misspelt override.
+    const YAML::Node& croot = root;
+    if (croot.IsMap() && parts[0] == "job" && croot["jobs"] && !croot["job"]) {
+      std::string example = "jobs.0";
+      for (std::size_t i = 1; i < parts.size(); ++i) example += "." + parts[i];
+      const YAML::Node jobs = croot["jobs"];
+      throw InputError(file, 0, ov.key,
+                       "the scenario has jobs: (several jobs), not job: (expected jobs.INDEX.KEY or jobs.NAME.KEY, "
+                       "e.g. " + example +
+                           (jobs.IsSequence() && jobs.size() > 0 ? "; jobs: " + element_names(jobs) : "") + ")");
+    }
+    if (croot.IsMap() && parts[0] == "jobs" && croot["job"] && !croot["jobs"])
+      throw InputError(file, 0, ov.key,
+                       "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
     YAML::Node value;
     try {
       value = without_marks(YAML::Load(ov.value));
@@ -87,7 +102,8 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
       std::string here = path.empty() ? p : path + "." + p;
       if (cur.IsSequence()) {
         const long idx = find_element(cur, p);
-        if (idx >= 0) here = path + "." + std::to_string(idx);  // the loader's key paths use indices
+        // The loader's key paths use indices: "platform.regions.1", and "jobs[1]" for the jobs.
+        if (idx >= 0) here = path == "jobs" ? "jobs[" + std::to_string(idx) + "]" : path + "." + std::to_string(idx);
         if (idx < 0)
           throw InputError(
               file, 0, ov.key,

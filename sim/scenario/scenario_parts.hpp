@@ -15,8 +15,8 @@
 namespace hulk::detail {
 
 /** @brief Applies "a.b.c=value" overrides to the tree (scenario.hpp's Override). @return the key path each override
- *  set, in the loader's spelling ("platform.regions.1.hosts"). @throws InputError naming the override key when the
- *  path cannot be followed. */
+ *  set, in the loader's spelling ("platform.regions.1.hosts", "jobs[1].iterations"). @throws InputError naming the
+ *  override key when the path cannot be followed, or leads into job: of a scenario with jobs: (or the reverse). */
 std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
                                          const std::string& file);
 
@@ -39,13 +39,15 @@ std::string resolve_path(const std::string& base_dir, const std::string& path);
 /** @brief True if path names an existing regular file (or a directory when want_dir). */
 bool path_exists(const std::string& path, bool want_dir);
 
-/** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code).
+/** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code). With jobs:,
+ *  each job on its own against the platform (key paths jobs[i].KEY), then all jobs' ranks together (key `jobs`).
  *  @param check_bounds false when the caller already ran check_job_bounds (the loader runs it on its own, since
  *  the job's bounds do not depend on the platform). */
 void validate_job_with(const Scenario& scenario, const YamlReader* r, bool check_bounds = true);
 
-/** @brief The job's own bounds (scenarios/README.md "Bounds"): every count and the utilisation, each on its own.
- *  With r, every problem is collected; without, the first throws. */
+/** @brief The job's own bounds (scenarios/README.md "Bounds"): every count and the utilisation, each on its own;
+ *  with jobs:, those of every job (key paths jobs[i].KEY), and each job's name (non-empty, unique) and weight
+ *  (finite, > 0). With r, every problem is collected; without, the first throws. */
 void check_job_bounds(const Scenario& scenario, const YamlReader* r);
 
 }  // namespace hulk::detail

@@ -206,7 +206,7 @@ struct BadCase {
 TEST(Scenario, BadInputsNameKeyLineAndExpectation) {
   const BadCase cases[] = {
       {"unknown key", "parallelism:", "paralelism:", "job.paralelism", 18, "did you mean 'parallelism'?"},
-      {"unknown top key", "job:", "jobs:", "jobs", 14, "did you mean 'job'?"},
+      {"unknown top key", "job:", "jbo:", "jbo", 14, "did you mean 'job'?"},
       {"wrong unit", "bandwidth: 1Gbps", "bandwidth: 10ms", "platform.wan.default.bandwidth", 13, "unit of a latency"},
       {"negative bw", "bandwidth: 1Gbps", "bandwidth: -1Gbps", "platform.wan.default.bandwidth", 13, "negative"},
       {"zero bw", "bandwidth: 1Gbps", "bandwidth: 0Gbps", "platform.wan.default.bandwidth", 13, "greater than zero"},
