@@ -112,6 +112,11 @@ class Evaluator {
     return evaluate_hosts(host_of_rank).iteration_time_s;
   }
 
+  /** @brief Other jobs on the same links (sim/evaluate/jobs_evaluator.hpp): while set, every estimate divides the
+   *  capacity of link l by (*divisors)[l] (>= 1, indexed by network() link id). The vector is not copied and must
+   *  outlive its use; nullptr (the default) = the links carry this job alone, the one-job estimate bit for bit. */
+  void share_links(const std::vector<double>* divisors) { link_divisors_ = divisors; }
+
   /** @brief True if rank's stage fits the memory of a GPU of host (always true without job.check_memory). */
   bool fits(int rank, int host) const;
   /** @brief True if stage s fits the memory of a GPU of host (always true without job.check_memory). */
@@ -165,6 +170,7 @@ class Evaluator {
   int channels_ = 1;                 ///< network.channels_per_peer
   bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
   double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes (0 = no per-flow cap)
+  const std::vector<double>* link_divisors_ = nullptr;  ///< share_links: per-link capacity divisors, or none
 
   // Scratch (mutable: evaluation is logically const).
   mutable std::vector<int> link_count_;

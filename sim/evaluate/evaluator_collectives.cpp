@@ -28,7 +28,10 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
     if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
-      share = std::min(share, net_.link_bandwidth_Bps(l) / (link_count_[l] + extra_load_[l]));
+      // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
+      const double capacity =
+          link_divisors_ ? net_.link_bandwidth_Bps(l) / (*link_divisors_)[l] : net_.link_bandwidth_Bps(l);
+      share = std::min(share, capacity / (link_count_[l] + extra_load_[l]));
     }
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
@@ -250,7 +253,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
     }
   }
   tree_first_[P] = fl.size();
-  fl.run(net_, tcp_window_bytes_, latency_at_receiver_);
+  fl.run(net_, tcp_window_bytes_, latency_at_receiver_, link_divisors_);
   for (int s = 0; s < P; ++s) {
     double end = stage_done_[s];
     for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));

@@ -85,8 +85,12 @@ void TransferFluid::make_ready(int i) {
 double TransferFluid::rate_of(int i) const {
   const Route& r = *route_[i];
   double rate = cap_[i];
-  for (int k = 0; k < r.n_links; ++k)
-    rate = std::min(rate, net_->link_bandwidth_Bps(r.links[k]) / link_count_[r.links[k]]);
+  for (int k = 0; k < r.n_links; ++k) {
+    const int l = r.links[k];
+    // Without divisors the expression is the one-job one, bit for bit.
+    const double capacity = divisors_ ? net_->link_bandwidth_Bps(l) / (*divisors_)[l] : net_->link_bandwidth_Bps(l);
+    rate = std::min(rate, capacity / link_count_[l]);
+  }
   return rate;
 }
 
@@ -141,9 +145,11 @@ TransferFluid::Pending TransferFluid::take_ready(bool from_due) {
   return p;
 }
 
-void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver) {
+void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver,
+                        const std::vector<double>* link_divisors) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   net_ = &net;
+  divisors_ = link_divisors;
   prepare(net, tcp_window_bytes);
   const int n = static_cast<int>(t_.size());
   double now = 0.0;

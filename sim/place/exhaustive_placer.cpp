@@ -3,19 +3,22 @@
 #include <limits>
 
 #include "sim/core/errors.hpp"
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer_common.hpp"
 
 namespace hulk {
 namespace {
 
-/** Depth-first enumeration of rank -> host maps respecting capacity and memory. */
+/** Depth-first enumeration of rank -> host maps respecting capacity and memory, over the ranks of every job (the
+ *  Placement order): slots are given in Placement order inside a host, so jobs sharing a host get distinct GPUs. */
 class Enumerator {
  public:
   Enumerator(const Scenario& sc, const std::function<bool(const Placement&)>& fn) : sc_(sc), ev_(sc), fn_(fn) {
     free_.resize(sc.platform.hosts.size());
     for (size_t h = 0; h < free_.size(); ++h) free_[h] = sc.platform.hosts[h].gpus;
-    hosts_.assign(sc.job.par.ranks(), -1);
+    hosts_.assign(total_ranks(sc), -1);
   }
   bool run() { return rec(0); }
 
@@ -33,11 +36,19 @@ class Enumerator {
     return true;
   }
   const Scenario& sc_;
-  Evaluator ev_;
+  JobsEvaluator ev_;  // only its per-rank memory check (one job: that Evaluator's fits)
   const std::function<bool(const Placement&)>& fn_;
   std::vector<int> free_;
   std::vector<int> hosts_;
 };
+
+/** Why several jobs have no placement: the first job that does not fit the platform's memory alone, if any. */
+std::string jobs_do_not_fit(const Scenario& s) {
+  for (int j = 0; j < job_count(s); ++j)
+    if (!job_fits_gpus(s, j, all_gpus(s.platform)))
+      return "exhaustive placement: " + job_label(s, j) + " does not fit the platform's GPU memory";
+  return "exhaustive placement: the jobs do not fit the platform's GPU memory together";
+}
 
 }  // namespace
 
@@ -62,15 +73,17 @@ Placement ExhaustivePlacer::place(const Scenario& scenario) {
     throw InputError(scenario.file, 0, "placement",
                      "exhaustive placement: more than " + std::to_string(options_.max_placements) +
                          " placements to try (use search)");
+  if (n == 0 && has_several_jobs(scenario)) throw InputError(scenario.file, 0, "jobs", jobs_do_not_fit(scenario));
   if (n == 0) throw InputError(scenario.file, 0, "job", "exhaustive placement: no placement fits GPU memory");
 
-  std::unique_ptr<Evaluator> ev;
-  if (!options_.time_oracle) ev = std::make_unique<Evaluator>(scenario);
+  // The JobsEvaluator's objective: with one job exactly the Evaluator's iteration time.
+  std::unique_ptr<JobsEvaluator> ev;
+  if (!options_.time_oracle) ev = std::make_unique<JobsEvaluator>(scenario);
   Placement best;
   double best_t = std::numeric_limits<double>::infinity();
   evaluated_ = 0;
   for_each_placement_up_to_symmetry(scenario, [&](const Placement& p) {
-    const double t = ev ? ev->iteration_time_s(p) : options_.time_oracle(scenario, p);
+    const double t = ev ? ev->objective_s(p) : options_.time_oracle(scenario, p);
     ++evaluated_;
     if (t < best_t) {
       best_t = t;

@@ -7,7 +7,13 @@
  *  gpus(host) ranks per host whose stage fits the host's GPU memory (job.check_memory), in lexicographic order of
  *  the host sequence. The first placement with the minimal time wins (deterministic).
  *  Oracle: SimGrid (simulate() in a forked child per placement, run_in_child) or, for tests of the search, the
- *  analytic evaluator. Refuses (InputError) platforms with more than 8 GPUs and enumerations above the cap. */
+ *  analytic evaluator. Refuses (InputError) platforms with more than 8 GPUs and enumerations above the cap.
+ *
+ *  Several jobs (has_several_jobs): the same enumeration over the ranks of all jobs in Placement order (every
+ *  assignment of all ranks to distinct GPUs, up to the order of GPUs inside a host), each rank checked against
+ *  its own job's memory; the same caps (GPUs of the platform, placements enumerated). Objective: the oracle, which
+ *  then gets the whole several-job scenario and Placement and must return the cluster objective (weighted mean of
+ *  the jobs' iteration times, sim/core/jobs.hpp), or else the JobsEvaluator's objective_s. */
 #include <functional>
 
 #include "sim/place/placer.hpp"
@@ -16,7 +22,8 @@ namespace hulk {
 
 /** @brief Options of the exhaustive placer. */
 struct ExhaustiveOptions {
-  /** @brief Judges each placement (SimGrid in a child, given by the caller); empty: the analytic evaluator. */
+  /** @brief Judges each placement (SimGrid in a child, given by the caller; with several jobs it returns the
+   *  objective); empty: the analytic evaluator (JobsEvaluator::objective_s, with one job the Evaluator's time). */
   TimeOracle time_oracle;
   long long max_placements = 5000; ///< refuse enumerations larger than this (default: ~minutes of SimGrid runs)
   int max_gpus = 8;               ///< refuse platforms with more GPUs than this
@@ -36,7 +43,7 @@ class ExhaustivePlacer : public Placer {
   std::string name() const override { return "exhaustive"; }
   /** @throws InputError above the GPU or enumeration cap, or if no placement fits. */
   Placement place(const Scenario& scenario) override;
-  /** @brief Time of the returned placement (s) by the oracle used. */
+  /** @brief Time (several jobs: objective) of the returned placement (s) by the oracle used. */
   double best_time_s() const { return best_time_s_; }
   /** @brief Placements evaluated by the last place(). */
   long long evaluated() const { return evaluated_; }

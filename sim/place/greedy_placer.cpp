@@ -6,7 +6,9 @@
 #include <set>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer_common.hpp"
 
 namespace hulk {
@@ -247,6 +249,8 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 }  // namespace
 
 Placement GreedyPlacer::place(const Scenario& scenario) {
+  // Several jobs: largest first, each the one-job greedy on the GPUs left (jobs_placement.hpp).
+  if (has_several_jobs(scenario)) return greedy_jobs_placement(scenario, largest_jobs_first(scenario));
   const Evaluator ev(scenario);
   std::vector<int> regions;
   for (const auto& h : scenario.platform.hosts)

@@ -30,7 +30,8 @@
 
 namespace hulk {
 
-/** @brief The greedy baseline (rules in the file comment). */
+/** @brief The greedy baseline (rules in the file comment). Several jobs: largest job first, each by these rules on
+ *  the GPUs still free (greedy_jobs_placement, jobs_placement.hpp). */
 class GreedyPlacer : public Placer {
  public:
   std::string name() const override { return "greedy"; }

@@ -1,10 +1,13 @@
 #include "sim/place/placer.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/place/jobs_placement.hpp"
 
 namespace hulk {
 
 Placement round_robin_placement(const Scenario& scenario) {
+  if (has_several_jobs(scenario)) return round_robin_jobs_placement(scenario);
   const auto& hosts = scenario.platform.hosts;
   const int ranks = scenario.job.par.ranks();
   Placement p;

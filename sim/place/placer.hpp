@@ -11,7 +11,9 @@
 
 namespace hulk {
 
-/** @brief A placement method: maps every rank of scenario.job to a distinct GPU of scenario.platform. */
+/** @brief A placement method: maps every rank of scenario.job to a distinct GPU of scenario.platform. With several
+ *  jobs (has_several_jobs, sim/core/jobs.hpp) every method returns the whole Placement, all jobs' ranks on distinct
+ *  GPUs, minimising the weighted mean of the jobs' iteration times (jobs_placement.hpp, jobs_search.hpp). */
 class Placer {
  public:
   virtual ~Placer() = default;
@@ -22,10 +24,12 @@ class Placer {
 };
 
 /** @brief A placement's iteration time from a trusted source (SimGrid in a child process, given by the caller:
- *  sim/engine/isolated_run.hpp's simulated_iteration_time_s). Placers never start the engine themselves. */
+ *  sim/engine/isolated_run.hpp's simulated_iteration_time_s). Placers never start the engine themselves. With
+ *  several jobs it gets the whole scenario and Placement and returns the cluster objective (weighted mean). */
 using TimeOracle = std::function<double(const Scenario&, const Placement&)>;
 
-/** @brief round-robin (DESIGN.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. */
+/** @brief round-robin (DESIGN.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. Several
+ *  jobs: consecutive GPUs per job, round-robin inside each share (round_robin_jobs_placement). */
 Placement round_robin_placement(const Scenario& scenario);
 
 }  // namespace hulk

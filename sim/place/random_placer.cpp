@@ -6,13 +6,17 @@
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/workload/plan.hpp"
 
 namespace hulk {
 
 Placement RandomPlacer::place(const Scenario& scenario) {
-  std::mt19937_64 rng(seed_ ? *seed_ : component_seed(scenario.seed, "random"));
+  const std::uint64_t seed = seed_ ? *seed_ : component_seed(scenario.seed, "random");
+  if (has_several_jobs(scenario)) return random_jobs_placement(scenario, seed);  // jobs_placement.hpp
+  std::mt19937_64 rng(seed);
   const JobCost cost = compute_job_cost(scenario.job);
   const ParallelPlan plan(scenario.job.par);
   const int R = plan.ranks();

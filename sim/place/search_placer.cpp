@@ -8,8 +8,10 @@
 #include <stdexcept>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
+#include "sim/place/jobs_search.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
 
@@ -242,6 +244,8 @@ Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candi
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
+  // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp).
+  if (has_several_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)

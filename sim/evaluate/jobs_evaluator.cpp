@@ -1,0 +1,136 @@
+#include "sim/evaluate/jobs_evaluator.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/core/jobs.hpp"
+
+namespace hulk {
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+JobsEvaluator::JobsEvaluator(const Scenario& scenario) : scenario_(scenario) {
+  const int J = job_count(scenario);
+  for (int j = 0; j < J; ++j) {
+    evaluators_.push_back(std::make_unique<Evaluator>(job_view(scenario, j)));
+    offset_.push_back(job_rank_offset(scenario, j));
+    job_of_.insert(job_of_.end(), job_at(scenario, j).par.ranks(), j);
+  }
+  offset_.push_back(total_ranks(scenario));
+  const int L = evaluators_[0]->network().links();
+  jobs_on_link_.assign(L, 0);
+  last_job_on_link_.assign(L, -1);
+  divisors_.assign(L, 1.0);
+}
+
+bool JobsEvaluator::fits(int global_rank, int host) const {
+  const int j = job_of_.at(global_rank);
+  return evaluators_[j]->fits(global_rank - offset_[j], host);
+}
+
+void JobsEvaluator::mark_route(int j, int a, int b) const {
+  if (a == b) return;  // intra-host links are not divided (header)
+  const Route& r = evaluators_[j]->network().route(a, b);
+  for (int k = 0; k < r.n_links; ++k) {
+    const int l = r.links[k];
+    if (last_job_on_link_[l] == j) continue;  // this job is counted on l already
+    if (last_job_on_link_[l] < 0) touched_.push_back(l);
+    last_job_on_link_[l] = j;
+    ++jobs_on_link_[l];
+  }
+}
+
+void JobsEvaluator::mark_group(int j, std::vector<int>& hosts) const {
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  for (int a : hosts)
+    for (int b : hosts) mark_route(j, a, b);
+}
+
+bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) const {
+  // Forget the last evaluation's counts through the links it touched (the link table may be large: H^2 latency
+  // links with measured pair latencies).
+  for (int l : touched_) {
+    jobs_on_link_[l] = 0;
+    last_job_on_link_[l] = -1;
+    divisors_[l] = 1.0;
+  }
+  touched_.clear();
+  for (int j = 0; j < jobs(); ++j) {
+    const Parallelism& par = evaluators_[j]->scenario().job.par;
+    const ParallelPlan& plan = evaluators_[j]->plan();
+    const int* h = host_of_rank.data() + offset_[j];
+    for (int s = 0; s < par.pp; ++s)
+      for (int d = 0; d < par.dp; ++d) {  // TP groups
+        group_.clear();
+        for (int t = 0; t < par.tp; ++t) group_.push_back(h[plan.rank_of(s, d, t)]);
+        mark_group(j, group_);
+      }
+    for (int s = 0; s + 1 < par.pp; ++s)  // PP hand-offs, both directions
+      for (int d = 0; d < par.dp; ++d)
+        for (int t = 0; t < par.tp; ++t) {
+          const int a = h[plan.rank_of(s, d, t)], b = h[plan.rank_of(s + 1, d, t)];
+          mark_route(j, a, b);
+          mark_route(j, b, a);
+        }
+    for (int s = 0; s < par.pp; ++s)
+      for (int t = 0; t < par.tp; ++t) {  // DP groups
+        group_.clear();
+        for (int d = 0; d < par.dp; ++d) group_.push_back(h[plan.rank_of(s, d, t)]);
+        mark_group(j, group_);
+      }
+  }
+  bool shared = false;
+  for (int l : touched_) {
+    divisors_[l] = std::max(1, jobs_on_link_[l]);
+    shared = shared || jobs_on_link_[l] > 1;
+  }
+  return shared;
+}
+
+std::vector<double> JobsEvaluator::job_times_of_hosts(const std::vector<int>& host_of_rank) const {
+  std::vector<double> times(jobs(), kInf);
+  const auto& hosts = scenario_.platform.hosts;
+  if (static_cast<int>(host_of_rank.size()) != offset_.back()) return times;
+  // Capacity: the per-job evaluators cannot see two jobs on one GPU; a host holding more ranks than GPUs can.
+  ranks_on_host_.assign(hosts.size(), 0);
+  for (int h : host_of_rank) {
+    if (h < 0 || h >= static_cast<int>(hosts.size()) || ++ranks_on_host_[h] > hosts[h].gpus) return times;
+  }
+  if (jobs() == 1) {
+    times[0] = evaluators_[0]->time_of_hosts(host_of_rank);
+    return times;
+  }
+  const bool shared = count_jobs_on_links(host_of_rank);
+  for (int j = 0; j < jobs(); ++j) {
+    local_.assign(host_of_rank.begin() + offset_[j], host_of_rank.begin() + offset_[j + 1]);
+    Evaluator& ev = *evaluators_[j];
+    if (shared) ev.share_links(&divisors_);
+    times[j] = ev.time_of_hosts(local_);
+    ev.share_links(nullptr);
+    if (times[j] == kInf) return std::vector<double>(jobs(), kInf);  // one job infeasible: the placement is
+  }
+  return times;
+}
+
+std::vector<double> JobsEvaluator::job_times_s(const Placement& placement) const {
+  std::vector<int> hosts(placement.gpu_of_rank.size());
+  for (size_t r = 0; r < hosts.size(); ++r) hosts[r] = placement.gpu_of_rank[r].host;
+  return job_times_of_hosts(hosts);
+}
+
+double JobsEvaluator::combine(const std::vector<double>& times) const {
+  if (jobs() == 1) return times[0];  // w t / w may differ from t in the last bit
+  for (double t : times)
+    if (!(t < kInf)) return kInf;
+  return weighted_objective(scenario_, times);
+}
+
+double JobsEvaluator::objective_s(const Placement& placement) const { return combine(job_times_s(placement)); }
+
+double JobsEvaluator::objective_of_hosts(const std::vector<int>& host_of_rank) const {
+  return combine(job_times_of_hosts(host_of_rank));
+}
+
+}  // namespace hulk

@@ -1,0 +1,76 @@
+#pragma once
+/** @file jobs_evaluator.hpp
+ *  @brief Analytic estimate of the cluster objective of several jobs sharing one cluster (sim/core/jobs.hpp): the
+ *  weighted mean of the jobs' iteration times, each job's time from its own Evaluator (on job_view).
+ *
+ *  Contention between jobs (an APPROXIMATION; final numbers always come from SimGrid, the caller checks):
+ *  the jobs run concurrently and share NICs, WAN links (region-pair pipes or per-host WAN caps) and XML route links.
+ *  For every shared link of the route model (Route::links of every route between two DISTINCT hosts), count the jobs
+ *  k(l) that may send over it: a job is counted on every route between two hosts of one of its communication groups
+ *  (a TP group; the two ranks of a PP hand-off; a DP group, all pairs of its hosts, a superset of what ring, tree
+ *  and hierarchical all-reduces use), both directions. Each job is then evaluated with the capacity of every link
+ *  divided by k(l) (Evaluator::share_links): a job gets an equal share of a link it shares, whatever the other
+ *  jobs' flow counts and whether their transfers overlap in time (they are not phase-aligned; this is
+ *  pessimistic for jobs whose traffic rarely overlaps, optimistic for a job meeting another with many more flows
+ *  on a link). Intra-host links are not divided (a job's own flows on a host fit its GPUs' share of them).
+ *  Jobs that share no link get exactly their alone times; with one job the objective is that job's Evaluator time,
+ *  bit for bit. A placement whose ranks break a job's memory (job.check_memory), that puts more ranks on a host
+ *  than it has GPUs or that is malformed has objective +infinity. */
+#include <memory>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+#include "sim/evaluate/evaluator.hpp"
+
+namespace hulk {
+
+/** @brief The several-job estimator (see the file comment). One object must not be used from two threads. */
+class JobsEvaluator {
+ public:
+  /** @brief One Evaluator per job (job_view(scenario, j)); a one-job scenario is the case of one job. */
+  explicit JobsEvaluator(const Scenario& scenario);
+
+  /** @brief Number of jobs. */
+  int jobs() const { return static_cast<int>(evaluators_.size()); }
+  /** @brief Job j's Evaluator (it ignores the other jobs unless share_links is set on it). */
+  const Evaluator& job_evaluator(int j) const { return *evaluators_.at(j); }
+  /** @brief The scenario (all jobs). */
+  const Scenario& scenario() const { return scenario_; }
+
+  /** @brief Each job's estimated iteration time (s) under the contention model, in job order; +infinity for every
+   *  job if the placement is infeasible (see the file comment). */
+  std::vector<double> job_times_s(const Placement& placement) const;
+  /** @brief Same from the host of every rank of every job (the Placement's order). The fast path of search. */
+  std::vector<double> job_times_of_hosts(const std::vector<int>& host_of_rank) const;
+  /** @brief The objective (s): weighted_objective of job_times_s; one job: its time exactly. */
+  double objective_s(const Placement& placement) const;
+  /** @brief The objective from the host of every rank. */
+  double objective_of_hosts(const std::vector<int>& host_of_rank) const;
+
+  /** @brief True if the scenario-wide rank `global_rank`'s stage fits a GPU of host (job's check_memory). */
+  bool fits(int global_rank, int host) const;
+  /** @brief Jobs counted on each link by the last evaluation (network() link ids; 0 for unused links). */
+  const std::vector<int>& jobs_on_link() const { return jobs_on_link_; }
+
+ private:
+  /** @brief Counts the jobs on every link for a placement (jobs_on_link_, divisors_); true if some link has two. */
+  bool count_jobs_on_links(const std::vector<int>& host_of_rank) const;
+  /** @brief Marks the links of the route a -> b (a != b) as used by job j. */
+  void mark_route(int j, int a, int b) const;
+  /** @brief Marks every route between two distinct hosts of `hosts` (both directions) for job j. */
+  void mark_group(int j, std::vector<int>& hosts) const;
+  /** @brief Combines per-job times into the objective (one job: its time, not w t / w). */
+  double combine(const std::vector<double>& times) const;
+
+  Scenario scenario_;
+  /** @brief Per job; mutable through the pointers because share_links is set around each evaluation. */
+  std::vector<std::unique_ptr<Evaluator>> evaluators_;
+  std::vector<int> offset_;  ///< first global rank of each job, and the total at the end
+  std::vector<int> job_of_;  ///< job of each global rank
+  mutable std::vector<int> jobs_on_link_, last_job_on_link_, touched_;
+  mutable std::vector<double> divisors_;  ///< max(1, jobs_on_link_) per link
+  mutable std::vector<int> group_, local_;  ///< scratch
+  mutable std::vector<int> ranks_on_host_;  ///< scratch: capacity check
+};
+
+}  // namespace hulk

@@ -1,0 +1,39 @@
+#pragma once
+/** @file jobs_placement.hpp
+ *  @brief Round-robin, random and greedy for a scenario with several jobs (sim/core/jobs.hpp): each returns the
+ *  whole Placement (all jobs' ranks, job after job). The placers' place() and round_robin_placement() dispatch here
+ *  when has_several_jobs(scenario); a one-job scenario never comes here. */
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief Round-robin for several jobs: the jobs take GPUs in listed order (all_gpus(): host by host, slot by slot),
+ *  job 0 the first ranks_0, job 1 the next ranks_1, ...; inside its share each job is placed by the one-job
+ *  round-robin rule (on the share's scenario, gpu_share.hpp). Memory is not considered (as with one job).
+ *  @throws InputError if the jobs need more GPUs than the platform has. */
+Placement round_robin_jobs_placement(const Scenario& scenario);
+
+/** @brief Random for several jobs: a uniformly random permutation of all GPUs (Fisher-Yates from `seed`), jobs take
+ *  consecutive entries in job order, rank r of job j the entry job_rank_offset(j) + r. If that breaks a job's
+ *  memory, the one-job rule over all jobs' ranks instead (heaviest rank of any job first, a uniformly random free
+ *  GPU that fits it; finds a placement whenever one exists), from the same stream.
+ *  @throws InputError if the jobs need more GPUs than the platform has, or no assignment fits memory. */
+Placement random_jobs_placement(const Scenario& scenario, std::uint64_t seed);
+
+/** @brief The greedy's job order: most ranks first; ties: larger weight, then listed order. */
+std::vector<int> largest_jobs_first(const Scenario& scenario);
+
+/** @brief Greedy for several jobs: jobs in `order` (a permutation of 0..jobs-1), each placed by the one-job greedy
+ *  (GreedyPlacer) on the share of the GPUs still free, so it takes the best compact share left.
+ *  @throws InputError naming the job that cannot be placed (too few GPUs left, or memory). */
+Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order);
+
+/** @brief True if job j's ranks can be given distinct GPUs among `gpus` that fit their stages' memory (nested fit
+ *  sets: for every stage, enough GPUs fit the stages at least as heavy). Always true without job.check_memory when
+ *  there are enough GPUs. */
+bool job_fits_gpus(const Scenario& scenario, int j, const std::vector<GpuSlot>& gpus);
+
+}  // namespace hulk
