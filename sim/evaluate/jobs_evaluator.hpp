@@ -68,7 +68,7 @@ class JobsEvaluator {
   std::vector<int> offset_;  ///< first global rank of each job, and the total at the end
   std::vector<int> job_of_;  ///< job of each global rank
   mutable std::vector<int> jobs_on_link_, last_job_on_link_, touched_;
-  mutable std::vector<double> divisors_;  ///< max(1, jobs_on_link_) per link
+  mutable std::vector<double> divisors_;    ///< max(1, jobs_on_link_) per link
   mutable std::vector<int> group_, local_;  ///< scratch
   mutable std::vector<int> ranks_on_host_;  ///< scratch: capacity check
 };

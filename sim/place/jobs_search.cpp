@@ -164,9 +164,9 @@ class JobsMoves {
       c.gpu[on_b[i]] = {a, static_cast<int>(i)};
       c.host[on_b[i]] = a;
     }
-    c.free.erase(std::remove_if(c.free.begin(), c.free.end(),
-                                [&](const GpuSlot& g) { return g.host == a || g.host == b; }),
-                 c.free.end());
+    c.free.erase(
+        std::remove_if(c.free.begin(), c.free.end(), [&](const GpuSlot& g) { return g.host == a || g.host == b; }),
+        c.free.end());
     for (int i = static_cast<int>(on_b.size()); i < hosts[a].gpus; ++i) c.free.push_back({a, i});
     for (int i = static_cast<int>(on_a.size()); i < hosts[b].gpus; ++i) c.free.push_back({b, i});
     return true;

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
-#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -58,10 +58,10 @@ PlatformSpec mixed_platform(const std::vector<int>& hosts_per_region, int gpus_p
 std::vector<Scenario> several_job_instances() {
   std::vector<Scenario> out;
   out.push_back(jobs_scenario(make_platform({2, 2}, 4, a100()), {make_job(2, 2, 1, 4), make_job(1, 1, 2, 4)}));
-  out.push_back(jobs_scenario(mixed_platform({1, 2, 1}, 2), {make_job(2, 1, 2, 4), make_job(1, 2, 1, 2),
-                                                             make_job(2, 1, 1, 2)}));
-  out.push_back(jobs_scenario(mixed_platform({2, 2, 2}, 4), {make_job(2, 2, 2, 8), make_job(4, 1, 1, 4),
-                                                             make_job(1, 2, 2, 4)}, 5));
+  out.push_back(
+      jobs_scenario(mixed_platform({1, 2, 1}, 2), {make_job(2, 1, 2, 4), make_job(1, 2, 1, 2), make_job(2, 1, 1, 2)}));
+  out.push_back(jobs_scenario(mixed_platform({2, 2, 2}, 4),
+                              {make_job(2, 2, 2, 8), make_job(4, 1, 1, 4), make_job(1, 2, 2, 4)}, 5));
   out.push_back(jobs_scenario(make_platform({3, 1}, 2, v100()), {make_job(1, 1, 3, 4), make_job(2, 1, 1, 2)}));
   return out;
 }
@@ -80,11 +80,10 @@ TEST(MultiJobPlacers, EveryMethodGivesAValidPlacementForTwoAndThreeJobs) {
   for (const Scenario& s : several_job_instances()) {
     SearchOptions opt;
     opt.max_evaluations = 400;
-    std::vector<std::pair<std::string, Placement>> placements{
-        {"round-robin", round_robin_placement(s)},
-        {"random", RandomPlacer().place(s)},
-        {"greedy", GreedyPlacer().place(s)},
-        {"search", SearchPlacer(opt).place(s)}};
+    std::vector<std::pair<std::string, Placement>> placements{{"round-robin", round_robin_placement(s)},
+                                                              {"random", RandomPlacer().place(s)},
+                                                              {"greedy", GreedyPlacer().place(s)},
+                                                              {"search", SearchPlacer(opt).place(s)}};
     if (s.platform.total_gpus() <= 8) placements.emplace_back("exhaustive", ExhaustivePlacer().place(s));
     for (const auto& [method, p] : placements) {
       SCOPED_TRACE(method + " with " + std::to_string(s.jobs.size()) + " jobs on " +
@@ -169,8 +168,8 @@ TEST(MultiJobPlacers, AJobThatFitsNoGpuMemoryIsAnInputErrorNamingTheJob) {
     }
     return std::string("no error");
   };
-  for (const std::string& m : {message(GreedyPlacer()), message(RandomPlacer()), message(SearchPlacer()),
-                               message(ExhaustivePlacer())})
+  for (const std::string& m :
+       {message(GreedyPlacer()), message(RandomPlacer()), message(SearchPlacer()), message(ExhaustivePlacer())})
     EXPECT_NE(m.find("job 'huge'"), std::string::npos) << m;
 }
 
@@ -229,6 +228,26 @@ TEST(MultiJobPlacers, ShareHelperKeepsHostsWithFreeGpusAndMapsBack) {
   EXPECT_EQ(free_gpus(p, back.gpu_of_rank), (std::vector<GpuSlot>{{0, 0}, {1, 0}, {1, 1}}));
 }
 
+TEST(MultiJobPlacers, ShareOfASimgridXmlPlatformKeepsTheFileAndTheRoutes) {
+  // XML platforms map hosts by name and describe routes per host pair: the share keeps both.
+  PlatformSpec p = make_platform({4}, 1, a100());
+  p.simgrid_xml = "/platforms/cluster.xml";
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) {
+      p.host_pair_latency_s[{a, b}] = 1e-4 * (1 + a + b);
+      p.host_pair_bandwidth_Bps[{a, b}] = 1e8 * (1 + a * b);
+    }
+  const Scenario s = jobs_scenario(p, {make_job(1, 1, 1, 2), make_job(1, 1, 3, 4)});
+  const GpuShare share = make_gpu_share(s, 1, {{1, 0}, {2, 0}, {3, 0}});
+  EXPECT_EQ(share.scenario.platform.simgrid_xml, p.simgrid_xml);
+  EXPECT_EQ(share.scenario.platform.hosts[0].name, "h1");
+  const Placement sub_p = gpus({{2, 0}, {0, 0}, {1, 0}});
+  EXPECT_EQ(Evaluator(share.scenario).iteration_time_s(sub_p),
+            Evaluator(job_view(s, 1)).iteration_time_s(share.to_original(sub_p)));
+  const Placement g = GreedyPlacer().place(s);
+  EXPECT_EQ(placement_problem(s, g, true), "");
+}
+
 TEST(MultiJobPlacers, JobsEvaluatorWithOneJobIsTheEvaluatorBitForBit) {
   std::mt19937_64 rng(17);
   for (int i = 0; i < 20; ++i) {
@@ -268,8 +287,7 @@ TEST(MultiJobPlacers, JobsCrossingTheSameWanLinkAreEachSlowerThanAlone) {
   // With per-host WAN caps (no region-pair pipe) and distinct hosts, the jobs share nothing.
   s.platform.wan_capacity = WanCapacity::host;
   const std::vector<double> host_caps = JobsEvaluator(s).job_times_s(p);
-  for (int j = 0; j < 2; ++j)
-    EXPECT_EQ(host_caps[j], Evaluator(job_view(s, j)).iteration_time_s(job_slice(s, p, j)));
+  for (int j = 0; j < 2; ++j) EXPECT_EQ(host_caps[j], Evaluator(job_view(s, j)).iteration_time_s(job_slice(s, p, j)));
 }
 
 TEST(MultiJobPlacers, InfeasiblePlacementsHaveInfiniteObjective) {
@@ -319,8 +337,8 @@ std::vector<Scenario> tiny_instances() {
   JobSpec heavy = make_job(1, 1, 2, 4);
   heavy.weight = 4;
   out.push_back(jobs_scenario(mixed_platform({1, 2}, 2), {make_job(2, 1, 1, 2), heavy}, 4));
-  out.push_back(jobs_scenario(mixed_platform({2, 2}, 2),
-                              {make_job(1, 1, 2, 4), make_job(2, 1, 1, 2), make_job(1, 2, 1, 2)}, 6));
+  out.push_back(
+      jobs_scenario(mixed_platform({2, 2}, 2), {make_job(1, 1, 2, 4), make_job(2, 1, 1, 2), make_job(1, 2, 1, 2)}, 6));
   return out;
 }
 
