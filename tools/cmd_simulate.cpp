@@ -11,6 +11,7 @@
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
@@ -38,11 +39,17 @@ constexpr double kMaxMessagesWithoutFlag = 1e8;
 /** Above this many messages the estimate is printed before the run, so a long silence has an explanation. */
 constexpr double kAnnounceMessages = 1e6;
 
-/** Refuses (or announces) a run by its estimated size, before any SimGrid work (sim/workload/work_estimate.hpp). */
+/** Refuses (or announces) a run by its estimated size, before any SimGrid work (sim/workload/work_estimate.hpp);
+ *  with several jobs, the sum of the jobs' estimates. */
 void check_run_size(const Scenario& s, const Placement& placement, bool allow_large) {
-  const WorkEstimate w = estimate_work(s.job, s.platform, placement);
+  WorkEstimate w;
+  for (int j = 0; j < job_count(s); ++j) {
+    const WorkEstimate one = estimate_work(job_at(s, j), s.platform, job_slice(s, placement, j));
+    w.messages += one.messages;
+    w.micro_batches += one.micro_batches;
+  }
   if (w.messages > kMaxMessagesWithoutFlag && !allow_large)
-    throw InputError(s.file, 0, "job",
+    throw InputError(s.file, 0, has_several_jobs(s) ? "jobs" : "job",
                      "this run would simulate about " + std::to_string(static_cast<long long>(w.messages)) +
                          " messages (" + std::to_string(static_cast<long long>(w.micro_batches)) +
                          " micro-batches), above the limit of 100,000,000 (hours of simulation); check "
@@ -52,12 +59,23 @@ void check_run_size(const Scenario& s, const Placement& placement, bool allow_la
               << static_cast<long long>(w.micro_batches) << " micro-batches)\n";
 }
 
+/** "dp 2 x tp 1 x pp 4" */
+std::string shape_text(const JobSpec& j) {
+  return "dp " + std::to_string(j.par.dp) + " x tp " + std::to_string(j.par.tp) + " x pp " + std::to_string(j.par.pp);
+}
+
 void run_validate(const std::string& file) {
   Scenario s = load_scenario_file(file);
   print_data_warnings(s, false);  // showing them is what validate is for
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
-            << " GPUs, " << s.platform.regions.size() << " regions, job dp " << s.job.par.dp << " x tp "
-            << s.job.par.tp << " x pp " << s.job.par.pp << "\n";
+            << " GPUs, " << s.platform.regions.size() << " regions, ";
+  if (!has_several_jobs(s)) {
+    std::cout << "job " << shape_text(s.job) << "\n";
+    return;
+  }
+  std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
+  for (const JobSpec& j : s.jobs) std::cout << " " << j.name << " " << shape_text(j) << ";";
+  std::cout << "\n";
 }
 
 std::string human_bytes(double b) {
@@ -66,15 +84,31 @@ std::string human_bytes(double b) {
   return os.str();
 }
 
+void print_times(const nlohmann::json& r, const char* indent) {
+  std::cout << indent << "  compute         " << r["compute_s"].get<double>() << " s\n"
+            << indent << "  comm dp/tp/pp   " << r["comm_s"]["dp"].get<double>() << " / "
+            << r["comm_s"]["tp"].get<double>() << " / " << r["comm_s"]["pp"].get<double>() << " s\n"
+            << indent << "  bubble          " << r["bubble_s"].get<double>() << " s\n";
+}
+
 void print_summary(const nlohmann::json& r) {
   std::cout << std::fixed << std::setprecision(4);
-  std::cout << "scenario          " << r.value("scenario", "") << "\n"
-            << "iteration time    " << r["iteration_time_s"].get<double>() << " s\n"
-            << "  compute         " << r["compute_s"].get<double>() << " s\n"
-            << "  comm dp/tp/pp   " << r["comm_s"]["dp"].get<double>() << " / " << r["comm_s"]["tp"].get<double>()
-            << " / " << r["comm_s"]["pp"].get<double>() << " s\n"
-            << "  bubble          " << r["bubble_s"].get<double>() << " s\n"
-            << "bytes/iteration   intra-host " << human_bytes(r["bytes"]["intra_host"].get<double>())
+  std::cout << "scenario          " << r.value("scenario", "") << "\n";
+  if (r.contains("iteration_time_s")) {
+    std::cout << "iteration time    " << r["iteration_time_s"].get<double>() << " s\n";
+    print_times(r, "");
+  } else {
+    std::cout << "objective         " << r["objective_s"].get<double>()
+              << " s (weighted mean iteration time of the jobs)\n"
+              << "makespan          " << r["makespan_s"].get<double>() << " s\n";
+    for (const nlohmann::json& j : r["jobs"]) {
+      std::cout << "job " << j["name"].get<std::string>() << " (" << j["gpus"].get<int>() << " GPUs, weight "
+                << std::setprecision(3) << j["weight"].get<double>() << std::setprecision(4) << ")\n"
+                << "  iteration time  " << j["iteration_time_s"].get<double>() << " s\n";
+      print_times(j, "  ");
+    }
+  }
+  std::cout << "bytes/iteration   intra-host " << human_bytes(r["bytes"]["intra_host"].get<double>())
             << ", intra-region " << human_bytes(r["bytes"]["intra_region"].get<double>()) << ", inter-region "
             << human_bytes(r["bytes"]["inter_region"].get<double>()) << "\n";
 }

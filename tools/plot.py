@@ -103,32 +103,67 @@ def plot_compare(path, out_dir):
     save(fig, out_dir, "compare_" + doc["scenario"])
 
 
+def placement_gpus(placement):
+    """(job index, job name, region, host, slot, stage) of every GPU of a placement (one job or several)."""
+    jobs = placement["jobs"] if "jobs" in placement else [dict(placement, name="")]
+    out = []
+    for j, job in enumerate(jobs):
+        par = job["parallelism"]
+        per_stage = par["dp"] * par["tp"]
+        for e in job["ranks"]:
+            out.append((j, job["name"], e["region"], e["host"], e["slot"], e["rank"] // per_stage, par["pp"]))
+    return out
+
+
 def plot_placement(scn, out_dir):
-    """One column per region, one row per host, GPUs as squares coloured by pipeline stage."""
+    """One column per region, one row per host, GPUs as squares coloured by pipeline stage (several jobs: by job,
+    each job's stages from light to dark)."""
     best = None
     for r in scn["results"]:
         if r.get("ok", True) and r["method"] in ("gnn", "gnn+refine", "search"):
             best = r if best is None or r["method"] == "gnn" else best
     if best is None:
         return
-    par = best["placement"]["parallelism"]
-    per_stage = par["dp"] * par["tp"]
+    gpus = placement_gpus(best["placement"])
+    several = "jobs" in best["placement"]
     regions = {}
-    for e in best["placement"]["ranks"]:
-        regions.setdefault(e["region"], {}).setdefault(e["host"], []).append((e["slot"], e["rank"] // per_stage))
-    width = 2 + max(slot for hosts in regions.values() for gpus in hosts.values() for slot, _ in gpus)
+    for job, name, region, host, slot, stage, stages in gpus:
+        regions.setdefault(region, {}).setdefault(host, []).append((slot, job, stage, stages))
+    width = 2 + max(g[4] for g in gpus)
     fig, ax = plt.subplots(figsize=(max(6, 0.25 * width * len(regions)), 4))
-    cmap = plt.get_cmap("tab20")
+    stage_colours, job_colours = plt.get_cmap("tab20"), plt.get_cmap("tab10")
     for col, (region, hosts) in enumerate(sorted(regions.items())):
-        for row, (host, gpus) in enumerate(sorted(hosts.items())):
-            for slot, stage in gpus:
-                ax.add_patch(plt.Rectangle((col * width + slot, -row * 1.5), 0.9, 0.9, color=cmap(stage % 20)))
+        for row, (host, slots) in enumerate(sorted(hosts.items())):
+            for slot, job, stage, stages in slots:
+                if several:
+                    colour, alpha = job_colours(job % 10), 0.35 + 0.65 * (stage + 1) / stages
+                else:
+                    colour, alpha = stage_colours(stage % 20), 1.0
+                ax.add_patch(plt.Rectangle((col * width + slot, -row * 1.5), 0.9, 0.9, color=colour, alpha=alpha))
         ax.text(col * width, 1.2, region, fontsize=8)
+    if several:
+        names = {job: name for job, name, *_ in gpus}
+        ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=job_colours(j % 10), label=n)
+                           for j, n in sorted(names.items())], fontsize=7, loc="lower right")
     ax.set_xlim(-1, width * len(regions))
     ax.set_ylim(-1.5 * max(len(h) for h in regions.values()) - 1, 2)
     ax.axis("off")
-    ax.set_title(f"{scn['scenario']}: {best['method']} placement (colour = pipeline stage)")
+    what = "job, shade = pipeline stage" if several else "pipeline stage"
+    ax.set_title(f"{scn['scenario']}: {best['method']} placement (colour = {what})")
     save(fig, out_dir, "placement_" + scn["scenario"])
+
+
+def plot_job_times(scn, out_dir):
+    """Several jobs: each job's iteration time (and the objective) under every method that ran."""
+    res = [r for r in scn["results"] if r.get("ok", True) and len(r.get("jobs", [])) > 1]
+    if not res:
+        return
+    labels = [j["name"] for j in res[0]["jobs"]] + ["objective"]
+    series = {r["method"]: [j["iteration_time_s"] for j in r["jobs"]] + [r["objective_s"]] for r in res}
+    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(labels)), 4.5))
+    bars(ax, labels, series, "iteration time (s, SimGrid)")
+    ax.set_title(scn["scenario"] + ": jobs sharing the cluster")
+    save(fig, out_dir, "jobs_" + scn["scenario"])
 
 
 def plot_reproduce(path, out_dir):
@@ -148,6 +183,7 @@ def plot_reproduce(path, out_dir):
     save(fig, out_dir, "reproduce_speedups")
     for s in doc["scenarios"]:
         plot_placement(s, out_dir)
+        plot_job_times(s, out_dir)
 
 
 def plot_scale(path, out_dir):

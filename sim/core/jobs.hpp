@@ -15,6 +15,10 @@ namespace hulk {
 /** @brief True for a scenario with `jobs:` (Scenario::jobs not empty), even of a single entry. */
 inline bool has_several_jobs(const Scenario& s) { return !s.jobs.empty(); }
 
+/** @brief Whether validity includes memory fit: the one job's check_memory, or (several jobs) always, each job's
+ *  own flag then deciding for its ranks (placement_problem). */
+inline bool checks_memory(const Scenario& s) { return has_several_jobs(s) || s.job.check_memory; }
+
 /** @brief Number of jobs (1 for a one-job scenario). */
 int job_count(const Scenario& s);
 

@@ -17,7 +17,8 @@ namespace hulk {
 nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& placement, const SimOptions& options,
                                  const std::string& out_dir = "");
 
-/** @brief Convenience: the simulated iteration time only (no events or spans recorded). */
+/** @brief Convenience: the simulated iteration time only (no events or spans recorded); with several jobs the
+ *  objective (weighted mean of the jobs' iteration times, sim/core/jobs.hpp). */
 double simulated_iteration_time_s(const Scenario& scenario, const Placement& placement);
 
 }  // namespace hulk

@@ -120,8 +120,9 @@ struct PrivateRings::Meeting {
   std::vector<sg4::ActorPtr> waiting;
 };
 
-PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels)
-    : plan_(std::move(plan)), tp_(tp), channels_(channels), meetings_(plan_.eligible.size()) {
+PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels, int rank_offset)
+    : plan_(std::move(plan)), tp_(tp), channels_(channels), rank_offset_(rank_offset),
+      meetings_(plan_.eligible.size()) {
   for (Meeting& m : meetings_) {
     m.time_s.assign(tp, 0.0);
     m.waiting.assign(tp, nullptr);
@@ -134,7 +135,7 @@ void PrivateRings::run_body(Endpoint& ep, const std::vector<int>& members, const
                             const BodyTiming& timing, std::vector<RankLedger>& ledgers, bool record_events,
                             bool record_spans) {
   const int n = static_cast<int>(members.size());
-  const int group = ep.rank() / tp_;
+  const int group = (ep.rank() - rank_offset_) / tp_;
   const int pos = static_cast<int>(std::find(members.begin(), members.end(), ep.rank()) - members.begin());
   Meeting& m = meetings_[group];
   m.time_s[pos] = sg4::Engine::get_clock();

@@ -78,10 +78,12 @@ struct BodyTiming {
 /** @brief Run-time meeting point of the eligible groups' members (one simulation). */
 class PrivateRings {
  public:
-  PrivateRings(PrivateRingPlan plan, int tp, int channels);
+  /** @param rank_offset simulation rank of the job's rank 0 (several jobs, sim/core/jobs.hpp; 0 for one job): the
+   *  members passed to run_body are simulation ranks. */
+  PrivateRings(PrivateRingPlan plan, int tp, int channels, int rank_offset = 0);
   ~PrivateRings();
-  /** @brief True if this rank's TP all-reduces take the closed form. */
-  bool covers(int rank) const { return plan_.eligible[rank / tp_] != 0; }
+  /** @brief True if the job's rank `local_rank` has its TP all-reduces in closed form. */
+  bool covers(int local_rank) const { return plan_.eligible[local_rank / tp_] != 0; }
   /** @brief The calling member's part of a body (`members`: its TP group in ring order): waits for the other
    *  members to start the same body, then until its own end. Accounts into the ledgers what the step-by-step path
    *  does: compute_s and tp_s, messages and bytes of the receivers, events (if `record_events`), spans (if
@@ -103,6 +105,7 @@ class PrivateRings {
   PrivateRingPlan plan_;
   int tp_ = 1;
   int channels_ = 1;
+  int rank_offset_ = 0;
   std::vector<Meeting> meetings_;  ///< per TP group
   long long collectives_ = 0;
   long long messages_ = 0;

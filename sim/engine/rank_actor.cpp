@@ -60,7 +60,7 @@ CommTag RankActor::tp_tag(char dir, int mb, int layer, int idx) const {
 void RankActor::tp_allreduce(const CommTag& tag) {
   if (tp_group_.size() < 2) return;
   const double t0 = now();
-  allreduce(*ep_, "ring", tp_group_, {}, shared_->cost.tp_allreduce_bytes, tag);
+  allreduce(*ep_, "ring", tp_group_, {}, job_->cost.tp_allreduce_bytes, tag);
   const double t1 = now();
   shared_->ledgers[rank_].tp_s += t1 - t0;
   span("tp allreduce", "tp", t0, t1);
@@ -75,13 +75,13 @@ void RankActor::add_tp_allreduce(char dir, int mb, int layer, int idx) {
 }
 
 void RankActor::run_body(const std::vector<BodyStep>& body, int mb) {
-  if (shared_->rings && shared_->rings->covers(rank_)) {
+  if (job_->rings && job_->rings->covers(local_)) {
     // A private group: the whole body in closed form (private_ring.hpp), one meeting and one sleep per member.
     BodyTiming timing;
-    timing.allreduce_bytes = shared_->cost.tp_allreduce_bytes;
+    timing.allreduce_bytes = job_->cost.tp_allreduce_bytes;
     timing.flops_scale = shared_->flops_scale_of_rank[rank_];
     timing.host_speed = sg4::this_actor::get_host()->get_speed();
-    shared_->rings->run_body(*ep_, tp_group_, body, mb, timing, shared_->ledgers, shared_->fabric->record_events(),
+    job_->rings->run_body(*ep_, tp_group_, body, mb, timing, shared_->ledgers, shared_->fabric->record_events(),
                              shared_->record_spans);
     return;
   }
@@ -108,12 +108,12 @@ void RankActor::pp_send(int dst, char dir, int mb) {
   const CommTag tag = pp_tag(coord_, dir, mb);
   if (!blocking_p2p_) {
     // Overlapped: handed to the connection's courier; this rank's compute goes on.
-    ep_->send_eager(dst, shared_->cost.pp_message_bytes, tag);
+    ep_->send_eager(dst, job_->cost.pp_message_bytes, tag);
     return;
   }
   // Blocking (Megatron's send_forward / send_backward): the rank waits until the message has left.
   const double t0 = now();
-  ep_->send(dst, shared_->cost.pp_message_bytes, tag);
+  ep_->send(dst, job_->cost.pp_message_bytes, tag);
   ep_->wait_sends();
   const double t1 = now();
   shared_->ledgers[rank_].pp_s += t1 - t0;
@@ -150,7 +150,7 @@ void RankActor::pp_exchange(int peer, char dir, int mb, int from, const char* wh
   const double t0 = now();
   PendingRecv pending;
   ep_->post_recv(from, pending);
-  ep_->send(peer, shared_->cost.pp_message_bytes, pp_tag(coord_, dir, mb));
+  ep_->send(peer, job_->cost.pp_message_bytes, pp_tag(coord_, dir, mb));
   std::unique_ptr<SgMessage> msg = ep_->complete(pending);
   ep_->wait_sends();
   const double t1 = now();
@@ -164,8 +164,8 @@ void RankActor::pp_exchange(int peer, char dir, int mb, int from, const char* wh
 }
 
 void RankActor::forward(int mb, const PipeOp* next_op) {
-  const StageCost& st = shared_->cost.stages[coord_.pp];
-  const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
+  const StageCost& st = job_->cost.stages[coord_.pp];
+  const int prev = job_->global(job_->plan.pp_prev(local_)), next = job_->global(job_->plan.pp_next(local_));
   if (prev >= 0 && received_act_mb_ != mb) pp_receive(prev, "recv act", mb);
   received_act_mb_ = -1;
   // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
@@ -189,8 +189,8 @@ void RankActor::forward(int mb, const PipeOp* next_op) {
 }
 
 void RankActor::add_recompute_layer(int mb, int layer) {
-  const double flops = shared_->cost.stages[coord_.pp].recompute_layer_flops;
-  if (shared_->cost.recompute_tp_allreduces == 2) {
+  const double flops = job_->cost.stages[coord_.pp].recompute_layer_flops;
+  if (job_->cost.recompute_tp_allreduces == 2) {
     // Full recomputation re-runs the layer's forward, all-reduces included (tag dir 'r').
     add_compute(flops / 2, "recompute");
     add_tp_allreduce('r', mb, layer, 0);
@@ -202,8 +202,8 @@ void RankActor::add_recompute_layer(int mb, int layer) {
 }
 
 void RankActor::backward(int mb, const PipeOp* next_op) {
-  const StageCost& st = shared_->cost.stages[coord_.pp];
-  const int prev = shared_->plan.pp_prev(rank_), next = shared_->plan.pp_next(rank_);
+  const StageCost& st = job_->cost.stages[coord_.pp];
+  const int prev = job_->global(job_->plan.pp_prev(local_)), next = job_->global(job_->plan.pp_next(local_));
   if (next >= 0 && received_grad_mb_ != mb) pp_receive(next, "recv grad", mb);
   received_grad_mb_ = -1;
   body_.clear();
@@ -230,37 +230,40 @@ void RankActor::backward(int mb, const PipeOp* next_op) {
 /** A progress line on stderr, at most every progress_every_s wall seconds: long simulations (minutes) are not
  *  silent. Rank 0 reports: its position is a fair measure of the iteration's progress (it starts first and, in
  *  1F1B, finishes last). */
-static void report_progress(SimShared& sh, int iteration, std::size_t op, std::size_t ops, double simulated_s) {
+static void report_progress(SimShared& sh, const JobRun& job, int iteration, std::size_t op, std::size_t ops,
+                            double simulated_s) {
   const auto now_wall = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now_wall - sh.last_progress).count() < sh.progress_every_s) return;
   sh.last_progress = now_wall;
   std::fprintf(stderr, "hulk: simulating: iteration %d/%d, rank 0 at pipeline op %zu/%zu, simulated time %.3f s\n",
-               iteration + 1, sh.job->iterations, op, ops, simulated_s);
+               iteration + 1, job.job->iterations, op, ops, simulated_s);
 }
 
 void RankActor::operator()() {
   SimShared& sh = *shared_;
+  JobRun& job = *job_;
   RankLedger& ledger = sh.ledgers[rank_];
   Endpoint ep(rank_, *sh.fabric, ledger);
   ep_ = &ep;
-  coord_ = sh.plan.coord_of(rank_);
-  tp_group_ = sh.plan.tp_group(rank_);
-  const std::vector<int> dp_group = sh.plan.dp_group(rank_);
+  coord_ = job.plan.coord_of(local_);
+  tp_group_ = job.global(job.plan.tp_group(local_));
+  const std::vector<int> dp_group = job.global(job.plan.dp_group(local_));
   std::vector<int> dp_regions;
   for (int r : dp_group) dp_regions.push_back(sh.region_of_rank[r]);
-  const int p = sh.plan.parallelism().pp;
-  const int m = sh.cost.micro_batches;
-  const std::vector<PipeOp> ops = pipeline_schedule(sh.job->schedule, p, coord_.pp, m);
-  const double dp_bytes = sh.cost.stages[coord_.pp].dp_grad_bytes;
-  blocking_p2p_ = sh.job->pipeline_p2p_blocking();
+  const int p = job.plan.parallelism().pp;
+  const int m = job.cost.micro_batches;
+  const std::vector<PipeOp> ops = pipeline_schedule(job.job->schedule, p, coord_.pp, m);
+  const double dp_bytes = job.cost.stages[coord_.pp].dp_grad_bytes;
+  blocking_p2p_ = job.job->pipeline_p2p_blocking();
+  const bool reports_progress = rank_ == 0 && sh.progress_every_s > 0;
 
-  for (int it = 0; it < sh.job->iterations; ++it) {
+  for (int it = 0; it < job.job->iterations; ++it) {
     ledger.iteration = it;
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const PipeOp* next_op = i + 1 < ops.size() ? &ops[i + 1] : nullptr;
       if (ops[i].forward) forward(ops[i].micro_batch, next_op);
       else backward(ops[i].micro_batch, next_op);
-      if (rank_ == 0 && sh.progress_every_s > 0) report_progress(sh, it, i + 1, ops.size(), now());
+      if (reports_progress) report_progress(sh, job, it, i + 1, ops.size(), now());
     }
     if (dp_group.size() > 1) {
       CommTag tag;
@@ -268,7 +271,7 @@ void RankActor::operator()() {
       tag.stage = coord_.pp;
       tag.tp = coord_.tp;
       const double t0 = now();
-      allreduce(ep, sh.job->collective, dp_group, dp_regions, dp_bytes, tag);
+      allreduce(ep, job.job->collective, dp_group, dp_regions, dp_bytes, tag);
       const double t1 = now();
       ledger.dp_s += t1 - t0;
       span("dp allreduce", "dp", t0, t1);
@@ -276,11 +279,11 @@ void RankActor::operator()() {
     // Eager pipeline sends are the couriers' business: each is complete once its receiver had it, which the barrier
     // guarantees.
     const double t0 = now();
-    sh.barrier->wait();
+    job.barrier->wait();
     const double t1 = now();
     ledger.bubble_s += t1 - t0;
     span("iteration barrier", "bubble", t0, t1);
-    if (rank_ == 0) sh.iteration_end_s.push_back(t1);
+    if (local_ == 0) job.iteration_end_s.push_back(t1);
   }
   ep_ = nullptr;
 }

@@ -25,19 +25,36 @@ class PrivateRings;
 void record_span(RankLedger& ledger, int rank, const std::string& name, const char* cat, double start_s,
                  double end_s);
 
-/** @brief State shared by all rank actors of one simulation (owned by simulate()). */
-struct SimShared {
+/** @brief One job of a simulation: its plan, costs, barrier and iteration ends. Its ranks are the simulation's
+ *  ranks offset .. offset + plan.ranks() - 1 (several jobs are numbered one after the other, sim/core/jobs.hpp). */
+struct JobRun {
   const JobSpec* job = nullptr;
+  int index = 0;                         ///< job index in the scenario
+  int offset = 0;                        ///< the simulation rank of the job's rank 0
   ParallelPlan plan{Parallelism{}};
   JobCost cost;
-  std::vector<double> flops_scale_of_rank;  ///< see SgPlatform::flops_scale
+  PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
+  simgrid::s4u::BarrierPtr barrier;      ///< the job's end-of-iteration barrier (its ranks only)
+  std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
+  /** @brief Simulation rank of one of the job's own ranks (-1 stays -1: no such neighbour). */
+  int global(int local_rank) const { return local_rank < 0 ? -1 : offset + local_rank; }
+  /** @brief The job's ranks of a group, as simulation ranks. */
+  std::vector<int> global(std::vector<int> local_ranks) const {
+    for (int& r : local_ranks) r += offset;
+    return local_ranks;
+  }
+};
+
+/** @brief State shared by all rank actors of one simulation (owned by simulate()). Per-rank vectors are indexed by
+ *  simulation rank (every job's ranks, job after job). */
+struct SimShared {
+  std::vector<JobRun> jobs;
+  std::vector<int> job_of_rank;
+  std::vector<double> flops_scale_of_rank;  ///< see SgPlatform::flops_scale (and the job's own GPU speed)
   std::vector<double> exec_bound_of_rank;   ///< see SgPlatform::exec_bound
   std::vector<int> region_of_rank;
   MessageFabric* fabric = nullptr;
-  PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
-  simgrid::s4u::BarrierPtr barrier;
   std::vector<RankLedger> ledgers;       ///< one per rank
-  std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
   bool record_spans = false;
   double progress_every_s = 0;           ///< SimOptions::progress_every_s
   std::chrono::steady_clock::time_point last_progress = std::chrono::steady_clock::now();
@@ -50,7 +67,9 @@ struct SimShared {
  *  (idle). With these, compute + tp + dp + pp + bubble = iteration time for every rank. */
 class RankActor {
  public:
-  RankActor(int rank, SimShared& shared) : rank_(rank), shared_(&shared) {}
+  /** @param rank the simulation rank (its job's rank plus the job's offset). */
+  RankActor(int rank, SimShared& shared)
+      : rank_(rank), shared_(&shared), job_(&shared.jobs[shared.job_of_rank[rank]]), local_(rank - job_->offset) {}
   void operator()();
 
  private:
@@ -78,8 +97,10 @@ class RankActor {
   void backward(int mb, const PipeOp* next);
   void span(const std::string& name, const char* cat, double start_s, double end_s);
 
-  int rank_;
+  int rank_;          ///< simulation rank (fabric, ledgers, recorder)
   SimShared* shared_;
+  JobRun* job_;
+  int local_;         ///< the rank inside its job (plan, costs, tags)
   Endpoint* ep_ = nullptr;
   RankCoord coord_;
   std::vector<int> tp_group_;

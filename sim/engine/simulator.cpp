@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/workload/placement_check.hpp"
 #include "sim/engine/engine_startup.hpp"
 #include "sim/engine/private_ring.hpp"
@@ -26,32 +27,75 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-/** The shared state of all rank actors (everything but the fabric, which the caller owns). */
-void prepare_shared(const JobSpec& job, const SgPlatform& sg, const std::vector<int>& host_of_rank,
-                    const std::vector<int>& region_of_host, const SimOptions& options, SimShared& shared) {
-  const int ranks = job.par.ranks();
-  shared.job = &job;
-  shared.plan = ParallelPlan(job.par);
-  shared.cost = compute_job_cost(job);
+/** The simulation ranks of every job (job after job) on their hosts, and what each rank needs from the platform. */
+void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::vector<int>& host_of_rank,
+                   const std::vector<int>& region_of_host, const SimOptions& options, SimShared& shared) {
+  const int ranks = static_cast<int>(host_of_rank.size());
   shared.record_spans = options.record_spans;
   shared.progress_every_s = options.progress_every_s;
+  shared.jobs.resize(job_count(scenario));
+  for (int j = 0; j < job_count(scenario); ++j) {
+    JobRun& run = shared.jobs[j];
+    run.job = &job_at(scenario, j);
+    run.index = j;
+    run.offset = job_rank_offset(scenario, j);
+    run.plan = ParallelPlan(run.job->par);
+    run.cost = compute_job_cost(*run.job);
+    run.barrier = sg4::Barrier::create(run.job->par.ranks());
+    for (int r = 0; r < run.job->par.ranks(); ++r) shared.job_of_rank.push_back(j);
+  }
+  // SimGrid host speeds are those of the first job's precision and utilisation (sg_build_platform); another job's
+  // GPUs run at their own, so its flop counts are scaled by the ratio (exactly 1 for the first job).
+  const JobSpec& first = job_at(scenario, 0);
   for (int r = 0; r < ranks; ++r) {
-    shared.region_of_rank.push_back(region_of_host[host_of_rank[r]]);
-    shared.flops_scale_of_rank.push_back(sg.flops_scale[host_of_rank[r]]);
-    shared.exec_bound_of_rank.push_back(sg.exec_bound[host_of_rank[r]]);
+    const int h = host_of_rank[r];
+    const JobSpec& job = *shared.jobs[shared.job_of_rank[r]].job;
+    const GpuSpec& gpu = scenario.platform.hosts[h].gpu;
+    const double own_speed = shared.job_of_rank[r] == 0
+                                 ? 1.0
+                                 : (gpu.peak_flops(first.precision) * first.utilisation) /
+                                       (gpu.peak_flops(job.precision) * job.utilisation);
+    shared.region_of_rank.push_back(region_of_host[h]);
+    shared.flops_scale_of_rank.push_back(sg.flops_scale[h] * own_speed);
+    shared.exec_bound_of_rank.push_back(sg.exec_bound[h]);
   }
   shared.ledgers.resize(ranks);
-  shared.barrier = sg4::Barrier::create(ranks);
 }
 
-/** Makes (or, with nullptr receivers, unmakes) every pipeline pair an eager channel in both directions. */
-void set_pipeline_receivers(const SimShared& shared, MessageFabric& fabric, const std::vector<sg4::ActorPtr>& actors,
+/** The TP groups of every job whose all-reduces take the closed form. A host holding ranks of two jobs is left to
+ *  the per-message path: private_ring_groups counts one job's flows on the host's intra-host link. */
+std::vector<std::unique_ptr<PrivateRings>> make_private_rings(const Scenario& scenario,
+                                                              const std::vector<int>& host_of_rank,
+                                                              SimShared& shared) {
+  std::vector<int> job_on_host(scenario.platform.hosts.size(), -1);  // -2: several jobs
+  for (int r = 0; r < static_cast<int>(host_of_rank.size()); ++r) {
+    int& on = job_on_host[host_of_rank[r]];
+    on = on == -1 || on == shared.job_of_rank[r] ? shared.job_of_rank[r] : -2;
+  }
+  std::vector<std::unique_ptr<PrivateRings>> rings;
+  for (JobRun& run : shared.jobs) {
+    const std::vector<int> hosts(host_of_rank.begin() + run.offset,
+                                 host_of_rank.begin() + run.offset + run.plan.ranks());
+    PrivateRingPlan plan = private_ring_groups(job_view(scenario, run.index), run.plan, hosts);
+    const int tp = run.plan.parallelism().tp;
+    for (std::size_t g = 0; g < plan.eligible.size(); ++g)
+      if (job_on_host[hosts[g * tp]] == -2) plan.eligible[g] = 0;
+    rings.push_back(std::make_unique<PrivateRings>(std::move(plan), tp, scenario.network.channels_per_peer,
+                                                   run.offset));
+    run.rings = rings.back().get();
+  }
+  return rings;
+}
+
+/** Makes (or, with nullptr receivers, unmakes) every pipeline pair of a job an eager channel in both directions. */
+void set_pipeline_receivers(const JobRun& run, MessageFabric& fabric, const std::vector<sg4::ActorPtr>& actors,
                             bool release) {
-  for (int r = 0; r < static_cast<int>(actors.size()); ++r) {
-    const int next = shared.plan.pp_next(r);
+  for (int local = 0; local < run.plan.ranks(); ++local) {
+    const int next = run.plan.pp_next(local);
     if (next < 0) continue;
-    fabric.set_permanent_receiver(r, next, release ? nullptr : actors[next]);
-    fabric.set_permanent_receiver(next, r, release ? nullptr : actors[r]);
+    const int r = run.global(local), n = run.global(next);
+    fabric.set_permanent_receiver(r, n, release ? nullptr : actors[n]);
+    fabric.set_permanent_receiver(n, r, release ? nullptr : actors[r]);
   }
 }
 
@@ -68,17 +112,24 @@ void run_ranks(sg4::Engine& engine, const SgPlatform& sg, const std::vector<int>
   // Overlapped p2p: pipeline channels are eager, a stage's activation/gradient starts transferring when its
   // courier sends it, whatever the receiver is doing (as with pre-posted receive buffers), and the receiver's own
   // activity list stays short. Blocking p2p (Megatron's 1F1B) is a rendezvous: no permanent receiver.
-  const bool eager = !shared.job->pipeline_p2p_blocking();
-  if (eager) set_pipeline_receivers(shared, fabric, actors, false);
+  for (const JobRun& run : shared.jobs)
+    if (!run.job->pipeline_p2p_blocking()) set_pipeline_receivers(run, fabric, actors, false);
   engine.run();
-  if (eager) set_pipeline_receivers(shared, fabric, actors, true);  // SimGrid keeps the receivers alive otherwise
+  for (const JobRun& run : shared.jobs)  // SimGrid keeps the receivers alive otherwise
+    if (!run.job->pipeline_p2p_blocking()) set_pipeline_receivers(run, fabric, actors, true);
 }
 
-/** Per-iteration, per-rank means of the ledgers' totals. */
-void summarise_ledgers(const SimShared& shared, double iters, SimResult& res) {
-  const int ranks = static_cast<int>(shared.ledgers.size());
-  for (int r = 0; r < ranks; ++r) {
-    const RankLedger& l = shared.ledgers[r];
+/** One job's result: per-iteration, per-rank means of its ranks' ledgers, its time and placement. */
+SimResult job_result(const SimShared& shared, const JobRun& run, const Placement& placement) {
+  SimResult res;
+  const int ranks = run.plan.ranks();
+  const double iters = run.job->iterations;
+  res.placement.gpu_of_rank.assign(placement.gpu_of_rank.begin() + run.offset,
+                                   placement.gpu_of_rank.begin() + run.offset + ranks);
+  res.total_time_s = run.iteration_end_s.back();
+  res.iteration_time_s = res.total_time_s / iters;
+  for (int local = 0; local < ranks; ++local) {
+    const RankLedger& l = shared.ledgers[run.global(local)];
     res.compute_s += l.compute_s;
     res.comm_tp_s += l.tp_s;
     res.comm_dp_s += l.dp_s;
@@ -88,7 +139,7 @@ void summarise_ledgers(const SimShared& shared, double iters, SimResult& res) {
     res.bytes.intra_region += l.bytes.intra_region;
     res.bytes.inter_region += l.bytes.inter_region;
     res.messages += l.messages;
-    res.peak_memory_bytes.push_back(shared.cost.stages[shared.plan.coord_of(r).pp].peak_memory_bytes);
+    res.peak_memory_bytes.push_back(run.cost.stages[run.plan.coord_of(local).pp].peak_memory_bytes);
   }
   const double per_rank_iter = ranks * iters;
   res.compute_s /= per_rank_iter;
@@ -99,18 +150,65 @@ void summarise_ledgers(const SimShared& shared, double iters, SimResult& res) {
   res.bytes.intra_host /= iters;
   res.bytes.intra_region /= iters;
   res.bytes.inter_region /= iters;
+  return res;
+}
+
+/** The cluster's result of several jobs: each job's, the objective (weighted mean iteration time), the makespan,
+ *  and over all ranks the means of compute and communication (rank-weighted) and the sums of bytes and messages. */
+SimResult cluster_result(const Scenario& scenario, std::vector<SimResult> jobs, const Placement& placement) {
+  SimResult res;
+  res.placement = placement;
+  std::vector<double> times;
+  double ranks = 0;
+  for (const SimResult& j : jobs) {
+    const double n = static_cast<double>(j.placement.gpu_of_rank.size());
+    times.push_back(j.iteration_time_s);
+    res.makespan_s = std::max(res.makespan_s, j.total_time_s);
+    res.compute_s += n * j.compute_s;
+    res.comm_dp_s += n * j.comm_dp_s;
+    res.comm_tp_s += n * j.comm_tp_s;
+    res.comm_pp_s += n * j.comm_pp_s;
+    res.bubble_s += n * j.bubble_s;
+    res.bytes.intra_host += j.bytes.intra_host;
+    res.bytes.intra_region += j.bytes.intra_region;
+    res.bytes.inter_region += j.bytes.inter_region;
+    res.messages += j.messages;
+    res.peak_memory_bytes.insert(res.peak_memory_bytes.end(), j.peak_memory_bytes.begin(), j.peak_memory_bytes.end());
+    ranks += n;
+  }
+  res.compute_s /= ranks;
+  res.comm_dp_s /= ranks;
+  res.comm_tp_s /= ranks;
+  res.comm_pp_s /= ranks;
+  res.bubble_s /= ranks;
+  res.objective_s = weighted_objective(scenario, times);
+  res.iteration_time_s = res.objective_s;
+  res.total_time_s = res.makespan_s;
+  res.jobs = std::move(jobs);
+  return res;
+}
+
+/** A recorded message as a comm.csv row: hosts from the simulation ranks, then (several jobs) the job and the
+ *  job's own rank numbers. */
+CommEvent comm_event(const RawEvent& e, const std::vector<int>& host_of_rank, const SimShared& shared) {
+  CommEvent c = to_comm_event(e, host_of_rank);
+  c.job = shared.job_of_rank[e.src];
+  c.src_rank -= shared.jobs[c.job].offset;
+  c.dst_rank -= shared.jobs[c.job].offset;
+  return c;
 }
 
 /** comm.csv and trace.json of the run, streamed from the recorder into `dir` (each written atomically). */
 void write_trace_files(const std::string& dir, const Scenario& scenario, const Placement& placement,
-                       const SimOptions& options, const std::vector<int>& host_of_rank, TraceRecorder& trace) {
+                       const SimOptions& options, const std::vector<int>& host_of_rank, const SimShared& shared,
+                       TraceRecorder& trace) {
   if (options.record_events)
     write_file_atomic(dir + "/comm.csv", [&](std::ostream& out) {
-      out << comm_csv_header();
+      out << comm_csv_header(scenario);
       std::string row;
       trace.drain_events([&](const RawEvent& e) {
         row.clear();
-        append_comm_csv_row(row, scenario, to_comm_event(e, host_of_rank));
+        append_comm_csv_row(row, scenario, comm_event(e, host_of_rank, shared));
         out << row;
       });
     });
@@ -122,23 +220,34 @@ void write_trace_files(const std::string& dir, const Scenario& scenario, const P
     });
 }
 
+/** Throws unless every job ran all its iterations. SimGrid returns from run() on a deadlock (it prints "Oops!
+ *  Deadlock detected"): such a run has no iteration time, and must be an error rather than a partial success. */
+void check_finished(const SimShared& shared, const sg4::Engine& engine) {
+  for (const JobRun& run : shared.jobs)
+    if (static_cast<int>(run.iteration_end_s.size()) < run.job->iterations || !std::isfinite(engine.get_clock()))
+      throw std::runtime_error(
+          "the simulation did not finish: " + std::string(shared.jobs.size() > 1 ? "job '" + run.job->name + "': " : "") +
+          std::to_string(run.iteration_end_s.size()) + " of " + std::to_string(run.job->iterations) +
+          " iterations completed at simulated time " + std::to_string(engine.get_clock()) +
+          " s (SimGrid deadlock or non-finite time)");
+}
+
 }  // namespace
 
 SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options) {
-  const std::string problem = placement_problem(scenario, placement, scenario.job.check_memory);
+  const std::string problem = placement_problem(scenario, placement, checks_memory(scenario));
   if (!problem.empty()) throw InputError(scenario.file, 0, "placement", problem);
-  const JobSpec& job = scenario.job;
   const PlatformSpec& platform = scenario.platform;
 
   const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
-  const SgPlatform sg = sg_build_platform(platform, job, latency_at_receiver(scenario.network));
+  const SgPlatform sg = sg_build_platform(platform, job_at(scenario, 0), latency_at_receiver(scenario.network));
 
-  const int ranks = job.par.ranks();
+  const int ranks = total_ranks(scenario);
   std::vector<int> host_of_rank(ranks), region_of_host;
   for (const HostSpec& h : platform.hosts) region_of_host.push_back(h.region);
   for (int r = 0; r < ranks; ++r) host_of_rank[r] = placement.gpu_of_rank[r].host;
   SimShared shared;
-  prepare_shared(job, sg, host_of_rank, region_of_host, options, shared);
+  prepare_ranks(scenario, sg, host_of_rank, region_of_host, options, shared);
   // Spill files go beside the outputs (the disk the user chose for this run's data; /tmp may be memory). If the
   // folder cannot be made, they go to $TMPDIR and writing the outputs reports the folder as the input error.
   std::error_code no_folder;
@@ -147,33 +256,24 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   for (RankLedger& l : shared.ledgers) l.trace = &trace;
   MessageFabric fabric(host_of_rank, region_of_host, options.record_events, sg, scenario.network);
   shared.fabric = &fabric;
-  std::unique_ptr<PrivateRings> rings;
-  if (options.tp_closed_form) {
-    rings = std::make_unique<PrivateRings>(private_ring_groups(scenario, shared.plan, host_of_rank), job.par.tp,
-                                           scenario.network.channels_per_peer);
-    shared.rings = rings.get();
-  }
+  std::vector<std::unique_ptr<PrivateRings>> rings;
+  if (options.tp_closed_form) rings = make_private_rings(scenario, host_of_rank, shared);
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
+  check_finished(shared, *engine);
 
-  // SimGrid returns from run() on a deadlock (it prints "Oops! Deadlock detected"): a run whose iterations did not
-  // all complete has no iteration time, and must be an error rather than a success with a null or partial time.
-  if (static_cast<int>(shared.iteration_end_s.size()) < job.iterations || !std::isfinite(engine->get_clock()))
-    throw std::runtime_error("the simulation did not finish: " + std::to_string(shared.iteration_end_s.size()) +
-                             " of " + std::to_string(job.iterations) + " iterations completed at simulated time " +
-                             std::to_string(engine->get_clock()) + " s (SimGrid deadlock or non-finite time)");
-  SimResult res;
-  res.placement = placement;
-  const double iters = job.iterations;
-  res.total_time_s = shared.iteration_end_s.empty() ? engine->get_clock() : shared.iteration_end_s.back();
-  res.iteration_time_s = res.total_time_s / iters;
-  res.tp_closed_form_collectives = rings ? rings->collectives() : 0;
-  res.tp_closed_form_messages = rings ? rings->messages() : 0;
-  summarise_ledgers(shared, iters, res);
+  std::vector<SimResult> jobs;
+  for (const JobRun& run : shared.jobs) jobs.push_back(job_result(shared, run, placement));
+  SimResult res = has_several_jobs(scenario) ? cluster_result(scenario, std::move(jobs), placement)
+                                             : std::move(jobs.front());
+  for (const auto& r : rings) {
+    res.tp_closed_form_collectives += r->collectives();
+    res.tp_closed_form_messages += r->messages();
+  }
   if (!options.trace_dir.empty()) {
-    write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, trace);
+    write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, shared, trace);
   } else {
     if (options.record_events)
-      trace.drain_events([&](const RawEvent& e) { res.events.push_back(to_comm_event(e, host_of_rank)); });
+      trace.drain_events([&](const RawEvent& e) { res.events.push_back(comm_event(e, host_of_rank, shared)); });
     if (options.record_spans) trace.drain_spans([&](const Span& s) { res.spans.push_back(s); });
   }
   return res;

@@ -24,7 +24,8 @@
 
 namespace hulk {
 
-/** @brief Compute-only critical-path lower bound of one iteration (s). */
+/** @brief Compute-only critical-path lower bound of one iteration (s); with several jobs, the weighted mean of the
+ *  jobs' bounds (a lower bound of the objective, sim/core/jobs.hpp). */
 double lower_bound_s(const Scenario& scenario);
 
 /** @brief The closed form sum_i (f_i + b_i) + (m - 1) max_i (f_i + b_i) at the fastest speed (s); equal to

@@ -19,7 +19,9 @@ struct MethodResult {
   std::string method;
   bool ok = false;             ///< false if the method failed (error says why)
   std::string error;
-  double iteration_time_s = 0; ///< simulated by SimGrid (meaningful only if ok)
+  double iteration_time_s = 0; ///< simulated by SimGrid (meaningful only if ok); with several jobs the objective
+                               ///< (weighted mean of the jobs' iteration times, sim/core/jobs.hpp)
+  std::vector<double> job_times_s;  ///< each job's simulated iteration time, in job order (one entry for one job)
   double method_wall_s = 0;    ///< wall time of computing the placement
   std::optional<double> speedup_vs_round_robin;  ///< t(round-robin) / t(method)
   std::optional<double> speedup_vs_greedy;       ///< t(greedy) / t(method)
@@ -32,6 +34,7 @@ struct MethodResult {
 struct CompareReport {
   std::string scenario;
   double lower_bound_s = 0;
+  std::vector<std::string> job_names;  ///< several jobs: their names (the table then shows each job's time)
   std::vector<MethodResult> results;  ///< in the requested order
 };
 
@@ -41,7 +44,8 @@ struct CompareReport {
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
                           const MethodOptions& options, bool show_progress);
 
-/** @brief The JSON form: {"scenario", "lower_bound_s", "results": [{"method", "iteration_time_s",
+/** @brief The JSON form: {"scenario", "lower_bound_s", "results": [{"method", "iteration_time_s", "objective_s"
+ *  (the same number: the weighted mean with several jobs), "jobs": [{"name", "weight", "iteration_time_s"}],
  *  "speedup_vs_round_robin", "speedup_vs_greedy", "gap_to_lower_bound", "gap_to_search", "placement",
  *  "method_wall_s"}]}; an absent ratio is null, a failed method has "ok": false and "error". */
 nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& report);

@@ -1,17 +1,41 @@
 #include "sim/methods/gnn_method.hpp"
 
+#include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
+#include "sim/place/gpu_share.hpp"
+#include "sim/place/jobs_placement.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/core/subprocess.hpp"
 
 namespace hulk {
 
+namespace {
+
+/** Several jobs: the one model places job after job (largest first, as greedy orders them), each on the share of
+ *  the GPUs the jobs before it left (gpu_share.hpp), so every job's placement is valid by construction and the
+ *  jobs' GPUs are disjoint. */
+Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path,
+                                 const LearnedPlacer& learned) {
+  std::vector<Placement> per_job(scenario.jobs.size());
+  std::vector<GpuSlot> used;
+  for (int j : largest_jobs_first(scenario)) {
+    const GpuShare share = make_gpu_share(scenario, j, free_gpus(scenario.platform, used));
+    per_job[j] = share.to_original(learned(share.scenario, model_path));
+    used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
+  }
+  return concat_placements(per_job);
+}
+
+}  // namespace
+
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget) {
   // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
   // inference (with its estimated reference traffic and sampling decoder) runs in its own child.
   nlohmann::json answer = run_in_child([&]() {
+    if (has_several_jobs(scenario))
+      return placement_slots_to_json(learned_jobs_placement(scenario, model_path, learned));
     return placement_slots_to_json(learned(scenario, model_path));
   });
   const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");

@@ -9,7 +9,8 @@
 
 namespace hulk {
 
-/** @brief Places with the GNN model at model_path; with refine, a short local search follows (budget evaluations,
+/** @brief Places with the GNN model at model_path (several jobs: one job after the other, largest first, each on the
+ *  GPUs left free, the same model for every job); with refine, a short local search follows (budget evaluations,
  *  0 = default). @throws InputError for a missing/corrupt/incompatible model file. */
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/core/method_names.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
@@ -24,7 +25,7 @@ class RoundRobinPlacer : public Placer {
   std::string name() const override { return "round-robin"; }
   Placement place(const Scenario& scenario) override {
     Placement p = round_robin_placement(scenario);
-    const std::string problem = placement_problem(scenario, p, scenario.job.check_memory);
+    const std::string problem = placement_problem(scenario, p, checks_memory(scenario));
     if (!problem.empty()) throw InputError(scenario.file, 0, "placement", "round-robin placement: " + problem);
     return p;
   }
@@ -123,7 +124,7 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
     const auto start = std::chrono::steady_clock::now();
     Placement p = make_placer(method, options)->place(scenario);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string problem = placement_problem(scenario, p, scenario.job.check_memory);
+    const std::string problem = placement_problem(scenario, p, checks_memory(scenario));
     if (!problem.empty()) {
       // A placement file is the user's input (e.g. it puts a stage on a GPU it does not fit): exit 2, not a bug.
       if (method.rfind("file:", 0) == 0)

@@ -9,7 +9,8 @@
 
 namespace hulk {
 
-/** @brief load_scenario() with the engine's SimGrid XML describer. @throws InputError as load_scenario(). */
+/** @brief load_scenario() with the engine's SimGrid XML describer; several jobs must also fit the GPUs' memory
+ *  together (jobs_memory_fit.hpp). @throws InputError as load_scenario(). */
 Scenario load_scenario_file(const std::string& path, const std::vector<Override>& overrides = {});
 
 }  // namespace hulk

@@ -4,7 +4,8 @@
 #include <limits>
 
 #include "sim/core/errors.hpp"
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/placer_common.hpp"
@@ -25,7 +26,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   } catch (const InputError&) {
   }
   const Placement rr = round_robin_placement(scenario);
-  if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) add("round-robin", rr);
+  if (placement_problem(scenario, rr, checks_memory(scenario)).empty()) add("round-robin", rr);
   const int restarts = std::max(1, options_.restarts);
   for (int k = 0; k < restarts; ++k) {
     SearchOptions so;
@@ -33,11 +34,11 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
     add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
   }
-  const Evaluator ev(scenario);
+  const JobsEvaluator ev(scenario);  // one job: exactly its Evaluator; several: the objective
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;
   for (size_t i = 0; i < pool.size(); ++i) {
-    VerifiedCandidate c{pool[i].first, ev.iteration_time_s(pool[i].second), 0};
+    VerifiedCandidate c{pool[i].first, ev.objective_s(pool[i].second), 0};
     c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
     if (c.simgrid_s < best) best = c.simgrid_s, best_i = i;
     candidates_.push_back(c);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/report/placement_json.hpp"
 
 namespace hulk {
@@ -18,19 +19,17 @@ std::string num(double v) {
 
 }  // namespace
 
-nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result) {
-  nlohmann::json j;
-  j["scenario"] = scenario.name;
-  j["seed"] = scenario.seed;
-  j["iterations"] = scenario.job.iterations;
-  j["iteration_time_s"] = result.iteration_time_s;
-  j["total_time_s"] = result.total_time_s;
-  j["compute_s"] = result.compute_s;
-  j["comm_s"] = {{"dp", result.comm_dp_s}, {"tp", result.comm_tp_s}, {"pp", result.comm_pp_s}};
-  j["bubble_s"] = result.bubble_s;
-  j["bytes"] = {{"intra_host", result.bytes.intra_host},
-                {"intra_region", result.bytes.intra_region},
-                {"inter_region", result.bytes.inter_region}};
+namespace {
+
+nlohmann::json comm_json(const SimResult& r) {
+  return {{"dp", r.comm_dp_s}, {"tp", r.comm_tp_s}, {"pp", r.comm_pp_s}};
+}
+
+nlohmann::json bytes_json(const BytesByClass& b) {
+  return {{"intra_host", b.intra_host}, {"intra_region", b.intra_region}, {"inter_region", b.inter_region}};
+}
+
+nlohmann::json memory_json(const Scenario& scenario, const SimResult& result) {
   nlohmann::json mem = nlohmann::json::array();
   for (size_t r = 0; r < result.peak_memory_bytes.size(); ++r) {
     const GpuSlot& g = result.placement.gpu_of_rank.at(r);
@@ -39,9 +38,56 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
                    {"slot", g.slot},
                    {"bytes", result.peak_memory_bytes[r]}});
   }
-  j["peak_memory_bytes"] = mem;
+  return mem;
+}
+
+/** One job's entry of "jobs": its times, traffic, memory and placement (`view` is the job's one-job scenario). */
+nlohmann::json job_json(const Scenario& view, const SimResult& r) {
+  const JobSpec& job = view.job;
+  return {{"name", job.name.empty() ? job.model.name : job.name},
+          {"weight", job.weight},
+          {"gpus", r.placement.gpu_of_rank.size()},
+          {"iterations", job.iterations},
+          {"iteration_time_s", r.iteration_time_s},
+          {"total_time_s", r.total_time_s},
+          {"compute_s", r.compute_s},
+          {"comm_s", comm_json(r)},
+          {"bubble_s", r.bubble_s},
+          {"bytes", bytes_json(r.bytes)},
+          {"peak_memory_bytes", memory_json(view, r)},
+          {"messages", r.messages},
+          {"placement", placement_to_json(view, r.placement)}};
+}
+
+}  // namespace
+
+nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result) {
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["seed"] = scenario.seed;
+  j["gpus_used"] = result.placement.gpu_of_rank.size();
+  j["bytes"] = bytes_json(result.bytes);
   j["messages"] = result.messages;
   j["placement"] = placement_to_json(scenario, result.placement);
+  if (has_several_jobs(scenario)) {
+    nlohmann::json jobs = nlohmann::json::array();
+    for (int k = 0; k < job_count(scenario); ++k) jobs.push_back(job_json(job_view(scenario, k), result.jobs.at(k)));
+    j["jobs"] = jobs;
+    j["objective_s"] = result.objective_s;
+    j["makespan_s"] = result.makespan_s;
+    return j;
+  }
+  // One job: its keys at the top (as before several jobs existed), and the several-job keys as well.
+  j["iterations"] = scenario.job.iterations;
+  j["iteration_time_s"] = result.iteration_time_s;
+  j["total_time_s"] = result.total_time_s;
+  j["compute_s"] = result.compute_s;
+  j["comm_s"] = comm_json(result);
+  j["bubble_s"] = result.bubble_s;
+  j["peak_memory_bytes"] = memory_json(scenario, result);
+  j["jobs"] = nlohmann::json::array({job_json(scenario, result)});
+  j["objective_s"] = result.iteration_time_s;
+  j["makespan_s"] = result.total_time_s;
   return j;
 }
 
@@ -49,64 +95,93 @@ const char* comm_csv_header() {
   return "iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s\n";
 }
 
+std::string comm_csv_header(const Scenario& scenario) {
+  return std::string(has_several_jobs(scenario) ? "job," : "") + comm_csv_header();
+}
+
 void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e) {
   const auto& hosts = scenario.platform.hosts;
+  if (has_several_jobs(scenario)) out += scenario.jobs.at(e.job).name + ',';
   out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
          std::to_string(e.dst_rank) + ',' + hosts.at(e.src_host).name + ',' + hosts.at(e.dst_host).name + ',' +
          num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
 }
 
 std::string comm_csv(const Scenario& scenario, const SimResult& result) {
-  std::string out = comm_csv_header();
+  std::string out = comm_csv_header(scenario);
   for (const CommEvent& e : result.events) append_comm_csv_row(out, scenario, e);
   return out;
 }
 
 namespace {
 
-/** The metadata events that name one process per host and one track per GPU, in rank order. */
-nlohmann::json track_names(const Scenario& scenario, const Placement& placement) {
+/** The trace's process of a rank: its host; with several jobs one process per (job, host), so that each job's GPUs
+ *  form a group of tracks (job after job). */
+int process_of(const TrackLayout& layout, int rank) {
+  const GpuSlot& g = layout.placement->gpu_of_rank.at(rank);
+  if (layout.job_of_rank.empty()) return g.host;
+  return layout.job_of_rank[rank] * layout.hosts + g.host;
+}
+
+/** The metadata events that name one process per host (per job and host with several jobs) and one track per GPU,
+ *  in rank order. */
+nlohmann::json track_names(const Scenario& scenario, const TrackLayout& layout) {
   nlohmann::json events = nlohmann::json::array();
   const auto& hosts = scenario.platform.hosts;
-  std::vector<bool> host_named(hosts.size(), false);
+  const Placement& placement = *layout.placement;
+  std::vector<bool> named(hosts.size() * job_count(scenario), false);
   for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
     const GpuSlot& g = placement.gpu_of_rank[r];
-    if (!host_named[g.host]) {
-      host_named[g.host] = true;
-      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", 0},
-                        {"args", {{"name", hosts[g.host].name}}}});
-      events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", g.host}, {"tid", 0},
-                        {"args", {{"sort_index", g.host}}}});
+    const int pid = process_of(layout, static_cast<int>(r));
+    const int job = layout.job_of_rank.empty() ? 0 : layout.job_of_rank[r];
+    const std::string job_prefix = layout.job_of_rank.empty() ? "" : scenario.jobs[job].name + ": ";
+    if (!named[pid]) {
+      named[pid] = true;
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+                        {"args", {{"name", job_prefix + hosts[g.host].name}}}});
+      events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
+                        {"args", {{"sort_index", pid}}}});
     }
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", g.host}, {"tid", g.slot},
-                      {"args", {{"name", "GPU " + std::to_string(g.slot) + " (rank " + std::to_string(r) + ")"}}}});
+    const int local = static_cast<int>(r) - job_rank_offset(scenario, job);
+    const std::string rank_text = layout.job_of_rank.empty()
+                                      ? "rank " + std::to_string(r)
+                                      : scenario.jobs[job].name + " rank " + std::to_string(local);
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", g.slot},
+                      {"args", {{"name", "GPU " + std::to_string(g.slot) + " (" + rank_text + ")"}}}});
   }
   return events;
 }
 
-nlohmann::json span_event(const Placement& placement, const Span& s) {
-  const GpuSlot& g = placement.gpu_of_rank.at(s.rank);
+nlohmann::json span_event(const TrackLayout& layout, const Span& s) {
+  const GpuSlot& g = layout.placement->gpu_of_rank.at(s.rank);
   return {{"name", s.name}, {"cat", s.cat}, {"ph", "X"}, {"ts", s.start_s * 1e6},
-          {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", g.host}, {"tid", g.slot}};
+          {"dur", (s.end_s - s.start_s) * 1e6}, {"pid", process_of(layout, s.rank)}, {"tid", g.slot}};
 }
 
 }  // namespace
 
+TrackLayout::TrackLayout(const Scenario& scenario, const Placement& placement)
+    : placement(&placement), hosts(static_cast<int>(scenario.platform.hosts.size())) {
+  if (has_several_jobs(scenario))
+    for (int r = 0; r < total_ranks(scenario); ++r) job_of_rank.push_back(hulk::job_of_rank(scenario, r));
+}
+
 nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result) {
-  nlohmann::json events = track_names(scenario, result.placement);
-  for (const Span& s : result.spans) events.push_back(span_event(result.placement, s));
+  const TrackLayout layout(scenario, result.placement);
+  nlohmann::json events = track_names(scenario, layout);
+  for (const Span& s : result.spans) events.push_back(span_event(layout, s));
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
 }
 
 // nlohmann::json keeps object keys sorted and dumps without spaces: the document is
 // {"displayTimeUnit":"ms","traceEvents":[e1,e2,...]} with each event dumped alone.
 ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const Scenario& scenario, const Placement& placement)
-    : out_(out), placement_(placement) {
+    : out_(out), layout_(scenario, placement) {
   out_ << R"({"displayTimeUnit":"ms","traceEvents":[)";
-  for (const nlohmann::json& e : track_names(scenario, placement)) event(e);
+  for (const nlohmann::json& e : track_names(scenario, layout_)) event(e);
 }
 
-void ChromeTraceWriter::add(const Span& span) { event(span_event(placement_, span)); }
+void ChromeTraceWriter::add(const Span& span) { event(span_event(layout_, span)); }
 
 void ChromeTraceWriter::event(const nlohmann::json& e) {
   if (!first_) out_ << ',';

@@ -5,6 +5,7 @@
  *  write_file_atomic, so a failed run leaves no half file. */
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,12 +15,18 @@
 
 namespace hulk {
 
-/** @brief The JSON result (iteration_time_s, compute_s, comm_s{dp,tp,pp}, bubble_s, bytes{...},
- *  peak_memory_bytes[...], placement{...}, scenario name, seed, messages). */
+/** @brief The JSON result: scenario name, seed, gpus_used, bytes{...} and messages of the cluster, placement{...},
+ *  objective_s (weighted mean iteration time, sim/core/jobs.hpp), makespan_s, and jobs[{name, weight, gpus,
+ *  iterations, iteration_time_s, total_time_s, compute_s, comm_s{dp,tp,pp}, bubble_s, bytes, peak_memory_bytes,
+ *  messages, placement}]. A one-job scenario also has its job's keys at the top (iteration_time_s, compute_s, ...). */
 nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result);
 
-/** @brief comm.csv's first line (with its newline). */
+/** @brief comm.csv's first line (with its newline) for one job. */
 const char* comm_csv_header();
+
+/** @brief comm.csv's first line for the scenario: with several jobs it starts with a `job` column (the job's name;
+ *  the rank columns are then the job's own ranks). */
+std::string comm_csv_header(const Scenario& scenario);
 
 /** @brief Appends one comm.csv row (with its newline) for `e` to `out`. */
 void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e);
@@ -27,7 +34,17 @@ void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommE
 /** @brief comm.csv text: header iteration,kind,collective,src_rank,dst_rank,src_host,dst_host,bytes,start_s,end_s. */
 std::string comm_csv(const Scenario& scenario, const SimResult& result);
 
-/** @brief Chrome trace-event JSON: one process per host, one thread (track) per GPU. */
+/** @brief How ranks map to trace processes and tracks: one process per host (per job and host with several jobs),
+ *  one thread (track) per GPU. */
+struct TrackLayout {
+  TrackLayout(const Scenario& scenario, const Placement& placement);
+  const Placement* placement;
+  int hosts = 0;
+  std::vector<int> job_of_rank;  ///< empty for one job
+};
+
+/** @brief Chrome trace-event JSON: one process per host (per job and host with several jobs), one thread (track)
+ *  per GPU. */
 nlohmann::json chrome_trace(const Scenario& scenario, const SimResult& result);
 
 /** @brief Writes trace.json span by span, without holding the trace in memory: the bytes are those of
@@ -44,7 +61,7 @@ class ChromeTraceWriter {
  private:
   void event(const nlohmann::json& e);
   std::ostream& out_;
-  const Placement& placement_;
+  TrackLayout layout_;
   bool first_ = true;
 };
 

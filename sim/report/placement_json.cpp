@@ -5,11 +5,15 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/workload/placement_check.hpp"
 
 namespace hulk {
 
-nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement) {
+namespace {
+
+/** One job's placement object (`scenario` is a one-job scenario or view). */
+nlohmann::json one_job_to_json(const Scenario& scenario, const Placement& placement) {
   const auto& par = scenario.job.par;
   nlohmann::json ranks = nlohmann::json::array();
   for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
@@ -23,23 +27,24 @@ nlohmann::json placement_to_json(const Scenario& scenario, const Placement& plac
   return {{"parallelism", {{"dp", par.dp}, {"tp", par.tp}, {"pp", par.pp}}}, {"ranks", ranks}};
 }
 
-Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file) {
-  const nlohmann::json* p = &doc;
-  if (doc.is_object() && doc.contains("placement") && doc["placement"].is_object()) p = &doc["placement"];
+/** One job's placement from its object `*p`; keys in messages start with `prefix` ("" or "jobs[1]."). */
+Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, const std::string& file,
+                            const std::string& prefix) {
   if (!p->is_object() || !p->contains("ranks") || !(*p)["ranks"].is_array())
-    throw InputError(file, 0, "ranks", "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
+    throw InputError(file, 0, prefix + "ranks",
+                     "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
   const auto& hosts = scenario.platform.hosts;
   const int n = static_cast<int>((*p)["ranks"].size());
   const int expected = scenario.job.par.ranks();
   if (n != expected)
-    throw InputError(file, 0, "ranks",
+    throw InputError(file, 0, prefix + "ranks",
                      "has " + std::to_string(n) + " entries, the job has " + std::to_string(expected) + " ranks");
   Placement out;
   out.gpu_of_rank.assign(n, GpuSlot{-1, -1});
   std::vector<bool> seen(n, false);
   for (int i = 0; i < n; ++i) {
     const auto& e = (*p)["ranks"][i];
-    const std::string key = "ranks[" + std::to_string(i) + "]";
+    const std::string key = prefix + "ranks[" + std::to_string(i) + "]";
     if (!e.is_object() || !e.contains("rank") || !e.contains("host") || !e.contains("slot") ||
         !e["rank"].is_number_integer() || !e["host"].is_string() || !e["slot"].is_number_integer())
       throw InputError(file, 0, key, "expected {\"rank\": int, \"host\": name, \"slot\": int}");
@@ -55,8 +60,60 @@ Placement placement_from_json(const Scenario& scenario, const nlohmann::json& do
     out.gpu_of_rank[rank] = {host, e["slot"].get<int>()};
   }
   const std::string problem = placement_problem(scenario, out, false);
-  if (!problem.empty()) throw InputError(file, 0, "ranks", problem);
+  if (!problem.empty()) throw InputError(file, 0, prefix + "ranks", problem);
   return out;
+}
+
+/** Several jobs: {"jobs": [{"name", "parallelism", "ranks"}...]}, each job found by name. */
+Placement jobs_from_json(const Scenario& scenario, const nlohmann::json& p, const std::string& file) {
+  if (!p.is_object() || !p.contains("jobs") || !p["jobs"].is_array())
+    throw InputError(file, 0, "jobs",
+                     "expected an object with a \"jobs\" array of {\"name\", \"ranks\"} (one per job of the "
+                     "scenario, the format `hulk simulate` writes)");
+  const nlohmann::json& list = p["jobs"];
+  std::vector<Placement> per_job;
+  for (int j = 0; j < job_count(scenario); ++j) {
+    const std::string& name = job_at(scenario, j).name;
+    int found = -1;
+    for (int i = 0; i < static_cast<int>(list.size()); ++i)
+      if (list[i].is_object() && list[i].contains("name") && list[i]["name"] == name) {
+        if (found >= 0)
+          throw InputError(file, 0, "jobs[" + std::to_string(i) + "].name",
+                           "job '" + name + "' appears twice (also jobs[" + std::to_string(found) + "])");
+        found = i;
+      }
+    if (found < 0) throw InputError(file, 0, "jobs", "has no entry for job '" + name + "' of the scenario");
+    per_job.push_back(one_job_from_json(job_view(scenario, j), &list[found], file,
+                                        "jobs[" + std::to_string(found) + "]."));
+  }
+  if (static_cast<int>(list.size()) != job_count(scenario))
+    throw InputError(file, 0, "jobs",
+                     "has " + std::to_string(list.size()) + " entries, the scenario has " +
+                         std::to_string(job_count(scenario)) + " jobs (an entry names no job of the scenario)");
+  Placement out = concat_placements(per_job);
+  const std::string problem = placement_problem(scenario, out, false);
+  if (!problem.empty()) throw InputError(file, 0, "jobs", problem);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement) {
+  if (!has_several_jobs(scenario)) return one_job_to_json(scenario, placement);
+  nlohmann::json jobs = nlohmann::json::array();
+  for (int j = 0; j < job_count(scenario); ++j) {
+    nlohmann::json one = one_job_to_json(job_view(scenario, j), job_slice(scenario, placement, j));
+    one["name"] = job_at(scenario, j).name;
+    jobs.push_back(one);
+  }
+  return {{"jobs", jobs}};
+}
+
+Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file) {
+  const nlohmann::json* p = &doc;
+  if (doc.is_object() && doc.contains("placement") && doc["placement"].is_object()) p = &doc["placement"];
+  if (has_several_jobs(scenario)) return jobs_from_json(scenario, *p, file);
+  return one_job_from_json(scenario, p, file, "");
 }
 
 Placement load_placement_file(const Scenario& scenario, const std::string& path) {

@@ -10,11 +10,13 @@
 
 namespace hulk {
 
-/** @brief Placement as JSON: {"parallelism": {dp,tp,pp}, "ranks": [{"rank", "host", "slot", "region"}...]}. */
+/** @brief Placement as JSON: {"parallelism": {dp,tp,pp}, "ranks": [{"rank", "host", "slot", "region"}...]}; with
+ *  several jobs {"jobs": [{"name", "parallelism", "ranks"}...]} in job order (ranks numbered inside each job). */
 nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement);
 
 /** @brief Reads a placement from JSON (the object above, or a result.json holding it under "placement").
- *  Host names resolve against the scenario's platform. @throws InputError naming file and key. */
+ *  Host names resolve against the scenario's platform; with several jobs, each job's entry is found by name and
+ *  every job must have exactly one. @throws InputError naming file and key. */
 Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file);
 
 /** @brief Reads a placement file. @throws InputError on a missing/malformed file or a placement that does not

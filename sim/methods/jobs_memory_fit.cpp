@@ -1,0 +1,99 @@
+#include "sim/methods/jobs_memory_fit.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/scenario/yaml_access.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/workload/plan.hpp"
+
+namespace hulk {
+namespace {
+
+struct RankNeed {
+  double bytes = 0;
+  int job = 0;
+};
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+/** The memory each rank of the listed jobs needs (0 without check_memory). */
+std::vector<RankNeed> rank_needs(const Scenario& s, const std::vector<int>& jobs) {
+  std::vector<RankNeed> needs;
+  for (int j : jobs) {
+    const JobSpec& job = job_at(s, j);
+    const JobCost cost = compute_job_cost(job);
+    const ParallelPlan plan(job.par);
+    for (int r = 0; r < plan.ranks(); ++r)
+      needs.push_back({job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0, j});
+  }
+  std::stable_sort(needs.begin(), needs.end(), [](const RankNeed& a, const RankNeed& b) { return a.bytes > b.bytes; });
+  return needs;
+}
+
+/** Index of the first rank (heaviest first) that the k-th largest GPU cannot hold, or -1 if all fit. */
+int first_misfit(const std::vector<RankNeed>& needs, const std::vector<double>& gpu_memory) {
+  for (std::size_t k = 0; k < needs.size(); ++k)
+    if (k >= gpu_memory.size() || needs[k].bytes > gpu_memory[k]) return static_cast<int>(k);
+  return -1;
+}
+
+/** GPUs of the platform with at least `bytes` of memory. */
+int gpus_holding(const std::vector<double>& gpu_memory, double bytes) {
+  return static_cast<int>(std::count_if(gpu_memory.begin(), gpu_memory.end(), [&](double m) { return m >= bytes; }));
+}
+
+}  // namespace
+
+std::string jobs_memory_problem(const Scenario& s, int& job_index) {
+  job_index = -1;
+  std::vector<double> memory;
+  for (const HostSpec& h : s.platform.hosts) memory.insert(memory.end(), h.gpus, h.gpu.memory_bytes);
+  std::sort(memory.begin(), memory.end(), std::greater<double>());
+  std::vector<int> all;
+  for (int j = 0; j < job_count(s); ++j) {
+    all.push_back(j);
+    const std::vector<RankNeed> alone = rank_needs(s, {j});
+    const int k = first_misfit(alone, memory);
+    if (k < 0) continue;
+    job_index = j;
+    return job_label(s, j) + " fits no share of the platform in memory: " + std::to_string(k + 1) +
+           " of its ranks need " + gib(alone[k].bytes) + " or more per GPU, and only " +
+           std::to_string(gpus_holding(memory, alone[k].bytes)) +
+           " GPUs of the platform have that much (expected a parallelism whose stages fit the GPUs)";
+  }
+  const std::vector<RankNeed> together = rank_needs(s, all);
+  const int k = first_misfit(together, memory);
+  if (k < 0) return "";
+  job_index = together[k].job;
+  return "the jobs do not fit the platform's GPU memory together: " + std::to_string(k + 1) + " ranks (" +
+         job_label(s, job_index) + " among them) need " + gib(together[k].bytes) + " or more per GPU, and only " +
+         std::to_string(gpus_holding(memory, together[k].bytes)) +
+         " GPUs have that much (expected the jobs' ranks to fit distinct GPUs)";
+}
+
+void check_jobs_fit_memory(const Scenario& s) {
+  if (!has_several_jobs(s)) return;
+  int j = -1;
+  const std::string problem = jobs_memory_problem(s, j);
+  if (problem.empty()) return;
+  // The Scenario keeps no line numbers: the job's entry is found again in the file.
+  int line = 0;
+  try {
+    const YAML::Node root = YamlReader::load_file(s.file);
+    if (root["jobs"] && root["jobs"].IsSequence() && j < static_cast<int>(root["jobs"].size()))
+      line = YamlReader::line_of(root["jobs"][j]);
+  } catch (const InputError&) {
+  }
+  throw InputError(s.file, line, "jobs[" + std::to_string(j) + "]", problem);
+}
+
+}  // namespace hulk
