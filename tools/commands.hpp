@@ -24,4 +24,7 @@ void register_bench_command(CLI::App& app);
 /** @brief fidelity (tools/fidelity_command.cpp). */
 void register_fidelity_command(CLI::App& app);
 
+/** @brief `hulk jobs-eval` (tools/cmd_jobs_eval.cpp). */
+void register_jobs_eval_command(CLI::App& app);
+
 }  // namespace hulk::cli

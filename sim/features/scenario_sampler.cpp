@@ -4,7 +4,9 @@
 #include <cmath>
 #include <random>
 
+#include "sim/core/jobs.hpp"
 #include "sim/workload/cost_model.hpp"
+#include "sim/workload/jobs_memory_fit.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
 
@@ -202,11 +204,12 @@ void sample_hosts(Rng& rng, const SamplerOptions& opt, const std::vector<GpuSpec
   for (HostSpec& h : p.hosts) h.name = p.regions[h.region] + "-h" + std::to_string(per_region[h.region]++);
 }
 
-// Up to 60 draws of a parallelism and batch for the model in sc.job.model; true when one fits (memory_feasible).
-bool sample_parallelism(Rng& rng, Scenario& sc) {
+// Up to 60 draws of a parallelism and batch for the model in sc.job.model, on at most max_gpus GPUs (0 = all);
+// true when one fits (memory_feasible).
+bool sample_parallelism(Rng& rng, Scenario& sc, int max_gpus) {
   JobSpec& job = sc.job;
   const ModelSpec& m = job.model;
-  const int G = sc.platform.total_gpus();
+  const int G = max_gpus > 0 ? std::min(max_gpus, sc.platform.total_gpus()) : sc.platform.total_gpus();
   int max_per_host = 1;
   for (const HostSpec& h : sc.platform.hosts) max_per_host = std::max(max_per_host, h.gpus);
   for (int attempt = 0; attempt < 60; ++attempt) {
@@ -229,8 +232,9 @@ bool sample_parallelism(Rng& rng, Scenario& sc) {
   return false;
 }
 
-// Training settings, then a model and parallelism that fit the platform, shrinking the model until one does.
-void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc) {
+// Training settings, then a model and parallelism that fit the platform (on at most max_gpus GPUs, 0 = all),
+// shrinking the model until one does.
+void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc, int max_gpus = 0) {
   JobSpec& job = sc.job;
   job.precision = rng.uniform() < 0.8 ? "fp16" : "bf16";
   job.schedule = rng.uniform() < 0.8 ? "1f1b" : "gpipe";
@@ -250,7 +254,7 @@ void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc) {
     m.seq_len = rng.uniform() < 0.5 ? 1024 : 2048;
     m.vocab = 51200;
     m.name = "sampled-L" + std::to_string(m.layers) + "-H" + std::to_string(m.hidden);
-    if (sample_parallelism(rng, sc)) return;
+    if (sample_parallelism(rng, sc, max_gpus)) return;
     // Nothing fits: a smaller model (terminates: 8 layers x 1024 hidden fits any catalog GPU with pp = 1).
     if (layers > 8) layers = std::max(8, layers / 2);
     else if (hidden_idx > 0) --hidden_idx;
@@ -259,7 +263,47 @@ void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc) {
   }
 }
 
+/** GPU budgets of `jobs` jobs: together a fraction U(0.5, 0.9) of the platform's GPUs, split in random
+ *  proportions, each at least 1. */
+std::vector<int> job_budgets(Rng& rng, int jobs, int gpus) {
+  std::vector<double> share(jobs);
+  double sum = 0;
+  for (double& w : share) sum += (w = rng.uniform(0.2, 1.0));
+  const double total = rng.uniform(0.5, 0.9) * gpus;
+  std::vector<int> out;
+  for (double w : share) out.push_back(std::max(1, static_cast<int>(total * w / sum)));
+  return out;
+}
+
 }  // namespace
+
+Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions& opt) {
+  check_options(opt);
+  if (jobs < 2 || jobs > 8)
+    throw InputError("", 0, "--jobs", "expected 2 to 8 jobs per cluster, got " + std::to_string(jobs));
+  Rng rng(seed ^ fnv1a64("jobs_sampler"));
+  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
+  Scenario sc;
+  sc.name = "sampled-jobs-" + std::to_string(seed);
+  sc.seed = seed;
+  sample_regions(rng, opt, sc.platform);
+  sample_hosts(rng, opt, types, sc.platform);
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const std::vector<int> budgets = job_budgets(rng, std::min(jobs, sc.platform.total_gpus()),
+                                                 sc.platform.total_gpus());
+    sc.jobs.clear();
+    for (std::size_t k = 0; k < budgets.size(); ++k) {
+      sample_job(rng, seed, sc, budgets[k]);
+      sc.job.name = "job" + std::to_string(k);
+      sc.jobs.push_back(sc.job);
+    }
+    sc.job = sc.jobs.front();
+    int misfit = -1;
+    if (total_ranks(sc) <= sc.platform.total_gpus() && jobs_memory_problem(sc, misfit).empty()) return sc;
+  }
+  throw InputError("", 0, "sampler", "no set of jobs fits the sampled platform together (seed " +
+                                         std::to_string(seed) + ")");
+}
 
 Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
   check_options(opt);

@@ -42,6 +42,13 @@ std::vector<GpuSpec> sampler_builtin_gpus();
  *  that cannot produce a platform (e.g. min > max). */
 Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& options = {});
 
+/** @brief Draws a platform as sample_scenario does and `jobs` (2..8) jobs sharing it, each drawn as sample_scenario's
+ *  job but on a GPU budget: the budgets together are a fraction U(0.5, 0.9) of the GPUs, split in random
+ *  proportions; redrawn until the jobs fit the GPUs' memory together. Jobs are named job0, job1, ..., weight 1.
+ *  Its own random stream (a different scenario from sample_scenario's for the same seed); name
+ *  "sampled-jobs-<seed>". @throws InputError for a job count out of range or when no set of jobs fits. */
+Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions& options = {});
+
 /** @brief True if the job's stages can be placed on the platform's GPUs with memory respected (each stage needs
  *  dp*tp GPUs whose memory >= its peak memory). Pure counting argument: stages sorted by demand, GPUs by memory. */
 bool memory_feasible(const Scenario& scenario);

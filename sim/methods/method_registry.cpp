@@ -36,7 +36,16 @@ class FilePlacer : public Placer {
  public:
   explicit FilePlacer(std::string path) : path_(std::move(path)) {}
   std::string name() const override { return kPlacementFilePrefix + path_; }
-  Placement place(const Scenario& scenario) override { return load_placement_file(scenario, path_); }
+  Placement place(const Scenario& scenario) override {
+    try {
+      return load_placement_file(scenario, path_);
+    } catch (const InputError& e) {
+      // The problem is in the placement file (named first); the scenario it was given for is named too.
+      if (scenario.file.empty() || e.file() == scenario.file) throw;
+      throw InputError(InputError::Preformatted{}, e.file(), e.line(), e.key(),
+                       std::string(e.what()) + " (placement file of " + scenario.file + ")");
+    }
+  }
 
  private:
   std::string path_;

@@ -1,7 +1,8 @@
 #pragma once
 /** @file jobs_memory_fit.hpp
  *  @brief Whether several jobs can share a platform's GPUs at all within memory, checked when the scenario is
- *  loaded (a job that fits no share is the scenario's error, not a placer's). */
+ *  loaded (a job that fits no share is the scenario's error, not a placer's: sim/methods/scenario_loading.cpp names
+ *  the job's line) and by the scenario sampler. */
 #include <string>
 
 #include "sim/core/spec.hpp"
@@ -14,9 +15,5 @@ namespace hulk {
  *  assignment whenever one exists). Jobs with check_memory false need no memory. @return the message and, in
  *  job_index, the job it names (-1 if none). */
 std::string jobs_memory_problem(const Scenario& scenario, int& job_index);
-
-/** @brief Throws InputError naming the file, the line of the job's `jobs:` entry and the key `jobs[i]` when
- *  jobs_memory_problem finds one; nothing for a one-job scenario (its placers report it). */
-void check_jobs_fit_memory(const Scenario& scenario);
 
 }  // namespace hulk

@@ -1,13 +1,11 @@
-#include "sim/methods/jobs_memory_fit.hpp"
+#include "sim/workload/jobs_memory_fit.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <vector>
 
-#include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
-#include "sim/scenario/yaml_access.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/plan.hpp"
 
@@ -78,22 +76,6 @@ std::string jobs_memory_problem(const Scenario& s, int& job_index) {
          job_label(s, job_index) + " among them) need " + gib(together[k].bytes) + " or more per GPU, and only " +
          std::to_string(gpus_holding(memory, together[k].bytes)) +
          " GPUs have that much (expected the jobs' ranks to fit distinct GPUs)";
-}
-
-void check_jobs_fit_memory(const Scenario& s) {
-  if (!has_several_jobs(s)) return;
-  int j = -1;
-  const std::string problem = jobs_memory_problem(s, j);
-  if (problem.empty()) return;
-  // The Scenario keeps no line numbers: the job's entry is found again in the file.
-  int line = 0;
-  try {
-    const YAML::Node root = YamlReader::load_file(s.file);
-    if (root["jobs"] && root["jobs"].IsSequence() && j < static_cast<int>(root["jobs"].size()))
-      line = YamlReader::line_of(root["jobs"][j]);
-  } catch (const InputError&) {
-  }
-  throw InputError(s.file, line, "jobs[" + std::to_string(j) + "]", problem);
 }
 
 }  // namespace hulk

@@ -1,0 +1,136 @@
+// `hulk jobs-eval`: placement methods on generated clusters shared by several jobs (the held-out benchmark of
+// several-job placement). Every cluster is drawn from its own seed (sample_jobs_scenario), every method's
+// placement simulated by SimGrid; the summary compares each method with greedy and with search.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "tools/method_choices.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/methods/reproduce_summary.hpp"
+#include "sim/report/outputs.hpp"
+
+namespace hulk::cli {
+namespace {
+
+struct JobsEvalArgs {
+  int count = 10, min_jobs = 2, max_jobs = 4, max_gpus = 64;
+  std::uint64_t seed = 1;
+  std::string methods = "round-robin,greedy,search,gnn", out;
+  MethodOptions options = cli_method_options();
+};
+
+/** Jobs of cluster i: min..max, drawn from the cluster's seed. */
+int jobs_of(const JobsEvalArgs& a, std::uint64_t seed) {
+  return a.min_jobs + static_cast<int>(component_seed(seed, "jobs-eval#jobs") % (a.max_jobs - a.min_jobs + 1));
+}
+
+const MethodResult* result_of(const CompareReport& r, const std::string& method) {
+  for (const MethodResult& m : r.results)
+    if (m.method == method && m.ok) return &m;
+  return nullptr;
+}
+
+/** Per method: how often it is within 5% of search, and the median of search's placement time over its own. */
+std::string search_lines(const std::vector<CompareReport>& reports, const std::vector<std::string>& methods) {
+  std::string out;
+  for (const std::string& m : methods) {
+    if (m == "search") continue;
+    int near = 0, beats_greedy = 0, both = 0;
+    std::vector<double> time_ratio;
+    for (const CompareReport& r : reports) {
+      const MethodResult *a = result_of(r, m), *s = result_of(r, "search"), *g = result_of(r, "greedy");
+      if (!a || !s) continue;
+      ++both;
+      if (a->iteration_time_s <= 1.05 * s->iteration_time_s) ++near;
+      if (g && s->iteration_time_s < 0.99 * g->iteration_time_s) ++beats_greedy;
+      if (a->method_wall_s > 0) time_ratio.push_back(s->method_wall_s / a->method_wall_s);
+    }
+    if (both == 0) continue;
+    std::sort(time_ratio.begin(), time_ratio.end());
+    char ratio[32] = "n/a ";
+    if (!time_ratio.empty()) std::snprintf(ratio, sizeof ratio, "%.3g", time_ratio[time_ratio.size() / 2]);
+    char line[256];
+    std::snprintf(line, sizeof line, "  %s: within 5%% of search on %d of %d clusters; search takes %sx its time "
+                  "(median)\n", m.c_str(), near, both, ratio);
+    out += line;
+    if (m == "greedy") {
+      std::snprintf(line, sizeof line, "  search at least 1%% faster than greedy on %d of %d clusters\n",
+                    beats_greedy, both);
+      out += line;
+    }
+  }
+  return out;
+}
+
+void run_jobs_eval(const JobsEvalArgs& a) {
+  if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
+    throw InputError("", 0, "--jobs", "expected MIN-MAX with 2 <= MIN <= MAX <= 8");
+  if (a.count < 1) throw InputError("", 0, "--count", "expected at least 1 cluster");
+  const std::vector<std::string> methods = parse_method_list(a.methods);
+  SamplerOptions opt;
+  opt.max_total_gpus = a.max_gpus;
+  opt.min_total_gpus = std::min(8, a.max_gpus);
+  std::vector<CompareReport> reports;
+  std::vector<Scenario> scenarios;
+  for (int i = 0; i < a.count; ++i) {
+    const std::uint64_t seed = a.seed + static_cast<std::uint64_t>(i);
+    const Scenario s = sample_jobs_scenario(seed, jobs_of(a, seed), opt);
+    std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] " << s.name << ": " << s.jobs.size() << " jobs, "
+              << s.platform.total_gpus() << " GPUs, " << s.platform.regions.size() << " regions\n";
+    reports.push_back(run_compare(s, methods, a.options, true));
+    scenarios.push_back(s);
+    std::cout << report_table(reports.back()) << "\n" << std::flush;
+  }
+  const ClaimVerdict claim = claim_verdict(reports, methods.back());
+  char what[160];
+  std::snprintf(what, sizeof what, "%d generated clusters of %d-%d jobs (seeds %llu..%llu, at most %d GPUs)",
+                a.count, a.min_jobs, a.max_jobs, static_cast<unsigned long long>(a.seed),
+                static_cast<unsigned long long>(a.seed + a.count - 1), a.max_gpus);
+  std::cout << summary_text(reports, methods, what, claim) << search_lines(reports, methods);
+  if (!a.out.empty())
+    write_file_atomic(a.out, reproduce_json(scenarios, reports, methods, claim).dump(2) + "\n");
+}
+
+}  // namespace
+
+void register_jobs_eval_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("jobs-eval", "Compare placement methods on generated clusters shared by several jobs");
+  auto a = std::make_shared<JobsEvalArgs>();
+  cmd->add_option("--count", a->count, "number of generated clusters")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed of the first cluster (cluster i: seed + i)")->capture_default_str();
+  auto* jobs = cmd->add_option_function<std::string>(
+      "--jobs",
+      [a](const std::string& text) {
+        const auto dash = text.find('-');
+        try {
+          a->min_jobs = std::stoi(text.substr(0, dash));
+          a->max_jobs = dash == std::string::npos ? a->min_jobs : std::stoi(text.substr(dash + 1));
+        } catch (const std::exception&) {
+          throw InputError("", 0, "--jobs", "expected N or MIN-MAX (2..8), got '" + text + "'");
+        }
+      },
+      "jobs per cluster: N or MIN-MAX (default 2-4)");
+  (void)jobs;
+  cmd->add_option("--max-gpus", a->max_gpus, "GPUs per cluster at most")->capture_default_str();
+  cmd->add_option("--methods", a->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
+  cmd->add_option("--budget", a->options.budget,
+                  "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+      ->capture_default_str();
+  cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
+  cmd->add_option("--out", a->out, "also write the per-cluster results and the summary as JSON");
+  cmd->footer("Example:\n  hulk jobs-eval --count 20 --seed 9100 --jobs 2-4 --max-gpus 64\n"
+              "Each cluster's time is the objective: the weighted mean iteration time of its jobs (SimGrid).");
+  cmd->callback([a] { run_jobs_eval(*a); });
+}
+
+}  // namespace hulk::cli
