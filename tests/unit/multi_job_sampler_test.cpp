@@ -1,0 +1,43 @@
+// The several-job sampler (hulk jobs-eval): deterministic, every draw a valid shared cluster.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/scenario_json.hpp"
+#include "sim/workload/jobs_memory_fit.hpp"
+
+TEST(MultiJobSampler, SameSeedSameClusterAndJobs) {
+  hulk::SamplerOptions opt;
+  opt.max_total_gpus = 64;
+  const hulk::Scenario a = hulk::sample_jobs_scenario(11, 3, opt), b = hulk::sample_jobs_scenario(11, 3, opt);
+  EXPECT_EQ(hulk::scenario_to_json(a).dump(), hulk::scenario_to_json(b).dump());
+  EXPECT_NE(hulk::scenario_to_json(a).dump(), hulk::scenario_to_json(hulk::sample_jobs_scenario(12, 3, opt)).dump());
+}
+
+TEST(MultiJobSampler, EveryDrawFitsTheClusterTogether) {
+  hulk::SamplerOptions opt;
+  opt.max_total_gpus = 64;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const int jobs = 2 + static_cast<int>(seed % 4);
+    const hulk::Scenario s = hulk::sample_jobs_scenario(seed, jobs, opt);
+    ASSERT_TRUE(hulk::has_several_jobs(s)) << seed;
+    EXPECT_LE(static_cast<int>(s.jobs.size()), jobs);
+    EXPECT_LE(hulk::total_ranks(s), s.platform.total_gpus()) << seed;
+    int misfit = -1;
+    EXPECT_EQ(hulk::jobs_memory_problem(s, misfit), "") << seed;
+    std::set<std::string> names;
+    for (const hulk::JobSpec& j : s.jobs) names.insert(j.name);
+    EXPECT_EQ(names.size(), s.jobs.size());
+    EXPECT_EQ(s.job.name, s.jobs.front().name);
+    EXPECT_NO_THROW(hulk::validate_job(s)) << seed;  // every job valid on its own, and together
+  }
+}
+
+TEST(MultiJobSampler, JobCountOutOfRangeIsAnInputError) {
+  EXPECT_THROW(hulk::sample_jobs_scenario(1, 1), hulk::InputError);
+  EXPECT_THROW(hulk::sample_jobs_scenario(1, 9), hulk::InputError);
+}
