@@ -12,15 +12,21 @@ namespace hulk {
 
 namespace {
 
-/** Several jobs: the one model places job after job (largest first, as greedy orders them), each on the share of
- *  the GPUs the jobs before it left (gpu_share.hpp), so every job's placement is valid by construction and the
- *  jobs' GPUs are disjoint. */
+/** Several jobs: the one model places job after job, in the order greedy places them (largest first, unless that
+ *  leaves a job without room: greedy_jobs_first_fit), each on the share of the GPUs the jobs before it left
+ *  (gpu_share.hpp), so every job's placement is valid by construction and the jobs' GPUs are disjoint. If the
+ *  model's choice for a job leaves a later job no share that fits its memory, greedy's placement of all jobs is
+ *  returned instead (valid, and what the model's prior is built on). */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path,
                                  const LearnedPlacer& learned) {
+  std::vector<int> order;
+  const Placement greedy = greedy_jobs_first_fit(scenario, &order);
   std::vector<Placement> per_job(scenario.jobs.size());
   std::vector<GpuSlot> used;
-  for (int j : largest_jobs_first(scenario)) {
-    const GpuShare share = make_gpu_share(scenario, j, free_gpus(scenario.platform, used));
+  for (int j : order) {
+    const std::vector<GpuSlot> free = free_gpus(scenario.platform, used);
+    if (!job_fits_gpus(scenario, j, free)) return greedy;
+    const GpuShare share = make_gpu_share(scenario, j, free);
     per_job[j] = share.to_original(learned(share.scenario, model_path));
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }

@@ -249,8 +249,9 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 }  // namespace
 
 Placement GreedyPlacer::place(const Scenario& scenario) {
-  // Several jobs: largest first, each the one-job greedy on the GPUs left (jobs_placement.hpp).
-  if (has_several_jobs(scenario)) return greedy_jobs_placement(scenario, largest_jobs_first(scenario));
+  // Several jobs: largest first, each the one-job greedy on the GPUs left; other orders if that leaves a job without
+  // room (jobs_placement.hpp).
+  if (has_several_jobs(scenario)) return greedy_jobs_first_fit(scenario);
   const Evaluator ev(scenario);
   std::vector<int> regions;
   for (const auto& h : scenario.platform.hosts)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "sim/core/errors.hpp"
@@ -139,6 +140,49 @@ Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   return concat_placements(per_job);
+}
+
+namespace {
+
+/** Peak memory of the job's heaviest stage (0 without check_memory). */
+double heaviest_stage_bytes(const Scenario& s, int j) {
+  const JobSpec& job = job_at(s, j);
+  if (!job.check_memory) return 0;
+  double peak = 0;
+  for (const StageCost& st : compute_job_cost(job).stages) peak = std::max(peak, st.peak_memory_bytes);
+  return peak;
+}
+
+/** The orders greedy tries, in turn (see greedy_jobs_first_fit). */
+std::vector<std::vector<int>> greedy_orders(const Scenario& s) {
+  std::vector<std::vector<int>> orders{largest_jobs_first(s)};
+  std::vector<int> heaviest = orders.front();
+  std::stable_sort(heaviest.begin(), heaviest.end(),
+                   [&](int a, int b) { return heaviest_stage_bytes(s, a) > heaviest_stage_bytes(s, b); });
+  if (heaviest != orders.front()) orders.push_back(heaviest);
+  if (job_count(s) > kMaxJobsForEveryGreedyOrder) return orders;
+  std::vector<int> perm(job_count(s));
+  std::iota(perm.begin(), perm.end(), 0);
+  do {
+    if (std::find(orders.begin(), orders.end(), perm) == orders.end()) orders.push_back(perm);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return orders;
+}
+
+}  // namespace
+
+Placement greedy_jobs_first_fit(const Scenario& s, std::vector<int>* order_used) {
+  std::optional<InputError> first;
+  for (const std::vector<int>& order : greedy_orders(s)) {
+    try {
+      Placement p = greedy_jobs_placement(s, order);
+      if (order_used) *order_used = order;
+      return p;
+    } catch (const InputError& e) {
+      if (!first) first = e;
+    }
+  }
+  throw *first;
 }
 
 }  // namespace hulk

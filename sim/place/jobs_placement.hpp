@@ -31,6 +31,16 @@ std::vector<int> largest_jobs_first(const Scenario& scenario);
  *  @throws InputError naming the job that cannot be placed (too few GPUs left, or memory). */
 Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order);
 
+/** @brief Job counts up to which greedy_jobs_first_fit tries every order of the jobs (6! = 720 greedy runs). */
+constexpr int kMaxJobsForEveryGreedyOrder = 6;
+
+/** @brief The greedy method for several jobs: greedy_jobs_placement in largest_jobs_first order; if that leaves a
+ *  job without room (memory), the order with the heaviest stage first (it needs the largest GPUs), then (up to
+ *  kMaxJobsForEveryGreedyOrder jobs) every other order in lexicographic order, until one places every job.
+ *  @param order_used if not null, receives the order that succeeded.
+ *  @throws InputError: the first order's error when no order works. */
+Placement greedy_jobs_first_fit(const Scenario& scenario, std::vector<int>* order_used = nullptr);
+
 /** @brief True if job j's ranks can be given distinct GPUs among `gpus` that fit their stages' memory (nested fit
  *  sets: for every stage, enough GPUs fit the stages at least as heavy). Always true without job.check_memory when
  *  there are enough GPUs. */
