@@ -2,6 +2,7 @@
 // several-job placement). Every cluster is drawn from its own seed (sample_jobs_scenario), every method's
 // placement simulated by SimGrid; the summary compares each method with greedy and with search.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,9 @@
 #include "tools/gnn_backend.hpp"
 #include "tools/method_choices.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/place/jobs_search.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/compare_runner.hpp"
@@ -70,11 +74,38 @@ std::string search_lines(const std::vector<CompareReport>& reports, const std::v
   return out;
 }
 
+/** The ablation row "gnn-prior": greedy in the job order the evaluator finds best (best_greedy_jobs_placement),
+ *  which the several-job gnn follows and falls back to; simulated by SimGrid, ratios as compare's. */
+void add_prior_row(const Scenario& s, CompareReport& report) {
+  MethodResult r;
+  r.method = "gnn-prior";
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    const JobsEvaluator ev(s);
+    r.placement = best_greedy_jobs_placement(s, ev);
+    r.method_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.iteration_time_s = simulated_iteration_time_s(s, r.placement);
+    r.ok = true;
+  } catch (const InputError& e) {
+    r.error = e.what();
+  }
+  const MethodResult *rr = result_of(report, "round-robin"), *g = result_of(report, "greedy"),
+                     *search = result_of(report, "search");
+  if (r.ok) {
+    if (rr) r.speedup_vs_round_robin = rr->iteration_time_s / r.iteration_time_s;
+    if (g) r.speedup_vs_greedy = g->iteration_time_s / r.iteration_time_s;
+    if (report.lower_bound_s > 0) r.gap_to_lower_bound = r.iteration_time_s / report.lower_bound_s - 1.0;
+    if (search) r.gap_to_search = r.iteration_time_s / search->iteration_time_s - 1.0;
+  }
+  report.results.push_back(r);
+}
+
 void run_jobs_eval(const JobsEvalArgs& a) {
   if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
     throw InputError("", 0, "--jobs", "expected MIN-MAX with 2 <= MIN <= MAX <= 8");
   if (a.count < 1) throw InputError("", 0, "--count", "expected at least 1 cluster");
-  const std::vector<std::string> methods = parse_method_list(a.methods);
+  std::vector<std::string> methods = parse_method_list(a.methods);
+  const bool ablation = std::find(methods.begin(), methods.end(), "gnn") != methods.end();
   SamplerOptions opt;
   opt.max_total_gpus = a.max_gpus;
   opt.min_total_gpus = std::min(8, a.max_gpus);
@@ -86,10 +117,12 @@ void run_jobs_eval(const JobsEvalArgs& a) {
     std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] " << s.name << ": " << s.jobs.size() << " jobs, "
               << s.platform.total_gpus() << " GPUs, " << s.platform.regions.size() << " regions\n";
     reports.push_back(run_compare(s, methods, a.options, true));
+    if (ablation) add_prior_row(s, reports.back());
     scenarios.push_back(s);
     std::cout << report_table(reports.back()) << "\n" << std::flush;
   }
-  const ClaimVerdict claim = claim_verdict(reports, methods.back());
+  if (ablation) methods.push_back("gnn-prior");
+  const ClaimVerdict claim = claim_verdict(reports, ablation ? "gnn" : methods.back());
   char what[160];
   std::snprintf(what, sizeof what, "%d generated clusters of %d-%d jobs (seeds %llu..%llu, at most %d GPUs)",
                 a.count, a.min_jobs, a.max_jobs, static_cast<unsigned long long>(a.seed),
@@ -129,7 +162,9 @@ void register_jobs_eval_command(CLI::App& app) {
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_option("--out", a->out, "also write the per-cluster results and the summary as JSON");
   cmd->footer("Example:\n  hulk jobs-eval --count 20 --seed 9100 --jobs 2-4 --max-gpus 64\n"
-              "Each cluster's time is the objective: the weighted mean iteration time of its jobs (SimGrid).");
+              "Each cluster's time is the objective: the weighted mean iteration time of its jobs (SimGrid).\n"
+              "With gnn among the methods, the ablation row gnn-prior is added: greedy in the job order the\n"
+              "evaluator finds best, which the several-job gnn follows (and falls back to) without the model.");
   cmd->callback([a] { run_jobs_eval(*a); });
 }
 

@@ -3,7 +3,9 @@
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/gpu_share.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_placement.hpp"
+#include "sim/place/jobs_search.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/core/subprocess.hpp"
@@ -12,15 +14,16 @@ namespace hulk {
 
 namespace {
 
-/** Several jobs: the one model places job after job, in the order greedy places them (largest first, unless that
- *  leaves a job without room: greedy_jobs_first_fit), each on the share of the GPUs the jobs before it left
- *  (gpu_share.hpp), so every job's placement is valid by construction and the jobs' GPUs are disjoint. If the
- *  model's choice for a job leaves a later job no share that fits its memory, greedy's placement of all jobs is
- *  returned instead (valid, and what the model's prior is built on). */
+/** Several jobs: the one model places job after job, in the job order whose greedy placement the evaluator finds
+ *  best (best_greedy_jobs_placement), each job on the share of the GPUs the jobs before it left (gpu_share.hpp), so
+ *  every job's placement is valid by construction and the jobs' GPUs are disjoint. As the one-job decoder keeps the
+ *  best of its decoded placements by the evaluator, the answer is the better by the evaluator of the model's and
+ *  that greedy placement; greedy's too when the model's choice leaves a later job no share that fits its memory. */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path,
                                  const LearnedPlacer& learned) {
+  const JobsEvaluator ev(scenario);
   std::vector<int> order;
-  const Placement greedy = greedy_jobs_first_fit(scenario, &order);
+  const Placement greedy = best_greedy_jobs_placement(scenario, ev, &order);
   std::vector<Placement> per_job(scenario.jobs.size());
   std::vector<GpuSlot> used;
   for (int j : order) {
@@ -30,7 +33,8 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
     per_job[j] = share.to_original(learned(share.scenario, model_path));
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
-  return concat_placements(per_job);
+  const Placement model = concat_placements(per_job);
+  return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
 }
 
 }  // namespace

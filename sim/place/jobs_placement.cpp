@@ -153,14 +153,15 @@ double heaviest_stage_bytes(const Scenario& s, int j) {
   return peak;
 }
 
-/** The orders greedy tries, in turn (see greedy_jobs_first_fit). */
-std::vector<std::vector<int>> greedy_orders(const Scenario& s) {
+}  // namespace
+
+std::vector<std::vector<int>> greedy_job_orders(const Scenario& s, int every_order_up_to) {
   std::vector<std::vector<int>> orders{largest_jobs_first(s)};
   std::vector<int> heaviest = orders.front();
   std::stable_sort(heaviest.begin(), heaviest.end(),
                    [&](int a, int b) { return heaviest_stage_bytes(s, a) > heaviest_stage_bytes(s, b); });
   if (heaviest != orders.front()) orders.push_back(heaviest);
-  if (job_count(s) > kMaxJobsForEveryGreedyOrder) return orders;
+  if (job_count(s) > every_order_up_to) return orders;
   std::vector<int> perm(job_count(s));
   std::iota(perm.begin(), perm.end(), 0);
   do {
@@ -169,11 +170,9 @@ std::vector<std::vector<int>> greedy_orders(const Scenario& s) {
   return orders;
 }
 
-}  // namespace
-
 Placement greedy_jobs_first_fit(const Scenario& s, std::vector<int>* order_used) {
   std::optional<InputError> first;
-  for (const std::vector<int>& order : greedy_orders(s)) {
+  for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryGreedyOrder)) {
     try {
       Placement p = greedy_jobs_placement(s, order);
       if (order_used) *order_used = order;

@@ -34,6 +34,11 @@ Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>
 /** @brief Job counts up to which greedy_jobs_first_fit tries every order of the jobs (6! = 720 greedy runs). */
 constexpr int kMaxJobsForEveryGreedyOrder = 6;
 
+/** @brief Job orders, as greedy_jobs_first_fit and the joint search's start try them: largest_jobs_first; the
+ *  job with the heaviest stage first (if another order); then, with at most every_order_up_to jobs, every other
+ *  order in lexicographic order. */
+std::vector<std::vector<int>> greedy_job_orders(const Scenario& scenario, int every_order_up_to);
+
 /** @brief The greedy method for several jobs: greedy_jobs_placement in largest_jobs_first order; if that leaves a
  *  job without room (memory), the order with the heaviest stage first (it needs the largest GPUs), then (up to
  *  kMaxJobsForEveryGreedyOrder jobs) every other order in lexicographic order, until one places every job.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -19,6 +20,8 @@ namespace hulk {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/** Up to this many jobs the start is the best greedy over every job order (4! = 24 greedy runs). */
+constexpr int kMaxJobsForEveryStartOrder = 4;
 
 /** The annealing state: every rank's GPU and host (Placement order) and the unused GPUs. */
 struct State {
@@ -51,29 +54,39 @@ void consider(const Scenario& s, const JobsEvaluator& ev, const Placement& p, co
   if (t < st.objective_s) st = Start{p, t, method};
 }
 
-/** The job orders greedy is tried in: largest first, then (<= 4 jobs) every other permutation. */
-std::vector<std::vector<int>> greedy_orders(const Scenario& s) {
-  std::vector<std::vector<int>> orders{largest_jobs_first(s)};
-  const int J = job_count(s);
-  if (J > 4) return orders;
-  std::vector<int> perm(J);
-  std::iota(perm.begin(), perm.end(), 0);
-  do {
-    if (perm != orders[0]) orders.push_back(perm);
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return orders;
+}  // namespace
+
+Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used) {
+  std::optional<InputError> first;
+  Placement best;
+  double best_s = kInf;
+  for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder)) {
+    try {
+      Placement p = greedy_jobs_placement(s, order);
+      const double t = ev.objective_s(p);
+      if (best.gpu_of_rank.empty() || t < best_s) {  // the first of equal candidates wins
+        best = std::move(p);
+        best_s = t;
+        if (order_used) *order_used = order;
+      }
+    } catch (const InputError& e) {  // this order leaves a job no room; another may not
+      if (!first) first = e;
+    }
+  }
+  if (best.gpu_of_rank.empty()) throw *first;
+  return best;
 }
+
+namespace {
 
 Start pick_start(const Scenario& s, const JobsEvaluator& ev, const std::optional<Placement>& given) {
   Start st;
   if (given) {
     consider(s, ev, *given, "given", st);
   } else {
-    for (const std::vector<int>& order : greedy_orders(s)) {
-      try {
-        consider(s, ev, greedy_jobs_placement(s, order), "greedy", st);
-      } catch (const InputError&) {  // this order leaves a job no room; another may not
-      }
+    try {
+      consider(s, ev, best_greedy_jobs_placement(s, ev), "greedy", st);
+    } catch (const InputError&) {  // no order leaves every job room
     }
     consider(s, ev, round_robin_placement(s), "round-robin", st);
   }
