@@ -12,7 +12,6 @@
 #include "tools/gnn_backend.hpp"
 #include "tools/method_choices.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/engine/isolated_run.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/core/seeding.hpp"
@@ -84,8 +83,7 @@ void add_prior_row(const Scenario& s, CompareReport& report) {
     const JobsEvaluator ev(s);
     r.placement = best_greedy_jobs_placement(s, ev);
     r.method_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.iteration_time_s = simulated_iteration_time_s(s, r.placement);
-    r.ok = true;
+    simulate_placement(s, r);
   } catch (const InputError& e) {
     r.error = e.what();
   }

@@ -25,12 +25,7 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
     PlacementOutcome placed = compute_placement(scenario, method, options);
     r.placement = placed.placement;
     r.method_wall_s = placed.wall_s;
-    SimOptions quiet;
-    quiet.record_events = quiet.record_spans = false;
-    const nlohmann::json result = simulate_isolated(scenario, placed.placement, quiet);
-    r.iteration_time_s = result.at("objective_s").get<double>();
-    for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
-    r.ok = true;
+    simulate_placement(scenario, r);
   } catch (const InputError& e) {
     r.error = e.what();
   }
@@ -58,6 +53,16 @@ std::string ratio_text(const std::optional<double>& v) { return v ? sig4(*v) + "
 std::string percent_text(const std::optional<double>& v) { return v ? sig4(100.0 * *v) + "%" : "n/a"; }
 
 }  // namespace
+
+void simulate_placement(const Scenario& scenario, MethodResult& r) {
+  SimOptions quiet;
+  quiet.record_events = quiet.record_spans = false;
+  const nlohmann::json result = simulate_isolated(scenario, r.placement, quiet);
+  r.iteration_time_s = result.at("objective_s").get<double>();
+  r.job_times_s.clear();
+  for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
+  r.ok = true;
+}
 
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
                           const MethodOptions& options, bool show_progress) {

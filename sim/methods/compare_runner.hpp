@@ -38,6 +38,10 @@ struct CompareReport {
   std::vector<MethodResult> results;  ///< in the requested order
 };
 
+/** @brief Simulates r.placement with SimGrid (in a child, nothing recorded) and sets r's objective, per-job times
+ *  and ok. @throws InputError as simulate() does. */
+void simulate_placement(const Scenario& scenario, MethodResult& r);
+
 /** @brief Runs the methods. round-robin and greedy are always simulated (as references for the speedups) even
  *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its
  *  placement does not fit) is reported with ok = false. */

@@ -120,11 +120,81 @@ bool job_fits_gpus(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
   return true;
 }
 
-Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order) {
+namespace {
+
+/** Memory each rank of the jobs needs (0 without check_memory), with its job; heaviest first. */
+std::vector<std::pair<double, int>> rank_needs(const Scenario& s, const std::vector<int>& jobs) {
+  std::vector<std::pair<double, int>> needs;
+  for (int j : jobs) {
+    const JobSpec& job = job_at(s, j);
+    const JobCost cost = compute_job_cost(job);
+    const ParallelPlan plan(job.par);
+    for (int r = 0; r < plan.ranks(); ++r)
+      needs.emplace_back(job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0, j);
+  }
+  std::stable_sort(needs.begin(), needs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  return needs;
+}
+
+/** GPUs sorted by memory, largest first (listed order among equals). */
+std::vector<GpuSlot> by_memory(const Scenario& s, std::vector<GpuSlot> gpus) {
+  std::stable_sort(gpus.begin(), gpus.end(), [&](const GpuSlot& a, const GpuSlot& b) {
+    return s.platform.hosts[a.host].gpu.memory_bytes > s.platform.hosts[b.host].gpu.memory_bytes;
+  });
+  return gpus;
+}
+
+/** The GPUs of `gpus` that the jobs `later` get when the ranks of `job` and `later`, heaviest first, take the
+ *  GPUs largest first (a fit exists iff this one fits: a stage fits every GPU with at least its memory); empty if
+ *  that assignment does not fit. */
+std::vector<GpuSlot> reserve_for_later(const Scenario& s, int job, const std::vector<int>& later,
+                                       const std::vector<GpuSlot>& gpus) {
+  std::vector<int> jobs{job};
+  jobs.insert(jobs.end(), later.begin(), later.end());
+  const std::vector<std::pair<double, int>> needs = rank_needs(s, jobs);
+  const std::vector<GpuSlot> sorted = by_memory(s, gpus);
+  std::vector<GpuSlot> reserved;
+  if (needs.size() > sorted.size()) return reserved;
+  for (std::size_t k = 0; k < needs.size(); ++k) {
+    if (needs[k].first > s.platform.hosts[sorted[k].host].gpu.memory_bytes) return {};
+    if (needs[k].second != job) reserved.push_back(sorted[k]);
+  }
+  return reserved;
+}
+
+/** True if every job of `jobs` together fits `gpus` (memory, one GPU per rank). */
+bool jobs_fit_gpus(const Scenario& s, const std::vector<int>& jobs, const std::vector<GpuSlot>& gpus) {
+  const std::vector<std::pair<double, int>> needs = rank_needs(s, jobs);
+  const std::vector<GpuSlot> sorted = by_memory(s, gpus);
+  if (needs.size() > sorted.size()) return false;
+  for (std::size_t k = 0; k < needs.size(); ++k)
+    if (needs[k].first > s.platform.hosts[sorted[k].host].gpu.memory_bytes) return false;
+  return true;
+}
+
+std::vector<GpuSlot> without(const std::vector<GpuSlot>& gpus, std::vector<GpuSlot> removed) {
+  std::sort(removed.begin(), removed.end());
+  std::vector<GpuSlot> out;
+  for (const GpuSlot& g : gpus)
+    if (!std::binary_search(removed.begin(), removed.end(), g)) out.push_back(g);
+  return out;
+}
+
+/** One-job greedy of job j on the GPUs `gpus`, mapped back to the cluster. */
+Placement greedy_on(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
+  const GpuShare share = make_gpu_share(s, j, gpus);
+  return share.to_original(GreedyPlacer().place(share.scenario));
+}
+
+}  // namespace
+
+Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order, bool reserve) {
   require_enough_gpus(s, "greedy");
   std::vector<Placement> per_job(job_count(s));
   std::vector<GpuSlot> used;
-  for (int j : order) {
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const int j = order[k];
+    const std::vector<int> later(order.begin() + k + 1, order.end());
     const std::vector<GpuSlot> free = free_gpus(s.platform, used);
     const int ranks = job_at(s, j).par.ranks();
     if (!job_fits_gpus(s, j, free)) {
@@ -135,8 +205,13 @@ Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order
                                         std::to_string(free.size()) + " GPUs)"
                                   : "does not fit the platform's GPU memory"));
     }
-    const GpuShare share = make_gpu_share(s, j, free);
-    per_job[j] = share.to_original(GreedyPlacer().place(share.scenario));
+    per_job[j] = greedy_on(s, j, free);
+    // The job's best compact share may hold GPUs that only the later jobs' heavy stages fit: then it is placed
+    // again without the GPUs those stages need (when the jobs fit the free GPUs together at all).
+    if (reserve && !later.empty() && !jobs_fit_gpus(s, later, without(free, per_job[j].gpu_of_rank))) {
+      const std::vector<GpuSlot> reserved = reserve_for_later(s, j, later, free);
+      if (!reserved.empty()) per_job[j] = greedy_on(s, j, without(free, reserved));
+    }
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   return concat_placements(per_job);
@@ -172,15 +247,17 @@ std::vector<std::vector<int>> greedy_job_orders(const Scenario& s, int every_ord
 
 Placement greedy_jobs_first_fit(const Scenario& s, std::vector<int>* order_used) {
   std::optional<InputError> first;
-  for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryGreedyOrder)) {
-    try {
-      Placement p = greedy_jobs_placement(s, order);
-      if (order_used) *order_used = order;
-      return p;
-    } catch (const InputError& e) {
-      if (!first) first = e;
+  // Every order as it is first; reserving GPUs for later jobs only when no order places every job without.
+  for (bool reserve : {false, true})
+    for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryGreedyOrder)) {
+      try {
+        Placement p = greedy_jobs_placement(s, order, reserve);
+        if (order_used) *order_used = order;
+        return p;
+      } catch (const InputError& e) {
+        if (!first) first = e;
+      }
     }
-  }
   throw *first;
 }
 

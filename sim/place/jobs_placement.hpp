@@ -27,9 +27,12 @@ Placement random_jobs_placement(const Scenario& scenario, std::uint64_t seed);
 std::vector<int> largest_jobs_first(const Scenario& scenario);
 
 /** @brief Greedy for several jobs: jobs in `order` (a permutation of 0..jobs-1), each placed by the one-job greedy
- *  (GreedyPlacer) on the share of the GPUs still free, so it takes the best compact share left.
+ *  (GreedyPlacer) on the share of the GPUs still free, so it takes the best compact share left. With `reserve`, if
+ *  that share holds GPUs the later jobs' stages need (they would no longer fit together), the job is placed again
+ *  on the free GPUs minus those the later jobs get in the heaviest-rank-to-largest-GPU assignment of all these
+ *  jobs' ranks (a fit exists iff that assignment fits), so the order places every job whenever they fit at all.
  *  @throws InputError naming the job that cannot be placed (too few GPUs left, or memory). */
-Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order);
+Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order, bool reserve = false);
 
 /** @brief Job counts up to which greedy_jobs_first_fit tries every order of the jobs (6! = 720 greedy runs). */
 constexpr int kMaxJobsForEveryGreedyOrder = 6;
@@ -41,7 +44,8 @@ std::vector<std::vector<int>> greedy_job_orders(const Scenario& scenario, int ev
 
 /** @brief The greedy method for several jobs: greedy_jobs_placement in largest_jobs_first order; if that leaves a
  *  job without room (memory), the order with the heaviest stage first (it needs the largest GPUs), then (up to
- *  kMaxJobsForEveryGreedyOrder jobs) every other order in lexicographic order, until one places every job.
+ *  kMaxJobsForEveryGreedyOrder jobs) every other order in lexicographic order, until one places every job; if none
+ *  does, the same orders again with greedy_jobs_placement's `reserve`.
  *  @param order_used if not null, receives the order that succeeded.
  *  @throws InputError: the first order's error when no order works. */
 Placement greedy_jobs_first_fit(const Scenario& scenario, std::vector<int>* order_used = nullptr);

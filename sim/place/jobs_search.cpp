@@ -60,17 +60,19 @@ Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev,
   std::optional<InputError> first;
   Placement best;
   double best_s = kInf;
-  for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder)) {
-    try {
-      Placement p = greedy_jobs_placement(s, order);
-      const double t = ev.objective_s(p);
-      if (best.gpu_of_rank.empty() || t < best_s) {  // the first of equal candidates wins
-        best = std::move(p);
-        best_s = t;
-        if (order_used) *order_used = order;
+  for (bool reserve : {false, true}) {
+    for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder)) {
+      try {
+        Placement p = greedy_jobs_placement(s, order, reserve);
+        const double t = ev.objective_s(p);
+        if (best.gpu_of_rank.empty() || t < best_s) {  // the first of equal candidates wins
+          best = std::move(p);
+          best_s = t;
+          if (order_used) *order_used = order;
+        }
+      } catch (const InputError& e) {  // this order leaves a job no room; another may not
+        if (!first) first = e;
       }
-    } catch (const InputError& e) {  // this order leaves a job no room; another may not
-      if (!first) first = e;
     }
   }
   if (best.gpu_of_rank.empty()) throw *first;
