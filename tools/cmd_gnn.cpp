@@ -17,6 +17,7 @@
 #include "gnn/train_command.hpp"
 #include "tools/gnn_plugin.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/methods/held_out_eval.hpp"
@@ -36,14 +37,34 @@ struct GenArgs {
   std::string out, shard;
   long budget = 5000;
   int max_gpus = 128;
+  std::string jobs;          ///< "" = one job per cluster; "N" or "MIN-MAX": clusters shared by several jobs
+  int min_jobs = 0, max_jobs = 0;
 };
+
+/** Parses --jobs (N or MIN-MAX, 2..8) into args.min_jobs/max_jobs. */
+void parse_jobs_option(GenArgs& args) {
+  if (args.jobs.empty()) return;
+  const auto dash = args.jobs.find('-');
+  try {
+    args.min_jobs = std::stoi(args.jobs.substr(0, dash));
+    args.max_jobs = dash == std::string::npos ? args.min_jobs : std::stoi(args.jobs.substr(dash + 1));
+  } catch (const std::exception&) {  // not a number: reported below
+    args.min_jobs = args.max_jobs = 0;
+  }
+  if (args.min_jobs < 2 || args.max_jobs > 8 || args.min_jobs > args.max_jobs)
+    throw InputError("", 0, "--jobs", "expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '" + args.jobs + "'");
+}
 
 /** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */
 gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   LabelOptions options;
   options.budget = args.budget;
   options.max_gpus = args.max_gpus;
-  LabelledSample labelled = make_labelled_sample(gnn::sample_seed(seed, index), options);
+  const std::uint64_t sample_seed = gnn::sample_seed(seed, index);
+  if (args.max_jobs >= 2)
+    options.jobs = args.min_jobs + static_cast<int>(component_seed(sample_seed, "gen-data#jobs") %
+                                                    (args.max_jobs - args.min_jobs + 1));
+  LabelledSample labelled = make_labelled_sample(sample_seed, options);
   gnn::Sample sample;
   sample.index = index;
   sample.scenario = std::move(labelled.scenario);
@@ -69,16 +90,17 @@ std::string changed_generation_option(const gnn::Manifest& old, const gnn::Manif
     return "--count (was " + std::to_string(old.count) + ", now " + std::to_string(now.count) + ")";
   if (old.seed != now.seed)
     return "--seed (was " + std::to_string(old.seed) + ", now " + std::to_string(now.seed) + ")";
-  for (const char* flag : {"--budget", "--max-gpus"}) {
+  for (const char* flag : {"--budget", "--max-gpus", "--jobs"}) {
     const std::string was = generator_option(old.generator, flag), is = generator_option(now.generator, flag);
     if (was != is) return std::string(flag) + " (was " + (was.empty() ? "unknown" : was) + ", now " + is + ")";
   }
   return "";
 }
 
-void run_gen_data(const GenArgs& args) {
+void run_gen_data(GenArgs args) {
   if (args.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
+  parse_jobs_option(args);
   const Shard shard = parse_shard(args.shard);
   fs::create_directories(args.out);
   gnn::Manifest manifest;
@@ -87,7 +109,7 @@ void run_gen_data(const GenArgs& args) {
   manifest.seed = args.seed;
   manifest.generator = "hulk gen-data --count " + std::to_string(args.count) + " --seed " +
                        std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
-                       std::to_string(args.max_gpus);
+                       std::to_string(args.max_gpus) + (args.jobs.empty() ? "" : " --jobs " + args.jobs);
   if (fs::exists(args.out + "/manifest.json")) {
     const std::string changed = changed_generation_option(gnn::read_manifest(args.out), manifest);
     if (!changed.empty())
@@ -210,6 +232,9 @@ void register_gnn_commands(CLI::App& app) {
                   "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
   gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
+  gen->add_option("--jobs", g->jobs,
+                  "N or MIN-MAX (2..8): clusters shared by several jobs; each sample is one job on the GPUs the "
+                  "joint search left it (default: one job per cluster)");
   gen->callback([g] { run_gen_data(*g); });
 
   auto* train = app.add_subcommand("train", "Train the GNN placer on a data set (checkpoints, resumes)");

@@ -17,6 +17,9 @@ namespace hulk {
 struct LabelOptions {
   long long budget = 5000;  ///< search evaluations per label
   int max_gpus = 128;       ///< largest sampled platform (GPUs)
+  /** @brief 0 = one job per cluster; >= 2: clusters shared by this many jobs (sample_jobs_scenario), each sample
+   *  then being one of its jobs on the GPUs the jobs before it left (see make_labelled_sample). */
+  int jobs = 0;
 };
 
 /** @brief One labelled sample. */
@@ -28,6 +31,11 @@ struct LabelledSample {
 };
 
 /** @brief Samples the scenario of scenario_seed and labels it (SimGrid runs in children).
+ *  With options.jobs >= 2 the cluster is shared by that many jobs: the label of the whole cluster is the joint
+ *  search's (SimGrid-checked), and the sample is the job at a seed-drawn position of the order the several-job gnn
+ *  places them in (best_greedy_jobs_placement), on the share of the GPUs the search gave the jobs before it
+ *  (what the model sees at that step, with the search's choices for the earlier jobs), labelled with the search's
+ *  placement of that job on that share. Its times are those of the job alone on the share.
  *  @throws InputError if the sampled job cannot be placed. */
 LabelledSample make_labelled_sample(std::uint64_t scenario_seed, const LabelOptions& options);
 

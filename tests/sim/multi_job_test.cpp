@@ -7,6 +7,8 @@
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
+#include "sim/methods/labelling.hpp"
+#include "sim/workload/placement_check.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim_fixtures.hpp"
@@ -138,4 +140,21 @@ TEST(MultiJob, AGpuGivenToTwoJobsIsAnInputError) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("job 'b'"), std::string::npos) << e.what();
   }
+}
+
+// gen-data --jobs: a sample is one job of a shared cluster on the GPUs the joint search left it, labelled validly.
+TEST(MultiJob, SharedClusterSampleIsOneJobOnItsShare) {
+  hulk::LabelOptions options;
+  options.budget = 300;
+  options.max_gpus = 32;
+  options.jobs = 3;
+  const hulk::LabelledSample a = hulk::make_labelled_sample(42, options);
+  EXPECT_FALSE(hulk::has_several_jobs(a.scenario));
+  EXPECT_NE(a.scenario.name.find("sampled-jobs-42/job"), std::string::npos) << a.scenario.name;
+  EXPECT_EQ(hulk::placement_problem(a.scenario, a.label, true), "");
+  EXPECT_EQ(a.times_s.count("greedy"), 1u);
+  EXPECT_EQ(a.times_s.count("search"), 1u);
+  const hulk::LabelledSample b = hulk::make_labelled_sample(42, options);  // deterministic
+  EXPECT_EQ(a.label.gpu_of_rank, b.label.gpu_of_rank);
+  EXPECT_EQ(a.scenario.platform.total_gpus(), b.scenario.platform.total_gpus());
 }
