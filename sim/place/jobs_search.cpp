@@ -12,6 +12,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/place/annealing.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
@@ -250,40 +251,13 @@ Placement search_jobs_placement(const Scenario& scenario, const SearchOptions& o
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   JobsMoves moves(scenario, ev, rng);
   TopPlacements top(options.simgrid_candidates);
-  State cur = make_state(scenario, start.placement), cand = cur;
+  State cur = make_state(scenario, start.placement);
   top.remember(start.objective_s, cur);
-  double cur_t = start.objective_s, best_t = start.objective_s;
-  std::vector<GpuSlot> best = cur.gpu;
-  const double temp0 = std::max(0.03 * cur_t, 1e-12), temp1 = std::max(1e-5 * cur_t, 1e-15);
-  const long long budget = std::max<long long>(0, options.max_evaluations);
-  long long iter = 0;
-  int idle = 0;  // consecutive proposals that did not apply (guards tiny instances)
-  while (stats.evaluations < budget && idle < 10000) {
-    if (options.max_seconds > 0 && (iter++ & 31) == 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > options.max_seconds)
-      break;
-    cand.gpu = cur.gpu;
-    cand.host = cur.host;
-    cand.free = cur.free;
-    if (!moves.propose(cand)) {
-      ++idle;
-      continue;
-    }
-    idle = 0;
-    const double t = ev.objective_of_hosts(cand.host);
-    ++stats.evaluations;
-    const double frac = budget > 0 ? static_cast<double>(stats.evaluations) / budget : 1.0;
-    const double temp = temp0 * std::pow(temp1 / temp0, frac);
-    if (!(std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp)))) continue;
-    ++stats.accepted;
-    std::swap(cur, cand);
-    cur_t = t;
-    if (t < best_t) {
-      best_t = t;
-      best = cur.gpu;
-    }
-    top.remember(t, cur);
-  }
+  double best_t = start.objective_s;
+  const std::vector<GpuSlot> best = anneal(
+      cur, start.objective_s, options, t0, rng, unit, [&](State& c) { return moves.propose(c); },
+      [&](const std::vector<int>& hosts) { return ev.objective_of_hosts(hosts); },
+      [&](double t, const State& st) { top.remember(t, st); }, stats, best_t);
   Placement out{best};
   stats.best_time_s = best_t;
   if (options.simgrid_candidates > 0) {

@@ -1,5 +1,7 @@
 #include "sim/place/search_placer.hpp"
 
+#include "sim/place/annealing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -259,46 +261,17 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   MoveProposer moves(scenario, ev, rng, unit);
 
-  State cur = make_state(scenario, start.placement), cand = cur;
+  State cur = make_state(scenario, start.placement);
   std::vector<Candidate> top;
   if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
-  double cur_t = start.time_s;
-  std::vector<GpuSlot> best = cur.gpu;
   double best_t = start.time_s;
-  const double temp0 = std::max(0.03 * start.time_s, 1e-12), temp1 = std::max(1e-5 * start.time_s, 1e-15);
-  const long long budget = std::max<long long>(0, options_.max_evaluations);
-
-  long long iter = 0;
-  int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
-  while (stats_.evaluations < budget && idle < 10000) {
-    if (options_.max_seconds > 0 && (iter++ & 31) == 0) {
-      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (el > options_.max_seconds) break;
-    }
-    cand.gpu = cur.gpu;
-    cand.host = cur.host;
-    cand.free = cur.free;
-    if (!moves.propose(cand)) {
-      ++idle;
-      continue;
-    }
-    idle = 0;
-    const double t = ev.time_of_hosts(cand.host);
-    ++stats_.evaluations;
-    // Metropolis acceptance, temperature falling geometrically over the budget.
-    const double frac = budget > 0 ? static_cast<double>(stats_.evaluations) / budget : 1.0;
-    const double temp = temp0 * std::pow(temp1 / temp0, frac);
-    const bool accept = std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp));
-    if (!accept) continue;
-    ++stats_.accepted;
-    std::swap(cur, cand);
-    cur_t = t;
-    if (t < best_t) {
-      best_t = t;
-      best = cur.gpu;
-    }
-    if (options_.simgrid_candidates > 0) remember(top, t, cur, options_.simgrid_candidates);
-  }
+  const std::vector<GpuSlot> best = anneal(
+      cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
+      [&](const std::vector<int>& hosts) { return ev.time_of_hosts(hosts); },
+      [&](double t, const State& st) {
+        if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);
+      },
+      stats_, best_t);
   stats_.best_time_s = best_t;
   Placement out;
   out.gpu_of_rank = best;
