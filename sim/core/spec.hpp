@@ -104,6 +104,31 @@ struct Parallelism {
   int ranks() const { return dp * tp * pp; }
 };
 
+/** @brief How the job's data-parallel replicas synchronise (issue 15). `step`: every iteration, as always.
+ *  `diloco`: replicas are grouped into islands; inside an island the job runs as with `step` (its DP all-reduce
+ *  among the island's replicas), and every inner_steps iterations the islands all-reduce their pseudo-gradients
+ *  (the outer step, DiLoCo: arXiv 2311.08105), compressed, across islands. */
+struct SyncSpec {
+  std::string algorithm = "step";  ///< step | diloco
+  int inner_steps = 1;             ///< H: inner iterations per outer round (diloco)
+  /** @brief How replicas form islands: "region" (a replica's island is the region of its first rank), "host" (its
+   *  host), or "groups" (island_groups: the group holding its first rank's host). */
+  std::string islands = "region";
+  std::vector<std::vector<std::string>> island_groups;  ///< host names per island (islands: groups)
+  std::string compression = "none";  ///< none (fp32) | bf16 | int8 | topk (topk_ratio of the values, with indices)
+  double topk_ratio = 0;             ///< fraction of pseudo-gradient values sent (compression: topk)
+  std::string overlap = "none";      ///< none | outer (the outer all-reduce overlaps the next inner steps)
+  bool diloco() const { return algorithm == "diloco"; }
+  /** @brief Bytes sent per pseudo-gradient value: fp32 4, bf16 2, int8 1, top-k ratio x (4-byte value + 4-byte
+   *  index). */
+  double bytes_per_value() const {
+    if (compression == "bf16") return 2;
+    if (compression == "int8") return 1;
+    if (compression == "topk") return topk_ratio * 8;
+    return 4;
+  }
+};
+
 /** @brief The training job. */
 struct JobSpec {
   /** @brief Name of the job in a several-job scenario (`jobs:`, unique); "" for the one job of `job:`. */
@@ -128,6 +153,8 @@ struct JobSpec {
    *  or overlapped (GPipe-style: sends on a separate stream, never block compute). "" = as the schedule's
    *  reference implementation does: 1f1b -> blocking (Megatron-LM), gpipe -> overlapped (torchgpipe). */
   std::string pipeline_p2p;
+  /** @brief Data-parallel synchronisation across islands (default: every step). */
+  SyncSpec sync;
   /** @brief The p2p mode in force (pipeline_p2p, or the schedule's default when it is empty). */
   bool pipeline_p2p_blocking() const {
     return pipeline_p2p.empty() ? schedule == "1f1b" : pipeline_p2p == "blocking";

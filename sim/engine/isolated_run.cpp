@@ -1,23 +1,47 @@
 #include "sim/engine/isolated_run.hpp"
 
+#include "sim/core/jobs.hpp"
 #include "sim/report/outputs.hpp"
+#include "sim/report/sync_result.hpp"
 #include "sim/core/subprocess.hpp"
 
 namespace hulk {
 
-nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& placement, const SimOptions& options,
-                                 const std::string& out_dir) {
+namespace {
+
+/** simulate() in a child; with out_dir its comm.csv and trace.json are streamed there, and (write_result)
+ *  result.json written. */
+nlohmann::json run_child(const Scenario& scenario, const Placement& placement, SimOptions opts,
+                         const std::string& out_dir, bool write_result) {
   return run_in_child([&]() {
-    SimOptions opts = options;
     if (!out_dir.empty()) {
       opts.record_events = opts.record_spans = true;
       opts.trace_dir = out_dir;  // comm.csv and trace.json streamed by the simulator, in bounded memory
     }
     const SimResult result = simulate(scenario, placement, opts);
     const nlohmann::json j = result_to_json(scenario, result);
-    if (!out_dir.empty()) write_file_atomic(out_dir + "/result.json", j.dump(2) + "\n");
+    if (write_result && !out_dir.empty()) write_file_atomic(out_dir + "/result.json", j.dump(2) + "\n");
     return j;
   });
+}
+
+}  // namespace
+
+nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& placement, const SimOptions& options,
+                                 const std::string& out_dir) {
+  if (!scenario.job.sync.diloco() || has_several_jobs(scenario))
+    return run_child(scenario, placement, options, out_dir, true);
+  // DiLoCo: an inner iteration (its files are the run's comm.csv and trace.json) and the outer all-reduce alone,
+  // each in its own child, combined into the outer round (sync_result.hpp).
+  const nlohmann::json inner = run_child(scenario, placement, options, out_dir, false);
+  SimOptions outer_options = options;
+  outer_options.outer_step = true;
+  outer_options.record_events = outer_options.record_spans = false;
+  outer_options.progress_every_s = 0;
+  const nlohmann::json outer = run_child(scenario, placement, outer_options, "", false);
+  const nlohmann::json j = diloco_result_json(scenario, placement, inner, outer);
+  if (!out_dir.empty()) write_file_atomic(out_dir + "/result.json", j.dump(2) + "\n");
+  return j;
 }
 
 double simulated_iteration_time_s(const Scenario& scenario, const Placement& placement) {

@@ -239,6 +239,26 @@ static void report_progress(SimShared& sh, const JobRun& job, int iteration, std
                iteration + 1, job.job->iterations, op, ops, simulated_s);
 }
 
+void RankActor::outer_allreduce() {
+  JobRun& job = *job_;
+  int slice = 0;
+  const std::vector<int> group = job.global(outer_group(job.plan, *job.islands, local_, slice));
+  if (group.size() < 2) return;
+  std::vector<int> regions;
+  for (int r : group) regions.push_back(shared_->region_of_rank[r]);
+  CommTag tag;
+  tag.kind = CommTag::OUTER;
+  tag.stage = coord_.pp;
+  tag.tp = coord_.tp;
+  tag.dp = slice;
+  const double bytes = outer_allreduce_bytes(*job.job, job.cost.stages[coord_.pp].params, *job.islands);
+  const double t0 = now();
+  allreduce(*ep_, "ring", group, regions, bytes, tag);
+  const double t1 = now();
+  shared_->ledgers[rank_].dp_s += t1 - t0;
+  span("outer allreduce", "dp", t0, t1);
+}
+
 void RankActor::operator()() {
   SimShared& sh = *shared_;
   JobRun& job = *job_;
@@ -247,7 +267,13 @@ void RankActor::operator()() {
   ep_ = &ep;
   coord_ = job.plan.coord_of(local_);
   tp_group_ = job.global(job.plan.tp_group(local_));
-  const std::vector<int> dp_group = job.global(job.plan.dp_group(local_));
+  if (sh.outer_step) {
+    outer_allreduce();
+    ep_ = nullptr;
+    return;
+  }
+  const std::vector<int> dp_group = job.global(job.islands ? island_dp_group(job.plan, *job.islands, local_)
+                                                           : job.plan.dp_group(local_));
   std::vector<int> dp_regions;
   for (int r : dp_group) dp_regions.push_back(sh.region_of_rank[r]);
   const int p = job.plan.parallelism().pp;

@@ -11,6 +11,7 @@
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
+#include "sim/workload/islands.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/engine/private_ring.hpp"
 #include "sim/engine/sg_endpoint.hpp"
@@ -36,6 +37,7 @@ struct JobRun {
   PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
   simgrid::s4u::BarrierPtr barrier;      ///< the job's end-of-iteration barrier (its ranks only)
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
+  const IslandPlan* islands = nullptr;   ///< DiLoCo islands (null: every step synchronous across all replicas)
   /** @brief Simulation rank of one of the job's own ranks (-1 stays -1: no such neighbour). */
   int global(int local_rank) const { return local_rank < 0 ? -1 : offset + local_rank; }
   /** @brief The job's ranks of a group, as simulation ranks. */
@@ -56,6 +58,7 @@ struct SimShared {
   MessageFabric* fabric = nullptr;
   std::vector<RankLedger> ledgers;       ///< one per rank
   bool record_spans = false;
+  bool outer_step = false;               ///< SimOptions::outer_step: the outer all-reduce only
   double progress_every_s = 0;           ///< SimOptions::progress_every_s
   std::chrono::steady_clock::time_point last_progress = std::chrono::steady_clock::now();
 };
@@ -96,6 +99,9 @@ class RankActor {
   void forward(int mb, const PipeOp* next);
   void backward(int mb, const PipeOp* next);
   void span(const std::string& name, const char* cat, double start_s, double end_s);
+  /** @brief DiLoCo's outer step: this rank's slice of the pseudo-gradient all-reduced across islands (if its
+   *  replica takes part). */
+  void outer_allreduce();
 
   int rank_;          ///< simulation rank (fabric, ledgers, recorder)
   SimShared* shared_;

@@ -26,6 +26,9 @@ std::string CommTag::id() const {
       out += "/s" + std::to_string(stage) + "d" + std::to_string(dp) + "t" + std::to_string(tp) + "/mb" +
              std::to_string(mb) + "/" + dir;
       break;
+    case OUTER:
+      out += "/s" + std::to_string(stage) + "t" + std::to_string(tp) + "k" + std::to_string(dp);
+      break;
   }
   return out;
 }

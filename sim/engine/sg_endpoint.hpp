@@ -29,11 +29,11 @@ namespace hulk {
 
 /** @brief What a message belongs to; rendered as CommEvent::collective only when events are recorded. */
 struct CommTag {
-  enum Kind : std::uint8_t { DP = 0, TP = 1, PP = 2 };
+  enum Kind : std::uint8_t { DP = 0, TP = 1, PP = 2, OUTER = 3 };  ///< OUTER: DiLoCo's all-reduce across islands
   Kind kind = DP;
   char dir = 'f';   ///< tp: 'f'/'b'/'r' (forward, backward, recomputed forward); pp: 'a'/'g' (activation/gradient)
   int stage = 0;    ///< pipeline stage (pp: the sender's stage)
-  int dp = 0;       ///< dp index (tp, pp)
+  int dp = 0;       ///< dp index (tp, pp); slice (outer)
   int tp = 0;       ///< tp index (dp, pp)
   int mb = 0;       ///< micro-batch (tp, pp)
   int layer = 0;    ///< layer inside the stage (tp)
@@ -41,7 +41,7 @@ struct CommTag {
   /** @brief Collective id, identical on every rank taking part, e.g. "tp/s1d0/mb3/l5/f0", "dp/s0t1",
    *  "pp/s0d1t0/mb2/a". */
   std::string id() const;
-  const char* kind_name() const { return kind == DP ? "dp" : kind == TP ? "tp" : "pp"; }
+  const char* kind_name() const { return kind == DP ? "dp" : kind == TP ? "tp" : kind == PP ? "pp" : "outer"; }
 };
 
 /** @brief The payload of every message. The simulated size is `bytes`; the struct itself is bookkeeping. */

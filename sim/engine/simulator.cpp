@@ -13,6 +13,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/workload/islands.hpp"
 #include "sim/workload/placement_check.hpp"
 #include "sim/engine/engine_startup.hpp"
 #include "sim/engine/private_ring.hpp"
@@ -32,6 +33,7 @@ void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::ve
                    const std::vector<int>& region_of_host, const SimOptions& options, SimShared& shared) {
   const int ranks = static_cast<int>(host_of_rank.size());
   shared.record_spans = options.record_spans;
+  shared.outer_step = options.outer_step;
   shared.progress_every_s = options.progress_every_s;
   shared.jobs.resize(job_count(scenario));
   for (int j = 0; j < job_count(scenario); ++j) {
@@ -120,14 +122,15 @@ void run_ranks(sg4::Engine& engine, const SgPlatform& sg, const std::vector<int>
 }
 
 /** One job's result: per-iteration, per-rank means of its ranks' ledgers, its time and placement. */
-SimResult job_result(const SimShared& shared, const JobRun& run, const Placement& placement) {
+SimResult job_result(const SimShared& shared, const JobRun& run, const Placement& placement, double clock_s) {
   SimResult res;
   const int ranks = run.plan.ranks();
-  const double iters = run.job->iterations;
+  const double iters = run.iteration_end_s.empty() ? 1.0 : run.job->iterations;  // the outer step: one all-reduce
   res.placement.gpu_of_rank.assign(placement.gpu_of_rank.begin() + run.offset,
                                    placement.gpu_of_rank.begin() + run.offset + ranks);
-  res.total_time_s = run.iteration_end_s.back();
-  res.iteration_time_s = res.total_time_s / iters;
+  // The outer step alone has no iterations: its time is the all-reduce's (the clock at the end).
+  res.total_time_s = run.iteration_end_s.empty() ? clock_s : run.iteration_end_s.back();
+  res.iteration_time_s = run.iteration_end_s.empty() ? clock_s : res.total_time_s / iters;
   for (int local = 0; local < ranks; ++local) {
     const RankLedger& l = shared.ledgers[run.global(local)];
     res.compute_s += l.compute_s;
@@ -258,11 +261,18 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   shared.fabric = &fabric;
   std::vector<std::unique_ptr<PrivateRings>> rings;
   if (options.tp_closed_form) rings = make_private_rings(scenario, host_of_rank, shared);
+  std::unique_ptr<IslandPlan> islands;
+  if (scenario.job.sync.diloco()) {
+    islands = std::make_unique<IslandPlan>(island_plan(scenario, placement));
+    shared.jobs.front().islands = islands.get();
+  } else if (options.outer_step) {
+    throw std::logic_error("SimOptions::outer_step is for a job with sync.algorithm diloco");
+  }
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
-  check_finished(shared, *engine);
+  if (!options.outer_step) check_finished(shared, *engine);
 
   std::vector<SimResult> jobs;
-  for (const JobRun& run : shared.jobs) jobs.push_back(job_result(shared, run, placement));
+  for (const JobRun& run : shared.jobs) jobs.push_back(job_result(shared, run, placement, engine->get_clock()));
   SimResult res = has_several_jobs(scenario) ? cluster_result(scenario, std::move(jobs), placement)
                                              : std::move(jobs.front());
   for (const auto& r : rings) {

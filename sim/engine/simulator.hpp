@@ -26,11 +26,16 @@ struct SimOptions {
    *  folder (atomically, each when complete) straight from the recorder's sorted runs, and SimResult::events and
    *  ::spans stay empty, so memory does not grow with the number of messages. "" = fill SimResult instead. */
   std::string trace_dir;
+  /** @brief DiLoCo jobs (JobSpec::sync): simulate one outer all-reduce of the pseudo-gradients across islands,
+   *  alone (no inner step), instead of the job's iterations; the result's times are that all-reduce's. */
+  bool outer_step = false;
   /** @brief Messages (and spans) the recorder keeps in memory before it spills a sorted run to disk. */
   std::size_t trace_buffer_records = 1 << 18;
 };
 
-/** @brief Simulates scenario.job.iterations iterations of the job with the given placement.
+/** @brief Simulates scenario.job.iterations iterations of the job with the given placement (a DiLoCo job: its
+ *  inner iterations, each island's DP all-reduce among its own replicas; or, with SimOptions::outer_step, one outer
+ *  all-reduce; sim/engine/isolated_run.hpp combines the two into the outer round).
  *  @throws InputError if the placement is invalid or a stage does not fit in its GPU's memory
  *  (when scenario.job.check_memory), or if a SimGrid XML platform is rejected. */
 SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options = {});

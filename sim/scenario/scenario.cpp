@@ -61,7 +61,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   const bool entry = key != "job";
   std::vector<std::string> allowed = {"model",      "precision", "global_batch", "micro_batch", "parallelism",
                                       "schedule",   "collective", "iterations", "utilisation", "check_memory",
-                                      "recompute",  "optimizer", "pipeline_p2p"};
+                                      "recompute",  "optimizer", "pipeline_p2p", "sync"};
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
@@ -109,6 +109,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   if (job["optimizer"])
     r.collect([&] { j.optimizer = r.one_of(job["optimizer"], key + ".optimizer", {"adam", "sgd"}); });
   // Absent = the schedule's default (JobSpec::pipeline_p2p_blocking); an explicit value is one of the two modes.
+  if (job["sync"]) r.collect([&] { j.sync = detail::parse_sync(r, job["sync"], key + ".sync"); });
   if (job["pipeline_p2p"])
     r.collect([&] {
       j.pipeline_p2p = r.one_of(job["pipeline_p2p"], key + ".pipeline_p2p", {"blocking", "overlapped"});
@@ -322,6 +323,10 @@ void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds
     if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
       fail_now(k + ".pipeline_p2p",
                "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
+    const std::string sync = sync_problem(s, j);
+    if (!sync.empty()) fail_now(k + ".sync", sync);
+    if (j.sync.diloco() && has_several_jobs(s))
+      fail_now(k + ".sync.algorithm", "diloco is supported for a one-job scenario (job:) only, not yet with jobs:");
     if (m.hidden % m.heads != 0)
       fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
                                        std::to_string(m.heads) + " (expected hidden = heads x head size)");

@@ -50,4 +50,11 @@ void validate_job_with(const Scenario& scenario, const YamlReader* r, bool check
  *  (finite, > 0). With r, every problem is collected; without, the first throws. */
 void check_job_bounds(const Scenario& scenario, const YamlReader* r);
 
+/** @brief The job's `sync:` map (scenario_sync.cpp): values and shape; host names are checked by sync_problem. */
+SyncSpec parse_sync(const YamlReader& r, const YAML::Node& node, const std::string& key);
+
+/** @brief Why a job's sync settings do not fit the scenario ("" if they do): diloco without data parallelism, an
+ *  island host that is not on the platform or in two islands. */
+std::string sync_problem(const Scenario& scenario, const JobSpec& job);
+
 }  // namespace hulk::detail

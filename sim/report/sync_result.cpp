@@ -1,0 +1,49 @@
+#include "sim/report/sync_result.hpp"
+
+#include <algorithm>
+
+#include "sim/workload/cost_model.hpp"
+#include "sim/workload/islands.hpp"
+
+namespace hulk {
+
+nlohmann::json diloco_result_json(const Scenario& s, const Placement& placement, const nlohmann::json& inner,
+                                  const nlohmann::json& outer) {
+  const SyncSpec& sync = s.job.sync;
+  const IslandPlan islands = island_plan(s, placement);
+  const double H = sync.inner_steps;
+  const double t_inner = inner.at("iteration_time_s").get<double>();
+  const double t_outer = outer.at("iteration_time_s").get<double>();
+  const double round = sync.overlap == "outer" ? std::max(H * t_inner, t_outer) : H * t_inner + t_outer;
+  const double tokens = H * s.job.global_batch * s.job.model.seq_len;
+  const double wan = H * inner.at("bytes").at("inter_region").get<double>() +
+                     outer.at("bytes").at("inter_region").get<double>();
+  double params = 0;
+  for (const StageCost& st : compute_job_cost(s.job).stages) params = std::max(params, st.params);
+  nlohmann::json per_island = nlohmann::json::array();
+  for (const auto& r : islands.replicas) per_island.push_back(r.size());
+  nlohmann::json out = inner;
+  out["objective_s"] = round / H;
+  out["sync"] = {{"algorithm", sync.algorithm},
+                 {"inner_steps", sync.inner_steps},
+                 {"islands", islands.islands()},
+                 {"replicas_per_island", per_island},
+                 {"slices", islands.slices},
+                 {"compression", sync.compression == "topk" ? "topk:" + std::to_string(sync.topk_ratio)
+                                                            : sync.compression},
+                 {"bytes_per_value", sync.bytes_per_value()},
+                 {"overlap", sync.overlap},
+                 {"inner_iteration_s", t_inner},
+                 {"outer_allreduce_s", t_outer},
+                 {"round_s", round},
+                 {"compute_utilisation", H * inner.at("compute_s").get<double>() / round},
+                 {"wan_bytes_per_round", wan},
+                 {"tokens_per_round", tokens},
+                 {"wan_bytes_per_token", wan / tokens},
+                 // fp32 outer parameters and Nesterov momentum of the rank's shard (INTELLECT-1 keeps them in host
+                 // memory: reported, not counted against the GPU's).
+                 {"outer_state_bytes_per_rank", 8 * params}};
+  return out;
+}
+
+}  // namespace hulk
