@@ -108,6 +108,18 @@ void print_summary(const nlohmann::json& r) {
       print_times(j, "  ");
     }
   }
+  if (r.contains("sync")) {
+    const nlohmann::json& y = r["sync"];
+    std::cout << "outer round       " << y["round_s"].get<double>() << " s (" << y["inner_steps"].get<int>()
+              << " inner steps of " << y["inner_iteration_s"].get<double>() << " s, outer all-reduce "
+              << y["outer_allreduce_s"].get<double>() << " s, overlap " << y["overlap"].get<std::string>() << ")\n"
+              << "  islands         " << y["islands"].get<int>() << ", compression "
+              << y["compression"].get<std::string>() << "\n"
+              << "  utilisation     compute " << 100 * y["compute_utilisation"].get<double>() << "%, inner steps "
+              << 100 * y["inner_time_share"].get<double>() << "% of the wall time\n"
+              << "  WAN per round   " << human_bytes(y["wan_bytes_per_round"].get<double>()) << " ("
+              << y["wan_bytes_per_token"].get<double>() << " bytes per token)\n";
+  }
   std::cout << "bytes/iteration   intra-host " << human_bytes(r["bytes"]["intra_host"].get<double>())
             << ", intra-region " << human_bytes(r["bytes"]["intra_region"].get<double>()) << ", inter-region "
             << human_bytes(r["bytes"]["inter_region"].get<double>()) << "\n";

@@ -37,6 +37,9 @@ nlohmann::json diloco_result_json(const Scenario& s, const Placement& placement,
                  {"outer_allreduce_s", t_outer},
                  {"round_s", round},
                  {"compute_utilisation", H * inner.at("compute_s").get<double>() / round},
+                 // Wall time in inner steps (compute and the island's own communication) over the round: what
+                 // INTELLECT-1 reports as compute utilisation (time not spent in the outer synchronisation).
+                 {"inner_time_share", H * t_inner / round},
                  {"wan_bytes_per_round", wan},
                  {"tokens_per_round", tokens},
                  {"wan_bytes_per_token", wan / tokens},
