@@ -59,7 +59,7 @@ def plot_sweep(path, out_dir, x_key):
     if not rows:
         sys.exit("plot: no successful rows in " + path)
     fixed = {"point", "method", "ok", "iteration_time_s", "speedup_vs_round_robin", "speedup_vs_greedy",
-             "gap_to_lower_bound", "lower_bound_s", "method_wall_s", "error"}
+             "gap_to_lower_bound", "lower_bound_s", "method_wall_s", "compute_utilisation", "error"}
     keys = [k for k in rows[0].keys() if k not in fixed]
     x_key = x_key or keys[0]
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -79,6 +79,29 @@ def plot_sweep(path, out_dir, x_key):
     ax.set_ylabel("speedup vs round-robin (SimGrid)")
     ax.legend()
     save(fig, out_dir, "sweep_speedup")
+    plot_sweep_utilisation(rows, keys, x_key, out_dir)
+
+
+def plot_sweep_utilisation(rows, keys, x_key, out_dir):
+    """Compute utilisation against the x key, one line per method and value of the other keys (e.g. DiLoCo's
+    inner_steps per WAN bandwidth)."""
+    if not any(r.get("compute_utilisation") for r in rows):
+        return
+    others = [k for k in keys if k != x_key]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    series = {}
+    for r in rows:
+        if r.get("compute_utilisation"):
+            label = " ".join([r["method"]] + [f"{k}={r[k]}" for k in others])
+            series.setdefault(label, {}).setdefault(r[x_key], []).append(float(r["compute_utilisation"]))
+    for label, pts in sorted(series.items()):
+        xs = sorted(pts, key=value_key)
+        ax.plot(xs, [100 * sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=label)
+    ax.set_xlabel(x_key)
+    ax.set_ylabel("compute utilisation (% of wall time, SimGrid)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, "sweep_utilisation")
 
 
 def bars(ax, labels, series, ylabel):

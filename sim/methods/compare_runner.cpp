@@ -61,6 +61,11 @@ void simulate_placement(const Scenario& scenario, MethodResult& r) {
   r.iteration_time_s = result.at("objective_s").get<double>();
   r.job_times_s.clear();
   for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
+  r.compute_utilisation.reset();
+  if (result.contains("sync"))
+    r.compute_utilisation = result["sync"].at("compute_utilisation").get<double>();
+  else if (!has_several_jobs(scenario))
+    r.compute_utilisation = result.at("compute_s").get<double>() / result.at("iteration_time_s").get<double>();
   r.ok = true;
 }
 

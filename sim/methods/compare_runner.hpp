@@ -22,6 +22,9 @@ struct MethodResult {
   double iteration_time_s = 0; ///< simulated by SimGrid (meaningful only if ok); with several jobs the objective
                                ///< (weighted mean of the jobs' iteration times, sim/core/jobs.hpp)
   std::vector<double> job_times_s;  ///< each job's simulated iteration time, in job order (one entry for one job)
+  /** @brief Compute over wall time (mean over ranks): a DiLoCo job's over its outer round, another one job's over
+   *  its iteration; absent with several jobs. */
+  std::optional<double> compute_utilisation;
   double method_wall_s = 0;    ///< wall time of computing the placement
   std::optional<double> speedup_vs_round_robin;  ///< t(round-robin) / t(method)
   std::optional<double> speedup_vs_greedy;       ///< t(greedy) / t(method)

@@ -133,7 +133,7 @@ std::string sweep_csv_header(const std::vector<SweepAxis>& axes) {
   std::string h = "point";
   for (const auto& a : axes) h += "," + csv_escape(a.key);
   return h + ",method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_lower_bound,"
-             "lower_bound_s,method_wall_s,error";
+             "lower_bound_s,method_wall_s,compute_utilisation,error";
 }
 
 std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report) {
@@ -144,7 +144,8 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
     rows += prefix + "," + r.method + "," + (r.ok ? "1" : "0") + "," + (r.ok ? number(r.iteration_time_s) : "") +
             "," + optional_number(r.speedup_vs_round_robin) + "," + optional_number(r.speedup_vs_greedy) + "," +
             optional_number(r.gap_to_lower_bound) + "," + number(report.lower_bound_s) + "," +
-            (r.ok ? number(r.method_wall_s) : "") + "," + csv_escape(r.error) + "\n";
+            (r.ok ? number(r.method_wall_s) : "") + "," + optional_number(r.compute_utilisation) + "," +
+            csv_escape(r.error) + "\n";
   return rows;
 }
 

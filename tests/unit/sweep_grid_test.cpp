@@ -56,10 +56,14 @@ TEST(SweepGrid, AbsentValuesAreEmptyFieldsNeverZero) {
   greedy.iteration_time_s = 2;
   greedy.speedup_vs_greedy = 1.0;
   greedy.gap_to_lower_bound = 3.0;
-  rep.results = {failed, greedy};
+  MethodResult used = greedy;
+  used.method = "search";
+  used.compute_utilisation = 0.25;
+  rep.results = {failed, greedy, used};
   EXPECT_EQ(sweep_csv_rows(axes, 0, rep),
-            "0,v,round-robin,0,,,,,0.5,,\"does not fit, really\"\n"
-            "0,v,greedy,1,2,,1,3,0.5,0,\n");
+            "0,v,round-robin,0,,,,,0.5,,,\"does not fit, really\"\n"
+            "0,v,greedy,1,2,,1,3,0.5,0,,\n"
+            "0,v,search,1,2,,1,3,0.5,0,0.25,\n");
 }
 
 TEST(SweepGrid, ResumeKeepsOnlyCompletePoints) {
