@@ -74,7 +74,8 @@ void run_validate(const std::string& file) {
     return;
   }
   std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
-  for (const JobSpec& j : s.jobs) std::cout << " " << j.name << " " << shape_text(j) << ";";
+  for (std::size_t k = 0; k < s.jobs.size(); ++k)
+    std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << shape_text(s.jobs[k]);
   std::cout << "\n";
 }
 
