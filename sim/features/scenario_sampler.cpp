@@ -263,6 +263,18 @@ void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc, int max_gpus = 0) {
   }
 }
 
+/** A scenario named prefix + seed with a platform drawn from rng (regions, then hosts); checks the options first. */
+Scenario sampled_platform(Rng& rng, const SamplerOptions& opt, const std::string& prefix, std::uint64_t seed) {
+  check_options(opt);
+  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
+  Scenario sc;
+  sc.name = prefix + std::to_string(seed);
+  sc.seed = seed;
+  sample_regions(rng, opt, sc.platform);
+  sample_hosts(rng, opt, types, sc.platform);
+  return sc;
+}
+
 /** GPU budgets of `jobs` jobs: together a fraction U(0.5, 0.9) of the platform's GPUs, split in random
  *  proportions, each at least 1. */
 std::vector<int> job_budgets(Rng& rng, int jobs, int gpus) {
@@ -278,16 +290,10 @@ std::vector<int> job_budgets(Rng& rng, int jobs, int gpus) {
 }  // namespace
 
 Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions& opt) {
-  check_options(opt);
   if (jobs < 2 || jobs > 8)
     throw InputError("", 0, "--jobs", "expected 2 to 8 jobs per cluster, got " + std::to_string(jobs));
   Rng rng(seed ^ fnv1a64("jobs_sampler"));
-  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
-  Scenario sc;
-  sc.name = "sampled-jobs-" + std::to_string(seed);
-  sc.seed = seed;
-  sample_regions(rng, opt, sc.platform);
-  sample_hosts(rng, opt, types, sc.platform);
+  Scenario sc = sampled_platform(rng, opt, "sampled-jobs-", seed);
   for (int attempt = 0; attempt < 50; ++attempt) {
     const std::vector<int> budgets = job_budgets(rng, std::min(jobs, sc.platform.total_gpus()),
                                                  sc.platform.total_gpus());
@@ -306,14 +312,8 @@ Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions
 }
 
 Scenario sample_scenario(std::uint64_t seed, const SamplerOptions& opt) {
-  check_options(opt);
   Rng rng(seed ^ fnv1a64("scenario_sampler"));
-  const std::vector<GpuSpec> types = opt.gpu_types.empty() ? sampler_builtin_gpus() : opt.gpu_types;
-  Scenario sc;
-  sc.name = "sampled-" + std::to_string(seed);
-  sc.seed = seed;
-  sample_regions(rng, opt, sc.platform);
-  sample_hosts(rng, opt, types, sc.platform);
+  Scenario sc = sampled_platform(rng, opt, "sampled-", seed);
   sample_job(rng, seed, sc);
   return sc;
 }
