@@ -293,6 +293,83 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
            "parallel channels from one rank to one peer");
 }
 
+namespace {
+
+/** The checks of one job against the platform (key prefix k: "job" or "jobs[i]"); fail_now throws. */
+template <typename Fail>
+void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k, Fail&& fail_now) {
+  const ModelSpec& m = j.model;
+  const int gpus = s.platform.total_gpus();
+  if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
+    fail_now(k + ".precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
+  if (j.schedule != "1f1b" && j.schedule != "gpipe")
+    fail_now(k + ".schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
+  if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
+    fail_now(k + ".collective",
+             "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
+  if (j.recompute != "none" && j.recompute != "selective" && j.recompute != "full")
+    fail_now(k + ".recompute", "'" + j.recompute + "' is not allowed: expected one of none | selective | full");
+  if (j.optimizer != "adam" && j.optimizer != "sgd")
+    fail_now(k + ".optimizer", "'" + j.optimizer + "' is not allowed: expected one of adam | sgd");
+  if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
+    fail_now(k + ".pipeline_p2p",
+             "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
+  const std::string sync = sync_problem(s, j);
+  if (!sync.empty()) fail_now(k + ".sync", sync);
+  if (j.sync.diloco() && has_several_jobs(s))
+    fail_now(k + ".sync.algorithm", "diloco is supported for a one-job scenario (job:) only, not yet with jobs:");
+  if (m.hidden % m.heads != 0)
+    fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
+                                     std::to_string(m.heads) + " (expected hidden = heads x head size)");
+  if (m.heads % j.par.tp != 0)
+    fail_now(k + ".parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
+                                        std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
+  if (m.layers < j.par.pp)
+    fail_now(k + ".parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
+                                        std::to_string(m.layers) +
+                                        " layers (expected at least one layer per stage)");
+  const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
+  if (j.global_batch % per_step != 0)
+    fail_now(k + ".global_batch", "global_batch " + std::to_string(j.global_batch) +
+                                      " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) +
+                                      " x " + std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
+                                      " (expected a multiple of it)");
+  else if (j.global_batch / per_step > bounds::kMaxMicroBatchesPerPipeline)
+    // Simulated work grows with the micro-batches of one pipeline (messages and compute steps per iteration).
+    fail_now(k + ".global_batch",
+             "global_batch / (dp x micro_batch) = " + std::to_string(j.global_batch) + " / " +
+                 std::to_string(per_step) + " = " + std::to_string(j.global_batch / per_step) +
+                 " micro-batches per pipeline is too many (expected at most " +
+                 std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
+                 ": the bubble is below 1% long before, and each one is simulated)");
+  const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
+  if (ranks > gpus)
+    fail_now(k + ".parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) +
+                                     " x " + std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
+                                     " ranks, but the platform has " + std::to_string(gpus) +
+                                     " GPUs (expected at most one rank per GPU)");
+}
+
+/** Across jobs: each job runs on GPUs of its own, so all their ranks together must fit. */
+template <typename Fail>
+void check_ranks_fit_together(const Scenario& s, Fail&& fail_now) {
+  const int gpus = s.platform.total_gpus();
+  long long sum = 0;
+  std::string terms, counts;
+  for (const JobSpec& j : s.jobs) {
+    const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
+    sum += ranks;
+    terms += (terms.empty() ? "" : " + ") + std::to_string(ranks);
+    counts += (counts.empty() ? "" : ", ") + j.name + " " + std::to_string(ranks);
+  }
+  if (sum > gpus)
+    fail_now("jobs", "the jobs' dp x tp x pp add up to " + terms + " = " + std::to_string(sum) + " ranks (" +
+                         counts + "), but the platform has " + std::to_string(gpus) +
+                         " GPUs (expected at most one rank per GPU: each job runs on GPUs of its own)");
+}
+
+}  // namespace
+
 void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds) {
   const std::size_t before = r != nullptr ? r->error_count() : 0;
   if (check_bounds) check_job_bounds(s, r);
@@ -303,76 +380,10 @@ void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds
     if (r != nullptr) r->fail_key(key, message);
     throw InputError(s.file, 0, key, message);
   };
-  const int gpus = s.platform.total_gpus();
   // Each job on its own against the platform (with jobs:, key paths jobs[i].KEY and the lines of that entry).
-  for (int i = 0; i < job_count(s); ++i) {
-    const JobSpec& j = job_at(s, i);
-    const ModelSpec& m = j.model;
-    const std::string k = job_key(s, static_cast<std::size_t>(i));
-    if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
-      fail_now(k + ".precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
-    if (j.schedule != "1f1b" && j.schedule != "gpipe")
-      fail_now(k + ".schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
-    if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
-      fail_now(k + ".collective",
-               "'" + j.collective + "' is not allowed: expected one of ring | hierarchical | tree");
-    if (j.recompute != "none" && j.recompute != "selective" && j.recompute != "full")
-      fail_now(k + ".recompute", "'" + j.recompute + "' is not allowed: expected one of none | selective | full");
-    if (j.optimizer != "adam" && j.optimizer != "sgd")
-      fail_now(k + ".optimizer", "'" + j.optimizer + "' is not allowed: expected one of adam | sgd");
-    if (!j.pipeline_p2p.empty() && j.pipeline_p2p != "blocking" && j.pipeline_p2p != "overlapped")
-      fail_now(k + ".pipeline_p2p",
-               "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
-    const std::string sync = sync_problem(s, j);
-    if (!sync.empty()) fail_now(k + ".sync", sync);
-    if (j.sync.diloco() && has_several_jobs(s))
-      fail_now(k + ".sync.algorithm", "diloco is supported for a one-job scenario (job:) only, not yet with jobs:");
-    if (m.hidden % m.heads != 0)
-      fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
-                                       std::to_string(m.heads) + " (expected hidden = heads x head size)");
-    if (m.heads % j.par.tp != 0)
-      fail_now(k + ".parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
-                                          std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
-    if (m.layers < j.par.pp)
-      fail_now(k + ".parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
-                                          std::to_string(m.layers) +
-                                          " layers (expected at least one layer per stage)");
-    const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
-    if (j.global_batch % per_step != 0)
-      fail_now(k + ".global_batch", "global_batch " + std::to_string(j.global_batch) +
-                                        " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) +
-                                        " x " + std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
-                                        " (expected a multiple of it)");
-    else if (j.global_batch / per_step > bounds::kMaxMicroBatchesPerPipeline)
-      // Simulated work grows with the micro-batches of one pipeline (messages and compute steps per iteration).
-      fail_now(k + ".global_batch",
-               "global_batch / (dp x micro_batch) = " + std::to_string(j.global_batch) + " / " +
-                   std::to_string(per_step) + " = " + std::to_string(j.global_batch / per_step) +
-                   " micro-batches per pipeline is too many (expected at most " +
-                   std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
-                   ": the bubble is below 1% long before, and each one is simulated)");
-    const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
-    if (ranks > gpus)
-      fail_now(k + ".parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) +
-                                       " x " + std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
-                                       " ranks, but the platform has " + std::to_string(gpus) +
-                                       " GPUs (expected at most one rank per GPU)");
-  }
-  // Across jobs: each job runs on GPUs of its own, so all their ranks together must fit.
-  if (has_several_jobs(s)) {
-    long long sum = 0;
-    std::string terms, counts;
-    for (const JobSpec& j : s.jobs) {
-      const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
-      sum += ranks;
-      terms += (terms.empty() ? "" : " + ") + std::to_string(ranks);
-      counts += (counts.empty() ? "" : ", ") + j.name + " " + std::to_string(ranks);
-    }
-    if (sum > gpus)
-      fail_now("jobs", "the jobs' dp x tp x pp add up to " + terms + " = " + std::to_string(sum) + " ranks (" +
-                           counts + "), but the platform has " + std::to_string(gpus) +
-                           " GPUs (expected at most one rank per GPU: each job runs on GPUs of its own)");
-  }
+  for (int i = 0; i < job_count(s); ++i)
+    validate_one_job(s, job_at(s, i), job_key(s, static_cast<std::size_t>(i)), fail_now);
+  if (has_several_jobs(s)) check_ranks_fit_together(s, fail_now);
   if (!is_method_name(s.placement)) fail_now("placement", unknown_method_message(s.placement));
 }
 
