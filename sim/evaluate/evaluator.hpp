@@ -124,6 +124,11 @@ class Evaluator {
   /** @brief Achieved flop/s of one GPU of a host (peak x utilisation). */
   double gpu_speed_flops(int host) const { return speed_[host]; }
 
+  /** @brief Time (s) of concurrent ring all-reduces of `bytes` each over the given host rings (every ring the same
+   *  size), sharing links (approximations 1 and 2); 0 without a ring of 2 or more. */
+  double concurrent_rings_s(const std::vector<std::vector<int>>& host_rings, double bytes) const {
+    return ring_allreduce_s(host_rings, bytes);
+  }
   const JobCost& cost() const { return cost_; }
   const ParallelPlan& plan() const { return plan_; }
   const RouteModel& network() const { return net_; }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -12,6 +14,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/placer_common.hpp"
@@ -108,23 +111,26 @@ struct Start {
   std::string method;
 };
 
-Start pick_start(const Scenario& scenario, const Evaluator& ev, const std::optional<Placement>& given) {
+/** The evaluator time of a placement the search minimises (the every-step estimate, or a DiLoCo job's step time). */
+using PlacementTime = std::function<double(const Placement&)>;
+
+Start pick_start(const Scenario& scenario, const PlacementTime& time_of, const std::optional<Placement>& given) {
   Start st;
   if (given) {
     st.placement = *given;
     if (placement_problem(scenario, st.placement, scenario.job.check_memory).empty())
-      st.time_s = ev.iteration_time_s(st.placement);
+      st.time_s = time_of(st.placement);
     st.method = "given";
   } else {
     try {
       st.placement = GreedyPlacer().place(scenario);
-      st.time_s = ev.iteration_time_s(st.placement);
+      st.time_s = time_of(st.placement);
       st.method = "greedy";
     } catch (const InputError&) {
     }
     const Placement rr = round_robin_placement(scenario);
     if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
-      const double t = ev.iteration_time_s(rr);
+      const double t = time_of(rr);
       if (t < st.time_s) {
         st.placement = rr;
         st.time_s = t;
@@ -134,7 +140,7 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const std::optio
   }
   if (!std::isfinite(st.time_s)) {
     st.placement = RandomPlacer().place(scenario);  // throws InputError if nothing fits
-    st.time_s = ev.iteration_time_s(st.placement);
+    st.time_s = time_of(st.placement);
     st.method = "random";
   }
   return st;
@@ -253,7 +259,13 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
   const Evaluator ev(scenario);
-  const Start start = pick_start(scenario, ev, options_.start);
+  // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
+  std::unique_ptr<SyncEvaluator> sync;
+  if (scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);
+  const PlacementTime time_of = [&](const Placement& p) {
+    return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
+  };
+  const Start start = pick_start(scenario, time_of, options_.start);
   stats_.start_method = start.method;
   stats_.start_time_s = start.time_s;
 
@@ -267,7 +279,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   double best_t = start.time_s;
   const std::vector<GpuSlot> best = anneal(
       cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
-      [&](const std::vector<int>& hosts) { return ev.time_of_hosts(hosts); },
+      [&](const std::vector<int>& hosts) { return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts); },
       [&](double t, const State& st) {
         if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);
       },
@@ -277,7 +289,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   out.gpu_of_rank = best;
   if (options_.simgrid_candidates > 0) {
     out = recheck_with_simgrid(scenario, top, start.placement, options_.simgrid_time, stats_);
-    stats_.best_time_s = ev.iteration_time_s(out);
+    stats_.best_time_s = time_of(out);
   }
   stats_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
