@@ -98,6 +98,27 @@ void add_prior_row(const Scenario& s, CompareReport& report) {
   report.results.push_back(r);
 }
 
+/** How far the several-job evaluator (jobs_evaluator.hpp: links shared between jobs divide their capacity) is from
+ *  SimGrid on every placement that ran: median and largest |estimate / SimGrid - 1|. */
+std::string evaluator_error_line(const std::vector<Scenario>& scenarios, const std::vector<CompareReport>& reports) {
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const JobsEvaluator ev(scenarios[i]);
+    for (const MethodResult& r : reports[i].results)
+      if (r.ok && r.iteration_time_s > 0)
+        errors.push_back(std::fabs(ev.objective_s(r.placement) / r.iteration_time_s - 1));
+  }
+  if (errors.empty()) return "";
+  std::sort(errors.begin(), errors.end());
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "  evaluator against SimGrid: median |error| %.1f%%, 90th percentile %.1f%%, largest %.1f%% (over %zu "
+                "placements)\n",
+                100 * errors[errors.size() / 2], 100 * errors[errors.size() * 9 / 10], 100 * errors.back(),
+                errors.size());
+  return line;
+}
+
 void run_jobs_eval(const JobsEvalArgs& a) {
   if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
     throw InputError("", 0, "--jobs", "expected MIN-MAX with 2 <= MIN <= MAX <= 8");
@@ -125,7 +146,8 @@ void run_jobs_eval(const JobsEvalArgs& a) {
   std::snprintf(what, sizeof what, "%d generated clusters of %d-%d jobs (seeds %llu..%llu, at most %d GPUs)",
                 a.count, a.min_jobs, a.max_jobs, static_cast<unsigned long long>(a.seed),
                 static_cast<unsigned long long>(a.seed + a.count - 1), a.max_gpus);
-  std::cout << summary_text(reports, methods, what, claim) << search_lines(reports, methods);
+  std::cout << summary_text(reports, methods, what, claim) << search_lines(reports, methods)
+            << evaluator_error_line(scenarios, reports);
   if (!a.out.empty())
     write_file_atomic(a.out, reproduce_json(scenarios, reports, methods, claim).dump(2) + "\n");
 }
