@@ -3,6 +3,8 @@
 // jobs[i].KEY. Overrides address jobs by index and by name; the JSON sample format round-trips them.
 #include <gtest/gtest.h>
 
+#include "temp_file.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -16,11 +18,7 @@ using namespace hulk;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string dir = testing::TempDir() + "/hulk_scenario_jobs_tests";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
+  return hulk_test::write_temp_file("hulk_scenario_jobs_tests", name, text);
 }
 
 // Two jobs on 8 GPUs (2 + 4 ranks); tests change one line of it.

@@ -2,6 +2,8 @@
 // line and the key.
 #include <gtest/gtest.h>
 
+#include "temp_file.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -13,11 +15,7 @@ using namespace hulk;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string dir = testing::TempDir() + "/hulk_scenario_sync_tests";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
+  return hulk_test::write_temp_file("hulk_scenario_sync_tests", name, text);
 }
 
 /** Two regions of two single-GPU hosts, a dp 4 job whose line 13 is `sync: SYNC`. */

@@ -2,6 +2,8 @@
 // throws an InputError naming the key path and line.
 #include <gtest/gtest.h>
 
+#include "temp_file.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -15,11 +17,7 @@ namespace {
 std::string examples() { return std::string(HULK_SOURCE_DIR) + "/scenarios/examples/"; }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string dir = testing::TempDir() + "/hulk_scenario_tests";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
+  return hulk_test::write_temp_file("hulk_scenario_tests", name, text);
 }
 
 // A small valid scenario; tests change one line of it.
