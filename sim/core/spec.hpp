@@ -129,6 +129,14 @@ struct SyncSpec {
   }
 };
 
+/** @brief Periodic checkpoints of a job (issue 12): after every `every`-th iteration all its ranks pause for
+ *  `cost_s` (the write), and a job whose host fails restarts from the last one. every = 0: no checkpoints (a failed
+ *  job restarts from iteration 0). */
+struct CheckpointSpec {
+  int every = 0;
+  double cost_s = 0;
+};
+
 /** @brief The training job. */
 struct JobSpec {
   /** @brief Name of the job in a several-job scenario (`jobs:`, unique); "" for the one job of `job:`. */
@@ -155,6 +163,8 @@ struct JobSpec {
   std::string pipeline_p2p;
   /** @brief Data-parallel synchronisation across islands (default: every step). */
   SyncSpec sync;
+  /** @brief Checkpoints (job.checkpoint {every, cost}); used when a host of the job fails (Scenario::events). */
+  CheckpointSpec checkpoint;
   /** @brief The p2p mode in force (pipeline_p2p, or the schedule's default when it is empty). */
   bool pipeline_p2p_blocking() const {
     return pipeline_p2p.empty() ? schedule == "1f1b" : pipeline_p2p == "blocking";
@@ -178,6 +188,62 @@ struct Placement {
   std::vector<GpuSlot> gpu_of_rank;
 };
 
+/** @brief What an event acts on (issue 12). */
+struct EventTarget {
+  enum class Kind {
+    wan_pair,   ///< the WAN between regions region_a and region_b (both directions; capacity `host`: every host's
+                ///< egress cap from one of the two regions toward the other)
+    host_link,  ///< host `host`'s NIC (both halves) and, capacity `host`, its WAN egress caps
+    host,       ///< the GPU server `host` itself (speed, failure)
+  };
+  Kind kind = Kind::wan_pair;
+  int region_a = -1;  ///< wan_pair: region indices, region_a < region_b
+  int region_b = -1;
+  int host = -1;      ///< host_link / host: host index
+};
+
+/** @brief One disturbance of a scenario (Scenario::events), in simulated time from the start of the run. */
+struct EventSpec {
+  enum class Kind {
+    link_change,  ///< bandwidth and/or latency of the target links change for duration_s
+    link_down,    ///< the target links carry nothing for duration_s; traffic waits, nothing is lost
+    host_speed,   ///< the host's GPUs run at speed_factor of their speed for duration_s (a straggler)
+    host_fail,    ///< the host dies at at_s; its job restarts from its last checkpoint (JobSpec::checkpoint)
+  };
+  Kind kind = Kind::link_change;
+  EventTarget target;
+  double at_s = 0;  ///< start, seconds (>= 0)
+  /** @brief How long it lasts, seconds; +infinity = for good. host_fail: how long the host stays down (+infinity:
+   *  never back; the job then needs spare GPUs). */
+  double duration_s = 0;
+  /** @brief link_change: new bandwidth as a fraction of the link's own (bandwidth: 10%), or 0 when absolute. */
+  double bandwidth_factor = 0;
+  /** @brief link_change: new bandwidth in bytes/s (bandwidth: 300Mbps), or 0 when a factor (or unchanged). Both 0:
+   *  the bandwidth does not change. */
+  double bandwidth_Bps = 0;
+  /** @brief link_change: new one-way latency of the target link, seconds; < 0: unchanged. */
+  double latency_s = -1;
+  double speed_factor = 1;  ///< host_speed: fraction of the GPUs' speed, in (0, 1] (or above 1: faster)
+  double restart_s = 0;     ///< host_fail: time from the failure until the job runs again (restart: 300s)
+  /** @brief Where it was written, for messages: "events[3]" or "trace.csv row 12" (with line, the YAML or CSV
+   *  line). */
+  std::string origin;
+  int line = 0;
+  /** @brief True while the event is in force at time t (a failure: from at_s on). */
+  bool active_at(double t) const { return t >= at_s && t < at_s + duration_s; }
+};
+
+/** @brief The distribution a robust placement is optimised over (Scenario::robust): each WAN region pair is
+ *  degraded to bandwidth_factor of its bandwidth with probability pair_probability, independently, in each of
+ *  `samples` network states drawn from `seed`; the robust objective is the mean iteration time over the states
+ *  (issue 12). samples = 0: not set. */
+struct RobustSpec {
+  double pair_probability = 0;
+  double bandwidth_factor = 1;
+  int samples = 0;
+  std::uint64_t seed = 0;
+};
+
 /** @brief A fully parsed and validated scenario. */
 struct Scenario {
   std::string name;
@@ -192,6 +258,11 @@ struct Scenario {
    *  one-job scenario. See sim/core/jobs.hpp for rank offsets, one-job views and the cluster objective. */
   std::vector<JobSpec> jobs;
   std::string placement = "round-robin";  ///< method name, or "file:PATH" (PATH resolved to absolute)
+  /** @brief Disturbances (`events:` and the rows of `trace:` files), sorted by at_s then by where they were
+   *  written; empty = a quiet network. */
+  std::vector<EventSpec> events;
+  /** @brief The robust objective's distribution (`robust:`), samples = 0 when absent. */
+  RobustSpec robust;
 };
 
 }  // namespace hulk
