@@ -61,7 +61,8 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   const bool entry = key != "job";
   std::vector<std::string> allowed = {"model",      "precision", "global_batch", "micro_batch", "parallelism",
                                       "schedule",   "collective", "iterations", "utilisation", "check_memory",
-                                      "recompute",  "optimizer", "pipeline_p2p", "sync"};
+                                      "recompute",  "optimizer", "pipeline_p2p", "sync",
+                                      "checkpoint"};
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
@@ -110,6 +111,8 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] { j.optimizer = r.one_of(job["optimizer"], key + ".optimizer", {"adam", "sgd"}); });
   // Absent = the schedule's default (JobSpec::pipeline_p2p_blocking); an explicit value is one of the two modes.
   if (job["sync"]) r.collect([&] { j.sync = detail::parse_sync(r, job["sync"], key + ".sync"); });
+  if (job["checkpoint"])
+    r.collect([&] { j.checkpoint = detail::parse_checkpoint(r, job["checkpoint"], key + ".checkpoint"); });
   if (job["pipeline_p2p"])
     r.collect([&] {
       j.pipeline_p2p = r.one_of(job["pipeline_p2p"], key + ".pipeline_p2p", {"blocking", "overlapped"});
@@ -188,14 +191,18 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // at the end (one line each, the first one first). The job is checked against the platform only when both
   // were read without a problem: otherwise its errors would be consequences of the first ones.
   r.collect_errors(true);
-  r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "jobs", "placement"});
+  r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "jobs", "placement",
+                          "events", "robust"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
   if (root["name"]) r.collect([&] { s.name = r.str(root["name"], "name"); });
   if (root["description"]) r.collect([&] { r.str(root["description"], "description"); });
   if (root["seed"]) r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(root["seed"], "seed", 0)); });
-  r.collect([&] { s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml); });
+  const std::size_t before_platform = r.error_count();
+  const bool platform_read = r.collect([&] {
+    s.platform = detail::parse_platform(r, r.require(root, "", "platform"), base_dir, describe_xml);
+  }) && r.error_count() == before_platform;
   if (root["network"]) r.collect([&] { s.network = parse_network(r, root["network"]); });
   const std::size_t before_job = r.error_count();
   // Exactly one of job: (one job) and jobs: (several; Scenario::job is then a copy of the first).
@@ -216,6 +223,14 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // The job's own bounds do not depend on the platform: checked whenever the job was read (after the placement,
   // the order in which a single problem was always reported).
   if (job_read) detail::check_job_bounds(s, &r);
+  // Issue 12: events name the platform's regions and hosts (not checked when it failed); robust's seed defaults to
+  // the scenario's.
+  if (root["events"])
+    r.collect([&] {
+      s.events = detail::parse_events(r, root["events"], platform_read ? &s.platform : nullptr, base_dir);
+    });
+  if (root["robust"]) r.collect([&] { s.robust = detail::parse_robust(r, root["robust"], s.seed); });
+  if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();
   return s;

@@ -1,9 +1,11 @@
 #pragma once
 /** @file scenario_parts.hpp
  *  @brief Internal pieces of the scenario loader (scenario.cpp), split by concern: overrides on the YAML tree,
- *  the `platform:` section, and job validation with line numbers. Not part of the public API. */
+ *  the `platform:` section, job validation with line numbers, and issue 12's events, checkpoints and robust
+ *  distribution. Not part of the public API. */
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -56,5 +58,29 @@ SyncSpec parse_sync(const YamlReader& r, const YAML::Node& node, const std::stri
 /** @brief Why a job's sync settings do not fit the scenario ("" if they do): diloco without data parallelism, an
  *  island host that is not on the platform or in two islands. */
 std::string sync_problem(const Scenario& scenario, const JobSpec& job);
+
+/** @brief The `events:` list (scenario_events.cpp): each entry a link change or failure, a straggler, a host failure or
+ *  a trace file (whose rows become link changes), checked key by key (key paths events[i].KEY, the entry's line;
+ *  a trace row's errors name the CSV file and its line), then checked for contradictory overlaps (two events
+ *  setting the same thing of the same target at the same time). Entries are read independently (every problem is
+ *  collected).
+ *  @param platform the platform the names refer to; null when it failed to load (the names are then not checked,
+ *  nor the overlaps).
+ *  @param base_dir folder trace paths resolve against.
+ *  @return the events sorted by at_s, ties in the order written (a trace's rows in its place, in file order).
+ *  @throws InputError on a SimGrid XML platform (events cannot be mapped to its links). */
+std::vector<EventSpec> parse_events(const YamlReader& r, const YAML::Node& node, const PlatformSpec* platform,
+                                    const std::string& base_dir);
+
+/** @brief The events against the jobs (after both were read): not yet with `sync: {algorithm: diloco}`.
+ *  @throws InputError at key `events`. */
+void check_events_with_jobs(const Scenario& scenario, const YamlReader& r);
+
+/** @brief A job's `checkpoint: {every: ITERATIONS, cost: TIME}`: every >= 1 required, cost >= 0 (default 0 s). */
+CheckpointSpec parse_checkpoint(const YamlReader& r, const YAML::Node& node, const std::string& key);
+
+/** @brief `robust: {pair_probability, bandwidth: N%, samples, seed}`: pair_probability in [0, 1] and bandwidth in
+ *  (0%, 100%] required, samples >= 1 (default 16), seed >= 0 (default scenario_seed). */
+RobustSpec parse_robust(const YamlReader& r, const YAML::Node& node, std::uint64_t scenario_seed);
 
 }  // namespace hulk::detail
