@@ -4,6 +4,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
 #include "sim/features/reference_graph.hpp"
+#include "sim/place/greedy_placer.hpp"
 
 namespace hulk::gnn {
 
@@ -30,16 +31,34 @@ RoleScores GnnPlacer::scores(const Scenario& scenario) {
 }
 
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
-  const RoleScores s = scores(scenario);
-  if (impl_->sampling.candidates <= 1) {
+  const SamplingOptions& opt = impl_->sampling;
+  GraphOptions go;
+  go.nearest_neighbours = impl_->model->config().nearest_neighbours;
+  // The greedy placement is computed once: the graph's reference (roles, estimated traffic, prior) and a candidate.
+  const Placement greedy = GreedyPlacer().place(scenario);
+  ClusterGraph graph = build_reference_graph(scenario, go, greedy);
+  if (!opt.reference_prior) graph.reference_counts.clear();  // zero prior (features.cpp), roles stay node features
+  const RoleScores s = predict_scores(impl_->model, graph);
+  if (opt.candidates <= 1 && !opt.greedy_candidate) {
     SampledPlacement only;
     only.placement = decode_placement(scenario, s);
     only.distinct = 1;
     return only;
   }
   const hulk::Evaluator evaluator(scenario);
-  return decode_best_of_samples(scenario, s, impl_->sampling,
-                                [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); });
+  SampledPlacement best = decode_best_of_samples(
+      scenario, s, opt, [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); });
+  if (opt.greedy_candidate) {
+    // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
+    const double greedy_s = evaluator.iteration_time_s(greedy);
+    if (greedy_s < best.cost) {
+      if (greedy.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
+      best.placement = greedy;
+      best.cost = greedy_s;
+      best.chosen = -1;
+    }
+  }
+  return best;
 }
 
 Placement GnnPlacer::place(const Scenario& scenario) { return place_with_details(scenario).placement; }

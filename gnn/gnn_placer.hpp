@@ -1,8 +1,9 @@
 #pragma once
 /** @file gnn_placer.hpp
  *  @brief The learned placer: build the cluster graph, run the GNN (eval mode, NoGradGuard), decode scores into
- *  valid placements with the matching step (the argmax decode and sampled ones, sampled_decode.hpp), keep the one
- *  the analytic evaluator ranks first. Header is torch-free (pimpl) so tools/ can include it cheaply. */
+ *  valid placements with the matching step (the argmax decode and sampled ones, sampled_decode.hpp), add greedy's
+ *  own placement as one more candidate, keep the one the analytic evaluator ranks first (so never slower than
+ *  greedy by the evaluator; by SimGrid up to the evaluator's error). Header is torch-free (pimpl) so tools/ can include it cheaply. */
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,7 +19,8 @@ namespace hulk::gnn {
  *  roles and estimated traffic, as in training. */
 class GnnPlacer : public Placer {
  public:
-  /** @brief Loads the model. sampling.candidates = 1 keeps only the argmax decode (no evaluator involved).
+  /** @brief Loads the model. sampling.candidates = 1 keeps only the argmax decode (and, with greedy_candidate, the
+   *  better of it and greedy's placement by the evaluator; without, no evaluator is involved).
    *  @throws InputError if the model file is missing, corrupt or of another version. */
   explicit GnnPlacer(const std::string& model_path, SamplingOptions sampling = {});
   ~GnnPlacer() override;

@@ -26,6 +26,12 @@ struct SamplingOptions {
   int rank_budget = 2048;
   double temperature = 1.0;   ///< base scale of the Gumbel noise added to the log-probabilities
   std::uint64_t seed = 1;     ///< noise seed (fixed: same scores, same answer)
+  /** @brief GnnPlacer: greedy's own placement (the graph's reference) is one more candidate, judged by the same
+   *  evaluator, so the answer is never slower than greedy by the evaluator (issue 14). Off: an ablation. */
+  bool greedy_candidate = true;
+  /** @brief GnnPlacer: the greedy reference's residual prior is added to the model's logits (model.hpp). Off (an
+   *  ablation, not how the model was trained): the prior is zero and the scores are the network's alone. */
+  bool reference_prior = true;
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */
@@ -35,7 +41,7 @@ using PlacementCost = std::function<double(const Placement&)>;
 struct SampledPlacement {
   Placement placement;   ///< the cheapest candidate (ties: the earliest, so the argmax decode wins ties)
   double cost = 0;       ///< its cost
-  int chosen = 0;        ///< its candidate index (0 = argmax decode)
+  int chosen = 0;        ///< its candidate index (0 = argmax decode, -1 = greedy's placement, GnnPlacer)
   int distinct = 0;      ///< distinct placements among the candidates (duplicates are not re-evaluated)
 };
 

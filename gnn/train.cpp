@@ -12,6 +12,7 @@
 
 #include "gnn/loss.hpp"
 #include "gnn/model_file.hpp"
+#include "gnn/reinforce.hpp"
 #include "gnn/sampled_decode.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
@@ -234,7 +235,8 @@ void split_samples(const std::vector<Sample>& data, const TrainOptions& opt, con
 /** One pass of mini-batch Adam over the training split in this epoch's shuffled order; returns the summed
  *  per-sample loss. Stops between batches on SIGINT (the caller checks g_interrupted). */
 double train_one_epoch(PlacementGnn& model, torch::optim::Adam& adam, const std::vector<Prepared>& train,
-                       const TrainOptions& opt, int epoch) {
+                       const TrainOptions& opt, int epoch, const Evaluator& evaluator) {
+  const bool reinforce = evaluator && opt.reinforce_candidates > 1;
   std::vector<int> idx(train.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
   shuffle(idx, sample_seed(opt.seed, static_cast<std::uint64_t>(epoch)));
@@ -245,8 +247,17 @@ double train_one_epoch(PlacementGnn& model, torch::optim::Adam& adam, const std:
     adam.zero_grad();
     for (std::size_t i = b; i < e; ++i) {
       const Prepared& p = train[idx[i]];
-      torch::Tensor loss = placement_loss(model->forward(p.tensors), p.targets, p.tensors.host_weight);
-      loss_sum += loss.item<double>();
+      const torch::Tensor logits = model->forward(p.tensors);
+      torch::Tensor loss = placement_loss(logits, p.targets, p.tensors.host_weight);
+      loss_sum += loss.item<double>();  // the imitation loss (the policy-gradient term has no fixed scale)
+      if (reinforce) {
+        const Scenario& s = p.sample->scenario;
+        const std::uint64_t seed = sample_seed(opt.seed ^ 0x7e1full, static_cast<std::uint64_t>(epoch) * 1000003u +
+                                                                        static_cast<std::uint64_t>(p.sample->index));
+        loss = loss + opt.reinforce_weight *
+                          reinforce_loss(logits, s, p.tensors.host_weight, opt.reinforce_candidates, seed,
+                                         [&](const Placement& x) { return evaluator(s, x); });
+      }
       (loss / static_cast<double>(e - b)).backward();  // per sample: memory stays one graph's
     }
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
@@ -335,7 +346,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
 
   // Model and optimiser: fresh (seeded) or from the checkpoint.
   torch::manual_seed(opt.seed);
-  PlacementGnn model(opt.model);
+  PlacementGnn model = opt.init_model.empty() ? PlacementGnn(opt.model) : load_model(opt.init_model);
   TrainResult result;
   std::optional<torch::serialize::InputArchive> opt_state;
   const int start_epoch =
@@ -358,7 +369,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     EpochStats st;
     st.epoch = epoch;
     st.model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
-    const double loss_sum = train_one_epoch(model, adam, train, opt, epoch);
+    const double loss_sum = train_one_epoch(model, adam, train, opt, epoch, evaluator);
     if (g_interrupted.load()) {
       result.interrupted = true;
       break;  // the checkpoint still holds the last finished epoch

@@ -40,6 +40,13 @@ struct TrainOptions {
   int self_imitation_candidates = 8;     ///< decodes per sample when refreshing targets (0: plain labels)
   double self_imitation_tolerance = 0.01;  ///< relative slack for preferring the model's / reference's placement
   int validation_candidates = 32;        ///< sampling decoder of the validation gap (as GnnPlacer's default)
+  /** @brief > 0 (with an evaluator): add reinforce_weight x the policy-gradient term of gnn/reinforce.hpp over this
+   *  many sampled decodes per sample and step to the imitation loss (evaluator as reward). 0: imitation only. */
+  int reinforce_candidates = 0;
+  double reinforce_weight = 10.0;        ///< scale of that term (advantages are differences of log seconds)
+  /** @brief Non-empty: a fresh run starts from this model file's weights and configuration (fine-tuning), not from
+   *  seeded random weights. */
+  std::string init_model;
 };
 
 /** @brief Iteration time of a placement (seconds), e.g. the analytic evaluator; used for the validation gap. */

@@ -47,6 +47,8 @@ TrainSummary train_from_dir(const TrainCommand& c,
                             std::ostream* progress) {
   if (c.synthetic < 0 || c.synthetic_max_gpus < 1)
     throw InputError("", 0, "--synthetic", "expected a non-negative count and a positive GPU cap");
+  if (c.reinforce < 0 || c.reinforce == 1 || !(c.reinforce_weight >= 0))
+    throw InputError("", 0, "--reinforce", "expected 0 (off) or at least 2 sampled decodes, and a weight >= 0");
   std::vector<Sample> data;
   for (const std::string& dir : c.data_dirs) {
     std::vector<Sample> part = load_dataset(dir, c.allow_partial);
@@ -58,6 +60,9 @@ TrainSummary train_from_dir(const TrainCommand& c,
   TrainOptions options;
   options.epochs = c.epochs;
   options.seed = c.seed;
+  options.reinforce_candidates = c.reinforce;
+  options.reinforce_weight = c.reinforce_weight;
+  options.init_model = c.init;
   const TrainResult r = train_model(data, c.model_out, options, evaluator, progress);
   TrainSummary s;
   s.train_samples = r.train_samples;

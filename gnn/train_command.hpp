@@ -33,6 +33,11 @@ struct TrainCommand {
    *  reproduce its own best sampled decodes where those beat the reference by the evaluator. */
   int synthetic = 0;
   int synthetic_max_gpus = 256;        ///< size cap of the synthetic platforms
+  /** @brief > 1: the policy-gradient term (gnn/reinforce.hpp) over this many sampled decodes per sample and step
+   *  is added to the imitation loss; 0: imitation only. */
+  int reinforce = 0;
+  double reinforce_weight = 10.0;      ///< its scale
+  std::string init;                    ///< start from this model file (fine-tuning); "" = seeded fresh weights
 };
 
 /** @brief Loads the data sets, adds the synthetic samples and trains. evaluator judges self-imitation targets

@@ -38,6 +38,7 @@ struct GenArgs {
   long budget = 5000;
   int max_gpus = 128;
   std::string jobs;          ///< "" = one job per cluster; "N" or "MIN-MAX": clusters shared by several jobs
+  std::string label = "simgrid";  ///< simgrid (SimGrid-checked search) | evaluator (annealing on the evaluator)
   int min_jobs = 0, max_jobs = 0;
 };
 
@@ -60,6 +61,7 @@ gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   LabelOptions options;
   options.budget = args.budget;
   options.max_gpus = args.max_gpus;
+  options.simgrid = args.label == "simgrid";
   const std::uint64_t sample_seed = gnn::sample_seed(seed, index);
   if (args.max_jobs >= 2)
     options.jobs = args.min_jobs + static_cast<int>(component_seed(sample_seed, "gen-data#jobs") %
@@ -90,8 +92,12 @@ std::string changed_generation_option(const gnn::Manifest& old, const gnn::Manif
     return "--count (was " + std::to_string(old.count) + ", now " + std::to_string(now.count) + ")";
   if (old.seed != now.seed)
     return "--seed (was " + std::to_string(old.seed) + ", now " + std::to_string(now.seed) + ")";
-  for (const char* flag : {"--budget", "--max-gpus", "--jobs"}) {
-    const std::string was = generator_option(old.generator, flag), is = generator_option(now.generator, flag);
+  for (const char* flag : {"--budget", "--max-gpus", "--jobs", "--label"}) {
+    std::string was = generator_option(old.generator, flag), is = generator_option(now.generator, flag);
+    if (std::string(flag) == "--label") {  // absent = the default, SimGrid labels
+      if (was.empty()) was = "simgrid";
+      if (is.empty()) is = "simgrid";
+    }
     if (was != is) return std::string(flag) + " (was " + (was.empty() ? "unknown" : was) + ", now " + is + ")";
   }
   return "";
@@ -101,6 +107,8 @@ void run_gen_data(GenArgs args) {
   if (args.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
   if (args.out.empty()) throw InputError("", 0, "--out", "an output folder is required");
   parse_jobs_option(args);
+  if (args.label != "simgrid" && args.label != "evaluator")
+    throw InputError("", 0, "--label", "expected simgrid or evaluator, got '" + args.label + "'");
   const Shard shard = parse_shard(args.shard);
   fs::create_directories(args.out);
   gnn::Manifest manifest;
@@ -109,7 +117,8 @@ void run_gen_data(GenArgs args) {
   manifest.seed = args.seed;
   manifest.generator = "hulk gen-data --count " + std::to_string(args.count) + " --seed " +
                        std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
-                       std::to_string(args.max_gpus) + (args.jobs.empty() ? "" : " --jobs " + args.jobs);
+                       std::to_string(args.max_gpus) + (args.jobs.empty() ? "" : " --jobs " + args.jobs) +
+                       (args.label == "simgrid" ? "" : " --label " + args.label);
   if (fs::exists(args.out + "/manifest.json")) {
     const std::string changed = changed_generation_option(gnn::read_manifest(args.out), manifest);
     if (!changed.empty())
@@ -146,6 +155,11 @@ void run_gen_data(GenArgs args) {
                  60.0 * made / std::max(s, 1e-9));
   }
   std::cerr << "gen-data: " << made << " new samples, " << failed << " skipped\n";
+  if (!interrupt_requested()) {
+    std::vector<std::map<std::string, double>> times;
+    for (const gnn::Sample& s : gnn::load_dataset(args.out, true)) times.push_back(s.times_s);
+    std::cerr << "gen-data: " << gap_distribution_text(times);
+  }
   if (interrupt_requested())
     throw Interrupted(std::to_string(done + made) + " finished samples kept in " + args.out + "; rerun to resume");
 }
@@ -175,6 +189,11 @@ struct EvalArgs {
 /** Held-out evaluation: GNN placements (all computed in one torch child), then each simulated by SimGrid. */
 void run_gnn_eval(const EvalArgs& args) {
   std::vector<gnn::Sample> data = gnn::load_dataset(args.data);
+  for (const auto& d : data)
+    if (!d.times_s.count("greedy") || !d.times_s.count("search"))
+      throw InputError(gnn::sample_path(args.data, d.index), 0, "times_s",
+                       "no SimGrid greedy/search times (an evaluator-labelled set?); gnn-eval needs gen-data "
+                       "--label simgrid");
   const std::string model = args.model.empty() ? default_model_path() : args.model;
   if (args.candidates < 1) throw InputError("", 0, "--candidates", "expected at least 1 decoded candidate");
   gnn::SamplingOptions sampling;
@@ -212,8 +231,8 @@ void run_gnn_eval(const EvalArgs& args) {
   const HeldOutReport report = evaluate_held_out(cases, answers, &std::cerr);
   const HeldOutFigures f = held_out_figures(report);
   if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("gnn decodes up to %d candidates%s\n", args.candidates,
-              args.candidates == 1 ? " (argmax only: no evaluator involved)" : "");
+  std::printf("gnn decodes up to %d candidates%s, and greedy's placement is one more\n", args.candidates,
+              args.candidates == 1 ? " (the argmax decode)" : "");
   std::fputs(held_out_summary(f, report.total, gnn::read_manifest(args.data).generator).c_str(), stdout);
   if (!args.out.empty()) write_file_atomic(args.out, held_out_csv(report));
 }
@@ -232,6 +251,10 @@ void register_gnn_commands(CLI::App& app) {
                   "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
   gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
+  gen->add_option("--label", g->label,
+                  "simgrid: the SimGrid-checked search labels, SimGrid times; evaluator: the annealing search over "
+                  "the analytic evaluator, no SimGrid (estimates stored as greedy_est/search_est; far faster)")
+      ->capture_default_str();
   gen->add_option("--jobs", g->jobs,
                   "N or MIN-MAX (2..8): clusters shared by several jobs; each sample is one job on the GPUs the "
                   "joint search left it (default: one job per cluster)");
@@ -250,6 +273,13 @@ void register_gnn_commands(CLI::App& app) {
       ->capture_default_str();
   train->add_option("--synthetic-max-gpus", t->synthetic_max_gpus, "largest synthetic platform (GPUs)")
       ->capture_default_str();
+  train->add_option("--reinforce", t->reinforce,
+                    "K >= 2: add a policy-gradient term (K sampled decodes per sample and step, reward -log of the "
+                    "evaluator's time, mean baseline) to the imitation loss; 0 = off")
+      ->capture_default_str();
+  train->add_option("--reinforce-weight", t->reinforce_weight, "scale of the policy-gradient term")
+      ->capture_default_str();
+  train->add_option("--init", t->init, "start from this model file's weights (fine-tuning)");
   train->callback([t] { run_train(*t); });
 
   auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");

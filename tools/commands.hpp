@@ -26,5 +26,7 @@ void register_fidelity_command(CLI::App& app);
 
 /** @brief `hulk jobs-eval` (tools/cmd_jobs_eval.cpp). */
 void register_jobs_eval_command(CLI::App& app);
+/** @brief `hulk gnn-families`: the GNN per held-out family (tools/cmd_gnn_families.cpp). */
+void register_gnn_families_command(CLI::App& app);
 
 }  // namespace hulk::cli

@@ -5,6 +5,7 @@
  *  Why a plugin: linking LibTorch into `hulk` cost every invocation about 0.7 s of start-up (its libraries' load and
  *  static registrations), `hulk validate` and each sweep shard alike, against 0.03 s without it. The program now
  *  loads torch only when a command needs the GNN (tools/gnn_plugin.hpp). */
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -17,7 +18,7 @@
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 1;
+constexpr int kGnnPluginAbi = 2;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -28,6 +29,9 @@ struct GnnPluginApi {
   gnn::TrainSummary (*train)(const gnn::TrainCommand& command,
                              const std::function<double(const Scenario&, const Placement&)>& evaluator,
                              std::ostream* progress);
+  /** @brief Writes the model `hulk train --epochs 0 --seed SEED` writes (fresh weights after torch::manual_seed, the
+   *  default configuration), without a data set: the "untrained" ablation of gnn-families. */
+  void (*save_untrained_model)(const std::string& path, std::uint64_t seed);
 };
 
 }  // namespace hulk::cli

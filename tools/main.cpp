@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   hulk::cli::register_bench_command(app);
   hulk::cli::register_fidelity_command(app);
   hulk::cli::register_jobs_eval_command(app);
+  hulk::cli::register_gnn_families_command(app);
 
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());

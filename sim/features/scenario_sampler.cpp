@@ -272,6 +272,7 @@ Scenario sampled_platform(Rng& rng, const SamplerOptions& opt, const std::string
   sc.seed = seed;
   sample_regions(rng, opt, sc.platform);
   sample_hosts(rng, opt, types, sc.platform);
+  sc.platform.wan_capacity = opt.wan_capacity;
   return sc;
 }
 

@@ -32,6 +32,9 @@ struct SamplerOptions {
   /** @brief GPU models to draw from; empty = a built-in table of common data-centre GPUs (public datasheet
    *  numbers). The lead passes GpuCatalog::builtin().all() once the catalog loader is merged. */
   std::vector<GpuSpec> gpu_types;
+  /** @brief What the sampled WAN bandwidths cap (PlatformSpec::wan_capacity): the region pair's one pipe (default,
+   *  the training family) or each host's own egress toward the other region. Draws are the same either way. */
+  WanCapacity wan_capacity = WanCapacity::pair;
 };
 
 /** @brief The built-in GPU table used when SamplerOptions::gpu_types is empty (NVIDIA datasheets, dense). */

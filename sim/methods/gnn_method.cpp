@@ -12,15 +12,13 @@
 
 namespace hulk {
 
-namespace {
-
-/** Several jobs: the one model places job after job, in the job order whose greedy placement the evaluator finds
+/* Several jobs: the one model places job after job, in the job order whose greedy placement the evaluator finds
  *  best (best_greedy_jobs_placement), each job on the share of the GPUs the jobs before it left (gpu_share.hpp), so
  *  every job's placement is valid by construction and the jobs' GPUs are disjoint. As the one-job decoder keeps the
  *  best of its decoded placements by the evaluator, the answer is the better by the evaluator of the model's and
  *  that greedy placement; greedy's too when the model's choice leaves a later job no share that fits its memory. */
-Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path,
-                                 const LearnedPlacer& learned) {
+Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
+                                 bool keep_greedy) {
   const JobsEvaluator ev(scenario);
   std::vector<int> order;
   const Placement greedy = best_greedy_jobs_placement(scenario, ev, &order);
@@ -34,10 +32,9 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   const Placement model = concat_placements(per_job);
+  if (!keep_greedy) return model;
   return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
 }
-
-}  // namespace
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget) {

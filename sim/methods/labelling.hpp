@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/core/spec.hpp"
 #include "sim/core/traffic_matrix.hpp"
@@ -20,6 +21,11 @@ struct LabelOptions {
   /** @brief 0 = one job per cluster; >= 2: clusters shared by this many jobs (sample_jobs_scenario), each sample
    *  then being one of its jobs on the GPUs the jobs before it left (see make_labelled_sample). */
   int jobs = 0;
+  /** @brief true (gen-data --label simgrid): the SimGrid-checked search labels, SimGrid times. false (--label
+   *  evaluator, issue 14): the plain annealing search over the analytic evaluator labels the sample and no SimGrid
+   *  runs at all: traffic is the analytic estimate of greedy's placement, and times_s holds the evaluator's
+   *  estimates under "greedy_est" and "search_est" (never under the SimGrid keys). Far faster, for many labels. */
+  bool simgrid = true;
 };
 
 /** @brief One labelled sample. */
@@ -27,7 +33,9 @@ struct LabelledSample {
   Scenario scenario;                      ///< sampled platform and job
   TrafficMatrix traffic;                  ///< greedy placement's traced traffic per host pair and kind
   Placement label;                        ///< search's placement
-  std::map<std::string, double> times_s;  ///< "greedy", "search", "round-robin" (if feasible) -> SimGrid seconds
+  /** @brief "greedy", "search", "round-robin" (if feasible) -> SimGrid seconds; evaluator labels: "greedy_est",
+   *  "search_est" -> the analytic evaluator's seconds. */
+  std::map<std::string, double> times_s;
 };
 
 /** @brief Samples the scenario of scenario_seed and labels it (SimGrid runs in children).
@@ -38,5 +46,10 @@ struct LabelledSample {
  *  placement of that job on that share. Its times are those of the job alone on the share.
  *  @throws InputError if the sampled job cannot be placed. */
 LabelledSample make_labelled_sample(std::uint64_t scenario_seed, const LabelOptions& options);
+
+/** @brief Greedy's gap to the search label over samples' times (greedy / search - 1; SimGrid times, else the
+ *  evaluator's estimates "greedy_est"/"search_est"; samples with neither are left out): count, median, mean, 90th
+ *  percentile and the share in each bucket (<= 0.1%, 0.1-1%, 1-5%, 5-10%, 10-25%, > 25%), two lines for stderr. */
+std::string gap_distribution_text(const std::vector<std::map<std::string, double>>& times);
 
 }  // namespace hulk

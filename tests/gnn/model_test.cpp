@@ -176,7 +176,10 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   EXPECT_LT(loss - bound, 0.25 * (untrained_loss - bound))
       << "loss " << loss << ", bound " << bound << ", untrained loss " << untrained_loss << ", first epoch loss "
       << r.history.front().train_loss;
-  GnnPlacer placer(out, SamplingOptions{1});  // the argmax decode: what the loss trained
+  SamplingOptions argmax_only;  // the argmax decode: what the loss trained (not greedy's placement)
+  argmax_only.candidates = 1;
+  argmax_only.greedy_candidate = false;
+  GnnPlacer placer(out, argmax_only);
   for (const Sample& smp : data) {
     const RoleCounts want = role_counts(smp.scenario, smp.label);
     RoleCounts mirrored = want;
@@ -337,7 +340,10 @@ TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
   PlacementGnn model(small_config());
   const std::string path = tmp_path("roundtrip.pt");
   save_model(model, path);
-  GnnPlacer placer(path, SamplingOptions{1});
+  SamplingOptions argmax_only;
+  argmax_only.candidates = 1;
+  argmax_only.greedy_candidate = false;  // the decode of the scores alone
+  GnnPlacer placer(path, argmax_only);
   EXPECT_EQ(placer.max_stages(), 8);
   SamplerOptions o;
   o.max_total_gpus = 64;

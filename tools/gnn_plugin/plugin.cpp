@@ -1,5 +1,6 @@
 // The GNN plugin: the only part of the program that links LibTorch (see tools/gnn_plugin_api.hpp).
 #include "gnn/gnn_placer.hpp"
+#include "gnn/model_file.hpp"
 #include "tools/gnn_plugin_api.hpp"
 
 namespace {
@@ -8,7 +9,14 @@ std::unique_ptr<hulk::Placer> make_placer(const std::string& model_path, const h
   return std::make_unique<hulk::gnn::GnnPlacer>(model_path, sampling);
 }
 
-const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir};
+void save_untrained_model(const std::string& path, std::uint64_t seed) {
+  torch::manual_seed(seed);  // as gnn::train_model before it builds a fresh model
+  hulk::gnn::PlacementGnn model{hulk::gnn::ModelConfig{}};
+  hulk::gnn::save_model(model, path);
+}
+
+const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir,
+                                   &save_untrained_model};
 
 }  // namespace
 

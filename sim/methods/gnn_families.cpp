@@ -1,0 +1,258 @@
+#include "sim/methods/gnn_families.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/methods/scenario_loading.hpp"
+#include "sim/scenario/catalog.hpp"
+
+namespace hulk {
+
+const std::vector<std::string>& gnn_family_names() {
+  static const std::vector<std::string> names = {"in-family", "larger", "wan-host", "multi-job", "paper"};
+  return names;
+}
+
+std::uint64_t family_scenario_seed(std::uint64_t seed, const std::string& family, int index, int attempt) {
+  return stream_seed(component_seed(seed, "gnn-families/" + family),
+                     static_cast<std::uint64_t>(index) * 16 + static_cast<std::uint64_t>(attempt));
+}
+
+namespace {
+
+std::vector<Scenario> paper_scenarios(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec))
+    throw InputError(dir, 0, "--paper", "the paper scenarios' folder does not exist");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError(dir, 0, "--paper", "no .yaml scenario in the folder");
+  std::vector<Scenario> out;
+  for (const std::string& f : files) out.push_back(load_scenario_file(f));
+  return out;
+}
+
+/** One generated scenario of a family from its seed; InputError when the draw does not fit (skipped). */
+Scenario draw(const std::string& family, std::uint64_t seed, const FamilyOptions& o) {
+  SamplerOptions s;
+  s.gpu_types = GpuCatalog::builtin().all();
+  s.max_total_gpus = o.max_gpus;
+  if (family == "larger") {
+    s.min_total_gpus = 2 * o.max_gpus;
+    s.max_total_gpus = 4 * o.max_gpus;
+  }
+  if (family == "wan-host") s.wan_capacity = WanCapacity::host;
+  if (family == "multi-job") {
+    s.min_total_gpus = std::min(8, o.max_gpus);
+    return sample_jobs_scenario(seed, 2 + static_cast<int>(component_seed(seed, "gnn-families#jobs") % 3), s);
+  }
+  Scenario sc = sample_scenario(seed, s);
+  if (sc.platform.total_gpus() < s.min_total_gpus)
+    throw InputError("", 0, "sampler", "platform smaller than the family's minimum");
+  return sc;
+}
+
+}  // namespace
+
+std::vector<Scenario> family_scenarios(const std::string& family, const FamilyOptions& o) {
+  const auto& names = gnn_family_names();
+  if (std::find(names.begin(), names.end(), family) == names.end())
+    throw InputError("", 0, "--families", "unknown family '" + family + "' (expected in-family, larger, wan-host, "
+                                          "multi-job or paper)");
+  if (family == "paper") return paper_scenarios(o.paper_dir);
+  if (o.count < 1 || o.max_gpus < 4) throw InputError("", 0, "--count", "expected --count >= 1, --max-gpus >= 4");
+  std::vector<Scenario> out;
+  for (int i = 0; i < o.count; ++i) {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == 16)
+        throw InputError("", 0, "--families", "family " + family + ": no scenario could be drawn for index " +
+                                                  std::to_string(i));
+      try {
+        out.push_back(draw(family, family_scenario_seed(o.seed, family, i, attempt), o));
+        break;
+      } catch (const InputError&) {
+        // a draw that does not fit (the sampler's own check or the family's size): the next attempt's seed
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+FamilyRow variant_row(const std::string& name, std::size_t k, const std::vector<FamilyCase>& cases,
+                      double log_search) {
+  FamilyRow r;
+  r.variant = name;
+  r.worst_vs_greedy = INFINITY;
+  double log_sum = 0, hard_sum = 0, ms_sum = 0;
+  int hard = 0;
+  std::vector<double> ratios;
+  for (const FamilyCase& c : cases) {
+    const double t = c.variant_s[k], speed = c.greedy_s / t;
+    log_sum += std::log(speed);
+    r.worst_vs_greedy = std::min(r.worst_vs_greedy, speed);
+    r.below_097 += speed < 0.97;
+    r.at_least_greedy += t <= c.greedy_s;
+    if (c.greedy_s >= 1.10 * c.search_s) {
+      hard_sum += std::log(c.greedy_s / t) / std::log(c.greedy_s / c.search_s);
+      ++hard;
+    }
+    ms_sum += c.variant_ms[k];
+    r.max_ms = std::max(r.max_ms, c.variant_ms[k]);
+    ratios.push_back(c.search_wall_s / std::max(1e-6, c.variant_ms[k] / 1e3));
+  }
+  const double n = static_cast<double>(cases.size());
+  r.geomean_vs_greedy = std::exp(log_sum / n);
+  r.closed = log_search > 1e-12 ? (log_sum / n) / log_search : NAN;
+  r.closed_hard = hard ? hard_sum / hard : NAN;
+  r.mean_ms = ms_sum / n;
+  r.search_time_ratio = median(ratios);
+  return r;
+}
+
+}  // namespace
+
+FamilyFigures family_figures(const std::string& family, const std::vector<FamilyCase>& cases,
+                             const std::vector<std::string>& variants) {
+  FamilyFigures f;
+  f.family = family;
+  f.cases = static_cast<int>(cases.size());
+  if (cases.empty()) return f;
+  double log_search = 0;
+  f.search_worst_vs_greedy = INFINITY;
+  for (const FamilyCase& c : cases) {
+    if (c.variant_s.size() != variants.size() || c.variant_ms.size() != variants.size())
+      throw InputError("", 0, "", "family " + family + ", case " + c.name + ": not one time per variant");
+    log_search += std::log(c.greedy_s / c.search_s);
+    f.search_worst_vs_greedy = std::min(f.search_worst_vs_greedy, c.greedy_s / c.search_s);
+    f.hard += c.greedy_s >= 1.10 * c.search_s;
+  }
+  log_search /= static_cast<double>(cases.size());
+  f.search_vs_greedy = std::exp(log_search);
+  for (std::size_t k = 0; k < variants.size(); ++k) f.rows.push_back(variant_row(variants[k], k, cases, log_search));
+  return f;
+}
+
+namespace {
+
+std::string percent_or_dash(double v) {
+  if (std::isnan(v)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f%%", 100 * v);
+  return b;
+}
+
+}  // namespace
+
+std::string family_table(const FamilyFigures& f) {
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "%s: %d scenarios; search vs greedy %.3fx geomean (worst %.3fx); greedy >= 10%% slower than search "
+                "on %d\n",
+                f.family.c_str(), f.cases, f.search_vs_greedy, f.search_worst_vs_greedy, f.hard);
+  std::string out = b;
+  out += "  variant      vs_greedy   worst  <0.97x  >=greedy  closed  closed>=10%   ms_mean    ms_max  search/x\n";
+  for (const FamilyRow& r : f.rows) {
+    std::snprintf(b, sizeof b, "  %-10s  %8.3fx  %6.3fx  %6d  %8s  %6s  %11s  %8.1f  %8.1f  %8.3g\n",
+                  r.variant.c_str(), r.geomean_vs_greedy, r.worst_vs_greedy, r.below_097,
+                  (std::to_string(r.at_least_greedy) + "/" + std::to_string(f.cases)).c_str(),
+                  percent_or_dash(r.closed).c_str(), percent_or_dash(r.closed_hard).c_str(), r.mean_ms, r.max_ms,
+                  r.search_time_ratio);
+    out += b;
+  }
+  return out;
+}
+
+namespace {
+
+const FamilyRow* row_of(const FamilyFigures& f, const std::string& variant) {
+  for (const FamilyRow& r : f.rows)
+    if (r.variant == variant) return &r;
+  return nullptr;
+}
+
+std::string verdict(bool met) { return met ? "met" : "NOT met"; }
+
+}  // namespace
+
+std::string family_criteria(const std::vector<FamilyFigures>& families) {
+  std::string out = "done-when checks (gnn):\n";
+  char b[512];
+  for (const FamilyFigures& f : families) {
+    const FamilyRow* g = row_of(f, "gnn");
+    if (!g || f.cases == 0) continue;
+    if (f.family == "in-family") {
+      std::snprintf(b, sizeof b, "  %s: gnn %.3fx greedy on the geometric mean (goal >= 1.05x): %s\n",
+                    f.family.c_str(), g->geomean_vs_greedy, verdict(g->geomean_vs_greedy >= 1.05).c_str());
+      out += b;
+    }
+    if (f.search_vs_greedy >= 1.05) {
+      const bool hard_ok = std::isnan(g->closed_hard) || g->closed_hard >= 0.5;
+      std::snprintf(b, sizeof b,
+                    "  %s: search %.3fx greedy; gnn closes %s of the gap (goal >= 50%%), %s on the %d cases greedy "
+                    "leaves >= 10%% (goal >= 50%%): %s\n",
+                    f.family.c_str(), f.search_vs_greedy, percent_or_dash(g->closed).c_str(),
+                    percent_or_dash(g->closed_hard).c_str(), f.hard, verdict(g->closed >= 0.5 && hard_ok).c_str());
+      out += b;
+    }
+    const double floor = f.family == "paper" ? 1.0 : 0.97;
+    std::snprintf(b, sizeof b, "  %s: worst gnn vs greedy %.3fx (goal >= %.2fx on every case): %s\n",
+                  f.family.c_str(), g->worst_vs_greedy, floor, verdict(g->worst_vs_greedy >= floor).c_str());
+    out += b;
+    std::snprintf(b, sizeof b, "  %s: search takes %.3gx gnn's placement time (median; goal >= 100x): %s\n",
+                  f.family.c_str(), g->search_time_ratio, verdict(g->search_time_ratio >= 100).c_str());
+    out += b;
+    if (const FamilyRow* u = row_of(f, "untrained")) {
+      const double gain = g->geomean_vs_greedy / u->geomean_vs_greedy;
+      std::snprintf(b, sizeof b, "  %s: trained over untrained %.3fx on the geometric mean (goal >= 1.05x): %s\n",
+                    f.family.c_str(), gain, verdict(gain >= 1.05).c_str());
+      out += b;
+    }
+  }
+  return out;
+}
+
+std::string family_csv(const std::vector<std::string>& families, const std::vector<std::vector<FamilyCase>>& cases,
+                       const std::vector<std::string>& variants) {
+  std::string out = "family,name,greedy_s,search_s,search_wall_s";
+  for (const auto& v : variants) out += "," + v + "_s";
+  for (const auto& v : variants) out += "," + v + "_ms";
+  out += "\n";
+  char b[64];
+  for (std::size_t f = 0; f < families.size(); ++f)
+    for (const FamilyCase& c : cases[f]) {
+      out += families[f] + "," + c.name;
+      for (double x : {c.greedy_s, c.search_s, c.search_wall_s}) {
+        std::snprintf(b, sizeof b, ",%.9g", x);
+        out += b;
+      }
+      for (double x : c.variant_s) {
+        std::snprintf(b, sizeof b, ",%.9g", x);
+        out += b;
+      }
+      for (double x : c.variant_ms) {
+        std::snprintf(b, sizeof b, ",%.3f", x);
+        out += b;
+      }
+      out += "\n";
+    }
+  return out;
+}
+
+}  // namespace hulk

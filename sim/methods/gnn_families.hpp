@@ -1,0 +1,91 @@
+#pragma once
+/** @file gnn_families.hpp
+ *  @brief `hulk gnn-families`: held-out evaluation of the learned placer per family of clusters (issue 14).
+ *
+ *  Families (each scenario drawn from its own seed, derived from the command's seed and the family's name):
+ *  - `in-family`: the training family (scenario_sampler defaults, builtin GPU catalog, at most max_gpus GPUs, as
+ *    `gen-data --max-gpus` made the committed model's data);
+ *  - `larger`: the same sampler on 2x..4x max_gpus GPUs (redrawn until the platform has at least 2x max_gpus);
+ *  - `wan-host`: the training family with the other WAN capacity model (each host's own cap, WanCapacity::host);
+ *  - `multi-job`: 2..4 jobs sharing a cluster of at most max_gpus GPUs (sample_jobs_scenario);
+ *  - `paper`: the scenario files of a folder (scenarios/paper), no seed.
+ *  The figures are computed from SimGrid times only; every number printed is one of them or a wall time. */
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+
+namespace hulk {
+
+/** @brief Every family name, in printing order. */
+const std::vector<std::string>& gnn_family_names();
+
+/** @brief What the families are drawn from. */
+struct FamilyOptions {
+  int count = 10;          ///< generated scenarios per generated family
+  std::uint64_t seed = 1;  ///< the command's seed; each family's scenarios use seeds derived from it (used once)
+  int max_gpus = 64;       ///< the training family's largest platform (GPUs)
+  std::string paper_dir;   ///< folder of the `paper` family's scenario files (*.yaml, sorted by name)
+};
+
+/** @brief The seed of scenario `index` of a generated family: stream_seed(component_seed(seed, "gnn-families/" +
+ *  family), index * 16 + attempt) (attempt > 0 when an earlier draw was skipped). */
+std::uint64_t family_scenario_seed(std::uint64_t seed, const std::string& family, int index, int attempt);
+
+/** @brief The scenarios of one family (count for generated ones, every file for `paper`).
+ *  @throws InputError for an unknown family name, a bad paper folder, or a family that cannot be drawn. */
+std::vector<Scenario> family_scenarios(const std::string& family, const FamilyOptions& options);
+
+/** @brief One scenario's SimGrid times (seconds per iteration; the objective with several jobs) and wall times. */
+struct FamilyCase {
+  std::string name;
+  double greedy_s = 0, search_s = 0;
+  double search_wall_s = 0;          ///< wall time of the search's placement (SimGrid checks included)
+  std::vector<double> variant_s;     ///< per variant, SimGrid time of its placement (same order as the names)
+  std::vector<double> variant_ms;    ///< per variant, in-process placement time (model already loaded)
+};
+
+/** @brief One variant's figures over a family. Ratios are t(greedy) / t(variant). */
+struct FamilyRow {
+  std::string variant;
+  double geomean_vs_greedy = 0, worst_vs_greedy = 0;
+  /** @brief Share of greedy's gap to search closed on a log scale, at the geometric mean:
+   *  log(geomean vs greedy) / log(search's geomean vs greedy); NaN when search is not faster than greedy. */
+  double closed = 0;
+  /** @brief Mean over the cases where greedy is >= 10% slower than search of log(t_greedy/t)/log(t_greedy/t_search)
+   *  (NaN when there is none). */
+  double closed_hard = 0;
+  int below_097 = 0;          ///< cases below 0.97x greedy
+  int at_least_greedy = 0;    ///< cases with t <= t_greedy
+  double mean_ms = 0, max_ms = 0;
+  double search_time_ratio = 0;  ///< median over cases of search's wall time over this variant's placement time
+};
+
+/** @brief A family's figures. */
+struct FamilyFigures {
+  std::string family;
+  int cases = 0;
+  int hard = 0;                   ///< cases where greedy is >= 10% slower than search
+  double search_vs_greedy = 0;    ///< geometric mean of t_greedy / t_search
+  double search_worst_vs_greedy = 0;
+  std::vector<FamilyRow> rows;    ///< one per variant, in the given order
+};
+
+/** @brief Figures of a family's cases (variants: the names of FamilyCase::variant_s's entries).
+ *  @throws InputError if a case has another number of variants. */
+FamilyFigures family_figures(const std::string& family, const std::vector<FamilyCase>& cases,
+                             const std::vector<std::string>& variants);
+
+/** @brief The family's table as `hulk gnn-families` prints it. */
+std::string family_table(const FamilyFigures& figures);
+
+/** @brief The issue's "done when" checks over all families, one line each (variant "gnn" against greedy, search
+ *  and "untrained" when those rows exist), each ending in "met" or "NOT met". */
+std::string family_criteria(const std::vector<FamilyFigures>& families);
+
+/** @brief family,name,greedy_s,search_s,search_wall_s,<variant>_s...,<variant>_ms... one line per case. */
+std::string family_csv(const std::vector<std::string>& families, const std::vector<std::vector<FamilyCase>>& cases,
+                       const std::vector<std::string>& variants);
+
+}  // namespace hulk

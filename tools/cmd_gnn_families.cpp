@@ -1,0 +1,189 @@
+// `hulk gnn-families`: the learned placer per held-out family (sim/methods/gnn_families.hpp), against greedy and the
+// SimGrid-checked search, with its ablations; every time is SimGrid's. Torch runs in one child (all placements of
+// every variant), SimGrid in children of this process.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "tools/commands.hpp"
+#include "tools/gnn_backend.hpp"
+#include "tools/gnn_plugin.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/core/subprocess.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/methods/gnn_families.hpp"
+#include "sim/methods/gnn_method.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/scenario/scenario_json.hpp"
+
+namespace hulk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FamiliesArgs {
+  FamilyOptions family;
+  std::string families = "in-family,larger,wan-host,multi-job,paper";
+  std::string model, out;
+  std::uint64_t untrained_seed = 1;
+  MethodOptions options = cli_method_options();
+};
+
+/** A learned variant: which model and which decoder. */
+struct Variant {
+  std::string name;
+  bool untrained = false;
+  gnn::SamplingOptions sampling;
+};
+
+std::vector<Variant> variants() {
+  Variant gnn{"gnn", false, {}};
+  Variant untrained{"untrained", true, {}};
+  Variant argmax{"argmax", false, {}};
+  argmax.sampling.candidates = 1;  // the argmax decode, and greedy's placement when the evaluator finds it faster
+  Variant no_greedy{"no-greedy", false, {}};
+  no_greedy.sampling.greedy_candidate = false;
+  no_greedy.sampling.reference_prior = false;
+  return {gnn, untrained, argmax, no_greedy};
+}
+
+std::vector<std::string> split_families(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string f;
+  while (std::getline(ss, f, ','))
+    if (!f.empty()) out.push_back(f);
+  if (out.empty()) throw InputError("", 0, "--families", "expected a comma-separated list of families");
+  return out;
+}
+
+/** Every variant's placement of every scenario, and its in-process time (ms), computed in one torch child. */
+nlohmann::json learned_placements(const std::vector<const Scenario*>& scenarios, const std::vector<Variant>& vs,
+                                  const std::string& model, std::uint64_t untrained_seed) {
+  gnn_plugin();  // loaded once here: the child inherits it, outside the timed placements
+  return run_in_child([&]() {
+    const std::string untrained = (fs::temp_directory_path() / ("hulk-untrained-" + std::to_string(::getpid()) +
+                                                               ".pt")).string();
+    gnn_plugin().save_untrained_model(untrained, untrained_seed);
+    nlohmann::json out = nlohmann::json::array();
+    for (const Variant& v : vs) {
+      const std::string path = v.untrained ? untrained : model;
+      const std::unique_ptr<Placer> placer = gnn_plugin().make_placer(path, v.sampling);
+      const LearnedPlacer learned = [&](const Scenario& s, const std::string&) { return placer->place(s); };
+      nlohmann::json row = nlohmann::json::array();
+      for (const Scenario* s : scenarios) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Placement p = has_several_jobs(*s) ? learned_jobs_placement(*s, path, learned, v.sampling.greedy_candidate)
+                                                 : placer->place(*s);
+        const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        row.push_back({{"placement", placement_slots_to_json(p)}, {"ms", ms}});
+      }
+      out.push_back(row);
+    }
+    fs::remove(untrained);
+    return out;
+  });
+}
+
+/** SimGrid time of a placement, reusing the time of an equal placement already simulated for the scenario. */
+double simulated_s(const Scenario& s, const Placement& p, std::vector<std::pair<Placement, double>>& known) {
+  for (const auto& [q, t] : known)
+    if (q.gpu_of_rank == p.gpu_of_rank) return t;
+  MethodResult r;
+  r.placement = p;
+  simulate_placement(s, r);
+  if (!r.ok) throw InputError("", 0, "", s.name + ": a learned placement failed in SimGrid: " + r.error);
+  known.emplace_back(p, r.iteration_time_s);
+  return r.iteration_time_s;
+}
+
+void run_gnn_families(FamiliesArgs a) {
+  if (a.family.count < 1) throw InputError("", 0, "--count", "expected at least 1 scenario per family");
+  const std::vector<std::string> families = split_families(a.families);
+  if (a.family.paper_dir.empty())
+    a.family.paper_dir = (fs::path(default_model_path()).parent_path().parent_path() / "scenarios/paper").string();
+  const std::string model = a.model.empty() ? default_model_path() : a.model;
+  std::vector<std::vector<Scenario>> scenarios;
+  for (const std::string& f : families) scenarios.push_back(family_scenarios(f, a.family));
+  const std::vector<Variant> vs = variants();
+  std::vector<std::string> names;
+  for (const Variant& v : vs) names.push_back(v.name);
+
+  // Greedy and search first (SimGrid in children), then every learned placement in one torch child.
+  std::vector<std::vector<FamilyCase>> cases(families.size());
+  std::vector<std::vector<std::vector<std::pair<Placement, double>>>> known(families.size());
+  std::vector<const Scenario*> all;
+  int total = 0, done = 0;
+  for (const auto& list : scenarios) total += static_cast<int>(list.size());
+  for (std::size_t f = 0; f < families.size(); ++f)
+    for (const Scenario& s : scenarios[f]) {
+      const CompareReport r = run_compare(s, {"greedy", "search"}, a.options, true);
+      if (!r.results[0].ok || !r.results[1].ok)
+        throw InputError("", 0, "", s.name + ": greedy or search failed: " + r.results[0].error + r.results[1].error);
+      FamilyCase c;
+      c.name = s.name;
+      c.greedy_s = r.results[0].iteration_time_s;
+      c.search_s = r.results[1].iteration_time_s;
+      c.search_wall_s = r.results[1].method_wall_s;
+      cases[f].push_back(c);
+      known[f].push_back({{r.results[0].placement, c.greedy_s}, {r.results[1].placement, c.search_s}});
+      all.push_back(&s);
+      std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: %d GPUs, greedy %.4g s, search %.4g s (%.1f s)\n", ++done,
+                   total, families[f].c_str(), s.name.c_str(), s.platform.total_gpus(), c.greedy_s, c.search_s,
+                   c.search_wall_s);
+    }
+  std::fprintf(stderr, "gnn-families: placing with %zu learned variants\n", vs.size());
+  const nlohmann::json placed = learned_placements(all, vs, model, a.untrained_seed);
+  std::vector<FamilyFigures> figures;
+  std::size_t flat = 0;
+  for (std::size_t f = 0; f < families.size(); ++f) {
+    for (std::size_t i = 0; i < cases[f].size(); ++i, ++flat)
+      for (std::size_t v = 0; v < vs.size(); ++v) {
+        const auto& entry = placed[v][flat];
+        const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
+        cases[f][i].variant_s.push_back(simulated_s(scenarios[f][i], p, known[f][i]));
+        cases[f][i].variant_ms.push_back(entry["ms"].get<double>());
+      }
+    figures.push_back(family_figures(families[f], cases[f], names));
+    std::cout << family_table(figures.back()) << "\n" << std::flush;
+  }
+  std::cout << family_criteria(figures);
+  if (!a.out.empty()) write_file_atomic(a.out, family_csv(families, cases, names));
+}
+
+}  // namespace
+
+void register_gnn_families_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("gnn-families", "Evaluate the GNN per held-out family against greedy and search");
+  auto a = std::make_shared<FamiliesArgs>();
+  cmd->add_option("--count", a->family.count, "generated scenarios per family")->capture_default_str();
+  cmd->add_option("--seed", a->family.seed, "seed of the families' scenarios (each family its own stream)")
+      ->capture_default_str();
+  cmd->add_option("--max-gpus", a->family.max_gpus, "the training family's largest platform (GPUs)")
+      ->capture_default_str();
+  cmd->add_option("--families", a->families, "comma-separated: in-family, larger, wan-host, multi-job, paper")
+      ->capture_default_str();
+  cmd->add_option("--paper", a->family.paper_dir, "folder of the paper family's scenarios (default: scenarios/paper)");
+  cmd->add_option("--model", a->model, "GNN model file (default: " + default_model_path() + ")");
+  cmd->add_option("--budget", a->options.budget, "search budget in evaluations (0 = search's own, 20000)")
+      ->capture_default_str();
+  cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk train --epochs 0)")
+      ->capture_default_str();
+  cmd->add_option("--out", a->out, "per-scenario CSV of every time");
+  cmd->footer(
+      "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
+      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate), untrained (same decoder,\n"
+      "fresh weights), argmax (argmax decode + greedy's placement), no-greedy (sampling decoder without greedy's\n"
+      "prior and candidate). closed = share of greedy's gap to search closed on a log scale (geometric means);\n"
+      "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
+      "placement time with the model loaded; search/x = median of search's wall time over the variant's.");
+  cmd->callback([a] { run_gnn_families(*a); });
+}
+
+}  // namespace hulk::cli
