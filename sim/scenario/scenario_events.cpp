@@ -339,6 +339,7 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
   std::string line;
   while (std::getline(in, line)) {
     ++line_no;
+    if (line_no == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
     const std::vector<std::string> cells = split_csv(text);

@@ -343,6 +343,12 @@ TEST(ScenarioEvents, TraceRowsBecomeLinkChanges) {
   EXPECT_EQ(three.events[0].target.region_a, 0);
   EXPECT_EQ(three.events[0].target.region_b, 2);
   EXPECT_DOUBLE_EQ(three.events[0].duration_s, 5);
+  // A spreadsheet's export: a byte-order mark and CRLF line ends.
+  const Scenario excel = load_scenario(write_temp(
+      "excel.yaml", with_trace("excel.csv", "\xEF\xBB\xBFtime,target,bandwidth\r\n0,us-east-0,10%\r\n")));
+  ASSERT_EQ(excel.events.size(), 1u);
+  EXPECT_EQ(excel.events[0].target.kind, EventTarget::Kind::host_link);
+  EXPECT_DOUBLE_EQ(excel.events[0].bandwidth_factor, 0.1);
 }
 
 TEST(ScenarioEvents, BadTraceRowsNameTheCsvFileAndLine) {
@@ -425,6 +431,27 @@ TEST(ScenarioEvents, NotOnXmlPlatformsNorWithDiloco) {
   EXPECT_EQ(d.line(), 16) << d.what();
   EXPECT_NE(std::string(d.what()).find("not supported yet with job.sync.algorithm: diloco"), std::string::npos)
       << d.what();
+}
+
+TEST(ScenarioEvents, OverridesReachEvents) {
+  const std::string path = write_temp("set.yaml", scenario({"{at: 10s, host: us-east-0, speed: 50%}"}));
+  const Scenario s = load_scenario(path, {{"events.0.at", "30s"}, {"events.0.speed", "25%"}});
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.events[0].at_s, 30);
+  EXPECT_DOUBLE_EQ(s.events[0].speed_factor, 0.25);
+  // A whole list from --set, on a scenario without events.
+  const Scenario all = load_scenario(write_temp("none.yaml", scenario({})),
+                                     {{"events", "[{at: 1s, link: {host: us-east-0}, down: 5s}]"}});
+  ASSERT_EQ(all.events.size(), 1u);
+  EXPECT_EQ(all.events[0].kind, EventSpec::Kind::link_down);
+  // A bad overridden value: its key, at the entry's line.
+  try {
+    load_scenario(path, {{"events.0.at", "-1s"}});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "events[0].at") << e.what();
+    EXPECT_EQ(e.line(), 15) << e.what();
+  }
 }
 
 TEST(ScenarioEvents, HostFailureWithoutCheckpointsIsAllowed) {
