@@ -59,10 +59,9 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 // One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
 JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& key = "job") {
   const bool entry = key != "job";
-  std::vector<std::string> allowed = {"model",      "precision", "global_batch", "micro_batch", "parallelism",
-                                      "schedule",   "collective", "iterations", "utilisation", "check_memory",
-                                      "recompute",  "optimizer", "pipeline_p2p", "sync",
-                                      "checkpoint"};
+  std::vector<std::string> allowed = {"model",     "precision",  "global_batch", "micro_batch", "parallelism",
+                                      "schedule",  "collective", "iterations",   "utilisation", "check_memory",
+                                      "recompute", "optimizer",  "pipeline_p2p", "sync",        "checkpoint"};
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
@@ -191,8 +190,8 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // at the end (one line each, the first one first). The job is checked against the platform only when both
   // were read without a problem: otherwise its errors would be consequences of the first ones.
   r.collect_errors(true);
-  r.check_keys(root, "", {"name", "description", "seed", "platform", "network", "job", "jobs", "placement",
-                          "events", "robust"});
+  r.check_keys(root, "",
+               {"name", "description", "seed", "platform", "network", "job", "jobs", "placement", "events", "robust"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
@@ -226,9 +225,8 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // Issue 12: events name the platform's regions and hosts (not checked when it failed); robust's seed defaults to
   // the scenario's.
   if (root["events"])
-    r.collect([&] {
-      s.events = detail::parse_events(r, root["events"], platform_read ? &s.platform : nullptr, base_dir);
-    });
+    r.collect(
+        [&] { s.events = detail::parse_events(r, root["events"], platform_read ? &s.platform : nullptr, base_dir); });
   if (root["robust"]) r.collect([&] { s.robust = detail::parse_robust(r, root["robust"], s.seed); });
   if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);

@@ -26,13 +26,13 @@ namespace {
 constexpr double kForGood = std::numeric_limits<double>::infinity();
 // Event times and durations: up to 1e8 s (three years) of simulated time; any run is far shorter.
 const Bound kTime{0.0, 1e8, "a time", "0s .. 1e8s", "three years of simulated training; no run lasts that long"};
-constexpr double kMaxFactor = 100;                  // "N%" factors: at most 10000%
-constexpr std::size_t kMaxEvents = 1000000;         // events written and trace rows, together
+constexpr double kMaxFactor = 100;           // "N%" factors: at most 10000%
+constexpr std::size_t kMaxEvents = 1000000;  // events written and trace rows, together
 constexpr long long kMaxCheckpointEvery = 1000000000;
 constexpr long long kMaxRobustSamples = 100000;
 
-const std::vector<std::string> kEventKeys = {"at",    "link", "host", "trace", "bandwidth", "latency",
-                                             "for",   "down", "speed", "fail", "restart"};
+const std::vector<std::string> kEventKeys = {"at",  "link", "host",  "trace", "bandwidth", "latency",
+                                             "for", "down", "speed", "fail",  "restart"};
 
 /** An event with where it was written: the file its errors name and its key path there. */
 struct Parsed {
@@ -92,8 +92,7 @@ double time_s(const YamlReader& r, const YAML::Node& node, const std::string& ke
     r.fail(node, key, "expected a time like '120s', got " + describe_node(node));
   double v = 0;
   std::string problem = time_problem(node.Scalar(), v);
-  if (problem.empty() && positive && !(v > 0))
-    problem = "expected a duration > 0, got '" + node.Scalar() + "'";
+  if (problem.empty() && positive && !(v > 0)) problem = "expected a duration > 0, got '" + node.Scalar() + "'";
   if (!problem.empty()) r.fail(node, key, problem);
   return v;
 }
@@ -139,8 +138,8 @@ std::string bandwidth_problem(const std::string& text, EventSpec& e) {
 }
 
 /** Keys that do not go with this kind of event. */
-void reject_keys(const YamlReader& r, const YAML::Node& n, const std::string& key,
-                 const std::vector<std::string>& keys, const std::string& why) {
+void reject_keys(const YamlReader& r, const YAML::Node& n, const std::string& key, const std::vector<std::string>& keys,
+                 const std::string& why) {
   for (const std::string& k : keys)
     if (n[k]) r.fail(n[k], key + "." + k, "'" + k + "' " + why);
 }
@@ -151,9 +150,12 @@ std::string pair_text(const PlatformSpec& p, int a, int b) { return p.regions[a]
 
 std::string target_text(const PlatformSpec& p, const EventTarget& t) {
   switch (t.kind) {
-    case EventTarget::Kind::wan_pair: return "the WAN " + pair_text(p, t.region_a, t.region_b);
-    case EventTarget::Kind::host_link: return "host " + p.hosts[t.host].name + "'s link";
-    case EventTarget::Kind::host: break;
+    case EventTarget::Kind::wan_pair:
+      return "the WAN " + pair_text(p, t.region_a, t.region_b);
+    case EventTarget::Kind::host_link:
+      return "host " + p.hosts[t.host].name + "'s link";
+    case EventTarget::Kind::host:
+      break;
   }
   return "host " + p.hosts[t.host].name;
 }
@@ -221,8 +223,7 @@ EventTarget host_target(const YamlReader& r, const YAML::Node& node, const std::
   const std::string name = r.str(node, key);
   if (names == nullptr) throw YamlReader::Skipped{};
   const auto it = names->host_index.find(name);
-  if (it == names->host_index.end())
-    r.fail(node, key, "unknown host '" + name + "'" + host_suggestion(name, *names));
+  if (it == names->host_index.end()) r.fail(node, key, "unknown host '" + name + "'" + host_suggestion(name, *names));
   EventTarget t;
   t.kind = EventTarget::Kind::host;
   t.host = it->second;
@@ -248,8 +249,8 @@ void parse_link_values(const YamlReader& r, const YAML::Node& n, const std::stri
     const std::string k = key + ".bandwidth";
     r.record(k, n["bandwidth"]);
     if (!n["bandwidth"].IsScalar() || n["bandwidth"].Scalar().empty())
-      r.fail(n["bandwidth"], k, "expected a bandwidth like '300Mbps' or a share like '10%', got " +
-                                    describe_node(n["bandwidth"]));
+      r.fail(n["bandwidth"], k,
+             "expected a bandwidth like '300Mbps' or a share like '10%', got " + describe_node(n["bandwidth"]));
     const std::string problem = bandwidth_problem(n["bandwidth"].Scalar(), e);
     if (!problem.empty()) r.fail(n["bandwidth"], k, problem);
   }
@@ -328,7 +329,8 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
   const std::string tkey = key + ".trace";
   std::ifstream in(abs);
   if (!in) r.fail(node, tkey, "cannot read trace file '" + abs + "'");
-  const std::string from = " (trace of " + key + ", " + r.file() + ":" + std::to_string(YamlReader::line_of(node)) + ")";
+  const std::string from =
+      " (trace of " + key + ", " + r.file() + ":" + std::to_string(YamlReader::line_of(node)) + ")";
   const auto bad = [&](int line, const std::string& column, const std::string& message) {
     throw InputError(abs, line, tkey, (column.empty() ? "" : column + ": ") + message + from);
   };
@@ -347,7 +349,8 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
       const std::vector<std::string> three = {"time", "target", "bandwidth"};
       std::vector<std::string> four = three;
       four.push_back("latency");
-      if (cells != three && cells != four) bad(line_no, "", "expected the header " + header_help + ", got '" + text + "'");
+      if (cells != three && cells != four)
+        bad(line_no, "", "expected the header " + header_help + ", got '" + text + "'");
       columns = cells.size();
       continue;
     }
@@ -355,9 +358,10 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
     if (out.size() >= kMaxEvents)
       bad(line_no, "", "too many events (expected at most " + std::to_string(kMaxEvents) + " with every trace row)");
     if (cells.size() != columns)
-      bad(line_no, "", "expected " + std::to_string(columns) + " comma-separated values (" +
-                           (columns == 3 ? "time,target,bandwidth" : "time,target,bandwidth,latency") + "), got " +
-                           std::to_string(cells.size()));
+      bad(line_no, "",
+          "expected " + std::to_string(columns) + " comma-separated values (" +
+              (columns == 3 ? "time,target,bandwidth" : "time,target,bandwidth,latency") + "), got " +
+              std::to_string(cells.size()));
     Parsed p;
     EventSpec& e = p.e;
     e.kind = EventSpec::Kind::link_change;
@@ -369,7 +373,8 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
     if (!problem.empty()) bad(line_no, "target", problem);
     const bool has_latency = columns == 4 && !cells[3].empty();
     if (cells[2].empty() && !has_latency)
-      bad(line_no, "bandwidth", "expected a bandwidth like '300Mbps' or a share like '10%' (empty only with a latency)");
+      bad(line_no, "bandwidth",
+          "expected a bandwidth like '300Mbps' or a share like '10%' (empty only with a latency)");
     if (!cells[2].empty()) {
       problem = bandwidth_problem(cells[2], e);
       if (!problem.empty()) bad(line_no, "bandwidth", problem);
@@ -468,24 +473,36 @@ std::vector<Setting> settings_of(const EventSpec& e) {
       if (e.latency_s >= 0) s.push_back(Setting::latency);
       return s;
     }
-    case EventSpec::Kind::link_down: return {Setting::bandwidth, Setting::latency};
-    case EventSpec::Kind::host_speed: return {Setting::speed};
-    case EventSpec::Kind::host_fail: break;
+    case EventSpec::Kind::link_down:
+      return {Setting::bandwidth, Setting::latency};
+    case EventSpec::Kind::host_speed:
+      return {Setting::speed};
+    case EventSpec::Kind::host_fail:
+      break;
   }
   return {Setting::failure};
 }
 
 std::string window_text(const EventSpec& e) {
-  return "[" + seconds_text(e.at_s) + ", " + (std::isinf(e.duration_s) ? std::string("for good") : seconds_text(e.at_s + e.duration_s)) + ")";
+  return "[" + seconds_text(e.at_s) + ", " +
+         (std::isinf(e.duration_s) ? std::string("for good") : seconds_text(e.at_s + e.duration_s)) + ")";
 }
 
 std::string conflict_message(const PlatformSpec& p, const EventSpec& later, const EventSpec& earlier, Setting s) {
   std::string what;
   switch (s) {
-    case Setting::bandwidth: what = "both set the bandwidth of " + target_text(p, later.target); break;
-    case Setting::latency: what = "both set the latency of " + target_text(p, later.target); break;
-    case Setting::speed: what = "both set the speed of " + target_text(p, later.target); break;
-    case Setting::failure: what = "both fail " + target_text(p, later.target) + " (it is down then)"; break;
+    case Setting::bandwidth:
+      what = "both set the bandwidth of " + target_text(p, later.target);
+      break;
+    case Setting::latency:
+      what = "both set the latency of " + target_text(p, later.target);
+      break;
+    case Setting::speed:
+      what = "both set the speed of " + target_text(p, later.target);
+      break;
+    case Setting::failure:
+      what = "both fail " + target_text(p, later.target) + " (it is down then)";
+      break;
   }
   return later.origin + " " + window_text(later) + " overlaps " + earlier.origin + " (line " +
          std::to_string(earlier.line) + ") " + window_text(earlier) + ": " + what +
@@ -555,8 +572,9 @@ void check_events_with_jobs(const Scenario& s, const YamlReader& r) {
   if (s.events.empty()) return;
   for (const JobSpec& j : s.jobs.empty() ? std::vector<JobSpec>{s.job} : s.jobs)
     if (j.sync.diloco())
-      r.fail_key("events", "events are not supported yet with job.sync.algorithm: diloco (expected algorithm: step "
-                           "or no events)");
+      r.fail_key("events",
+                 "events are not supported yet with job.sync.algorithm: diloco (expected algorithm: step "
+                 "or no events)");
 }
 
 CheckpointSpec parse_checkpoint(const YamlReader& r, const YAML::Node& node, const std::string& key) {
@@ -580,8 +598,7 @@ RobustSpec parse_robust(const YamlReader& r, const YAML::Node& node, std::uint64
     const YAML::Node p = r.require(node, "robust", "pair_probability");
     s.pair_probability = r.number(p, "robust.pair_probability");
     if (!(s.pair_probability >= 0 && s.pair_probability <= 1))
-      r.fail(p, "robust.pair_probability",
-             "expected a probability in [0, 1], got '" + p.Scalar() + "'");
+      r.fail(p, "robust.pair_probability", "expected a probability in [0, 1], got '" + p.Scalar() + "'");
   });
   r.collect([&] {
     const YAML::Node b = r.require(node, "robust", "bandwidth");
@@ -590,9 +607,9 @@ RobustSpec parse_robust(const YamlReader& r, const YAML::Node& node, std::uint64
     if (!problem.empty()) r.fail(b, "robust.bandwidth", problem);
   });
   if (node["samples"])
-    r.collect([&] { s.samples = static_cast<int>(r.integer(node["samples"], "robust.samples", 1, kMaxRobustSamples)); });
-  if (node["seed"])
-    r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(node["seed"], "robust.seed", 0)); });
+    r.collect(
+        [&] { s.samples = static_cast<int>(r.integer(node["samples"], "robust.samples", 1, kMaxRobustSamples)); });
+  if (node["seed"]) r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(node["seed"], "robust.seed", 0)); });
   return s;
 }
 

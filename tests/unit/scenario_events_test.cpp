@@ -27,20 +27,21 @@ std::string write_temp(const std::string& name, const std::string& text) {
  *  15 without job_extra), then TAIL. */
 std::string scenario(const std::vector<std::string>& events, const std::string& tail = "",
                      const std::string& job_extra = "") {
-  std::string s = "name: ev\n"                                                          // 1
-                  "seed: 5\n"                                                           // 2
-                  "platform:\n"                                                         // 3
-                  "  regions:\n"                                                        // 4
-                  "    - {name: us-east, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}\n"  // 5
-                  "    - {name: eu-west, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}\n"  // 6
-                  "    - {name: ap-south, hosts: 1, gpus_per_host: 1, gpu: A100-80GB}\n" // 7
-                  "  wan:\n"                                                            // 8
-                  "    default: {bandwidth: 1Gbps, latency: 30ms}\n"                    // 9
-                  "job:\n"                                                              // 10
-                  "  model: {preset: bert-large}\n"                                     // 11
-                  "  global_batch: 8\n"                                                 // 12
-                  "  parallelism: {dp: 4}\n"                                            // 13
-                  + job_extra;
+  std::string s =
+      "name: ev\n"                                                            // 1
+      "seed: 5\n"                                                             // 2
+      "platform:\n"                                                           // 3
+      "  regions:\n"                                                          // 4
+      "    - {name: us-east, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}\n"   // 5
+      "    - {name: eu-west, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}\n"   // 6
+      "    - {name: ap-south, hosts: 1, gpus_per_host: 1, gpu: A100-80GB}\n"  // 7
+      "  wan:\n"                                                              // 8
+      "    default: {bandwidth: 1Gbps, latency: 30ms}\n"                      // 9
+      "job:\n"                                                                // 10
+      "  model: {preset: bert-large}\n"                                       // 11
+      "  global_batch: 8\n"                                                   // 12
+      "  parallelism: {dp: 4}\n"                                              // 13
+      + job_extra;
   if (!events.empty()) {
     s += "events:\n";  // 14
     for (const std::string& e : events) s += "  - " + e + "\n";
@@ -84,8 +85,8 @@ const double kInf = std::numeric_limits<double>::infinity();
 TEST(ScenarioEvents, EachKindIsReadWithItsValues) {
   const Scenario s = load_scenario(write_temp(
       "kinds.yaml", scenario({
-                        "{at: 120s, link: {between: [eu-west, us-east]}, bandwidth: 10%, for: 60s}",      // 15
-                        "{at: 130s, link: {between: [us-east, ap-south]}, latency: 200ms}",               // 16
+                        "{at: 120s, link: {between: [eu-west, us-east]}, bandwidth: 10%, for: 60s}",       // 15
+                        "{at: 130s, link: {between: [us-east, ap-south]}, latency: 200ms}",                // 16
                         "{at: 10s, link: {host: us-east-1}, bandwidth: 300Mbps, latency: 5ms, for: 60s}",  // 17
                         "{at: 11s, link: {between: [us-east, eu-west]}, down: 30s}",                       // 18
                         "{at: 5s, host: eu-west-0, speed: 50%, for: 100s}",                                // 19
@@ -280,31 +281,31 @@ TEST(ScenarioEvents, ContradictoryOverlapsNameBothEvents) {
                  "both set the latency of host us-east-0's link");
   expect_overlap({"{at: 100s, host: us-east-0, speed: 50%, for: 60s}", "{at: 159s, host: us-east-0, speed: 70%}"},
                  "both set the speed of host us-east-0");
-  expect_overlap({"{at: 100s, host: us-east-0, fail: true, restart: 1s}",
-                  "{at: 900s, host: us-east-0, fail: true, restart: 1s}"},
-                 "both fail host us-east-0");
+  expect_overlap(
+      {"{at: 100s, host: us-east-0, fail: true, restart: 1s}", "{at: 900s, host: us-east-0, fail: true, restart: 1s}"},
+      "both fail host us-east-0");
   // Not contradictory: one after the other, different settings, different targets, a failed host that is back.
   const Scenario s = load_scenario(write_temp(
-      "fine.yaml", scenario({"{at: 100s, link: {between: [us-east, eu-west]}, bandwidth: 10%, for: 60s}",
-                             "{at: 160s, link: {between: [us-east, eu-west]}, bandwidth: 20%, for: 60s}",
-                             "{at: 100s, link: {between: [us-east, eu-west]}, latency: 90ms}",
-                             "{at: 100s, link: {between: [us-east, ap-south]}, bandwidth: 10%}",
-                             "{at: 100s, link: {host: us-east-0}, bandwidth: 10%}",
-                             "{at: 100s, host: us-east-0, speed: 50%}",
-                             "{at: 100s, host: us-east-1, fail: true, restart: 1s, for: 100s}",
-                             "{at: 200s, host: us-east-1, fail: true, restart: 1s}"})));
+      "fine.yaml",
+      scenario({"{at: 100s, link: {between: [us-east, eu-west]}, bandwidth: 10%, for: 60s}",
+                "{at: 160s, link: {between: [us-east, eu-west]}, bandwidth: 20%, for: 60s}",
+                "{at: 100s, link: {between: [us-east, eu-west]}, latency: 90ms}",
+                "{at: 100s, link: {between: [us-east, ap-south]}, bandwidth: 10%}",
+                "{at: 100s, link: {host: us-east-0}, bandwidth: 10%}", "{at: 100s, host: us-east-0, speed: 50%}",
+                "{at: 100s, host: us-east-1, fail: true, restart: 1s, for: 100s}",
+                "{at: 200s, host: us-east-1, fail: true, restart: 1s}"})));
   EXPECT_EQ(s.events.size(), 8u);
 }
 
 TEST(ScenarioEvents, TraceRowsBecomeLinkChanges) {
   const std::string text = with_trace("wan.csv",
-                                      "time,target,bandwidth,latency\n"       // 1
-                                      "# a comment, then a blank line\n"      // 2
-                                      "\n"                                    // 3
-                                      "0,us-east~eu-west,50%,\n"              // 4
-                                      "10s,eu-west-1,300Mbps,2ms\n"           // 5
-                                      "1min, eu-west ~ us-east ,1Gbps,40ms\n" // 6
-                                      "70,us-east~eu-west,,90ms\n",           // 7
+                                      "time,target,bandwidth,latency\n"        // 1
+                                      "# a comment, then a blank line\n"       // 2
+                                      "\n"                                     // 3
+                                      "0,us-east~eu-west,50%,\n"               // 4
+                                      "10s,eu-west-1,300Mbps,2ms\n"            // 5
+                                      "1min, eu-west ~ us-east ,1Gbps,40ms\n"  // 6
+                                      "70,us-east~eu-west,,90ms\n",            // 7
                                       {"{at: 5s, host: us-east-0, speed: 50%}"});
   const Scenario s = load_scenario(write_temp("trace.yaml", text));
   ASSERT_EQ(s.events.size(), 5u);
@@ -337,15 +338,16 @@ TEST(ScenarioEvents, TraceRowsBecomeLinkChanges) {
   EXPECT_EQ(last.duration_s, kInf);
   EXPECT_EQ(last.line, 7);
   // Three columns.
-  const Scenario three = load_scenario(write_temp(
-      "three.yaml", with_trace("three.csv", "time,target,bandwidth\n0,ap-south~us-east,10%\n5,ap-south~us-east,20%\n")));
+  const Scenario three = load_scenario(
+      write_temp("three.yaml",
+                 with_trace("three.csv", "time,target,bandwidth\n0,ap-south~us-east,10%\n5,ap-south~us-east,20%\n")));
   ASSERT_EQ(three.events.size(), 2u);
   EXPECT_EQ(three.events[0].target.region_a, 0);
   EXPECT_EQ(three.events[0].target.region_b, 2);
   EXPECT_DOUBLE_EQ(three.events[0].duration_s, 5);
   // A spreadsheet's export: a byte-order mark and CRLF line ends.
-  const Scenario excel = load_scenario(write_temp(
-      "excel.yaml", with_trace("excel.csv", "\xEF\xBB\xBFtime,target,bandwidth\r\n0,us-east-0,10%\r\n")));
+  const Scenario excel = load_scenario(
+      write_temp("excel.yaml", with_trace("excel.csv", "\xEF\xBB\xBFtime,target,bandwidth\r\n0,us-east-0,10%\r\n")));
   ASSERT_EQ(excel.events.size(), 1u);
   EXPECT_EQ(excel.events[0].target.kind, EventTarget::Kind::host_link);
   EXPECT_DOUBLE_EQ(excel.events[0].bandwidth_factor, 0.1);
@@ -382,9 +384,9 @@ TEST(ScenarioEvents, BadTraceRowsNameTheCsvFileAndLine) {
   expect_bad_row(h + "10,us-east~eu-west,10%\n5,us-east-0,10%\n10,eu-west~us-east,20%\n", 4,
                  "time: '10' is not after the previous row of eu-west~us-east (traces/bad.csv row 1, line 2");
   // A trace row that overlaps an event written in the scenario: reported at the later one, the CSV row.
-  const InputError e = error_of(
-      "scen.yaml", with_trace("ov.csv", h + "0,us-east~eu-west,10%\n100,us-east~eu-west,20%\n",
-                              {"{at: 30s, link: {between: [us-east, eu-west]}, bandwidth: 50%, for: 200s}"}));
+  const InputError e =
+      error_of("scen.yaml", with_trace("ov.csv", h + "0,us-east~eu-west,10%\n100,us-east~eu-west,20%\n",
+                                       {"{at: 30s, link: {between: [us-east, eu-west]}, bandwidth: 50%, for: 200s}"}));
   const std::string what = e.what();
   EXPECT_EQ(e.line(), 3) << what;
   EXPECT_NE(what.find("ov.csv:3: events[0].trace: traces/ov.csv row 2 [100 s, for good) overlaps events[1] (line 16)"),
@@ -395,13 +397,13 @@ TEST(ScenarioEvents, BadTraceRowsNameTheCsvFileAndLine) {
 
 TEST(ScenarioEvents, NotOnXmlPlatformsNorWithDiloco) {
   const std::string xml_text =
-      "platform:\n"                                                  // 1
-      "  simgrid:\n"                                                 // 2
-      "    file: p.xml\n"                                            // 3
-      "    gpus: {default: {count: 1, gpu: A100-80GB}}\n"            // 4
-      "job: {model: {preset: bert-large}, global_batch: 8}\n"        // 5
-      "events:\n"                                                    // 6
-      "  - {at: 1s, host: x, speed: 50%}\n";                         // 7
+      "platform:\n"                                            // 1
+      "  simgrid:\n"                                           // 2
+      "    file: p.xml\n"                                      // 3
+      "    gpus: {default: {count: 1, gpu: A100-80GB}}\n"      // 4
+      "job: {model: {preset: bert-large}, global_batch: 8}\n"  // 5
+      "events:\n"                                              // 6
+      "  - {at: 1s, host: x, speed: 50%}\n";                   // 7
   write_temp("p.xml", "<platform/>\n");
   const XmlPlatformDescriber describe = [](const SimgridXmlOptions& o) {
     PlatformSpec p;
@@ -520,19 +522,21 @@ TEST(ScenarioCheckpoint, BadValues) {
 }
 
 TEST(ScenarioRobust, ReadWithDefaults) {
-  const Scenario s = load_scenario(write_temp("robust.yaml", scenario({}, "robust: {pair_probability: 0.1, bandwidth: 10%}\n")));
+  const Scenario s =
+      load_scenario(write_temp("robust.yaml", scenario({}, "robust: {pair_probability: 0.1, bandwidth: 10%}\n")));
   EXPECT_DOUBLE_EQ(s.robust.pair_probability, 0.1);
   EXPECT_DOUBLE_EQ(s.robust.bandwidth_factor, 0.1);
   EXPECT_EQ(s.robust.samples, 16);
   EXPECT_EQ(s.robust.seed, 5u);  // the scenario's seed
-  const Scenario t = load_scenario(
-      write_temp("robust2.yaml", scenario({}, "robust: {pair_probability: 1, bandwidth: 100%, samples: 3, seed: 7}\n")));
+  const Scenario t = load_scenario(write_temp(
+      "robust2.yaml", scenario({}, "robust: {pair_probability: 1, bandwidth: 100%, samples: 3, seed: 7}\n")));
   EXPECT_DOUBLE_EQ(t.robust.pair_probability, 1);
   EXPECT_DOUBLE_EQ(t.robust.bandwidth_factor, 1);
   EXPECT_EQ(t.robust.samples, 3);
   EXPECT_EQ(t.robust.seed, 7u);
-  const Scenario o = load_scenario(write_temp("robust.yaml", scenario({}, "robust: {pair_probability: 0.1, bandwidth: 10%}\n")),
-                                   {{"robust.samples", "4"}});
+  const Scenario o =
+      load_scenario(write_temp("robust.yaml", scenario({}, "robust: {pair_probability: 0.1, bandwidth: 10%}\n")),
+                    {{"robust.samples", "4"}});
   EXPECT_EQ(o.robust.samples, 4);
 }
 
