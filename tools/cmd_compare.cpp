@@ -6,6 +6,8 @@
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"
 #include "sim/methods/method_registry.hpp"
+#include "sim/methods/robust_check.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
@@ -28,7 +30,8 @@ struct PlaceArgs {
 struct CompareArgs {
   std::string file, methods = "round-robin,greedy,search", out;
   std::vector<std::string> sets;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, events = false;
+  int robust_states = 0;
   MethodOptions options = cli_method_options();
 };
 
@@ -49,9 +52,36 @@ const char* kCompareFooter = R"(Examples:
   hulk compare scenarios/examples/two-region-gpt.yaml
   hulk compare scenarios/examples/two-region-gpt.yaml --methods round-robin,greedy,gnn,gnn+refine --out runs/cmp.json
   hulk compare scenarios/examples/two-region-gpt.yaml --set wan.default.bandwidth=100Mbps --budget 5000
+  hulk compare scenarios/examples/events.yaml --events --methods greedy,search,robust --robust-states 16
 
 Methods (--methods, comma-separated, default: round-robin,greedy,search):
 )";
+
+/** Each ok method's mean SimGrid time over `states` states of the robust distribution, into the JSON report
+ *  (results[i].expected_under_robust_s) with progress on stderr. */
+void add_robust_expectations(const Scenario& s, const CompareReport& report, int states, nlohmann::json& doc) {
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    const MethodResult& r = report.results[i];
+    if (!r.ok) continue;
+    std::cerr << "[" << s.name << "] " << r.method << " over " << states << " robust states ..." << std::flush;
+    const double t = expected_time_under_robust_s(s, r.placement, states);
+    std::cerr << " " << t << " s/iteration\n";
+    doc["results"][i]["expected_under_robust_s"] = t;
+  }
+  doc["robust_states"] = states;
+}
+
+/** The robust expectations as lines under the table ("" when not asked for). */
+std::string robust_table(const nlohmann::json& doc) {
+  if (!doc.contains("robust_states")) return "";
+  std::string out = "\nMean SimGrid time over " + std::to_string(doc["robust_states"].get<int>()) +
+                    " network states of the robust: distribution (s/iteration):\n";
+  for (const auto& r : doc["results"])
+    if (r.contains("expected_under_robust_s"))
+      out += "  " + r["method"].get<std::string>() + ": " + sig4(r["expected_under_robust_s"].get<double>(), 1e3) +
+             "\n";
+  return out;
+}
 
 }  // namespace
 
@@ -72,6 +102,7 @@ void register_compare_commands(CLI::App& app) {
     check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
     Scenario s = load_scenario_file(pa->file, parse_set_overrides(pa->sets));
     print_data_warnings(s, pa->quiet);
+    s.events.clear();  // methods place for the quiet network (the robust method has its own distribution)
     PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
     nlohmann::json doc = placement_to_json(s, placed.placement);
     doc["method"] = pa->method;
@@ -94,19 +125,35 @@ void register_compare_commands(CLI::App& app) {
   compare->add_option("--model", ca->options.model_path, model_help());
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
   compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
+  compare->add_flag("--events", ca->events,
+                    "simulate every method's placement under the scenario's events (methods still place for the "
+                    "quiet network); without it the events are ignored");
+  compare->add_option("--robust-states", ca->robust_states,
+                      "also report each method's mean SimGrid time over this many network states drawn from the "
+                      "scenario's robust: distribution (a seed of their own, not the robust search's states)")
+      ->check(CLI::NonNegativeNumber);
   add_set_option(compare, ca->sets);
   add_quiet_flag(compare, ca->quiet);
   compare->callback([ca] {
     const std::vector<std::string> methods = parse_method_list(ca->methods);
     Scenario s = load_scenario_file(ca->file, parse_set_overrides(ca->sets));
     print_data_warnings(s, ca->quiet);
+    if (!ca->events && !s.events.empty()) {
+      if (!ca->quiet)
+        std::cerr << "note: the scenario's " << s.events.size()
+                  << " events are ignored (quiet network); --events simulates every method under them\n";
+      s.events.clear();
+    }
+    if (ca->robust_states > 0 && s.robust.samples <= 0)
+      throw InputError(ca->file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
+    if (ca->robust_states > 0) add_robust_expectations(s, report, ca->robust_states, doc);
     if (!ca->out.empty()) write_file_atomic(ca->out, doc.dump(2) + "\n");
     if (ca->json)
       std::cout << doc.dump(2) << "\n";
     else
-      std::cout << report_table(report);
+      std::cout << report_table(report) << robust_table(doc);
     // A report with no result is a failure, whatever was printed (each method's reason is in the table).
     if (!any_method_ok(report))
       throw InputError(ca->file, 0, "--methods", "every method failed on this scenario (reasons above)");

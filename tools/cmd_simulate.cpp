@@ -14,6 +14,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/subprocess.hpp"
+#include "sim/engine/failure_run.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/methods/scenario_loading.hpp"
@@ -29,7 +30,7 @@ namespace {
 struct SimulateArgs {
   std::string file, out_dir, method;
   std::vector<std::string> sets;
-  bool json = false, quiet = false, no_comm_csv = false, allow_large = false;
+  bool json = false, quiet = false, no_comm_csv = false, allow_large = false, event_costs = false;
   MethodOptions options = cli_method_options();
 };
 
@@ -121,6 +122,21 @@ void print_summary(const nlohmann::json& r) {
               << "  WAN per round   " << human_bytes(y["wan_bytes_per_round"].get<double>()) << " ("
               << y["wan_bytes_per_token"].get<double>() << " bytes per token)\n";
   }
+  if (r.contains("events")) {
+    const nlohmann::json& e = r["events"];
+    std::cout << "events            " << e["count"].get<int>() << ", wall time " << e["wall_s"].get<double>()
+              << " s, goodput " << 100 * e["goodput"].get<double>() << "%\n";
+    if (e["attempts"].size() > 1)
+      std::cout << "  failures        " << e["attempts"].size() - 1 << " restart(s), "
+                << e["redone_iterations"].get<int>() << " iteration(s) redone, " << e["restart_s"].get<double>()
+                << " s from failure to resumed training\n";
+    if (e["checkpoint_s"].get<double>() > 0)
+      std::cout << "  checkpoints     " << e["checkpoint_s"].get<double>() << " s\n";
+    if (e.contains("costs"))
+      for (const nlohmann::json& c : e["costs"])
+        std::cout << "  lost to " << std::left << std::setw(24) << c["origin"].get<std::string>() << std::right
+                  << c["lost_s"].get<double>() << " s\n";
+  }
   std::cout << "bytes/iteration   intra-host " << human_bytes(r["bytes"]["intra_host"].get<double>())
             << ", intra-region " << human_bytes(r["bytes"]["intra_region"].get<double>()) << ", inter-region "
             << human_bytes(r["bytes"]["inter_region"].get<double>()) << "\n";
@@ -184,6 +200,9 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_flag("--no-comm-csv", args->no_comm_csv,
                      "with --out, write result.json and trace.json but not comm.csv (one row per message; large "
                      "runs), and do not record the messages");
+  simulate->add_flag("--event-costs", args->event_costs,
+                     "with events: also measure what each event (each trace file) costs, the wall time with every "
+                     "event minus that without it (one more run per event, and one on a quiet network)");
   simulate->add_flag("--allow-large", args->allow_large,
                      "run even when the estimated work is above 100 million messages (refused otherwise)");
   simulate->footer(kSimulateFooter + methods_help());
@@ -194,10 +213,19 @@ void register_simulate_commands(CLI::App& app) {
     Scenario s = load_scenario_file(args->file, parse_set_overrides(args->sets));
     print_data_warnings(s, args->quiet);
     const std::string m = args->method.empty() ? s.placement : args->method;
-    PlacementOutcome placed = compute_placement(s, m, args->options);
+    Scenario quiet = s;
+    quiet.events.clear();  // methods place for the quiet network; the events are in the simulation
+    PlacementOutcome placed = compute_placement(quiet, m, args->options);
     check_run_size(s, placed.placement, args->allow_large);
+    if (args->event_costs && s.events.empty())
+      throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
     nlohmann::json result;
-    if (args->no_comm_csv) {
+    if (args->no_comm_csv && !s.events.empty()) {
+      SimOptions sim_options;
+      sim_options.record_events = false;
+      sim_options.record_spans = true;
+      result = simulate_with_events(s, placed.placement, sim_options, args->out_dir);
+    } else if (args->no_comm_csv) {
       result = simulate_without_comm_csv(s, placed.placement, args->out_dir);
       // A comm.csv left by an earlier run in this folder would not belong to this result.json.
       std::error_code ec;
@@ -208,6 +236,13 @@ void register_simulate_commands(CLI::App& app) {
       sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();
       sim_options.progress_every_s = progress_interval_s();
       result = simulate_isolated(s, placed.placement, sim_options, args->out_dir);
+    }
+    if (args->event_costs) {
+      nlohmann::json costs = nlohmann::json::array();
+      for (const EventCost& c : event_costs(s, placed.placement, SimOptions{}))
+        costs.push_back({{"origin", c.origin}, {"lost_s", c.lost_s}});
+      result["events"]["costs"] = costs;
+      if (!args->out_dir.empty()) write_file_atomic(args->out_dir + "/result.json", result.dump(2) + "\n");
     }
     if (args->json)
       std::cout << result.dump(2) << "\n";

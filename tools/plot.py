@@ -7,6 +7,9 @@
                                                 and one placement picture per scenario (regions, GPUs by stage)
   plot.py scale SCALE.csv --out DIR             simulation wall time, peak memory and messages against GPUs
                                                 (the CSV of `hulk bench --simulation-only --csv`)
+  plot.py iterations RUN_DIR --out DIR          per-iteration times of a run with events (its iterations.csv),
+                                                attempts after host failures in their own colour, redone
+                                                iterations hollow, each restart a dashed line
 Each figure is written as PNG and SVG.
 Run it with /usr/bin/python3 (or as tools/plot.py): tools/install-deps.sh installs matplotlib for Debian's python3,
 and a python3 earlier on PATH (pyenv, a venv, conda) usually lacks it.
@@ -233,15 +236,50 @@ def plot_scale(path, out_dir):
     save(fig, out_dir, "scale")
 
 
+def plot_iterations(run_dir, out_dir):
+    path = os.path.join(run_dir, "iterations.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit("plot: no rows in " + path)
+    fig, ax = plt.subplots(figsize=(9, 4))
+    jobs = sorted({r.get("job", "") for r in rows})
+    for job in jobs:
+        for attempt in sorted({int(r["attempt"]) for r in rows}):
+            mine = [r for r in rows if r.get("job", "") == job and int(r["attempt"]) == attempt]
+            if not mine:
+                continue
+            label = (job + " " if job else "") + f"attempt {attempt}"
+            kept = [r for r in mine if r["kept"] == "1"]
+            lost = [r for r in mine if r["kept"] != "1"]
+            line = ax.plot([float(r["end_s"]) for r in kept], [float(r["time_s"]) for r in kept], marker="o", ms=3,
+                           lw=1, label=label)[0]
+            if lost:
+                ax.plot([float(r["end_s"]) for r in lost], [float(r["time_s"]) for r in lost], ls="none",
+                        marker="o", ms=5, mfc="none", color=line.get_color(), label=label + " (redone)")
+    result_path = os.path.join(run_dir, "result.json")
+    if os.path.exists(result_path):
+        with open(result_path) as f:
+            result = json.load(f)
+        for a in result.get("events", {}).get("attempts", [])[1:]:
+            ax.axvline(a["start_s"], color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("simulated time at the end of the iteration (s)")
+    ax.set_ylabel("iteration time (s)")
+    ax.grid(True, lw=0.3)
+    ax.legend(fontsize=8)
+    save(fig, out_dir, "iterations")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale"])
+    p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale", "iterations"])
     p.add_argument("input")
     p.add_argument("--out", default=".")
     p.add_argument("--x", default=None, help="sweep key for the x axis (default: the first)")
     a = p.parse_args()
     {"sweep": lambda: plot_sweep(a.input, a.out, a.x), "compare": lambda: plot_compare(a.input, a.out),
-     "reproduce": lambda: plot_reproduce(a.input, a.out), "scale": lambda: plot_scale(a.input, a.out)}[a.kind]()
+     "reproduce": lambda: plot_reproduce(a.input, a.out), "scale": lambda: plot_scale(a.input, a.out),
+     "iterations": lambda: plot_iterations(a.input, a.out)}[a.kind]()
 
 
 if __name__ == "__main__":

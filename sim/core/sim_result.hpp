@@ -3,6 +3,7 @@
  *  @brief What one simulation produces: timings, traffic, memory, communication events, per-GPU spans.
  *  Plain structs (no SimGrid) so that placers, the CLI and gnn/ can use them. */
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -68,6 +69,15 @@ struct SimResult {
   double objective_s = 0;
   /** @brief Several jobs: simulated time until the last job's last iteration ended. */
   double makespan_s = 0;
+  /** @brief Simulated time at which each iteration started and ended (its end-of-iteration barrier released), in
+   *  iteration order; with several jobs, per job in jobs[j]. An iteration starts when the previous one ended, or its
+   *  checkpoint was written. */
+  std::vector<double> iteration_start_s, iteration_end_s;
+  /** @brief Simulated time at which each checkpoint (JobSpec::checkpoint) was written, with the number of
+   *  iterations it holds (counted from the run's first iteration, SimOptions::first_iteration included). */
+  std::vector<std::pair<double, int>> checkpoints;
+  /** @brief True when the run was stopped by a host failure (SimOptions::stop_at_s) before its last iteration. */
+  bool stopped = false;
 };
 
 }  // namespace hulk

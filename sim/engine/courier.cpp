@@ -10,8 +10,9 @@ namespace hulk {
 
 namespace sg4 = simgrid::s4u;
 
-Courier::Courier(sg4::Host* host, sg4::Mailbox* box, int channels, double rate_cap_Bps)
-    : box_(box), rate_cap_Bps_(rate_cap_Bps) {
+Courier::Courier(sg4::Host* host, sg4::Mailbox* box, int channels, double rate_cap_Bps,
+                 std::function<void()> before_send)
+    : box_(box), rate_cap_Bps_(rate_cap_Bps), before_send_(std::move(before_send)) {
   for (int c = 0; c < channels; ++c)
     sg4::Actor::create("courier " + box->get_name() + " #" + std::to_string(c), host, [this] {
       // A daemon: when every rank actor has finished, SimGrid ends the simulation and kills it where it waits.
@@ -39,6 +40,7 @@ void Courier::channel_loop() {
     }
     std::unique_ptr<SgMessage> msg = std::move(queue_.front());
     queue_.pop_front();
+    if (before_send_) before_send_();
     // The channel is busy until the message has left (under CM02 the comm ends then; see sg_build_platform).
     start_put(box_, std::move(msg), rate_cap_Bps_)->wait();
   }

@@ -6,6 +6,7 @@
  *  connection's mailbox, one message per channel at a time. A message therefore starts transmitting when an
  *  earlier one has left the sender, and queued micro-batches arrive one after another instead of all together. */
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,7 +28,9 @@ class Courier {
  public:
   /** @brief Starts `channels` daemon actors on `host` (named "courier <name> #i") that send into `box`, each flow
    *  capped at rate_cap_Bps if > 0. Daemons end with the simulation's last rank actor. */
-  Courier(simgrid::s4u::Host* host, simgrid::s4u::Mailbox* box, int channels, double rate_cap_Bps);
+  /** @param before_send called by a channel before each message starts (may block it: a route that is down). */
+  Courier(simgrid::s4u::Host* host, simgrid::s4u::Mailbox* box, int channels, double rate_cap_Bps,
+          std::function<void()> before_send = {});
   Courier(const Courier&) = delete;
   Courier& operator=(const Courier&) = delete;
   ~Courier();
@@ -39,6 +42,7 @@ class Courier {
 
   simgrid::s4u::Mailbox* box_;
   double rate_cap_Bps_;
+  std::function<void()> before_send_;
   std::deque<std::unique_ptr<SgMessage>> queue_;
   // Channel actors waiting for work (suspended). Actors run one at a time and switch only inside SimGrid calls,
   // so the queue needs no lock; suspend/resume rather than a condition variable, because a daemon killed at the

@@ -1,6 +1,7 @@
 #include "sim/engine/isolated_run.hpp"
 
 #include "sim/core/jobs.hpp"
+#include "sim/engine/failure_run.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/report/sync_result.hpp"
 #include "sim/core/subprocess.hpp"
@@ -29,6 +30,8 @@ nlohmann::json run_child(const Scenario& scenario, const Placement& placement, S
 
 nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& placement, const SimOptions& options,
                                  const std::string& out_dir) {
+  if (!scenario.events.empty() && options.apply_events)
+    return simulate_with_events(scenario, placement, options, out_dir);
   if (!scenario.job.sync.diloco() || has_several_jobs(scenario))
     return run_child(scenario, placement, options, out_dir, true);
   // DiLoCo: an inner iteration (its files are the run's comm.csv and trace.json) and the outer all-reduce alone,

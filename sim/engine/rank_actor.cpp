@@ -283,8 +283,10 @@ void RankActor::operator()() {
   blocking_p2p_ = job.job->pipeline_p2p_blocking();
   const bool reports_progress = rank_ == 0 && sh.progress_every_s > 0;
 
+  const CheckpointSpec& checkpoint = job.job->checkpoint;
   for (int it = 0; it < job.job->iterations; ++it) {
     ledger.iteration = it;
+    if (local_ == 0) job.iteration_start_s.push_back(now());
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const PipeOp* next_op = i + 1 < ops.size() ? &ops[i + 1] : nullptr;
       if (ops[i].forward) forward(ops[i].micro_batch, next_op);
@@ -310,6 +312,14 @@ void RankActor::operator()() {
     ledger.bubble_s += t1 - t0;
     span("iteration barrier", "bubble", t0, t1);
     if (local_ == 0) job.iteration_end_s.push_back(t1);
+    // A checkpoint after every `every`-th iteration counted from the job's start (a resumed run continues the count),
+    // except after the last: all ranks pause while it is written (Megatron-LM's --save-interval saves synchronously).
+    const int done = sh.first_iteration + it + 1;
+    if (checkpoint.every > 0 && done % checkpoint.every == 0 && it + 1 < job.job->iterations) {
+      simgrid::s4u::this_actor::sleep_for(checkpoint.cost_s);
+      span("checkpoint", "checkpoint", t1, now());
+      if (local_ == 0) job.checkpoints.emplace_back(now(), done);
+    }
   }
   ep_ = nullptr;
 }

@@ -52,13 +52,21 @@ double MessageFabric::flow_rate_cap_Bps(int src, int dst) const {
   return rtt_s > 0 ? tcp_window_bytes_ / rtt_s : 0.0;
 }
 
+void MessageFabric::wait_until_route_up(int src, int dst) const {
+  if (!sg_->route_up_at) return;
+  const double now = sg4::Engine::get_clock();
+  const double up = sg_->route_up_at(host_of_rank_[src], host_of_rank_[dst], now);
+  if (up > now) sg4::this_actor::sleep_until(up);
+}
+
 Courier& MessageFabric::courier(int src, int dst) {
   const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst);
   auto it = couriers_.find(key);
   if (it == couriers_.end())
     it = couriers_
              .emplace(key, std::make_unique<Courier>(sg_->hosts[host_of_rank_[src]], mailbox(src, dst), channels_,
-                                                     flow_rate_cap_Bps(src, dst)))
+                                                     flow_rate_cap_Bps(src, dst),
+                                                     [this, src, dst] { wait_until_route_up(src, dst); }))
              .first;
   return *it->second;
 }
@@ -120,7 +128,9 @@ void Endpoint::send(int dst, double bytes, const CommTag& tag) {
     c.leaving.front()->wait();
     c.leaving.erase(c.leaving.begin());  // a handful of entries at most: cheaper than a deque's block churn
   }
-  c.leaving.push_back(start_put(out_box(dst), make_message(rank_, bytes, tag), fabric_.flow_rate_cap_Bps(rank_, dst)));
+  std::unique_ptr<SgMessage> msg = make_message(rank_, bytes, tag);  // posted now, even if its route is down
+  fabric_.wait_until_route_up(rank_, dst);
+  c.leaving.push_back(start_put(out_box(dst), std::move(msg), fabric_.flow_rate_cap_Bps(rank_, dst)));
 }
 
 void Endpoint::send_eager(int dst, double bytes, const CommTag& tag) {

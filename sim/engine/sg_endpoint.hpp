@@ -96,6 +96,10 @@ class MessageFabric {
   /** @brief Per-flow rate cap of src -> dst, bytes/s: TCP window / round-trip time (what SimGrid's TCP-gamma
    *  applies under CM02: window / (2 x route latency)); 0 = none (no window, zero latency, or SimGrid applies it). */
   double flow_rate_cap_Bps(int src, int dst) const;
+  /** @brief Blocks the calling actor while a link of the route from src's host to dst's host is down (scenario
+   *  events): a transfer that started on a down link would keep its rate after the link is back, as SimGrid 3.32's
+   *  CM02 bounds a transfer by its route's bandwidth when it starts. */
+  void wait_until_route_up(int src, int dst) const;
   /** @brief Parallel channels of one connection (NetworkSpec::channels_per_peer). */
   int channels() const { return channels_; }
   /** @brief The courier of the src -> dst eager connection (created, with its channel actors on src's host, on

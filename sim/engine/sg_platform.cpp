@@ -3,6 +3,7 @@
 #include <string>
 
 #include <simgrid/Exception.hpp>
+#include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/errors.hpp"
@@ -70,7 +71,21 @@ struct SgLink {
 
 /** Creates every model link in id order (the order SimGrid's solver meets them in). A split-duplex link is created
  *  once, at its UP half; its DOWN half is the same SimGrid link used in the other direction. */
-std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bool latency_at_receiver) {
+/** A SimGrid bandwidth profile from its text, not repeated. */
+simgrid::kernel::profile::Profile* profile_of(const std::string& name, const std::string& text) {
+  return simgrid::kernel::profile::ProfileBuilder::from_string(name, text, -1);
+}
+
+/** The profile of link `id` onto a SimGrid link before it is sealed (SimGrid refuses profiles after). */
+void set_profile(sg4::Link* link, int id, const std::map<int, LinkProfile>& profiles) {
+  const auto p = profiles.find(id);
+  if (p == profiles.end()) return;
+  link->set_bandwidth(p->second.initial_Bps);
+  if (!p->second.text.empty()) link->set_bandwidth_profile(profile_of("bw:" + std::to_string(id), p->second.text));
+}
+
+std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bool latency_at_receiver,
+                                 const std::map<int, LinkProfile>& profiles) {
   std::vector<SgLink> out(model.links());
   for (int id = 0; id < model.links(); ++id) {
     const ModelLink& l = model.link(id);
@@ -82,18 +97,17 @@ std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bo
     if (l.duplex == Duplex::down) {
       out[id] = SgLink{out[l.duplex_peer].link, Dir::DOWN};
     } else if (l.duplex == Duplex::up) {
-      out[id] = SgLink{zone->create_split_duplex_link(model.link_name(id), l.bandwidth_Bps)
-                           ->set_latency(latency_s)
-                           ->seal(),
-                       Dir::UP};
+      sg4::SplitDuplexLink* link = zone->create_split_duplex_link(model.link_name(id), l.bandwidth_Bps);
+      link->set_latency(latency_s);
+      set_profile(link->get_link_up(), id, profiles);  // each half its own; the DOWN half's id is the peer's
+      set_profile(link->get_link_down(), l.duplex_peer, profiles);
+      out[id] = SgLink{link->seal(), Dir::UP};
     } else {
       const auto policy =
           l.sharing == LinkSharing::fatpipe ? sg4::Link::SharingPolicy::FATPIPE : sg4::Link::SharingPolicy::SHARED;
-      out[id] = SgLink{zone->create_link(model.link_name(id), l.bandwidth_Bps)
-                           ->set_latency(latency_s)
-                           ->set_sharing_policy(policy)
-                           ->seal(),
-                       Dir::NONE};
+      sg4::Link* link = zone->create_link(model.link_name(id), l.bandwidth_Bps)->set_latency(latency_s)->set_sharing_policy(policy);
+      set_profile(link, id, profiles);
+      out[id] = SgLink{link->seal(), Dir::NONE};
     }
   }
   return out;
@@ -101,7 +115,8 @@ std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bo
 
 }  // namespace
 
-SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver) {
+SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver,
+                             const std::map<int, LinkProfile>& bandwidth_profiles) {
   if (!platform.simgrid_xml.empty()) {
     SgPlatform out = load_xml(platform, job);
     xml_route_latencies(out, latency_at_receiver);
@@ -118,7 +133,15 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
     out.flops_scale.push_back(1.0);
     out.exec_bound.push_back(0.0);
   }
-  const std::vector<SgLink> links = create_links(zone, model, latency_at_receiver);
+  const std::vector<SgLink> links = create_links(zone, model, latency_at_receiver, bandwidth_profiles);
+  // Each model link's own SimGrid link: a split-duplex half is the half itself (a profile set on it changes that
+  // direction only).
+  for (const SgLink& l : links) {
+    auto* split = static_cast<sg4::SplitDuplexLink*>(l.link);
+    out.model_links.push_back(l.dir == Dir::UP ? split->get_link_up()
+                              : l.dir == Dir::DOWN ? split->get_link_down()
+                                                   : l.link);
+  }
   const std::size_t n = out.hosts.size();
   out.route_latency_s.assign(n * n, 0.0);
   out.latency_at_receiver = latency_at_receiver;

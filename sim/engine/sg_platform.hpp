@@ -3,6 +3,9 @@
  *  @brief SimGrid adapter: the SimGrid platform of a PlatformSpec, built from its RouteModel (route_model.hpp).
  *  Only sim/engine/ includes SimGrid. */
 #include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -10,6 +13,7 @@
 namespace simgrid {
 namespace s4u {
 class Host;
+class Link;
 }
 }  // namespace simgrid
 
@@ -31,8 +35,20 @@ struct SgPlatform {
   /** @brief True when SimGrid's links carry no latency and the receiver adds route_latency_s after a transfer
    *  (see sg_build_platform): a SimGrid comm then ends when its last byte has LEFT the sender. */
   bool latency_at_receiver = false;
+  /** @brief The SimGrid link of every route-model link id (a split-duplex half: that half's own link); empty for XML
+   *  platforms. */
+  std::vector<simgrid::s4u::Link*> model_links;
+  /** @brief With scenario events: the earliest simulated time >= now at which no link of the route from host a to
+   *  host b is down (sim/engine/disturbances.hpp); empty = never down. */
+  std::function<double(int a, int b, double now)> route_up_at;
   /** @brief Route latency from host a to host b, seconds. */
   double latency_s(int a, int b) const { return route_latency_s[static_cast<std::size_t>(a) * hosts.size() + b]; }
+};
+
+/** @brief A link whose bandwidth changes during the run (scenario events, sim/engine/disturbances.hpp). */
+struct LinkProfile {
+  double initial_Bps = 0;  ///< bandwidth at creation, bytes/s
+  std::string text;        ///< SimGrid profile of the later changes ("time bytes/s" lines; "" = none)
 };
 
 /** @brief Creates the platform (or loads platform.simgrid_xml) in the current engine (see engine_startup.hpp).
@@ -45,6 +61,7 @@ struct SgPlatform {
  *  (the next message starts when the previous has left, not when it has arrived). Bandwidth sharing is unchanged
  *  under CM02, whose rates do not depend on latency (the TCP window cap does: see MessageFabric::flow_rate_cap).
  *  @throws InputError if the XML is rejected or a host is missing from it. */
-SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver = false);
+SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver = false,
+                             const std::map<int, LinkProfile>& bandwidth_profiles = {});
 
 }  // namespace hulk

@@ -15,6 +15,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/workload/islands.hpp"
 #include "sim/workload/placement_check.hpp"
+#include "sim/engine/disturbances.hpp"
 #include "sim/engine/engine_startup.hpp"
 #include "sim/engine/private_ring.hpp"
 #include "sim/engine/rank_actor.hpp"
@@ -35,6 +36,7 @@ void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::ve
   shared.record_spans = options.record_spans;
   shared.outer_step = options.outer_step;
   shared.progress_every_s = options.progress_every_s;
+  shared.first_iteration = options.first_iteration;
   shared.jobs.resize(job_count(scenario));
   for (int j = 0; j < job_count(scenario); ++j) {
     JobRun& run = shared.jobs[j];
@@ -125,12 +127,16 @@ void run_ranks(sg4::Engine& engine, const SgPlatform& sg, const std::vector<int>
 SimResult job_result(const SimShared& shared, const JobRun& run, const Placement& placement, double clock_s) {
   SimResult res;
   const int ranks = run.plan.ranks();
-  const double iters = run.iteration_end_s.empty() ? 1.0 : run.job->iterations;  // the outer step: one all-reduce
+  // The outer step: one all-reduce. A run stopped by a failure: the iterations it completed.
+  const double iters = run.iteration_end_s.empty() ? 1.0 : static_cast<double>(run.iteration_end_s.size());
   res.placement.gpu_of_rank.assign(placement.gpu_of_rank.begin() + run.offset,
                                    placement.gpu_of_rank.begin() + run.offset + ranks);
   // The outer step alone has no iterations: its time is the all-reduce's (the clock at the end).
   res.total_time_s = run.iteration_end_s.empty() ? clock_s : run.iteration_end_s.back();
   res.iteration_time_s = run.iteration_end_s.empty() ? clock_s : res.total_time_s / iters;
+  res.iteration_start_s = run.iteration_start_s;
+  res.iteration_end_s = run.iteration_end_s;
+  res.checkpoints = run.checkpoints;
   for (int local = 0; local < ranks; ++local) {
     const RankLedger& l = shared.ledgers[run.global(local)];
     res.compute_s += l.compute_s;
@@ -204,7 +210,7 @@ CommEvent comm_event(const RawEvent& e, const std::vector<int>& host_of_rank, co
 /** comm.csv and trace.json of the run, streamed from the recorder into `dir` (each written atomically). */
 void write_trace_files(const std::string& dir, const Scenario& scenario, const Placement& placement,
                        const SimOptions& options, const std::vector<int>& host_of_rank, const SimShared& shared,
-                       TraceRecorder& trace) {
+                       TraceRecorder& trace, double end_s) {
   if (options.record_events)
     write_file_atomic(dir + "/comm.csv", [&](std::ostream& out) {
       out << comm_csv_header(scenario);
@@ -219,8 +225,16 @@ void write_trace_files(const std::string& dir, const Scenario& scenario, const P
     write_file_atomic(dir + "/trace.json", [&](std::ostream& out) {
       ChromeTraceWriter writer(out, scenario, placement);
       trace.drain_spans([&](const Span& s) { writer.add(s); });
+      if (options.apply_events) writer.add_events(scenario, options.event_origin_s, end_s);
       writer.finish();
     });
+}
+
+/** The scenario on a quiet network. */
+Scenario without_events(const Scenario& scenario) {
+  Scenario quiet = scenario;
+  quiet.events.clear();
+  return quiet;
 }
 
 /** Throws unless every job ran all its iterations. SimGrid returns from run() on a deadlock (it prints "Oops!
@@ -243,7 +257,9 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   const PlatformSpec& platform = scenario.platform;
 
   const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
-  const SgPlatform sg = sg_build_platform(platform, job_at(scenario, 0), latency_at_receiver(scenario.network));
+  SgPlatform sg = sg_build_platform(platform, job_at(scenario, 0), latency_at_receiver(scenario.network),
+                                    options.apply_events ? bandwidth_profiles(scenario, options.event_origin_s)
+                                                         : std::map<int, LinkProfile>{});
 
   const int ranks = total_ranks(scenario);
   std::vector<int> host_of_rank(ranks), region_of_host;
@@ -268,19 +284,25 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   } else if (options.outer_step) {
     throw std::logic_error("SimOptions::outer_step is for a job with sync.algorithm diloco");
   }
+  bool stopped = false;
+  if (options.apply_events || std::isfinite(options.stop_at_s))
+    start_disturbances(options.apply_events ? scenario : without_events(scenario), sg, options.event_origin_s,
+                       options.stop_at_s, &stopped);
   run_ranks(*engine, sg, host_of_rank, shared, fabric);
-  if (!options.outer_step) check_finished(shared, *engine);
+  if (!options.outer_step && !stopped) check_finished(shared, *engine);
 
   std::vector<SimResult> jobs;
   for (const JobRun& run : shared.jobs) jobs.push_back(job_result(shared, run, placement, engine->get_clock()));
   SimResult res = has_several_jobs(scenario) ? cluster_result(scenario, std::move(jobs), placement)
                                              : std::move(jobs.front());
+  res.stopped = stopped;
   for (const auto& r : rings) {
     res.tp_closed_form_collectives += r->collectives();
     res.tp_closed_form_messages += r->messages();
   }
   if (!options.trace_dir.empty()) {
-    write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, shared, trace);
+    write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, shared, trace,
+                      engine->get_clock());
   } else {
     if (options.record_events)
       trace.drain_events([&](const RawEvent& e) { res.events.push_back(comm_event(e, host_of_rank, shared)); });

@@ -4,6 +4,7 @@
  *  SimGrid's engine cannot be reset: call simulate() at most once per process (tests: one test per process;
  *  tools: a forked child per evaluation, see subprocess.hpp). */
 #include <cstddef>
+#include <limits>
 #include <string>
 
 #include "sim/core/sim_result.hpp"
@@ -29,6 +30,18 @@ struct SimOptions {
   /** @brief DiLoCo jobs (JobSpec::sync): simulate one outer all-reduce of the pseudo-gradients across islands,
    *  alone (no inner step), instead of the job's iterations; the result's times are that all-reduce's. */
   bool outer_step = false;
+  /** @brief Scenario events (Scenario::events): simulated time 0 of this run is time `event_origin_s` of the
+   *  scenario's clock (a run that resumes after a host failure), see sim/topology/event_timeline.hpp. */
+  double event_origin_s = 0;
+  /** @brief Iterations done before this run (a resumed run): checkpoints are written after every iteration whose
+   *  number counted from the job's start is a multiple of JobSpec::checkpoint.every. */
+  int first_iteration = 0;
+  /** @brief If finite: every rank stops at this simulated time of the run (a host failure) and the result holds
+   *  the iterations completed by then (SimResult::stopped). */
+  double stop_at_s = std::numeric_limits<double>::infinity();
+  /** @brief Apply Scenario::events (link changes, stragglers); false = a quiet network whatever the scenario says.
+   *  Host failures are never applied here: see simulate_with_failures (sim/engine/failure_run.hpp). */
+  bool apply_events = true;
   /** @brief Messages (and spans) the recorder keeps in memory before it spills a sorted run to disk. */
   std::size_t trace_buffer_records = 1 << 18;
 };

@@ -22,7 +22,10 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
   MethodResult r;
   r.method = method;
   try {
-    PlacementOutcome placed = compute_placement(scenario, method, options);
+    // Methods place for the quiet network; the scenario's events (if any) are in the measurement only.
+    Scenario quiet = scenario;
+    quiet.events.clear();
+    PlacementOutcome placed = compute_placement(quiet, method, options);
     r.placement = placed.placement;
     r.method_wall_s = placed.wall_s;
     simulate_placement(scenario, r);

@@ -45,7 +45,8 @@ struct CompareReport {
  *  and ok. @throws InputError as simulate() does. */
 void simulate_placement(const Scenario& scenario, MethodResult& r);
 
-/** @brief Runs the methods. round-robin and greedy are always simulated (as references for the speedups) even
+/** @brief Runs the methods. Each places for the scenario without its events (a quiet network); every placement is
+ *  then simulated with the scenario as given, events included. round-robin and greedy are always simulated (as references for the speedups) even
  *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its
  *  placement does not fit) is reported with ok = false. */
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,

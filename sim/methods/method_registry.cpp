@@ -11,6 +11,7 @@
 #include "sim/engine/isolated_run.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/methods/verified_search.hpp"
+#include "sim/place/search_placer.hpp"
 #include "sim/place/exhaustive_placer.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/random_placer.hpp"
@@ -100,6 +101,12 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
     VerifiedSearchOptions o;
     if (options.budget > 0) o.total_evaluations = options.budget;
     return std::make_unique<VerifiedSearchPlacer>(o);
+  }
+  if (method == "robust") {
+    SearchOptions o;
+    o.robust = true;
+    if (options.budget > 0) o.max_evaluations = options.budget;
+    return std::make_unique<SearchPlacer>(o);
   }
   if (method == "exhaustive") {
     ExhaustiveOptions o;

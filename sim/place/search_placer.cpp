@@ -14,6 +14,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/robust_evaluator.hpp"
 #include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_search.hpp"
@@ -252,6 +253,9 @@ Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candi
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
+  if (options_.robust && (has_several_jobs(scenario) || scenario.job.sync.diloco()))
+    throw InputError(scenario.file, 0, "robust",
+                     "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
   // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp).
   if (has_several_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
   const auto t0 = std::chrono::steady_clock::now();
@@ -262,7 +266,11 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
   std::unique_ptr<SyncEvaluator> sync;
   if (scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);
+  // The robust objective: the mean estimate over the distribution's network states.
+  std::unique_ptr<RobustEvaluator> robust;
+  if (options_.robust) robust = std::make_unique<RobustEvaluator>(scenario);
   const PlacementTime time_of = [&](const Placement& p) {
+    if (robust) return robust->iteration_time_s(p);
     return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
   };
   const Start start = pick_start(scenario, time_of, options_.start);
@@ -279,7 +287,10 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   double best_t = start.time_s;
   const std::vector<GpuSlot> best = anneal(
       cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
-      [&](const std::vector<int>& hosts) { return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts); },
+      [&](const std::vector<int>& hosts) {
+        if (robust) return robust->time_of_hosts(hosts);
+        return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
+      },
       [&](double t, const State& st) {
         if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);
       },

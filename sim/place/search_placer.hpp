@@ -31,6 +31,10 @@ struct SearchOptions {
   int simgrid_candidates = 0;
   /** @brief The SimGrid time used when simgrid_candidates > 0 (required then). */
   TimeOracle simgrid_time;
+  /** @brief Minimise the robust objective (sim/evaluate/robust_evaluator.hpp: the mean estimate over the network
+   *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate. One job, every-step
+   *  synchronisation. */
+  bool robust = false;
 };
 
 /** @brief What the last place() call did. */
@@ -50,7 +54,7 @@ struct SearchStats {
 class SearchPlacer : public Placer {
  public:
   explicit SearchPlacer(SearchOptions options = {}) : options_(options) {}
-  std::string name() const override { return "search"; }
+  std::string name() const override { return options_.robust ? "robust" : "search"; }
   /** @throws InputError if no feasible start exists (the job does not fit). */
   Placement place(const Scenario& scenario) override;
   /** @brief Statistics of the last place() call. */

@@ -1,5 +1,6 @@
 #include "sim/report/outputs.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "sim/core/atomic_file.hpp"
@@ -187,6 +188,26 @@ void ChromeTraceWriter::event(const nlohmann::json& e) {
   if (!first_) out_ << ',';
   first_ = false;
   out_ << e.dump();
+}
+
+void ChromeTraceWriter::add_events(const Scenario& scenario, double origin_s, double end_s) {
+  if (scenario.events.empty()) return;
+  const int pid = layout_.hosts * job_count(scenario);  // after every (job, host) process
+  event({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", "events"}}}});
+  event({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"sort_index", -1}}}});
+  static const char* kinds[] = {"link change", "link down", "straggler", "host failure"};
+  for (const EventSpec& e : scenario.events) {
+    const double start = std::max(0.0, e.at_s - origin_s);
+    const double end = std::min(end_s, e.at_s + e.duration_s - origin_s);
+    if (end <= start && !(e.kind == EventSpec::Kind::host_fail && start <= end_s)) continue;
+    event({{"name", e.origin + ": " + kinds[static_cast<int>(e.kind)]},
+           {"cat", "event"},
+           {"ph", "X"},
+           {"ts", start * 1e6},
+           {"dur", std::max(0.0, end - start) * 1e6},
+           {"pid", pid},
+           {"tid", static_cast<int>(e.kind)}});
+  }
 }
 
 void ChromeTraceWriter::finish() { out_ << "]}\n"; }

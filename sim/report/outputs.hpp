@@ -55,6 +55,10 @@ class ChromeTraceWriter {
   ChromeTraceWriter(std::ostream& out, const Scenario& scenario, const Placement& placement);
   /** @brief Appends one span (ranks as in the placement). */
   void add(const Span& span);
+  /** @brief Appends the scenario's events (Scenario::events) on a track of their own, process "events": one span
+   *  per event in force during the run, clipped to [0, end_s] of the run, whose time 0 is origin_s of the
+   *  scenario's clock. */
+  void add_events(const Scenario& scenario, double origin_s, double end_s);
   /** @brief Ends the document (call once, after the last span). */
   void finish();
 

@@ -20,7 +20,7 @@ TEST(MethodNames, ScenarioAcceptsGnnRefineAsWritten) {
 
 TEST(MethodNames, ScenarioAcceptsEveryNameTheRegistryKnows) {
   EXPECT_EQ(known_methods(), method_name_list());
-  EXPECT_EQ(known_methods().size(), 7u);
+  EXPECT_EQ(known_methods().size(), 8u);
   for (const auto& m : known_methods()) {
     EXPECT_EQ(load_scenario_file(kTiny, {{"placement", m}}).placement, m);
     EXPECT_NO_THROW(check_method(m, "", "--methods")) << m;
@@ -41,7 +41,7 @@ TEST(MethodNames, ScenarioAndCommandLineRejectUnknownNamesAlike) {
   }
   const std::string message = unknown_method_message("gnn+refin");
   EXPECT_NE(message.find("did you mean 'gnn+refine'?"), std::string::npos) << message;
-  EXPECT_NE(message.find("round-robin, random, greedy, search, exhaustive, gnn, gnn+refine, file:PATH"),
+  EXPECT_NE(message.find("round-robin, random, greedy, search, robust, exhaustive, gnn, gnn+refine, file:PATH"),
             std::string::npos)
       << message;
   EXPECT_NE(from_scenario.find(message), std::string::npos) << from_scenario;

@@ -210,8 +210,8 @@ TEST(Exhaustive, EnumeratesUpToSymmetryAndRefusesLargeInstances) {
 }
 
 TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
-  const std::vector<std::string> expected = {"round-robin", "random", "greedy", "search",
-                                             "exhaustive",  "gnn",    "gnn+refine"};
+  const std::vector<std::string> expected = {"round-robin", "random", "greedy",    "search",
+                                             "robust",      "exhaustive", "gnn", "gnn+refine"};
   EXPECT_EQ(known_methods(), expected);
   MethodOptions with_learned;
   with_learned.learned = [](const Scenario& s, const std::string&) { return round_robin_placement(s); };
@@ -226,7 +226,7 @@ TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("did you mean 'greedy'"), std::string::npos) << what;
-    EXPECT_NE(what.find("round-robin, random, greedy, search, exhaustive, gnn, gnn+refine, file:PATH"),
+    EXPECT_NE(what.find("round-robin, random, greedy, search, robust, exhaustive, gnn, gnn+refine, file:PATH"),
               std::string::npos)
         << what;
   }

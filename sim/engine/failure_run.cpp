@@ -1,0 +1,289 @@
+#include "sim/engine/failure_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
+#include "sim/core/subprocess.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/report/placement_json.hpp"
+#include "sim/topology/event_timeline.hpp"
+#include "sim/workload/placement_check.hpp"
+
+namespace hulk {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/** One job's iterations in one attempt: start and end times, relative to the attempt's start. */
+struct JobIterations {
+  std::vector<double> starts, ends;
+};
+
+/** What one attempt (one SimGrid run in a child) produced. */
+struct AttemptRun {
+  nlohmann::json result;                          ///< result_to_json of the attempt
+  std::vector<JobIterations> jobs;                ///< per job
+  std::vector<std::pair<double, int>> checkpoints;  ///< (time, iterations held), the first job's
+  bool stopped = false;
+};
+
+AttemptRun run_attempt(const Scenario& scenario, const Placement& placement, SimOptions opts,
+                       const std::string& dir) {
+  const nlohmann::json j = run_in_child([&]() {
+    if (!dir.empty()) opts.trace_dir = dir;  // the caller's record_events / record_spans decide what is written
+    const SimResult r = simulate(scenario, placement, opts);
+    nlohmann::json jobs = nlohmann::json::array();
+    if (r.jobs.empty()) jobs.push_back({{"starts", r.iteration_start_s}, {"ends", r.iteration_end_s}});
+    for (const SimResult& job : r.jobs)
+      jobs.push_back({{"starts", job.iteration_start_s}, {"ends", job.iteration_end_s}});
+    return nlohmann::json{{"result", result_to_json(scenario, r)},
+                          {"jobs", jobs},
+                          {"checkpoints", r.checkpoints},
+                          {"stopped", r.stopped}};
+  });
+  AttemptRun out;
+  out.result = j.at("result");
+  for (const auto& job : j.at("jobs"))
+    out.jobs.push_back({job.at("starts").get<std::vector<double>>(), job.at("ends").get<std::vector<double>>()});
+  out.checkpoints = j.at("checkpoints").get<std::vector<std::pair<double, int>>>();
+  out.stopped = j.at("stopped").get<bool>();
+  return out;
+}
+
+/** Hosts holding a rank of the placement. */
+std::vector<bool> hosts_used(const Scenario& scenario, const Placement& placement) {
+  std::vector<bool> used(scenario.platform.hosts.size(), false);
+  for (const GpuSlot& g : placement.gpu_of_rank) used[g.host] = true;
+  return used;
+}
+
+/** Hosts down at time t: those whose failure (among `failures`) is in force then. */
+std::vector<bool> hosts_down(const Scenario& scenario, const std::vector<int>& failures, double t) {
+  std::vector<bool> down(scenario.platform.hosts.size(), false);
+  for (int f : failures) {
+    const EventSpec& e = scenario.events[f];
+    if (e.active_at(t)) down[e.target.host] = true;
+  }
+  return down;
+}
+
+/** The placement with the ranks of `failed` moved to idle GPUs of hosts that are up: all onto one host if one has
+ *  room (of the failed host's region first: its tensor-parallel groups stay inside a host), else one by one in
+ *  (other region last, host, slot) order; none if there are too few idle GPUs or the moved ranks do not fit. */
+std::optional<Placement> move_to_spares(const Scenario& scenario, const Placement& placement, int failed,
+                                        const std::vector<bool>& down) {
+  const auto& hosts = scenario.platform.hosts;
+  std::vector<std::vector<bool>> busy(hosts.size());
+  for (std::size_t h = 0; h < hosts.size(); ++h) busy[h].assign(hosts[h].gpus, false);
+  std::vector<int> moved;
+  for (std::size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
+    const GpuSlot& g = placement.gpu_of_rank[r];
+    busy[g.host][g.slot] = true;
+    if (g.host == failed) moved.push_back(static_cast<int>(r));
+  }
+  std::vector<GpuSlot> idle;
+  std::vector<int> hosts_by_preference;
+  for (int h = 0; h < static_cast<int>(hosts.size()); ++h)
+    if (h != failed && !down[h]) hosts_by_preference.push_back(h);
+  std::stable_sort(hosts_by_preference.begin(), hosts_by_preference.end(), [&](int a, int b) {
+    return (hosts[a].region != hosts[failed].region) < (hosts[b].region != hosts[failed].region);
+  });
+  for (int h : hosts_by_preference) {
+    std::vector<GpuSlot> free_here;
+    for (int s = 0; s < hosts[h].gpus; ++s)
+      if (!busy[h][s]) free_here.push_back({h, s});
+    if (free_here.size() >= moved.size()) {  // one host takes them all
+      idle = free_here;
+      break;
+    }
+    idle.insert(idle.end(), free_here.begin(), free_here.end());
+  }
+  if (idle.size() < moved.size()) return std::nullopt;
+  Placement out = placement;
+  for (std::size_t i = 0; i < moved.size(); ++i) out.gpu_of_rank[moved[i]] = idle[i];
+  if (!placement_problem(scenario, out, checks_memory(scenario)).empty()) return std::nullopt;
+  return out;
+}
+
+/** One row of iterations.csv. */
+struct IterationRow {
+  int job = 0;
+  int attempt = 0;
+  int iteration = 0;  ///< counted from the job's start (1-based)
+  double start_s = 0, end_s = 0;
+  bool kept = true;   ///< false: redone after a failure
+};
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+void write_iterations_csv(const std::string& path, const Scenario& scenario, const std::vector<IterationRow>& rows) {
+  const bool several = has_several_jobs(scenario);
+  std::ostringstream out;
+  out << (several ? "job," : "") << "attempt,iteration,start_s,end_s,time_s,kept\n";
+  for (const IterationRow& r : rows) {
+    if (several) out << job_at(scenario, r.job).name << ",";
+    out << r.attempt << "," << r.iteration << "," << num(r.start_s) << "," << num(r.end_s) << ","
+        << num(r.end_s - r.start_s) << "," << (r.kept ? 1 : 0) << "\n";
+  }
+  write_file_atomic(path, out.str());
+}
+
+std::string attempt_dir(const std::string& out_dir, int attempt) {
+  if (out_dir.empty()) return "";
+  return attempt == 1 ? out_dir : out_dir + "/attempt-" + std::to_string(attempt);
+}
+
+}  // namespace
+
+nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& placement, const SimOptions& options,
+                                    const std::string& out_dir) {
+  const bool has_failures = std::any_of(scenario.events.begin(), scenario.events.end(),
+                                        [](const EventSpec& e) { return e.kind == EventSpec::Kind::host_fail; });
+  if (scenario.job.sync.diloco() && !has_several_jobs(scenario))
+    throw InputError(scenario.file, 0, "events", "events with job.sync.algorithm diloco are not supported yet");
+  if (has_failures && has_several_jobs(scenario))
+    throw InputError(scenario.file, 0, "events", "host failures with several jobs are not supported yet");
+  const int total_iterations = job_at(scenario, 0).iterations;
+  const CheckpointSpec& checkpoint = job_at(scenario, 0).checkpoint;
+
+  Placement current = placement;
+  double origin = 0;
+  int done = 0;  // iterations in the checkpoint this attempt starts from
+  int redone = 0;
+  double restart_wait_s = 0, checkpoint_s = 0, wall = 0;
+  std::vector<int> failures;
+  std::vector<IterationRow> rows;
+  nlohmann::json attempts = nlohmann::json::array(), last;
+  for (int attempt = 1;; ++attempt) {
+    const int f = next_failure(scenario.events, hosts_used(scenario, current), origin, failures);
+    Scenario part = scenario;
+    if (!has_several_jobs(part)) part.job.iterations = total_iterations - done;
+    SimOptions opts = options;
+    opts.apply_events = true;
+    opts.event_origin_s = origin;
+    opts.first_iteration = done;
+    opts.stop_at_s = f >= 0 ? scenario.events[f].at_s - origin : kInf;
+    const std::string dir = attempt_dir(out_dir, attempt);
+    const AttemptRun run = run_attempt(part, current, opts, dir);
+    last = run.result;
+    checkpoint_s += static_cast<double>(run.checkpoints.size()) * checkpoint.cost_s;
+    const std::size_t first_row = rows.size();
+    for (std::size_t j = 0; j < run.jobs.size(); ++j) {
+      const JobIterations& it = run.jobs[j];
+      for (std::size_t i = 0; i < it.ends.size(); ++i) {
+        rows.push_back({static_cast<int>(j), attempt, done + static_cast<int>(i) + 1, origin + it.starts[i],
+                        origin + it.ends[i], true});
+        wall = std::max(wall, origin + it.ends[i]);
+      }
+    }
+    nlohmann::json entry = {{"start_s", origin}, {"first_iteration", done},
+                            {"iterations_completed", run.jobs.front().ends.size()}};
+    if (!run.stopped) {
+      entry["ended_by"] = "end";
+      entry["end_s"] = wall;
+      attempts.push_back(entry);
+      break;
+    }
+    // A host failed: back to the last checkpoint written before it (none in this attempt: where it started).
+    const EventSpec& failure = scenario.events[f];
+    failures.push_back(f);
+    entry["ended_by"] = failure.origin;
+    entry["end_s"] = failure.at_s;
+    attempts.push_back(entry);
+    const int reached = done + static_cast<int>(run.jobs.front().ends.size());
+    const int restored = run.checkpoints.empty() ? done : run.checkpoints.back().second;
+    for (std::size_t r = first_row; r < rows.size(); ++r)
+      if (rows[r].iteration > restored) rows[r].kept = false;
+    redone += reached - restored;
+    done = restored;
+    const double t = failure.at_s;
+    const std::vector<bool> down = hosts_down(scenario, failures, t);
+    const std::optional<Placement> spares = move_to_spares(scenario, current, failure.target.host, down);
+    double available = t;
+    if (spares) {
+      current = *spares;
+    } else if (std::isfinite(failure.duration_s)) {
+      available = t + failure.duration_s;  // the same GPUs, once the host is back
+    } else {
+      throw InputError(scenario.file, failure.line, failure.origin,
+                       "host '" + scenario.platform.hosts[failure.target.host].name +
+                           "' fails for good and no idle GPUs can take its ranks: the job cannot finish (give the "
+                           "failure a `for:` duration or leave spare GPUs)");
+    }
+    origin = available + failure.restart_s;
+    restart_wait_s += origin - t;
+  }
+
+  const double kept_time = [&] {
+    double s = 0;
+    for (const IterationRow& r : rows)
+      if (r.kept) s += r.end_s - r.start_s;
+    return s;
+  }();
+  nlohmann::json result = last;
+  if (attempts.size() > 1) {  // times over the whole run, not the last attempt's
+    result["iterations"] = total_iterations;
+    result["total_time_s"] = wall;
+    result["iteration_time_s"] = wall / total_iterations;
+    result["jobs"][0]["iteration_time_s"] = wall / total_iterations;
+    if (result.contains("objective_s")) result["objective_s"] = wall / total_iterations;
+    if (result.contains("makespan_s")) result["makespan_s"] = wall;
+    result["placement_after_failures"] = result["placement"];
+    result["placement"] = placement_to_json(scenario, placement);
+  }
+  result["events"] = {{"wall_s", wall},
+                       {"attempts", attempts},
+                       {"redone_iterations", redone},
+                       {"restart_s", restart_wait_s},
+                       {"checkpoint_s", checkpoint_s},
+                       {"goodput", wall > 0 ? kept_time / wall : 1.0},
+                       {"count", scenario.events.size()}};
+  if (!out_dir.empty()) {
+    write_iterations_csv(out_dir + "/iterations.csv", scenario, rows);
+    write_file_atomic(out_dir + "/result.json", result.dump(2) + "\n");
+  }
+  return result;
+}
+
+std::vector<EventCost> event_costs(const Scenario& scenario, const Placement& placement, const SimOptions& options) {
+  SimOptions quiet_options = options;
+  quiet_options.record_events = quiet_options.record_spans = false;
+  quiet_options.trace_dir.clear();
+  const auto wall = [&](const Scenario& s) {
+    return simulate_with_events(s, placement, quiet_options).at("events").at("wall_s").get<double>();
+  };
+  const double all = wall(scenario);
+  Scenario quiet = scenario;
+  quiet.events.clear();
+  std::vector<EventCost> out{{"all", all - wall(quiet)}};
+  // Rows of one trace file are one event: "<file> row N" -> "<file>".
+  const auto group = [](const EventSpec& e) {
+    const std::size_t row = e.origin.rfind(" row ");
+    return row == std::string::npos ? e.origin : e.origin.substr(0, row);
+  };
+  std::vector<std::string> groups;
+  for (const EventSpec& e : scenario.events)
+    if (std::find(groups.begin(), groups.end(), group(e)) == groups.end()) groups.push_back(group(e));
+  for (const std::string& g : groups) {
+    Scenario without = scenario;
+    without.events.clear();
+    for (const EventSpec& e : scenario.events)
+      if (group(e) != g) without.events.push_back(e);
+    out.push_back({g, all - wall(without)});
+  }
+  return out;
+}
+
+}  // namespace hulk

@@ -1,0 +1,152 @@
+#include "sim/topology/event_timeline.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace hulk {
+
+namespace {
+
+bool is_link_event(const EventSpec& e) {
+  return e.kind == EventSpec::Kind::link_change || e.kind == EventSpec::Kind::link_down;
+}
+bool sets_bandwidth(const EventSpec& e) {
+  return e.kind == EventSpec::Kind::link_down ||
+         (e.kind == EventSpec::Kind::link_change && (e.bandwidth_factor > 0 || e.bandwidth_Bps > 0));
+}
+bool sets_latency(const EventSpec& e) {
+  return e.kind == EventSpec::Kind::link_change && e.latency_s >= 0;
+}
+
+/** The event's window relative to the origin, or false when it ended before the origin. */
+bool window(const EventSpec& e, double origin_s, double& start, double& end) {
+  end = e.duration_s == std::numeric_limits<double>::infinity() ? e.duration_s : e.at_s + e.duration_s - origin_s;
+  start = std::max(0.0, e.at_s - origin_s);
+  return end > start;
+}
+
+/** Among the events (indices into `events`, in written order) in force at t, the latest-started one that `sets`;
+ *  -1 if none. */
+template <typename Pred>
+int in_force(const std::vector<EventSpec>& events, const std::vector<int>& on_link, double origin_s, double t,
+             Pred sets) {
+  int best = -1;
+  for (int i : on_link) {
+    double start = 0, end = 0;
+    if (!sets(events[i]) || !window(events[i], origin_s, start, end) || t < start || t >= end) continue;
+    if (best < 0 || events[i].at_s >= events[best].at_s) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<int> event_links(const RouteModel& model, const EventTarget& target) {
+  std::vector<int> out;
+  if (model.from_xml() || target.kind == EventTarget::Kind::host) return out;
+  for (int id = 0; id < model.links(); ++id) {
+    const ModelLink& l = model.link(id);
+    bool hit = false;
+    if (target.kind == EventTarget::Kind::wan_pair) {
+      const int a = target.region_a, b = target.region_b;
+      if (l.kind == LinkKind::wan) hit = (l.a == a && l.b == b) || (l.a == b && l.b == a);
+      if (l.kind == LinkKind::wan_host) {
+        const int from = model.region_of(l.a);
+        hit = (from == a && l.b == b) || (from == b && l.b == a);
+      }
+    } else {  // host_link
+      hit = (l.kind == LinkKind::nic_up || l.kind == LinkKind::nic_down || l.kind == LinkKind::wan_host) &&
+            l.a == target.host;
+    }
+    if (hit) out.push_back(id);
+  }
+  return out;
+}
+
+std::vector<LinkChange> link_timeline(const RouteModel& model, const std::vector<EventSpec>& events,
+                                      double origin_s) {
+  std::map<int, std::vector<int>> events_of_link;  // link id -> event indices, written order
+  for (int i = 0; i < static_cast<int>(events.size()); ++i)
+    if (is_link_event(events[i]))
+      for (int id : event_links(model, events[i].target)) events_of_link[id].push_back(i);
+
+  std::vector<LinkChange> out;
+  for (const auto& [id, on_link] : events_of_link) {
+    std::vector<double> times{0.0};
+    for (int i : on_link) {
+      double start = 0, end = 0;
+      if (!window(events[i], origin_s, start, end)) continue;
+      times.push_back(start);
+      if (end < std::numeric_limits<double>::infinity()) times.push_back(end);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const ModelLink& own = model.link(id);
+    LinkChange state{0, id, own.bandwidth_Bps, own.latency_s};
+    for (double t : times) {
+      LinkChange next{t, id, own.bandwidth_Bps, own.latency_s};
+      const int down = in_force(events, on_link, origin_s, t,
+                                [](const EventSpec& e) { return e.kind == EventSpec::Kind::link_down; });
+      const int bw = in_force(events, on_link, origin_s, t, sets_bandwidth);
+      if (down >= 0) {
+        next.bandwidth_Bps = kDownBandwidthBps;
+      } else if (bw >= 0) {
+        const EventSpec& e = events[bw];
+        next.bandwidth_Bps = e.bandwidth_Bps > 0 ? e.bandwidth_Bps : own.bandwidth_Bps * e.bandwidth_factor;
+      }
+      const int lat = in_force(events, on_link, origin_s, t, sets_latency);
+      if (lat >= 0) next.latency_s = events[lat].latency_s;
+      if (next.bandwidth_Bps != state.bandwidth_Bps || next.latency_s != state.latency_s) out.push_back(next);
+      state = next;
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const LinkChange& x, const LinkChange& y) { return x.at_s < y.at_s; });
+  return out;
+}
+
+std::vector<std::vector<SpeedChange>> speed_timeline(int hosts, const std::vector<EventSpec>& events,
+                                                     double origin_s) {
+  std::vector<std::vector<int>> events_of_host(hosts);
+  for (int i = 0; i < static_cast<int>(events.size()); ++i)
+    if (events[i].kind == EventSpec::Kind::host_speed && events[i].target.host >= 0 &&
+        events[i].target.host < hosts)
+      events_of_host[events[i].target.host].push_back(i);
+  std::vector<std::vector<SpeedChange>> out(hosts);
+  for (int h = 0; h < hosts; ++h) {
+    std::vector<double> times{0.0};
+    for (int i : events_of_host[h]) {
+      double start = 0, end = 0;
+      if (!window(events[i], origin_s, start, end)) continue;
+      times.push_back(start);
+      if (end < std::numeric_limits<double>::infinity()) times.push_back(end);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    double factor = 1;
+    for (double t : times) {
+      const int e = in_force(events, events_of_host[h], origin_s, t, [](const EventSpec&) { return true; });
+      const double next = e >= 0 ? events[e].speed_factor : 1.0;
+      if (next != factor) out[h].push_back({t, next});
+      factor = next;
+    }
+  }
+  return out;
+}
+
+int next_failure(const std::vector<EventSpec>& events, const std::vector<bool>& hosts_used, double origin_s,
+                 const std::vector<int>& handled) {
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(events.size()); ++i) {
+    const EventSpec& e = events[i];
+    if (e.kind != EventSpec::Kind::host_fail || e.at_s < origin_s) continue;
+    if (std::find(handled.begin(), handled.end(), i) != handled.end()) continue;
+    if (e.target.host < 0 || e.target.host >= static_cast<int>(hosts_used.size()) || !hosts_used[e.target.host])
+      continue;
+    if (best < 0 || e.at_s < events[best].at_s) best = i;
+  }
+  return best;
+}
+
+}  // namespace hulk
