@@ -23,7 +23,7 @@ inline const std::vector<MethodName>& method_names() {
       {"random", "a random valid placement (seeded by the scenario)"},
       {"greedy", "topology-aware heuristic: TP in a host, DP in a region, stages along the cheapest chain"},
       {"search", "annealing restarts over the analytic evaluator, the final choice checked by SimGrid"},
-      {"robust", "annealing over the mean estimate across the scenario's `robust:` network states (degraded WAN pairs)"},
+      {"robust", "annealing over the mean estimate across the scenario's robust: network states, checked by SimGrid"},
       {"exhaustive", "every placement up to symmetry, timed by SimGrid (small platforms only)"},
       {"gnn", "the learned GNN placer (model file, default models/hulk-gnn.pt)"},
       {"gnn+refine", "gnn, then a short annealing run from its answer; SimGrid keeps the better of the two"},

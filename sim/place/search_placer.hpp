@@ -32,8 +32,8 @@ struct SearchOptions {
   /** @brief The SimGrid time used when simgrid_candidates > 0 (required then). */
   TimeOracle simgrid_time;
   /** @brief Minimise the robust objective (sim/evaluate/robust_evaluator.hpp: the mean estimate over the network
-   *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate. One job, every-step
-   *  synchronisation. */
+   *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate; the start is the best
+   *  by that objective of greedy, round-robin and greedy on each state. One job, every-step synchronisation. */
   bool robust = false;
 };
 
