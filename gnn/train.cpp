@@ -28,17 +28,23 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
-// Installs the SIGINT handler for the duration of training and restores the previous one.
+// Installs the SIGINT and SIGTERM handler for the duration of training and restores the previous ones (the CLI
+// promises that both keep finished work: here, the last finished epoch's checkpoint).
 class SigintGuard {
  public:
   SigintGuard() {
     g_interrupted.store(false);
     previous_ = std::signal(SIGINT, on_sigint);
+    previous_term_ = std::signal(SIGTERM, on_sigint);
   }
-  ~SigintGuard() { std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_); }
+  ~SigintGuard() {
+    std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_);
+    std::signal(SIGTERM, previous_term_ == SIG_ERR ? SIG_DFL : previous_term_);
+  }
 
  private:
   void (*previous_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
 };
 
 // One intra-op thread while training: reductions then always sum in the same order (determinism).

@@ -39,6 +39,7 @@ struct GenArgs {
   int max_gpus = 128;
   std::string jobs;          ///< "" = one job per cluster; "N" or "MIN-MAX": clusters shared by several jobs
   std::string label = "simgrid";  ///< simgrid (SimGrid-checked search) | evaluator (annealing on the evaluator)
+  std::string wan = "pair";       ///< pair | host | mixed: the sampled platforms' WAN capacity model
   int min_jobs = 0, max_jobs = 0;
 };
 
@@ -62,6 +63,7 @@ gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   options.budget = args.budget;
   options.max_gpus = args.max_gpus;
   options.simgrid = args.label == "simgrid";
+  options.wan = args.wan;
   const std::uint64_t sample_seed = gnn::sample_seed(seed, index);
   if (args.max_jobs >= 2)
     options.jobs = args.min_jobs + static_cast<int>(component_seed(sample_seed, "gen-data#jobs") %
@@ -92,11 +94,12 @@ std::string changed_generation_option(const gnn::Manifest& old, const gnn::Manif
     return "--count (was " + std::to_string(old.count) + ", now " + std::to_string(now.count) + ")";
   if (old.seed != now.seed)
     return "--seed (was " + std::to_string(old.seed) + ", now " + std::to_string(now.seed) + ")";
-  for (const char* flag : {"--budget", "--max-gpus", "--jobs", "--label"}) {
+  for (const char* flag : {"--budget", "--max-gpus", "--jobs", "--label", "--wan"}) {
     std::string was = generator_option(old.generator, flag), is = generator_option(now.generator, flag);
-    if (std::string(flag) == "--label") {  // absent = the default, SimGrid labels
-      if (was.empty()) was = "simgrid";
-      if (is.empty()) is = "simgrid";
+    if (std::string(flag) == "--label" || std::string(flag) == "--wan") {  // absent = the default
+      const char* fallback = std::string(flag) == "--label" ? "simgrid" : "pair";
+      if (was.empty()) was = fallback;
+      if (is.empty()) is = fallback;
     }
     if (was != is) return std::string(flag) + " (was " + (was.empty() ? "unknown" : was) + ", now " + is + ")";
   }
@@ -109,6 +112,8 @@ void run_gen_data(GenArgs args) {
   parse_jobs_option(args);
   if (args.label != "simgrid" && args.label != "evaluator")
     throw InputError("", 0, "--label", "expected simgrid or evaluator, got '" + args.label + "'");
+  if (args.wan != "pair" && args.wan != "host" && args.wan != "mixed")
+    throw InputError("", 0, "--wan", "expected pair, host or mixed, got '" + args.wan + "'");
   const Shard shard = parse_shard(args.shard);
   fs::create_directories(args.out);
   gnn::Manifest manifest;
@@ -118,7 +123,8 @@ void run_gen_data(GenArgs args) {
   manifest.generator = "hulk gen-data --count " + std::to_string(args.count) + " --seed " +
                        std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
                        std::to_string(args.max_gpus) + (args.jobs.empty() ? "" : " --jobs " + args.jobs) +
-                       (args.label == "simgrid" ? "" : " --label " + args.label);
+                       (args.label == "simgrid" ? "" : " --label " + args.label) +
+                       (args.wan == "pair" ? "" : " --wan " + args.wan);
   if (fs::exists(args.out + "/manifest.json")) {
     const std::string changed = changed_generation_option(gnn::read_manifest(args.out), manifest);
     if (!changed.empty())
@@ -254,6 +260,10 @@ void register_gnn_commands(CLI::App& app) {
   gen->add_option("--label", g->label,
                   "simgrid: the SimGrid-checked search labels, SimGrid times; evaluator: the annealing search over "
                   "the analytic evaluator, no SimGrid (estimates stored as greedy_est/search_est; far faster)")
+      ->capture_default_str();
+  gen->add_option("--wan", g->wan,
+                  "WAN capacity model of the sampled platforms: pair (one pipe per region pair), host (each host's "
+                  "own cap) or mixed (drawn per sample)")
       ->capture_default_str();
   gen->add_option("--jobs", g->jobs,
                   "N or MIN-MAX (2..8): clusters shared by several jobs; each sample is one job on the GPUs the "

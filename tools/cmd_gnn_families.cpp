@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 struct FamiliesArgs {
   FamilyOptions family;
   std::string families = "in-family,larger,wan-host,multi-job,paper";
-  std::string model, out;
+  std::string model, challenger, out;
   std::uint64_t untrained_seed = 1;
   MethodOptions options = cli_method_options();
 };
@@ -40,9 +40,10 @@ struct Variant {
   std::string name;
   bool untrained = false;
   gnn::SamplingOptions sampling;
+  std::string model;  ///< "" = the --model file
 };
 
-std::vector<Variant> variants() {
+std::vector<Variant> variants(const std::string& challenger) {
   Variant gnn{"gnn", false, {}};
   Variant untrained{"untrained", true, {}};
   Variant argmax{"argmax", false, {}};
@@ -50,7 +51,9 @@ std::vector<Variant> variants() {
   Variant no_greedy{"no-greedy", false, {}};
   no_greedy.sampling.greedy_candidate = false;
   no_greedy.sampling.reference_prior = false;
-  return {gnn, untrained, argmax, no_greedy};
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy};
+  if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
+  return out;
 }
 
 std::vector<std::string> split_families(const std::string& text) {
@@ -73,7 +76,7 @@ nlohmann::json learned_placements(const std::vector<const Scenario*>& scenarios,
     gnn_plugin().save_untrained_model(untrained, untrained_seed);
     nlohmann::json out = nlohmann::json::array();
     for (const Variant& v : vs) {
-      const std::string path = v.untrained ? untrained : model;
+      const std::string path = v.untrained ? untrained : v.model.empty() ? model : v.model;
       const std::unique_ptr<Placer> placer = gnn_plugin().make_placer(path, v.sampling);
       const LearnedPlacer learned = [&](const Scenario& s, const std::string&) { return placer->place(s); };
       nlohmann::json row = nlohmann::json::array();
@@ -103,6 +106,18 @@ double simulated_s(const Scenario& s, const Placement& p, std::vector<std::pair<
   return r.iteration_time_s;
 }
 
+/** A method's placement (in a child, with its wall time) and its SimGrid time. @throws InputError if it fails. */
+MethodResult placed_and_simulated(const Scenario& s, const std::string& method, const MethodOptions& options) {
+  const PlacementOutcome o = compute_placement(s, method, options);
+  MethodResult r;
+  r.method = method;
+  r.placement = o.placement;
+  r.method_wall_s = o.wall_s;
+  simulate_placement(s, r);
+  if (!r.ok) throw InputError("", 0, "", s.name + ": " + method + " failed in SimGrid: " + r.error);
+  return r;
+}
+
 void run_gnn_families(FamiliesArgs a) {
   if (a.family.count < 1) throw InputError("", 0, "--count", "expected at least 1 scenario per family");
   const std::vector<std::string> families = split_families(a.families);
@@ -111,7 +126,7 @@ void run_gnn_families(FamiliesArgs a) {
   const std::string model = a.model.empty() ? default_model_path() : a.model;
   std::vector<std::vector<Scenario>> scenarios;
   for (const std::string& f : families) scenarios.push_back(family_scenarios(f, a.family));
-  const std::vector<Variant> vs = variants();
+  const std::vector<Variant> vs = variants(a.challenger);
   std::vector<std::string> names;
   for (const Variant& v : vs) names.push_back(v.name);
 
@@ -123,16 +138,15 @@ void run_gnn_families(FamiliesArgs a) {
   for (const auto& list : scenarios) total += static_cast<int>(list.size());
   for (std::size_t f = 0; f < families.size(); ++f)
     for (const Scenario& s : scenarios[f]) {
-      const CompareReport r = run_compare(s, {"greedy", "search"}, a.options, true);
-      if (!r.results[0].ok || !r.results[1].ok)
-        throw InputError("", 0, "", s.name + ": greedy or search failed: " + r.results[0].error + r.results[1].error);
+      const MethodResult greedy = placed_and_simulated(s, "greedy", a.options),
+                         search = placed_and_simulated(s, "search", a.options);
       FamilyCase c;
       c.name = s.name;
-      c.greedy_s = r.results[0].iteration_time_s;
-      c.search_s = r.results[1].iteration_time_s;
-      c.search_wall_s = r.results[1].method_wall_s;
+      c.greedy_s = greedy.iteration_time_s;
+      c.search_s = search.iteration_time_s;
+      c.search_wall_s = search.method_wall_s;
       cases[f].push_back(c);
-      known[f].push_back({{r.results[0].placement, c.greedy_s}, {r.results[1].placement, c.search_s}});
+      known[f].push_back({{greedy.placement, c.greedy_s}, {search.placement, c.search_s}});
       all.push_back(&s);
       std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: %d GPUs, greedy %.4g s, search %.4g s (%.1f s)\n", ++done,
                    total, families[f].c_str(), s.name.c_str(), s.platform.total_gpus(), c.greedy_s, c.search_s,
@@ -171,6 +185,8 @@ void register_gnn_families_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--paper", a->family.paper_dir, "folder of the paper family's scenarios (default: scenarios/paper)");
   cmd->add_option("--model", a->model, "GNN model file (default: " + default_model_path() + ")");
+  cmd->add_option("--challenger", a->challenger,
+                  "another model file, one more row (challenger) with gnn's decoder on the same scenarios");
   cmd->add_option("--budget", a->options.budget, "search budget in evaluations (0 = search's own, 20000)")
       ->capture_default_str();
   cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk train --epochs 0)")

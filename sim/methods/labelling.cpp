@@ -88,6 +88,9 @@ LabelledSample make_labelled_sample(std::uint64_t scenario_seed, const LabelOpti
   SamplerOptions sampler;
   sampler.gpu_types = GpuCatalog::builtin().all();
   sampler.max_total_gpus = options.max_gpus;
+  const bool host_wan = options.wan == "host" ||
+                        (options.wan == "mixed" && component_seed(scenario_seed, "labelling#wan") % 2 == 1);
+  sampler.wan_capacity = host_wan ? WanCapacity::host : WanCapacity::pair;
   if (!options.simgrid) return evaluator_labelled_sample(scenario_seed, options, sampler);
   VerifiedSearchOptions search_options;
   search_options.total_evaluations = options.budget;

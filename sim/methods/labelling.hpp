@@ -26,6 +26,9 @@ struct LabelOptions {
    *  runs at all: traffic is the analytic estimate of greedy's placement, and times_s holds the evaluator's
    *  estimates under "greedy_est" and "search_est" (never under the SimGrid keys). Far faster, for many labels. */
   bool simgrid = true;
+  /** @brief WAN capacity model of the sampled platforms (gen-data --wan): "pair" (default), "host", or "mixed"
+   *  (each sample's drawn from its seed, half and half). */
+  std::string wan = "pair";
 };
 
 /** @brief One labelled sample. */
