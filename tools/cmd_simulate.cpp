@@ -71,12 +71,15 @@ void run_validate(const std::string& file) {
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, ";
   if (!has_several_jobs(s)) {
-    std::cout << "job " << shape_text(s.job) << "\n";
-    return;
+    std::cout << "job " << shape_text(s.job);
+  } else {
+    std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
+    for (std::size_t k = 0; k < s.jobs.size(); ++k)
+      std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << shape_text(s.jobs[k]);
   }
-  std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
-  for (std::size_t k = 0; k < s.jobs.size(); ++k)
-    std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << shape_text(s.jobs[k]);
+  // Issue 12's keys, only when present (the line of a scenario without them is unchanged); each trace row counts.
+  if (!s.events.empty()) std::cout << ", " << s.events.size() << (s.events.size() == 1 ? " event" : " events");
+  if (s.robust.samples > 0) std::cout << ", robust: " << s.robust.samples << " states";
   std::cout << "\n";
 }
 

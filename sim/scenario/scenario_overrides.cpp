@@ -102,8 +102,10 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
       std::string here = path.empty() ? p : path + "." + p;
       if (cur.IsSequence()) {
         const long idx = find_element(cur, p);
-        // The loader's key paths use indices: "platform.regions.1", and "jobs[1]" for the jobs.
-        if (idx >= 0) here = path == "jobs" ? "jobs[" + std::to_string(idx) + "]" : path + "." + std::to_string(idx);
+        // The loader's key paths use indices: "platform.regions.1", and "jobs[1]" and "events[1]" at the top.
+        if (idx >= 0)
+          here = path == "jobs" || path == "events" ? path + "[" + std::to_string(idx) + "]"
+                                                    : path + "." + std::to_string(idx);
         if (idx < 0)
           throw InputError(
               file, 0, ov.key,

@@ -34,7 +34,7 @@ std::string YamlReader::join(const std::string& parent, const std::string& child
 
 std::string YamlReader::override_of(const std::string& key) const {
   for (const auto& [path, label] : overrides_)
-    if (key == path || key.rfind(path + ".", 0) == 0) return label;
+    if (key == path || key.rfind(path + ".", 0) == 0 || key.rfind(path + "[", 0) == 0) return label;  // events[2]
   return "";
 }
 

@@ -130,3 +130,36 @@ TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
     EXPECT_EQ(e.line(), 23);  // "  global_batch: 64" in two-region-gpt.yaml
   }
 }
+
+// Issue 12: the loader names event entries events[i]; an override into one (or of the whole list) is named in the
+// error like any other overridden value, without a file line.
+TEST(Overrides, ErrorsInOverriddenEventsNameTheOverride) {
+  const std::string events = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/events.yaml";
+  const auto error = [&](const Override& ov, std::string& key, int& line) {
+    try {
+      load_scenario_file(events, {ov});
+    } catch (const InputError& e) {
+      key = e.key();
+      line = e.line();
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string key;
+  int line = -1;
+  std::string msg = error({"events.0.bandwidth", "150x"}, key, line);
+  EXPECT_EQ(key, "events[0].bandwidth") << msg;
+  EXPECT_EQ(line, 0) << msg;
+  EXPECT_NE(msg.find("(value from --set events.0.bandwidth=150x)"), std::string::npos) << msg;
+  msg = error({"events.4.speed", "0%"}, key, line);
+  EXPECT_EQ(key, "events[4].speed") << msg;
+  EXPECT_NE(msg.find("(value from --set events.4.speed=0%)"), std::string::npos) << msg;
+  msg = error({"events", "[{at: -1s, host: fra-0, speed: 50%}]"}, key, line);
+  EXPECT_EQ(key, "events[0].at") << msg;
+  EXPECT_EQ(line, 0) << msg;
+  EXPECT_NE(msg.find("(value from --set events=[{at: -1s"), std::string::npos) << msg;
+  // A latency above its bound (10 s).
+  msg = error({"events.1.latency", "20s"}, key, line);
+  EXPECT_EQ(key, "events[1].latency") << msg;
+  EXPECT_NE(msg.find("--set events.1.latency=20s"), std::string::npos) << msg;
+}
