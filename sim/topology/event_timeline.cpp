@@ -40,6 +40,21 @@ int in_force(const std::vector<EventSpec>& events, const std::vector<int>& on_li
   return best;
 }
 
+/** 0 and every start and (finite) end of the given events after the origin, sorted, without repeats: the times at
+ *  which what is in force can change. */
+std::vector<double> boundaries(const std::vector<EventSpec>& events, const std::vector<int>& which, double origin_s) {
+  std::vector<double> times{0.0};
+  for (int i : which) {
+    double start = 0, end = 0;
+    if (!window(events[i], origin_s, start, end)) continue;
+    times.push_back(start);
+    if (end < std::numeric_limits<double>::infinity()) times.push_back(end);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
 }  // namespace
 
 std::vector<int> event_links(const RouteModel& model, const EventTarget& target) {
@@ -73,15 +88,7 @@ std::vector<LinkChange> link_timeline(const RouteModel& model, const std::vector
 
   std::vector<LinkChange> out;
   for (const auto& [id, on_link] : events_of_link) {
-    std::vector<double> times{0.0};
-    for (int i : on_link) {
-      double start = 0, end = 0;
-      if (!window(events[i], origin_s, start, end)) continue;
-      times.push_back(start);
-      if (end < std::numeric_limits<double>::infinity()) times.push_back(end);
-    }
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const std::vector<double> times = boundaries(events, on_link, origin_s);
     const ModelLink& own = model.link(id);
     LinkChange state{0, id, own.bandwidth_Bps, own.latency_s};
     for (double t : times) {
@@ -115,15 +122,7 @@ std::vector<std::vector<SpeedChange>> speed_timeline(int hosts, const std::vecto
       events_of_host[events[i].target.host].push_back(i);
   std::vector<std::vector<SpeedChange>> out(hosts);
   for (int h = 0; h < hosts; ++h) {
-    std::vector<double> times{0.0};
-    for (int i : events_of_host[h]) {
-      double start = 0, end = 0;
-      if (!window(events[i], origin_s, start, end)) continue;
-      times.push_back(start);
-      if (end < std::numeric_limits<double>::infinity()) times.push_back(end);
-    }
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const std::vector<double> times = boundaries(events, events_of_host[h], origin_s);
     double factor = 1;
     for (double t : times) {
       const int e = in_force(events, events_of_host[h], origin_s, t, [](const EventSpec&) { return true; });
