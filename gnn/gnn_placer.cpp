@@ -1,6 +1,7 @@
 #include "gnn/gnn_placer.hpp"
 
 #include "gnn/model_file.hpp"
+#include "gnn/polish.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
 #include "sim/features/reference_graph.hpp"
@@ -46,8 +47,8 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     return only;
   }
   const hulk::Evaluator evaluator(scenario);
-  SampledPlacement best = decode_best_of_samples(
-      scenario, s, opt, [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); });
+  const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
+  SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost);
   if (opt.greedy_candidate) {
     // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
     const double greedy_s = evaluator.iteration_time_s(greedy);
@@ -58,7 +59,8 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
       best.chosen = -1;
     }
   }
-  return best;
+  return polish_placement(scenario, s, std::move(best), polish_budget(scenario, opt.polish, opt.polish_rank_budget),
+                          cost);
 }
 
 Placement GnnPlacer::place(const Scenario& scenario) { return place_with_details(scenario).placement; }

@@ -2,8 +2,9 @@
 /** @file gnn_placer.hpp
  *  @brief The learned placer: build the cluster graph, run the GNN (eval mode, NoGradGuard), decode scores into
  *  valid placements with the matching step (the argmax decode and sampled ones, sampled_decode.hpp), add greedy's
- *  own placement as one more candidate, keep the one the analytic evaluator ranks first (so never slower than
- *  greedy by the evaluator; by SimGrid up to the evaluator's error). Header is torch-free (pimpl) so tools/ can include it cheaply. */
+ *  own placement as one more candidate, keep the one the analytic evaluator ranks first, then improve it by the
+ *  score-guided host exchanges of polish.hpp (so never slower than greedy by the evaluator; by SimGrid up to the
+ *  evaluator's error). Header is torch-free (pimpl) so tools/ can include it cheaply. */
 #include <functional>
 #include <memory>
 #include <string>

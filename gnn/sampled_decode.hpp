@@ -32,6 +32,10 @@ struct SamplingOptions {
   /** @brief GnnPlacer: the greedy reference's residual prior is added to the model's logits (model.hpp). Off (an
    *  ablation, not how the model was trained): the prior is zero and the scores are the network's alone. */
   bool reference_prior = true;
+  /** @brief GnnPlacer: evaluations of the score-guided host exchanges after the decoder (gnn/polish.hpp; 0 = none,
+   *  an ablation), capped by polish_rank_budget / ranks as the candidates are by rank_budget. */
+  int polish = 128;
+  int polish_rank_budget = 8192;  ///< cap on polish evaluations x ranks (0 = none)
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */
@@ -43,6 +47,8 @@ struct SampledPlacement {
   double cost = 0;       ///< its cost
   int chosen = 0;        ///< its candidate index (0 = argmax decode, -1 = greedy's placement, GnnPlacer)
   int distinct = 0;      ///< distinct placements among the candidates (duplicates are not re-evaluated)
+  int polished = 0;            ///< host exchanges the polish kept (gnn/polish.hpp)
+  int polish_evaluations = 0;  ///< cost calls the polish made
 };
 
 /** @brief scores + temperature x Gumbel(0, 1) noise per (host, role). */

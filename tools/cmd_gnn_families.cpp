@@ -51,7 +51,9 @@ std::vector<Variant> variants(const std::string& challenger) {
   Variant no_greedy{"no-greedy", false, {}};
   no_greedy.sampling.greedy_candidate = false;
   no_greedy.sampling.reference_prior = false;
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy};
+  Variant no_polish{"no-polish", false, {}};
+  no_polish.sampling.polish = 0;  // the sampling decoder's answer as it was before the score-guided exchanges
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -194,11 +196,12 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
-      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate), untrained (same decoder,\n"
-      "fresh weights), argmax (argmax decode + greedy's placement), no-greedy (sampling decoder without greedy's\n"
-      "prior and candidate). closed = share of greedy's gap to search closed on a log scale (geometric means);\n"
-      "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
-      "placement time with the model loaded; search/x = median of search's wall time over the variant's.");
+      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + score-guided host\n"
+      "exchanges), untrained (same decoder, fresh weights), argmax (argmax decode + greedy's placement + exchanges),\n"
+      "no-greedy (without greedy's prior and candidate), no-polish (without the exchanges).\n"
+      "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
+      "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
+      "loaded; search/x = median of search's wall time over the variant's.");
   cmd->callback([a] { run_gnn_families(*a); });
 }
 
