@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tools/commands.hpp"
+#include "sim/methods/gnn_method.hpp"
 #include "tools/shard.hpp"
 #include "gnn/dataset.hpp"
 #include "gnn/format_version.hpp"
@@ -211,7 +212,7 @@ void run_gnn_eval(const EvalArgs& args) {
     for (const auto& d : data) {
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        Placement p = placer->place(d.scenario);
+        const Placement p = anneal_learned_placement(d.scenario, placer->place(d.scenario), kLearnedAnnealEvaluations);
         const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         out.push_back({{"ok", true}, {"placement", placement_slots_to_json(p)}, {"ms", ms}});
       } catch (const InputError& e) {

@@ -41,6 +41,7 @@ struct Variant {
   bool untrained = false;
   gnn::SamplingOptions sampling;
   std::string model;  ///< "" = the --model file
+  int anneal = kLearnedAnnealEvaluations;  ///< the method's annealing run after the placer (0 = none)
 };
 
 std::vector<Variant> variants(const std::string& challenger) {
@@ -52,8 +53,11 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_greedy.sampling.greedy_candidate = false;
   no_greedy.sampling.reference_prior = false;
   Variant no_polish{"no-polish", false, {}};
-  no_polish.sampling.polish = 0;  // the sampling decoder's answer as it was before the score-guided exchanges
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish};
+  no_polish.sampling.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
+  no_polish.anneal = 0;
+  Variant no_anneal{"no-anneal", false, {}};
+  no_anneal.anneal = 0;  // the score-guided exchanges, not the annealing after them
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -84,8 +88,9 @@ nlohmann::json learned_placements(const std::vector<const Scenario*>& scenarios,
       nlohmann::json row = nlohmann::json::array();
       for (const Scenario* s : scenarios) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Placement p = has_several_jobs(*s) ? learned_jobs_placement(*s, path, learned, v.sampling.greedy_candidate)
-                                                 : placer->place(*s);
+        const Placement p = has_several_jobs(*s)
+                                ? learned_jobs_placement(*s, path, learned, v.sampling.greedy_candidate, v.anneal)
+                                : anneal_learned_placement(*s, placer->place(*s), v.anneal);
         const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         row.push_back({{"placement", placement_slots_to_json(p)}, {"ms", ms}});
       }
@@ -197,8 +202,9 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + score-guided host\n"
-      "exchanges), untrained (same decoder, fresh weights), argmax (argmax decode + greedy's placement + exchanges),\n"
-      "no-greedy (without greedy's prior and candidate), no-polish (without the exchanges).\n"
+      "exchanges + short annealing), untrained (same, fresh weights), argmax (argmax decode only, then the same),\n"
+      "no-greedy (without greedy's prior and candidate), no-polish (neither exchanges nor annealing), no-anneal\n"
+      "(exchanges, no annealing).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");

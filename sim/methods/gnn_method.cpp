@@ -19,7 +19,7 @@ namespace hulk {
  *  the answer is the better by the evaluator of the model's and that greedy placement; greedy's too when the model's
  *  choice leaves a later job no share that fits its memory. */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
-                                 bool keep_greedy) {
+                                 bool keep_greedy, int anneal_evaluations) {
   const JobsEvaluator ev(scenario);
   std::vector<int> order;
   // The heuristic job orders only (at most 4 greedy runs, not every order's 48): placement time is the learned
@@ -35,8 +35,17 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   const Placement model = concat_placements(per_job);
-  if (!keep_greedy) return model;
-  return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
+  const Placement kept = !keep_greedy || ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
+  return anneal_learned_placement(scenario, kept, anneal_evaluations);
+}
+
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
+  if (evaluations <= 0 || static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks) return start;
+  SearchOptions search;
+  search.max_evaluations = evaluations;
+  search.start = start;
+  search.seed = 1;
+  return SearchPlacer(search).place(scenario);
 }
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
@@ -46,7 +55,8 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
   nlohmann::json answer = run_in_child([&]() {
     if (has_several_jobs(scenario))
       return placement_slots_to_json(learned_jobs_placement(scenario, model_path, learned));
-    return placement_slots_to_json(learned(scenario, model_path));
+    return placement_slots_to_json(anneal_learned_placement(scenario, learned(scenario, model_path),
+                                                            kLearnedAnnealEvaluations));
   });
   const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
   if (!refine) return placement;

@@ -18,6 +18,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/gnn_families.hpp"
+#include "sim/methods/gnn_method.hpp"
 #include "sim/methods/labelling.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "gnn/decode.hpp"
@@ -46,6 +47,7 @@ TEST(GreedyCandidate, NeverSlowerThanGreedyByTheEvaluatorAndSwitchable) {
   with.candidates = without.candidates = 4;
   without.greedy_candidate = false;
   without.reference_prior = false;  // the scores of random weights alone: far from greedy
+  without.polish = 0;  // nor improved afterwards
   GnnPlacer a(path, with), b(path, without);
   SamplerOptions o;
   o.max_total_gpus = 32;
@@ -61,6 +63,39 @@ TEST(GreedyCandidate, NeverSlowerThanGreedyByTheEvaluatorAndSwitchable) {
     slower_without += ev.iteration_time_s(b.place(s)) > greedy_s * (1 + 1e-9);
   }
   EXPECT_GT(slower_without, 0);
+  fs::remove(path);
+}
+
+TEST(GnnMethodStages, ExchangesAndAnnealingNeverSlowerByTheEvaluatorAndDeterministic) {
+  // The decoder's answer, then the exchanges (GnnPlacer), then the method's annealing run: each stage keeps its
+  // start unless the evaluator finds a faster placement, so by the evaluator full <= exchanges only <= decoder only
+  // on every scenario, and some scenario must gain (else the stages do nothing). Above kLearnedAnnealMaxRanks ranks
+  // the annealing returns its start.
+  const std::string path = untrained_model("stages_");
+  SamplingOptions decoder_only, exchanges;
+  decoder_only.candidates = exchanges.candidates = 4;
+  decoder_only.polish = 0;
+  GnnPlacer a(path, decoder_only), b(path, exchanges);
+  SamplerOptions o;
+  o.max_total_gpus = 32;
+  int gained = 0;
+  for (std::uint64_t seed = 40; seed < 52; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const SampledPlacement pa = a.place_with_details(s), pb = b.place_with_details(s);
+    const Placement pc = anneal_learned_placement(s, pb.placement, kLearnedAnnealEvaluations);
+    EXPECT_EQ(placement_violation(s, pc), "") << "seed " << seed;
+    EXPECT_LE(pb.cost, pa.cost) << "seed " << seed;
+    EXPECT_LE(ev.iteration_time_s(pc), pb.cost) << "seed " << seed;
+    EXPECT_EQ(anneal_learned_placement(s, pb.placement, kLearnedAnnealEvaluations).gpu_of_rank, pc.gpu_of_rank);
+    EXPECT_EQ(anneal_learned_placement(s, pb.placement, 0).gpu_of_rank, pb.placement.gpu_of_rank);
+    gained += ev.iteration_time_s(pc) < pa.cost;
+  }
+  EXPECT_GT(gained, 0);
+  const Scenario big = testing::grid_scenario(2, 5, 8, Parallelism{36, 1, 2});  // 72 ranks on 80 GPUs
+  ASSERT_GT(big.job.par.ranks(), kLearnedAnnealMaxRanks);
+  const Placement start = b.place(big);
+  EXPECT_EQ(anneal_learned_placement(big, start, kLearnedAnnealEvaluations).gpu_of_rank, start.gpu_of_rank);
   fs::remove(path);
 }
 
