@@ -89,7 +89,7 @@ nlohmann::json learned_placements(const std::vector<const Scenario*>& scenarios,
       for (const Scenario* s : scenarios) {
         const auto t0 = std::chrono::steady_clock::now();
         const Placement p = has_several_jobs(*s)
-                                ? learned_jobs_placement(*s, path, learned, v.sampling.greedy_candidate, v.anneal)
+                                ? learned_jobs_placement(*s, path, learned, v.sampling.greedy_candidate)
                                 : anneal_learned_placement(*s, placer->place(*s), v.anneal);
         const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         row.push_back({{"placement", placement_slots_to_json(p)}, {"ms", ms}});

@@ -19,7 +19,7 @@ namespace hulk {
  *  the answer is the better by the evaluator of the model's and that greedy placement; greedy's too when the model's
  *  choice leaves a later job no share that fits its memory. */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
-                                 bool keep_greedy, int anneal_evaluations) {
+                                 bool keep_greedy) {
   const JobsEvaluator ev(scenario);
   std::vector<int> order;
   // The heuristic job orders only (at most 4 greedy runs, not every order's 48): placement time is the learned
@@ -35,16 +35,15 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   const Placement model = concat_placements(per_job);
-  const Placement kept = !keep_greedy || ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
-  return anneal_learned_placement(scenario, kept, anneal_evaluations);
+  if (!keep_greedy) return model;
+  return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
-  if (evaluations <= 0 || static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks) return start;
+  if (evaluations <= 0 || has_several_jobs(scenario) || static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks) return start;
   SearchOptions search;
   search.max_evaluations = evaluations;
-  search.start = start;
-  search.seed = 1;
+  search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   return SearchPlacer(search).place(scenario);
 }
 
