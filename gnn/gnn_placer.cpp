@@ -1,6 +1,8 @@
 #include "gnn/gnn_placer.hpp"
 
 #include "gnn/model_file.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "gnn/polish.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
@@ -32,6 +34,10 @@ RoleScores GnnPlacer::scores(const Scenario& scenario) {
 }
 
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
+  if (has_several_jobs(scenario))  // its decoder, evaluator and exchanges are those of one job
+    throw InputError(scenario.file, 0, "jobs",
+                     "the learned placer places one job; several jobs are placed one after the other "
+                     "(learned_jobs_placement, as the gnn method does)");
   const SamplingOptions& opt = impl_->sampling;
   GraphOptions go;
   go.nearest_neighbours = impl_->model->config().nearest_neighbours;

@@ -12,6 +12,7 @@
 
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/placer.hpp"
@@ -140,7 +141,11 @@ void bench_file(const std::string& file, BenchArgs& args) {
     std::vector<double> ms;
     for (int i = 0; i < args.reps; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
-      anneal_learned_placement(s, placer->place(s), kLearnedAnnealEvaluations);  // as the gnn method places
+      const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
+      if (has_several_jobs(s))  // as the gnn method places
+        learned_jobs_placement(s, model, learned);
+      else
+        anneal_learned_placement(s, placer->place(s), kLearnedAnnealEvaluations);
       ms.push_back(1e3 * seconds_since(t0));
     }
     return nlohmann::json{{"median_ms", median(ms)}};

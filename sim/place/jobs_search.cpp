@@ -21,6 +21,8 @@ namespace hulk {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/** Up to this many jobs the start is the best greedy over every job order (4! = 24 greedy runs). */
+constexpr int kMaxJobsForEveryStartOrder = 4;
 
 /** The annealing state: every rank's GPU and host (Placement order) and the unused GPUs. */
 struct State {
@@ -55,13 +57,12 @@ void consider(const Scenario& s, const JobsEvaluator& ev, const Placement& p, co
 
 }  // namespace
 
-Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used,
-                                     int every_order_up_to) {
+Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used) {
   std::optional<InputError> first;
   Placement best;
   double best_s = kInf;
   for (bool reserve : {false, true}) {
-    for (const std::vector<int>& order : greedy_job_orders(s, every_order_up_to)) {
+    for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder)) {
       try {
         Placement p = greedy_jobs_placement(s, order, reserve);
         const double t = ev.objective_s(p);

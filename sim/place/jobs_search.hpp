@@ -22,13 +22,11 @@ namespace hulk {
 
 class JobsEvaluator;
 
-/** @brief Greedy's placement in the job order (greedy_job_orders: every order up to `every_order_up_to` jobs, else
- *  largest and heaviest first; each without and with greedy_jobs_placement's `reserve`) whose objective is lowest by
- *  the evaluator (the first of equal ones); @param order_used receives that order if not null. Every order of 4
- *  jobs is 48 greedy runs: a caller that must be fast (the learned placer) passes 0 (at most 4 runs).
+/** @brief Greedy's placement in the job order (greedy_job_orders: every order up to 4 jobs; each without and with
+ *  greedy_jobs_placement's `reserve`) whose objective is lowest by the evaluator (the first of equal ones); @param order_used receives that order if not null.
  *  @throws InputError (the first order's) if no order places every job. */
 Placement best_greedy_jobs_placement(const Scenario& scenario, const JobsEvaluator& ev,
-                                     std::vector<int>* order_used = nullptr, int every_order_up_to = 4);
+                                     std::vector<int>* order_used = nullptr);
 
 /** @brief The several-job annealing (see the file comment); fills stats (times are objectives, seconds).
  *  @throws InputError if no feasible start exists (the jobs do not fit together). */
