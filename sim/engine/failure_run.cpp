@@ -147,111 +147,136 @@ std::string attempt_dir(const std::string& out_dir, int attempt) {
 
 }  // namespace
 
-nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& placement, const SimOptions& options,
-                                    const std::string& out_dir) {
+namespace {
+
+void check_events_supported(const Scenario& scenario) {
   const bool has_failures = std::any_of(scenario.events.begin(), scenario.events.end(),
                                         [](const EventSpec& e) { return e.kind == EventSpec::Kind::host_fail; });
   if (scenario.job.sync.diloco() && !has_several_jobs(scenario))
     throw InputError(scenario.file, 0, "events", "events with job.sync.algorithm diloco are not supported yet");
   if (has_failures && has_several_jobs(scenario))
     throw InputError(scenario.file, 0, "events", "host failures with several jobs are not supported yet");
-  const int total_iterations = job_at(scenario, 0).iterations;
-  const CheckpointSpec& checkpoint = job_at(scenario, 0).checkpoint;
+}
 
-  Placement current = placement;
-  double origin = 0;
-  int done = 0;  // iterations in the checkpoint this attempt starts from
+/** What the attempts so far did: where the next one starts and what the run's outputs will say. */
+struct RunProgress {
+  Placement current;  ///< the placement the next attempt runs
+  double origin = 0;  ///< when the next attempt starts (run clock)
+  int done = 0;       ///< iterations in the checkpoint the next attempt starts from
   int redone = 0;
   double restart_wait_s = 0, checkpoint_s = 0, wall = 0;
-  std::vector<int> failures;
+  std::vector<int> failures;  ///< indices of the failures that ended attempts
   std::vector<IterationRow> rows;
   nlohmann::json attempts = nlohmann::json::array(), last;
-  for (int attempt = 1;; ++attempt) {
-    const int f = next_failure(scenario.events, hosts_used(scenario, current), origin, failures);
-    Scenario part = scenario;
-    if (!has_several_jobs(part)) part.job.iterations = total_iterations - done;
-    SimOptions opts = options;
-    opts.apply_events = true;
-    opts.event_origin_s = origin;
-    opts.first_iteration = done;
-    opts.stop_at_s = f >= 0 ? scenario.events[f].at_s - origin : kInf;
-    const std::string dir = attempt_dir(out_dir, attempt);
-    const AttemptRun run = run_attempt(part, current, opts, dir);
-    last = run.result;
-    checkpoint_s += static_cast<double>(run.checkpoints.size()) * checkpoint.cost_s;
-    const std::size_t first_row = rows.size();
-    for (std::size_t j = 0; j < run.jobs.size(); ++j) {
-      const JobIterations& it = run.jobs[j];
-      for (std::size_t i = 0; i < it.ends.size(); ++i) {
-        rows.push_back({static_cast<int>(j), attempt, done + static_cast<int>(i) + 1, origin + it.starts[i],
-                        origin + it.ends[i], true});
-        wall = std::max(wall, origin + it.ends[i]);
-      }
-    }
-    nlohmann::json entry = {{"start_s", origin}, {"first_iteration", done},
-                            {"iterations_completed", run.jobs.front().ends.size()}};
-    if (!run.stopped) {
-      entry["ended_by"] = "end";
-      entry["end_s"] = wall;
-      attempts.push_back(entry);
-      break;
-    }
-    // A host failed: back to the last checkpoint written before it (none in this attempt: where it started).
-    const EventSpec& failure = scenario.events[f];
-    failures.push_back(f);
-    entry["ended_by"] = failure.origin;
-    entry["end_s"] = failure.at_s;
-    attempts.push_back(entry);
-    const int reached = done + static_cast<int>(run.jobs.front().ends.size());
-    const int restored = run.checkpoints.empty() ? done : run.checkpoints.back().second;
-    for (std::size_t r = first_row; r < rows.size(); ++r)
-      if (rows[r].iteration > restored) rows[r].kept = false;
-    redone += reached - restored;
-    done = restored;
-    const double t = failure.at_s;
-    const std::vector<bool> down = hosts_down(scenario, failures, t);
-    const std::optional<Placement> spares = move_to_spares(scenario, current, failure.target.host, down);
-    double available = t;
-    if (spares) {
-      current = *spares;
-    } else if (std::isfinite(failure.duration_s)) {
-      available = t + failure.duration_s;  // the same GPUs, once the host is back
-    } else {
-      throw InputError(scenario.file, failure.line, failure.origin,
-                       "host '" + scenario.platform.hosts[failure.target.host].name +
-                           "' fails for good and no idle GPUs can take its ranks: the job cannot finish (give the "
-                           "failure a `for:` duration or leave spare GPUs)");
-    }
-    origin = available + failure.restart_s;
-    restart_wait_s += origin - t;
-  }
+};
 
-  const double kept_time = [&] {
-    double s = 0;
-    for (const IterationRow& r : rows)
-      if (r.kept) s += r.end_s - r.start_s;
-    return s;
-  }();
-  nlohmann::json result = last;
-  if (attempts.size() > 1) {  // times over the whole run, not the last attempt's
+/** Appends one attempt's iterations to p.rows (and its checkpoints' cost); returns its attempts entry. */
+nlohmann::json record_attempt(const AttemptRun& run, int attempt, const CheckpointSpec& checkpoint, RunProgress& p) {
+  p.last = run.result;
+  p.checkpoint_s += static_cast<double>(run.checkpoints.size()) * checkpoint.cost_s;
+  for (std::size_t j = 0; j < run.jobs.size(); ++j) {
+    const JobIterations& it = run.jobs[j];
+    for (std::size_t i = 0; i < it.ends.size(); ++i) {
+      p.rows.push_back({static_cast<int>(j), attempt, p.done + static_cast<int>(i) + 1, p.origin + it.starts[i],
+                        p.origin + it.ends[i], true});
+      p.wall = std::max(p.wall, p.origin + it.ends[i]);
+    }
+  }
+  return {{"start_s", p.origin}, {"first_iteration", p.done}, {"iterations_completed", run.jobs.front().ends.size()}};
+}
+
+/** After failure f ended an attempt: back to the last checkpoint written before it (none in this attempt: where it
+ *  started), the iterations after it marked redone, and the next attempt on spare GPUs or, the host back, on the same
+ *  ones. @throws InputError if the host fails for good and no idle GPUs can take its ranks. */
+void recover_from_failure(const Scenario& scenario, int f, const AttemptRun& run, std::size_t first_row,
+                          RunProgress& p) {
+  const EventSpec& failure = scenario.events[f];
+  p.failures.push_back(f);
+  const int reached = p.done + static_cast<int>(run.jobs.front().ends.size());
+  const int restored = run.checkpoints.empty() ? p.done : run.checkpoints.back().second;
+  for (std::size_t r = first_row; r < p.rows.size(); ++r)
+    if (p.rows[r].iteration > restored) p.rows[r].kept = false;
+  p.redone += reached - restored;
+  p.done = restored;
+  const double t = failure.at_s;
+  const std::vector<bool> down = hosts_down(scenario, p.failures, t);
+  const std::optional<Placement> spares = move_to_spares(scenario, p.current, failure.target.host, down);
+  double available = t;
+  if (spares) {
+    p.current = *spares;
+  } else if (std::isfinite(failure.duration_s)) {
+    available = t + failure.duration_s;  // the same GPUs, once the host is back
+  } else {
+    throw InputError(scenario.file, failure.line, failure.origin,
+                     "host '" + scenario.platform.hosts[failure.target.host].name +
+                         "' fails for good and no idle GPUs can take its ranks: the job cannot finish (give the "
+                         "failure a `for:` duration or leave spare GPUs)");
+  }
+  p.origin = available + failure.restart_s;
+  p.restart_wait_s += p.origin - t;
+}
+
+/** The run's result.json: the last attempt's, with whole-run times when there were several, and `events`. */
+nlohmann::json run_result(const Scenario& scenario, const Placement& placement, int total_iterations,
+                          const RunProgress& p) {
+  double kept_time = 0;
+  for (const IterationRow& r : p.rows)
+    if (r.kept) kept_time += r.end_s - r.start_s;
+  nlohmann::json result = p.last;
+  if (p.attempts.size() > 1) {  // times over the whole run, not the last attempt's
     result["iterations"] = total_iterations;
-    result["total_time_s"] = wall;
-    result["iteration_time_s"] = wall / total_iterations;
-    result["jobs"][0]["iteration_time_s"] = wall / total_iterations;
-    if (result.contains("objective_s")) result["objective_s"] = wall / total_iterations;
-    if (result.contains("makespan_s")) result["makespan_s"] = wall;
+    result["total_time_s"] = p.wall;
+    result["iteration_time_s"] = p.wall / total_iterations;
+    result["jobs"][0]["iteration_time_s"] = p.wall / total_iterations;
+    if (result.contains("objective_s")) result["objective_s"] = p.wall / total_iterations;
+    if (result.contains("makespan_s")) result["makespan_s"] = p.wall;
     result["placement_after_failures"] = result["placement"];
     result["placement"] = placement_to_json(scenario, placement);
   }
-  result["events"] = {{"wall_s", wall},
-                       {"attempts", attempts},
-                       {"redone_iterations", redone},
-                       {"restart_s", restart_wait_s},
-                       {"checkpoint_s", checkpoint_s},
-                       {"goodput", wall > 0 ? kept_time / wall : 1.0},
+  result["events"] = {{"wall_s", p.wall},
+                       {"attempts", p.attempts},
+                       {"redone_iterations", p.redone},
+                       {"restart_s", p.restart_wait_s},
+                       {"checkpoint_s", p.checkpoint_s},
+                       {"goodput", p.wall > 0 ? kept_time / p.wall : 1.0},
                        {"count", scenario.events.size()}};
+  return result;
+}
+
+}  // namespace
+
+nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& placement, const SimOptions& options,
+                                    const std::string& out_dir) {
+  check_events_supported(scenario);
+  const int total_iterations = job_at(scenario, 0).iterations;
+  RunProgress p;
+  p.current = placement;
+  for (int attempt = 1;; ++attempt) {
+    const int f = next_failure(scenario.events, hosts_used(scenario, p.current), p.origin, p.failures);
+    Scenario part = scenario;
+    if (!has_several_jobs(part)) part.job.iterations = total_iterations - p.done;
+    SimOptions opts = options;
+    opts.apply_events = true;
+    opts.event_origin_s = p.origin;
+    opts.first_iteration = p.done;
+    opts.stop_at_s = f >= 0 ? scenario.events[f].at_s - p.origin : kInf;
+    const AttemptRun run = run_attempt(part, p.current, opts, attempt_dir(out_dir, attempt));
+    const std::size_t first_row = p.rows.size();
+    nlohmann::json entry = record_attempt(run, attempt, job_at(scenario, 0).checkpoint, p);
+    if (!run.stopped) {
+      entry["ended_by"] = "end";
+      entry["end_s"] = p.wall;
+      p.attempts.push_back(entry);
+      break;
+    }
+    entry["ended_by"] = scenario.events[f].origin;
+    entry["end_s"] = scenario.events[f].at_s;
+    p.attempts.push_back(entry);
+    recover_from_failure(scenario, f, run, first_row, p);
+  }
+  const nlohmann::json result = run_result(scenario, placement, total_iterations, p);
   if (!out_dir.empty()) {
-    write_iterations_csv(out_dir + "/iterations.csv", scenario, rows);
+    write_iterations_csv(out_dir + "/iterations.csv", scenario, p.rows);
     write_file_atomic(out_dir + "/result.json", result.dump(2) + "\n");
   }
   return result;
