@@ -238,8 +238,9 @@ void run_gnn_eval(const EvalArgs& args) {
   const HeldOutReport report = evaluate_held_out(cases, answers, &std::cerr);
   const HeldOutFigures f = held_out_figures(report);
   if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("gnn decodes up to %d candidates%s, and greedy's placement is one more\n", args.candidates,
-              args.candidates == 1 ? " (the argmax decode)" : "");
+  std::printf("gnn decodes up to %d candidates%s, and greedy's placement is one more; then the score-guided host "
+              "exchanges and the short annealing (jobs of <= %d ranks), as the gnn method\n",
+              args.candidates, args.candidates == 1 ? " (the argmax decode)" : "", kLearnedAnnealMaxRanks);
   std::fputs(held_out_summary(f, report.total, gnn::read_manifest(args.data).generator).c_str(), stdout);
   if (!args.out.empty()) write_file_atomic(args.out, held_out_csv(report));
 }
