@@ -1,5 +1,7 @@
 #include "gnn/polish.hpp"
 
+#include "sim/place/placer_common.hpp"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -66,13 +68,6 @@ bool exchange_hosts(const Scenario& scenario, Placement& p, int a, int b) {
   for (std::size_t i = 0; i < on_a.size(); ++i) p.gpu_of_rank[on_a[i]] = {b, static_cast<int>(i)};
   for (std::size_t i = 0; i < on_b.size(); ++i) p.gpu_of_rank[on_b[i]] = {a, static_cast<int>(i)};
   return true;
-}
-
-std::vector<int> hosts_of(const Placement& p) {
-  std::vector<int> h;
-  h.reserve(p.gpu_of_rank.size());
-  for (const GpuSlot& g : p.gpu_of_rank) h.push_back(g.host);
-  return h;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "gnn/sampled_decode.hpp"
 
 #include "gnn/dataset.hpp"
+#include "sim/place/placer_common.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,13 +15,6 @@ namespace {
 
 /** Uniform double in (0, 1) from 53 random bits (std distributions are implementation-defined). */
 double open_unit(std::mt19937_64& rng) { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; }
-
-std::vector<int> hosts_of(const Placement& p) {
-  std::vector<int> h;
-  h.reserve(p.gpu_of_rank.size());
-  for (const GpuSlot& g : p.gpu_of_rank) h.push_back(g.host);
-  return h;
-}
 
 }  // namespace
 
