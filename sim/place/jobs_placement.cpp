@@ -188,7 +188,18 @@ Placement greedy_on(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) 
 
 }  // namespace
 
-Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order, bool reserve) {
+const Placement& GreedyShareCache::place(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
+  auto key = std::make_pair(j, gpus);
+  auto it = placed_.find(key);
+  if (it == placed_.end()) it = placed_.emplace(std::move(key), greedy_on(s, j, gpus)).first;
+  return it->second;
+}
+
+Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order, bool reserve,
+                                GreedyShareCache* cache) {
+  const auto place = [&](int j, const std::vector<GpuSlot>& gpus) {
+    return cache ? cache->place(s, j, gpus) : greedy_on(s, j, gpus);
+  };
   require_enough_gpus(s, "greedy");
   std::vector<Placement> per_job(job_count(s));
   std::vector<GpuSlot> used;
@@ -205,12 +216,12 @@ Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order
                                         std::to_string(free.size()) + " GPUs)"
                                   : "does not fit the platform's GPU memory"));
     }
-    per_job[j] = greedy_on(s, j, free);
+    per_job[j] = place(j, free);
     // The job's best compact share may hold GPUs that only the later jobs' heavy stages fit: then it is placed
     // again without the GPUs those stages need (when the jobs fit the free GPUs together at all).
     if (reserve && !later.empty() && !jobs_fit_gpus(s, later, without(free, per_job[j].gpu_of_rank))) {
       const std::vector<GpuSlot> reserved = reserve_for_later(s, j, later, free);
-      if (!reserved.empty()) per_job[j] = greedy_on(s, j, without(free, reserved));
+      if (!reserved.empty()) per_job[j] = place(j, without(free, reserved));
     }
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
@@ -247,11 +258,12 @@ std::vector<std::vector<int>> greedy_job_orders(const Scenario& s, int every_ord
 
 Placement greedy_jobs_first_fit(const Scenario& s, std::vector<int>* order_used) {
   std::optional<InputError> first;
+  GreedyShareCache cache;
   // Every order as it is first; reserving GPUs for later jobs only when no order places every job without.
   for (bool reserve : {false, true})
     for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryGreedyOrder)) {
       try {
-        Placement p = greedy_jobs_placement(s, order, reserve);
+        Placement p = greedy_jobs_placement(s, order, reserve, &cache);
         if (order_used) *order_used = order;
         return p;
       } catch (const InputError& e) {

@@ -4,6 +4,8 @@
  *  whole Placement (all jobs' ranks, job after job). The placers' place() and round_robin_placement() dispatch here
  *  when has_several_jobs(scenario); a one-job scenario never comes here. */
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -26,13 +28,27 @@ Placement random_jobs_placement(const Scenario& scenario, std::uint64_t seed);
 /** @brief The greedy's job order: most ranks first; ties: larger weight, then listed order. */
 std::vector<int> largest_jobs_first(const Scenario& scenario);
 
+/** @brief The one-job greedy's placements of a scenario's jobs on GPU sets, kept for reuse. Greedy over many job
+ *  orders places the same job on the same free GPUs again and again (orders that share a prefix; `reserve` when it
+ *  reserves nothing): a pure cache, every answer is the one greedy computes. Valid for one scenario only. */
+class GreedyShareCache {
+ public:
+  /** @brief The one-job greedy's placement of job j on `gpus` (sorted, as free_gpus gives them), in original slots. */
+  const Placement& place(const Scenario& scenario, int j, const std::vector<GpuSlot>& gpus);
+
+ private:
+  std::map<std::pair<int, std::vector<GpuSlot>>, Placement> placed_;
+};
+
 /** @brief Greedy for several jobs: jobs in `order` (a permutation of 0..jobs-1), each placed by the one-job greedy
  *  (GreedyPlacer) on the share of the GPUs still free, so it takes the best compact share left. With `reserve`, if
  *  that share holds GPUs the later jobs' stages need (they would no longer fit together), the job is placed again
  *  on the free GPUs minus those the later jobs get in the heaviest-rank-to-largest-GPU assignment of all these
  *  jobs' ranks (a fit exists iff that assignment fits), so the order places every job whenever they fit at all.
+ *  cache (optional, this scenario's) saves repeated one-job placements across calls.
  *  @throws InputError naming the job that cannot be placed (too few GPUs left, or memory). */
-Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order, bool reserve = false);
+Placement greedy_jobs_placement(const Scenario& scenario, const std::vector<int>& order, bool reserve = false,
+                                GreedyShareCache* cache = nullptr);
 
 /** @brief Job counts up to which greedy_jobs_first_fit tries every order of the jobs (6! = 720 greedy runs). */
 constexpr int kMaxJobsForEveryGreedyOrder = 6;

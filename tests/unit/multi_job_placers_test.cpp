@@ -21,6 +21,8 @@
 #include "sim/place/gpu_share.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_placement.hpp"
+#include "sim/place/jobs_search.hpp"
+#include "sim/features/scenario_sampler.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/workload/placement_check.hpp"
@@ -430,6 +432,53 @@ TEST(MultiJobPlacers, RandomFallsBackToTheMemorySafeDrawUnderMemoryPressure) {
     const Placement q = RandomPlacer().place(s);
     EXPECT_EQ(placement_problem(s, q, true), "") << "seed " << seed;
   }
+}
+
+}  // namespace
+}  // namespace hulk
+
+namespace hulk {
+namespace {
+
+TEST(MultiJobPlacers, GreedyShareCacheChangesNoPlacement) {
+  // The cache is pure: greedy over every job order with it (best_greedy_jobs_placement) gives, on sampled clusters of
+  // 2-4 jobs, exactly the placement the same loop gives without it, and each cached one-job answer is greedy's.
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  int checked = 0;
+  for (std::uint64_t seed = 60; seed < 72; ++seed) {
+    Scenario s;
+    try {
+      s = sample_jobs_scenario(seed, 2 + static_cast<int>(seed % 3), o);
+    } catch (const InputError&) {
+      continue;
+    }
+    const JobsEvaluator ev(s);
+    Placement expected;
+    double best = std::numeric_limits<double>::infinity();
+    for (bool reserve : {false, true})
+      for (const std::vector<int>& order : greedy_job_orders(s, 4)) {
+        try {
+          const Placement p = greedy_jobs_placement(s, order, reserve);
+          const double t = ev.objective_s(p);
+          if (expected.gpu_of_rank.empty() || t < best) expected = p, best = t;
+        } catch (const InputError&) {
+        }
+      }
+    if (expected.gpu_of_rank.empty()) continue;
+    EXPECT_EQ(best_greedy_jobs_placement(s, ev).gpu_of_rank, expected.gpu_of_rank) << "seed " << seed;
+    GreedyShareCache cache;
+    const std::vector<int> order = largest_jobs_first(s);
+    try {
+      EXPECT_EQ(greedy_jobs_placement(s, order, false, &cache).gpu_of_rank,
+                greedy_jobs_placement(s, order, false).gpu_of_rank);
+      EXPECT_EQ(greedy_jobs_placement(s, order, false, &cache).gpu_of_rank,  // every answer from the cache now
+                greedy_jobs_placement(s, order, false).gpu_of_rank);
+    } catch (const InputError&) {
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);
 }
 
 }  // namespace
