@@ -1,10 +1,7 @@
 // Issue 12's keys: the `events:` list (link changes and failures, stragglers, host failures, trace files), a job's
 // `checkpoint:` and the `robust:` distribution. Schema in scenarios/README.md ("Events").
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -17,6 +14,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/units.hpp"
 #include "sim/scenario/bounds.hpp"
+#include "sim/scenario/event_values.hpp"
 #include "sim/scenario/scenario_parts.hpp"
 
 namespace hulk::detail {
@@ -24,9 +22,6 @@ namespace hulk::detail {
 namespace {
 
 constexpr double kForGood = std::numeric_limits<double>::infinity();
-// Event times and durations: up to 1e8 s (three years) of simulated time; any run is far shorter.
-const Bound kTime{0.0, 1e8, "a time", "0s .. 1e8s", "three years of simulated training; no run lasts that long"};
-constexpr double kMaxFactor = 100;           // "N%" factors: at most 10000%
 constexpr std::size_t kMaxEvents = 1000000;  // events written and trace rows, together
 constexpr long long kMaxCheckpointEvery = 1000000000;
 constexpr long long kMaxRobustSamples = 100000;
@@ -54,37 +49,6 @@ struct Names {
   }
 };
 
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-}
-
-std::string seconds_text(double v) {
-  std::ostringstream os;
-  os << v << " s";
-  return os.str();
-}
-
-/** "" if text is a time (units of a latency, or plain seconds) inside kTime, stored in out; else the problem. */
-std::string time_problem(const std::string& text, double& out) {
-  try {
-    out = parse_latency_s(text);
-  } catch (const std::invalid_argument& e) {
-    std::string m = e.what();
-    replace_all(m, "a latency like '50us', '75ms', '0.1s'", "a time like '120s', '500ms', '5min'");
-    replace_all(m, "a latency", "a time");
-    return m;
-  }
-  return bound_problem(out, kTime, text);
-}
-
 /** A time at key; positive: a duration, > 0. */
 double time_s(const YamlReader& r, const YAML::Node& node, const std::string& key, bool positive) {
   r.record(key, node);
@@ -95,46 +59,6 @@ double time_s(const YamlReader& r, const YAML::Node& node, const std::string& ke
   if (problem.empty() && positive && !(v > 0)) problem = "expected a duration > 0, got '" + node.Scalar() + "'";
   if (!problem.empty()) r.fail(node, key, problem);
   return v;
-}
-
-/** True if text is "N%" with N a finite decimal number; factor = N / 100. */
-bool percent(const std::string& text, double& factor) {
-  const std::string t = trim(text);
-  if (t.size() < 2 || t.back() != '%') return false;
-  const std::string num = trim(t.substr(0, t.size() - 1));
-  if (num.empty() || num.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(num.c_str(), &end);
-  if (end != num.c_str() + num.size() || errno == ERANGE || !std::isfinite(v)) return false;
-  factor = v / 100;
-  return true;
-}
-
-/** "" if text is a share "N%" in (0%, max_factor x 100%], stored in out; else the problem (what: "a share of the
- *  link's bandwidth"). */
-std::string share_problem(const std::string& text, double max_factor, const std::string& what, double& out) {
-  double f = 0;
-  const std::string range = "(0%, " + std::to_string(static_cast<long long>(max_factor * 100)) + "%]";
-  if (!percent(text, f)) return "'" + text + "' is not a percentage: expected " + what + " like '50%'";
-  if (!(f > 0 && f <= max_factor)) return "'" + text + "' is out of range (expected " + what + " in " + range + ")";
-  out = f;
-  return "";
-}
-
-/** "" if text is a share "N%" (-> e.bandwidth_factor) or a bandwidth with units (-> e.bandwidth_Bps); else why. */
-std::string bandwidth_problem(const std::string& text, EventSpec& e) {
-  if (text.find('%') != std::string::npos)
-    return share_problem(text, kMaxFactor, "a share of the link's own bandwidth", e.bandwidth_factor);
-  double v = 0;
-  try {
-    v = parse_bandwidth_Bps(text);
-  } catch (const std::invalid_argument& ex) {
-    return std::string(ex.what()) + ", or a share of the link's own bandwidth like '10%'";
-  }
-  const std::string problem = bound_problem(v, bounds::kBandwidth, text);
-  if (problem.empty()) e.bandwidth_Bps = v;
-  return problem;
 }
 
 /** Keys that do not go with this kind of event. */
@@ -269,7 +193,7 @@ void parse_host_values(const YamlReader& r, const YAML::Node& n, const std::stri
     e.kind = EventSpec::Kind::host_speed;
     const std::string k = key + ".speed";
     const std::string text = r.str(n["speed"], k);
-    const std::string problem = share_problem(text, kMaxFactor, "a share of the GPUs' speed", e.speed_factor);
+    const std::string problem = share_problem(text, kMaxEventFactor, "a share of the GPUs' speed", e.speed_factor);
     if (!problem.empty()) r.fail(n["speed"], k, problem);
   } else if (n["fail"]) {
     if (!r.boolean(n["fail"], key + ".fail"))
