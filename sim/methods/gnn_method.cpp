@@ -14,9 +14,10 @@ namespace hulk {
 
 /* Several jobs: the one model places job after job, in the job order whose greedy placement the evaluator finds
  *  best (best_greedy_jobs_placement, which includes greedy's own), each job on the share of the GPUs the jobs before
- *  it left (gpu_share.hpp), so every job's placement is valid by construction and the jobs' GPUs are disjoint. As the one-job decoder keeps the best of its decoded placements by the evaluator,
- *  the answer is the better by the evaluator of the model's and that greedy placement; greedy's too when the model's
- *  choice leaves a later job no share that fits its memory. */
+ *  it left (gpu_share.hpp), so every job's placement is valid by construction and the jobs' GPUs are disjoint. As
+ *  the one-job decoder keeps the best of its decoded placements by the evaluator, the answer is the better by the
+ *  evaluator of the model's and that greedy placement; greedy's too when the model's choice leaves a later job no
+ *  share that fits its memory. */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy) {
   const JobsEvaluator ev(scenario);
@@ -41,7 +42,8 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
-  if (evaluations <= 0 || has_several_jobs(scenario) || static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks) return start;
+  const bool too_large = static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks;
+  if (evaluations <= 0 || has_several_jobs(scenario) || too_large) return start;
   SearchOptions search;
   search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
