@@ -96,26 +96,17 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   // of all replicas of a stage are concurrent (approximation 1).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  std::vector<double>& tp_ar = times_;
   const RingModel model{channels_, latency_at_receiver_};
   std::vector<double>& clock = tp_clock_;
   clock.resize(2 * static_cast<size_t>(T));
+  std::vector<double>& all_hops = tp_all_hops_;
+  std::vector<double>& all_lat = tp_all_lat_;
+  if (T > 1) tp_hop_times(host_of_rank);
   for (int s = 0; s < P; ++s) {
     const StageCost& st = cost_.stages[s];
     const int first = s * D * T;
-    if (T > 1) {
-      src_.resize(static_cast<size_t>(D) * T);
-      dst_.resize(static_cast<size_t>(D) * T);
-      for (int d = 0; d < D; ++d)
-        for (int t = 0; t < T; ++t) {
-          src_[d * T + t] = host_of_rank[first + d * T + t];
-          dst_[d * T + t] = host_of_rank[first + d * T + (t + 1) % T];
-        }
-      tp_ar.resize(src_.size());
-      concurrent_times(src_.data(), dst_.data(), D * T, cost_.tp_allreduce_bytes / T, tp_ar.data());
-      lat_buf_.resize(src_.size());
-      for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
-    }
+    const double* stage_hops = T > 1 ? all_hops.data() + first : nullptr;
+    const double* stage_lat = T > 1 ? all_lat.data() + first : nullptr;
     for (int d = 0; d < D; ++d) {
       double speed = kInf;
       for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
@@ -124,17 +115,17 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
       bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
       for (int t = 1; t < T && uniform; ++t)
-        uniform = tp_ar[d * T + t] == tp_ar[d * T] && lat_buf_[d * T + t] == lat_buf_[d * T] &&
+        uniform = stage_hops[d * T + t] == stage_hops[d * T] && stage_lat[d * T + t] == stage_lat[d * T] &&
                   speed_[host_of_rank[first + d * T + t]] == speed;
       if (T > 1 && uniform) {
-        const double ring = ring_steps_s(tp_ar.data() + d * T, lat_buf_.data() + d * T, T, 2 * (T - 1), model,
+        const double ring = ring_steps_s(stage_hops + d * T, stage_lat + d * T, T, 2 * (T - 1), model,
                                          ring_scratch_);
         const double comm = 2.0 * st.layers * ring;
         fwd = comp_f + comm;
         bwd = 2.0 * comp_f + comp_r + comm + cost_.recompute_tp_allreduces * st.layers * ring;
       } else if (T > 1) {
-        const double* hop = tp_ar.data() + d * T;
-        const double* lat = lat_buf_.data() + d * T;
+        const double* hop = stage_hops + d * T;
+        const double* lat = stage_lat + d * T;
         double* c = clock.data();
         double* next = clock.data() + T;
         auto compute = [&](double flops) {
@@ -196,11 +187,12 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   }
 }
 
-void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
+void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load) const {
   // PP hand-offs: all dp*tp transfers across one boundary at once, each direction separately.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
   for (int s = 0; s + 1 < P; ++s) {
+    if (with_dp_load) add_handoff_dp_load(s);
     const int n = D * T;
     src_.resize(n);
     dst_.resize(n);
@@ -227,6 +219,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
       }
     }
+    if (with_dp_load) clear_extra_load();
   }
 }
 
@@ -300,22 +293,38 @@ void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);
 }
 
+void Evaluator::dp_times(const std::vector<int>& host_of_rank) const {
+  const Parallelism& par = scenario_.job.par;
+  if (par.dp < 2) {
+    std::fill(dp_s_.begin(), dp_s_.end(), 0.0);
+    return;
+  }
+  if (dp_allreduces_from_stage_ends(host_of_rank)) return;
+  // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
+  // (approximation 3).
+  for (int s = 0; s < par.pp; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
+  if (par.pp > 1) refine_dp_overlap(host_of_rank);
+}
+
 EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
   EvalBreakdown out;
   if (!hosts_fit(host_of_rank, out)) return out;
   const Parallelism& par = scenario_.job.par;
-  const int P = par.pp, D = par.dp;
+  const int P = par.pp;
   const int m = std::max(1, cost_.micro_batches);
 
   stage_op_times(host_of_rank, m, out);
   pp_handoffs(host_of_rank, out);
   replica_pipelines(m, out);
-
-  if (D < 2 || !dp_allreduces_from_stage_ends(host_of_rank)) {
-    // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
-    // (approximation 3).
-    for (int s = 0; s < P; ++s) dp_s_[s] = dp_allreduce_s(s, host_of_rank);
-    if (D > 1 && P > 1) refine_dp_overlap(host_of_rank);
+  dp_times(host_of_rank);
+  if (dp_overlaps_pipeline()) {
+    // Approximation 7: once more with the DP all-reduces of the stages that finished early on the hand-offs' links
+    // (one pass: a second one, from the slower pipeline, ranked the design families' placements no better).
+    dp_link_flows(host_of_rank);
+    out.pp_hop_s = out.pipeline_s = out.bubble_s = 0.0;
+    pp_handoffs(host_of_rank, out, true);
+    replica_pipelines(m, out);
+    dp_times(host_of_rank);
   }
 
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.

@@ -25,10 +25,12 @@
  *  1. Bandwidth sharing: a transfer's share of a link = link bandwidth / number of flows counted on that directed
  *     link; a transfer takes latency + bytes / (min share over its links, flow cap). This is the max-min fair share
  *     only when the most loaded link is every flow's bottleneck; otherwise it is pessimistic. Flows counted
- *     together: a TP ring hop over all TP groups of one stage (the dp replicas run in lockstep); a PP hand-off over
- *     all dp*tp ranks of a stage boundary (then shared again inside the replica's pipeline, approximation 5); the DP
- *     transfers in flight at the same time (approximation 3). TP traffic of different stages, PP messages during TP
- *     or DP all-reduces and TP rings of other stages are NOT counted as contention.
+ *     together: a TP ring hop over all TP groups of its stage (the dp replicas run in lockstep), with the other
+ *     stages' TP rings as load weighted by their all-reduce duty and pipeline occupancy (tp_hops.cpp); a PP
+ *     hand-off over all dp*tp ranks of a stage boundary (then shared again inside the replica's pipeline,
+ *     approximation 5); the DP transfers in flight at the same time (approximation 3); the DP all-reduces of
+ *     stages that finished early on the hand-offs of the others (approximation 7). PP messages during TP
+ *     all-reduces, and hand-offs slowing DP, are NOT counted.
  *  2. Ring all-reduce over n ranks of S bytes: 2(n-1) steps of S/n simulated per rank as collectives.cpp runs
  *     them: a rank sends chunk q once it received chunk q-1 and its connection is free (in order), receives are
  *     posted 8 steps ahead (rendezvous). Equal hops give the closed form 2(n-1)(a + S/(nB)). Hop times are fixed
@@ -50,6 +52,11 @@
  *     boundary's tp transfers for every hand-off) with the p2p mode, in-order connections and latency placement
  *     above; the replica's messages in flight share the links of their routes by processor sharing; messages of
  *     other replicas and tp ranks enter only through the bandwidth share of each hand-off (approximation 1).
+ *  7. DP during the pipeline: a stage's DP all-reduce starts at its own end, while other stages may still be in
+ *     their pipeline. When that happens the pipeline is computed again (once) with every earlier-ending stage's DP
+ *     flows as background load on each PP boundary's hand-off links (each phase's flows per link, weighted by the
+ *     share of the boundary's window [0, its stage's end] that all-reduce covers), then the DP times again from the
+ *     new stage ends (dp_pipeline_overlap.cpp). The reverse (hand-offs slowing DP) is not counted.
  *  6. Memory: with job.check_memory, a rank whose stage peak memory exceeds its GPU memory makes the placement
  *     infeasible: time = +infinity and feasible = false.
  *  Not modelled: SimGrid's bandwidth/latency factors of models other than CM02, cross traffic.
@@ -157,8 +164,23 @@ class Evaluator {
   /** @brief Forward/backward op time of every (stage, replica) with its TP all-reduces (fwd_, bwd_); m =
    *  micro-batches. */
   void stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
-  /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*). */
-  void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
+  /** @brief Time and latency of every TP ring hop of every stage (tp_all_hops_, tp_all_lat_; approximation 1). */
+  void tp_hop_times(const std::vector<int>& host_of_rank) const;
+  /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*); with_dp_load: the DP
+   *  all-reduces of the last pass (stage_done_, dp_s_, dp_link_flows) weigh on the hand-offs' links
+   *  (approximation 7). */
+  void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load = false) const;
+  /** @brief Every stage's DP time (dp_s_) from stage_done_ / replica_done_ (approximation 3). */
+  void dp_times(const std::vector<int>& host_of_rank) const;
+  /** @brief True when some stage's DP all-reduce starts while another stage is still in its pipeline. */
+  bool dp_overlaps_pipeline() const;
+  /** @brief Per stage, the directed links its DP all-reduce uses and its flows on each (dp_flow_*). */
+  void dp_link_flows(const std::vector<int>& host_of_rank) const;
+  /** @brief Adds to extra_load_ the DP flows that overlap PP boundary `boundary`'s hand-offs in time (weighted by
+   *  the overlap's share of the boundary's window). */
+  void add_handoff_dp_load(int boundary) const;
+  /** @brief Zeroes extra_load_ on the links add_handoff_dp_load touched. */
+  void clear_extra_load() const;
   /** @brief Critical path of every replica's pipeline: out.pipeline_s, out.bubble_s and stage_done_. */
   void replica_pipelines(int m, EvalBreakdown& out) const;
   /** @brief Makespan (and last_end_) of the replica whose inputs are in sf_ ... slinks_b_: computed, or taken from
@@ -216,6 +238,11 @@ class Evaluator {
   mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times in isolation (scratch)
   mutable std::vector<int> touched_links_;  ///< refine_dp_overlap: links given background load (scratch)
   mutable std::vector<int> dp_ring_links_, dp_ring_links_first_;  ///< refine_dp_overlap: DP ring links per stage
+  mutable std::vector<int> dp_flow_links_, dp_flow_first_;  ///< dp_link_flows: links of stage s in [first[s], first[s+1])
+  mutable std::vector<double> tp_all_hops_, tp_all_lat_;  ///< tp_hop_times: every stage's TP hop times (scratch)
+  mutable std::vector<double> tp_duty_;                    ///< tp_hop_times: per stage, its all-reduce duty (scratch)
+  mutable std::vector<double> dp_flow_counts_;               ///< dp_link_flows: flows on each of those links
+  mutable std::vector<int> dp_link_slot_;                    ///< dp_link_flows: per link, its entry (scratch)
 };
 
 }  // namespace hulk

@@ -1,0 +1,135 @@
+// Approximation 7 of evaluator.hpp: the DP all-reduce of a stage that finished early shares links with the PP
+// hand-offs of the stages still in their pipeline. Without it the evaluator prices those hand-offs as if the links
+// were free, and a search finds placements that look fast and are not: on a 132-rank GPipe job of the `larger`
+// design family (seed 900, 12 x 11 stages) the last stage's DP all-reduce started at 5.2 s over the WAN links the
+// other stages' backward hand-offs used; SimGrid's pipeline ended at 32 s, the evaluator's at 9.8 s.
+#include <algorithm>
+
+#include "sim/evaluate/evaluator.hpp"
+
+namespace hulk {
+
+void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
+  // Per stage, the flows its DP all-reduce puts on each directed link: its hops phase by phase (as collectives.cpp
+  // runs them), each link counted with the largest number of its flows in any one phase (phases follow each other).
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  const std::string& algo = scenario_.job.collective;
+  dp_flow_links_.clear();
+  dp_flow_counts_.clear();
+  dp_flow_first_.assign(P + 1, 0);
+  std::vector<int>& phase_count = link_count_;  // zero between uses (concurrent_times resets it too)
+  std::vector<int>& touched = touched_links_;
+  std::vector<int>& hosts = member_hosts_;
+  auto hop = [&](int a, int b) {
+    if (a == b) return;
+    const Route& r = net_.route(a, b);
+    for (int k = 0; k < r.n_links; ++k) {
+      if (phase_count[r.links[k]]++ == 0) touched.push_back(r.links[k]);
+    }
+  };
+  auto ring = [&](const int* members, int n) {
+    if (n < 2) return;
+    for (int i = 0; i < n; ++i) hop(members[i], members[(i + 1) % n]);
+  };
+  // A phase ends: every link's count so far is a candidate for its stage's per-link maximum.
+  std::vector<int>& slot = dp_link_slot_;  // per link: its entry in the current stage's list, or -1
+  slot.assign(net_.links(), -1);
+  auto end_phase = [&]() {
+    for (int l : touched) {
+      if (slot[l] < 0) {
+        slot[l] = static_cast<int>(dp_flow_links_.size());
+        dp_flow_links_.push_back(l);
+        dp_flow_counts_.push_back(0.0);
+      }
+      double& flows = dp_flow_counts_[slot[l]];
+      flows = std::max(flows, static_cast<double>(phase_count[l]));
+      phase_count[l] = 0;
+    }
+    touched.clear();
+  };
+  std::vector<int> order, regions, block;
+  for (int s = 0; s < P; ++s) {
+    dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
+    for (int t = 0; t < T; ++t) {
+      hosts.resize(D);
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      if (algo == "tree") {  // reduce up the tree (children 2i+1, 2i+2), broadcast down: the same edges reversed
+        for (int i = 1; i < D; ++i) hop(hosts[i], hosts[(i - 1) / 2]);
+        end_phase();
+        for (int i = 1; i < D; ++i) hop(hosts[(i - 1) / 2], hosts[i]);
+        end_phase();
+        continue;
+      }
+      order.assign(hosts.begin(), hosts.end());
+      int R = 1, k = D;
+      if (algo == "hierarchical") {  // members region by region (regions by first appearance)
+        regions.clear();
+        block.resize(D);
+        for (int i = 0; i < D; ++i) {
+          const int reg = net_.region_of(hosts[i]);
+          auto it = std::find(regions.begin(), regions.end(), reg);
+          if (it == regions.end()) it = regions.insert(regions.end(), reg);
+          block[i] = static_cast<int>(it - regions.begin());
+        }
+        order.clear();
+        for (int b = 0; b < static_cast<int>(regions.size()); ++b)
+          for (int i = 0; i < D; ++i)
+            if (block[i] == b) order.push_back(hosts[i]);
+        R = static_cast<int>(regions.size());
+        k = D / R;
+        for (int b = 0; b < R && k * R == D; ++b)
+          if (std::count(block.begin(), block.end(), b) != k) k = 0;
+        if (k * R != D) R = 1, k = D;  // unbalanced: one ring over the members region by region
+      }
+      if (R == 1) {
+        ring(order.data(), D);
+        end_phase();
+        continue;
+      }
+      for (int b = 0; b < R; ++b) ring(order.data() + b * k, k);  // reduce-scatter (and all-gather) in regions
+      end_phase();
+      std::vector<int> cross(R);
+      for (int j = 0; j < k; ++j) {
+        for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
+        ring(cross.data(), R);
+      }
+      end_phase();
+    }
+    for (int i = dp_flow_first_[s]; i < static_cast<int>(dp_flow_links_.size()); ++i) slot[dp_flow_links_[i]] = -1;
+  }
+  dp_flow_first_[P] = static_cast<int>(dp_flow_links_.size());
+}
+
+void Evaluator::add_handoff_dp_load(int boundary) const {
+  // Boundary b carries hand-offs until stage b's last backward (stage_done_[b]); stage o's DP flows weigh on it
+  // with the fraction of that window its all-reduce [stage_done_[o], + dp_s_[o]] covers.
+  const double window = stage_done_[boundary];
+  if (window <= 0) return;
+  for (int o = 0; o < scenario_.job.par.pp; ++o) {
+    const double from = stage_done_[o], to = std::min(window, stage_done_[o] + dp_s_[o]);
+    if (to <= from) continue;
+    const double weight = (to - from) / window;
+    for (int i = dp_flow_first_[o]; i < dp_flow_first_[o + 1]; ++i) {
+      const int l = dp_flow_links_[i];
+      if (extra_load_[l] == 0.0) touched_links_.push_back(l);
+      extra_load_[l] += weight * dp_flow_counts_[i];
+    }
+  }
+}
+
+void Evaluator::clear_extra_load() const {
+  for (int l : touched_links_) extra_load_[l] = 0.0;
+  touched_links_.clear();
+}
+
+bool Evaluator::dp_overlaps_pipeline() const {
+  const int P = scenario_.job.par.pp;
+  if (P < 2 || scenario_.job.par.dp < 2) return false;
+  const double last = *std::max_element(stage_done_.begin(), stage_done_.end());
+  for (int s = 0; s < P; ++s)
+    if (dp_s_[s] > 0 && stage_done_[s] < last) return true;
+  return false;
+}
+
+}  // namespace hulk
