@@ -33,8 +33,9 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
     for (int i = 0; i < n; ++i) hop(members[i], members[(i + 1) % n]);
   };
   // A phase ends: every link's count so far is a candidate for its stage's per-link maximum.
-  std::vector<int>& slot = dp_link_slot_;  // per link: its entry in the current stage's list, or -1
-  slot.assign(net_.links(), -1);
+  // Per link: its entry in the current stage's list, or -1 (every entry is -1 again between stages and calls).
+  std::vector<int>& slot = dp_link_slot_;
+  if (static_cast<int>(slot.size()) != net_.links()) slot.assign(net_.links(), -1);
   auto end_phase = [&]() {
     for (int l : touched) {
       if (slot[l] < 0) {
@@ -48,7 +49,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
     }
     touched.clear();
   };
-  std::vector<int> order, regions, block;
+  std::vector<int> order, regions, block, cross;
   for (int s = 0; s < P; ++s) {
     dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
     for (int t = 0; t < T; ++t) {
@@ -89,7 +90,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
       }
       for (int b = 0; b < R; ++b) ring(order.data() + b * k, k);  // reduce-scatter (and all-gather) in regions
       end_phase();
-      std::vector<int> cross(R);
+      cross.resize(R);
       for (int j = 0; j < k; ++j) {
         for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
         ring(cross.data(), R);

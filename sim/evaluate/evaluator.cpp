@@ -321,10 +321,17 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     // Approximation 7: once more with the DP all-reduces of the stages that finished early on the hand-offs' links
     // (one pass: a second one, from the slower pipeline, ranked the design families' placements no better).
     dp_link_flows(host_of_rank);
+    const EvalBreakdown first = out;
+    xfer_f_free_ = xfer_f_;
+    xfer_b_free_ = xfer_b_;
     out.pp_hop_s = out.pipeline_s = out.bubble_s = 0.0;
     pp_handoffs(host_of_rank, out, true);
-    replica_pipelines(m, out);
-    dp_times(host_of_rank);
+    if (xfer_f_ == xfer_f_free_ && xfer_b_ == xfer_b_free_) {
+      out = first;  // no hand-off got slower: the pipelines and DP times would come out the same
+    } else {
+      replica_pipelines(m, out);
+      dp_times(host_of_rank);
+    }
   }
 
   // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.

@@ -212,6 +212,7 @@ class Evaluator {
   mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
+  mutable std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 7: the transfers before the DP load
   mutable PipelineScratch pipe_scratch_;
   mutable std::vector<double> dp_s_;  ///< DP all-reduce time per stage
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)

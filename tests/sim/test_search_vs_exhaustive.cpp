@@ -33,6 +33,7 @@ struct AgreementCase {
   std::string name;
   Scenario scenario;
   std::vector<int> hosts;  // host of every rank
+  double max_error = 0.2;  // contended cases: the bound on |error|
 };
 
 std::vector<AgreementCase> agreement_cases() {
@@ -85,8 +86,10 @@ INSTANTIATE_TEST_SUITE_P(ContentionFree, EvaluatorVsSimGrid, ::testing::Range(0,
                          [](const ::testing::TestParamInfo<int>& i) { return agreement_cases()[i.param].name; });
 
 // Contended scenarios: the evaluator's sharing model is approximate here (shares counted per phase, TP rings of
-// different stages and PP messages during collectives not counted). The error is printed and bounded a little
-// above what is measured (0%, 0%, -14.8%, +0.1%): measured and reported, not hidden.
+// other stages weighted by their duty, PP messages during TP all-reduces not counted). The error is printed and
+// bounded a little above what is measured (0%, 0%, +5.1%, +0.1%, +11.8%, -2.6%; before the other stages' TP rings
+// and the early DP all-reduces were counted: 0%, 0%, -14.8%, +0.1%, -33.5%, -4.8%): measured and reported, not
+// hidden.
 std::vector<AgreementCase> contended_cases() {
   std::vector<AgreementCase> out;
   const LinkSpec nic{1.25e9, 50e-6};
@@ -118,6 +121,15 @@ std::vector<AgreementCase> contended_cases() {
     }
     out.push_back({"hulk_like_random_placement", s, hosts});
   }
+  // tp 2 x pp 2, both stages' TP pairs split over the same two hosts (hand-offs stay inside the hosts): the two
+  // stages' rings share each NIC while both compute (evaluator.hpp approximation 1, tp_hops.cpp).
+  out.push_back({"tp_rings_of_two_stages_share_nics",
+                 make_scenario(make_platform({2}, 2, a100(), nic), make_job(1, 2, 2, 8)), {0, 1, 0, 1}});
+  // dp 2 x pp 3, GPipe: the last stage's replicas on hosts 0 and 1 finish first, and their DP ring crosses the
+  // NICs that carry the other stages' backward hand-offs into hosts 0 and 1 (approximation 7).
+  out.push_back({"early_dp_over_handoffs",
+                 make_scenario(make_platform({4}, 2, a100(), nic), make_job(2, 1, 3, 8, "gpipe")),
+                 {0, 1, 2, 3, 0, 1}, 0.035});
   return out;
 }
 
@@ -135,10 +147,10 @@ TEST_P(EvaluatorVsSimGridContended, ErrorIsMeasured) {
   std::printf("[evaluator-vs-simgrid contended] %s: analytic %.6f s, simgrid %.6f s, error %+.2f%%\n",
               c.name.c_str(), analytic, simulated, 100 * err);
   RecordProperty("relative_error", std::to_string(err));
-  EXPECT_LT(std::fabs(err), 0.2) << c.name;
+  EXPECT_LT(std::fabs(err), c.max_error) << c.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Contended, EvaluatorVsSimGridContended, ::testing::Range(0, 4),
+INSTANTIATE_TEST_SUITE_P(Contended, EvaluatorVsSimGridContended, ::testing::Range(0, 6),
                          [](const ::testing::TestParamInfo<int>& i) { return contended_cases()[i.param].name; });
 
 // Tiny heterogeneous instances where placement matters.
