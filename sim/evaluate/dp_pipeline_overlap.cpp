@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/region_blocks.hpp"
 
 namespace hulk {
 
@@ -49,7 +50,9 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
     }
     touched.clear();
   };
-  std::vector<int> order, regions, block, cross;
+  std::vector<int>& order = hier_order_;  // hosts of the members, region by region when hierarchical
+  std::vector<int>& cross = cross_ring_;
+  RegionBlocks& rb = region_blocks_;
   for (int s = 0; s < P; ++s) {
     dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
     for (int t = 0; t < T; ++t) {
@@ -64,24 +67,12 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
       }
       order.assign(hosts.begin(), hosts.end());
       int R = 1, k = D;
-      if (algo == "hierarchical") {  // members region by region (regions by first appearance)
-        regions.clear();
-        block.resize(D);
-        for (int i = 0; i < D; ++i) {
-          const int reg = net_.region_of(hosts[i]);
-          auto it = std::find(regions.begin(), regions.end(), reg);
-          if (it == regions.end()) it = regions.insert(regions.end(), reg);
-          block[i] = static_cast<int>(it - regions.begin());
-        }
+      if (algo == "hierarchical") {
+        rb.group(net_, hosts.data(), D);
         order.clear();
-        for (int b = 0; b < static_cast<int>(regions.size()); ++b)
-          for (int i = 0; i < D; ++i)
-            if (block[i] == b) order.push_back(hosts[i]);
-        R = static_cast<int>(regions.size());
-        k = D / R;
-        for (int b = 0; b < R && k * R == D; ++b)
-          if (std::count(block.begin(), block.end(), b) != k) k = 0;
-        if (k * R != D) R = 1, k = D;  // unbalanced: one ring over the members region by region
+        for (int i : rb.order) order.push_back(hosts[i]);
+        // Unbalanced: one ring over the members region by region.
+        if (rb.balanced()) R = rb.regions, k = rb.per_region;
       }
       if (R == 1) {
         ring(order.data(), D);

@@ -67,6 +67,7 @@
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
+#include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/core/spec.hpp"
@@ -233,7 +234,8 @@ class Evaluator {
   mutable std::vector<int> link_rename_;  ///< scratch: link id -> its first-use name (-1 = unseen)
   mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
   mutable RingSet hier_local_, hier_cross_, hier_fallback_;  ///< hierarchical all-reduce phases (scratch)
-  mutable std::vector<int> hier_regions_, hier_block_of_, hier_order_, cross_ring_;  ///< its grouping (scratch)
+  mutable std::vector<int> hier_order_, cross_ring_;  ///< its grouping's hosts (scratch)
+  mutable RegionBlocks region_blocks_;  ///< hierarchical: a DP group's members region by region (scratch)
   mutable std::vector<double> bytes_each_;  ///< rings_phase_s: chunk bytes per transfer (scratch)
   mutable std::vector<int> ring_of_;        ///< rings_phase_s: ring of each transfer (scratch)
   mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times in isolation (scratch)

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 
@@ -218,38 +219,34 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
         }
         continue;
       }
-      std::vector<std::vector<int>> blocks;  // hierarchical: member indices per region, regions by first appearance
-      std::vector<int> region_ids;
-      if (algo == "hierarchical")
-        for (int i = 0; i < D; ++i) {
-          const int reg = net_.region_of(hosts[i]);
-          auto it = std::find(region_ids.begin(), region_ids.end(), reg);
-          if (it == region_ids.end()) {
-            region_ids.push_back(reg);
-            blocks.emplace_back();
-            it = region_ids.end() - 1;
-          }
-          blocks[static_cast<size_t>(it - region_ids.begin())].push_back(i);
-        }
-      bool balanced = !blocks.empty();
-      for (const auto& b : blocks) balanced = balanced && b.size() == blocks[0].size();
-      if (!balanced) {  // a ring in dp order, or (unbalanced hierarchical) re-ordered region by region
+      const bool hierarchical = algo == "hierarchical";
+      RegionBlocks& rb = region_blocks_;
+      if (hierarchical) rb.group(net_, hosts.data(), D);
+      if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
         ring.clear();
-        if (blocks.empty())
+        if (hierarchical) {
+          ring = rb.order;
+        } else {
           for (int i = 0; i < D; ++i) ring.push_back(i);
-        for (const auto& b : blocks) ring.insert(ring.end(), b.begin(), b.end());
+        }
         add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
         continue;
       }
-      const int R = static_cast<int>(blocks.size()), k = static_cast<int>(blocks[0].size());
-      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+      const int R = rb.regions, k = rb.per_region;
+      auto region_rings = [&]() {  // reduce-scatter, and later all-gather, inside each region
+        for (int b = 0; b < R; ++b) {
+          ring.assign(rb.order.begin() + b * k, rb.order.begin() + (b + 1) * k);
+          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+        }
+      };
+      region_rings();
       for (int j = 0; j < k; ++j) {
         ring.clear();
-        for (const auto& b : blocks) ring.push_back(b[j]);
+        for (int b = 0; b < R; ++b) ring.push_back(rb.order[b * k + j]);
         add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
                  last_recv, ids);
       }
-      for (const auto& b : blocks) add_ring(fl, b, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+      region_rings();
     }
   }
   tree_first_[P] = fl.size();
@@ -323,38 +320,18 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
   local.clear();
   cross.clear();
   fallback.clear();
-  std::vector<int>& region_ids = hier_regions_;  // regions of the group, by first appearance
-  std::vector<int>& block_of = hier_block_of_;    // per member: index of its region in region_ids
-  std::vector<int>& order = hier_order_;          // members region by region (blocks back to back)
+  std::vector<int>& order = hier_order_;  // hosts of the members region by region (blocks back to back)
+  RegionBlocks& rb = region_blocks_;
   for (const auto& members : groups) {
     const int n = static_cast<int>(members.size());
-    region_ids.clear();
-    block_of.resize(n);
-    for (int i = 0; i < n; ++i) {
-      const int reg = net_.region_of(members[i]);
-      auto it = std::find(region_ids.begin(), region_ids.end(), reg);
-      if (it == region_ids.end()) {
-        region_ids.push_back(reg);
-        it = region_ids.end() - 1;
-      }
-      block_of[i] = static_cast<int>(it - region_ids.begin());
-    }
-    const int R = static_cast<int>(region_ids.size());
+    rb.group(net_, members.data(), n);
     order.clear();
-    bool balanced = true;
-    int k = 0;
-    for (int b = 0; b < R; ++b) {
-      const size_t before = order.size();
-      for (int i = 0; i < n; ++i)
-        if (block_of[i] == b) order.push_back(members[i]);
-      const int size = static_cast<int>(order.size() - before);
-      if (b == 0) k = size;
-      balanced = balanced && size == k;
-    }
-    if (!balanced) {
+    for (int i : rb.order) order.push_back(members[i]);
+    if (!rb.balanced()) {
       fallback.add(order.data(), n, bytes / n, 2 * (n - 1));
       continue;
     }
+    const int R = rb.regions, k = rb.per_region;
     for (int b = 0; b < R; ++b) local.add(order.data() + b * k, k, bytes / k, k - 1);
     cross_ring_.resize(R);
     for (int j = 0; j < k; ++j) {
