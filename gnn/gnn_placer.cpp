@@ -55,18 +55,26 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const hulk::Evaluator evaluator(scenario);
   const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
   SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost);
-  if (opt.greedy_candidate) {
+  const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
+  if (opt.greedy_candidate && greedy_s < best.cost) {
     // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
-    const double greedy_s = evaluator.iteration_time_s(greedy);
-    if (greedy_s < best.cost) {
-      if (greedy.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
-      best.placement = greedy;
-      best.cost = greedy_s;
-      best.chosen = -1;
-    }
+    if (greedy.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
+    best.placement = greedy;
+    best.cost = greedy_s;
+    best.chosen = -1;
   }
-  return polish_placement(scenario, s, std::move(best), polish_budget(scenario, opt.polish, opt.polish_rank_budget),
-                          cost);
+  SampledPlacement out = polish_placement(scenario, s, std::move(best),
+                                          polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost);
+  const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
+  if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
+      out.cost * (1.0 + opt.large_job_margin) >= greedy_s) {
+    // A gain within the evaluator's error at this size (SamplingOptions::large_job_ranks): greedy's placement.
+    out.placement = greedy;
+    out.cost = greedy_s;
+    out.chosen = -1;
+    out.polished = 0;
+  }
+  return out;
 }
 
 Placement GnnPlacer::place(const Scenario& scenario) { return place_with_details(scenario).placement; }

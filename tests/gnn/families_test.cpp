@@ -66,6 +66,37 @@ TEST(GreedyCandidate, NeverSlowerThanGreedyByTheEvaluatorAndSwitchable) {
   fs::remove(path);
 }
 
+TEST(GnnMethodStages, LargeJobsKeepGreedyUnlessTheGainExceedsTheMargin) {
+  // Above large_job_ranks a placement other than greedy's must be estimated more than large_job_margin faster. The
+  // sampled 128-256-GPU clusters where the placer leaves greedy without the rule: with an unreachable margin it
+  // returns greedy's placement; with the default one, whatever it returns other than greedy's clears the margin.
+  const std::string path = untrained_model("margin_");
+  SamplingOptions off, unreachable, standard;
+  off.candidates = unreachable.candidates = standard.candidates = 8;
+  off.large_job_ranks = 0;
+  unreachable.large_job_margin = 1e9;
+  GnnPlacer a(path, off), b(path, unreachable), c(path, standard);
+  SamplerOptions o;
+  o.min_total_gpus = 128;
+  o.max_total_gpus = 256;
+  int left_greedy = 0;
+  for (std::uint64_t seed = 70; seed < 76; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    ASSERT_GT(s.job.par.ranks(), standard.large_job_ranks);
+    const Evaluator ev(s);
+    const Placement greedy = GreedyPlacer().place(s);
+    const SampledPlacement pa = a.place_with_details(s);
+    if (pa.placement.gpu_of_rank == greedy.gpu_of_rank) continue;
+    ++left_greedy;
+    EXPECT_EQ(b.place(s).gpu_of_rank, greedy.gpu_of_rank) << "seed " << seed;
+    const Placement pc = c.place(s);
+    if (pc.gpu_of_rank != greedy.gpu_of_rank)
+      EXPECT_LT(ev.iteration_time_s(pc) * (1 + standard.large_job_margin), ev.iteration_time_s(greedy));
+  }
+  EXPECT_GT(left_greedy, 0);
+  fs::remove(path);
+}
+
 TEST(GnnMethodStages, ExchangesAndAnnealingNeverSlowerByTheEvaluatorAndDeterministic) {
   // The decoder's answer, then the exchanges (GnnPlacer), then the method's annealing run: each stage keeps its
   // start unless the evaluator finds a faster placement, so by the evaluator full <= exchanges only <= decoder only
