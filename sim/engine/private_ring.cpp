@@ -8,6 +8,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include "sim/engine/collectives.hpp"
 #include "sim/engine/rank_actor.hpp"
@@ -117,7 +118,10 @@ PrivateRingPlan private_ring_groups(const Scenario& scenario, const ParallelPlan
 struct PrivateRings::Meeting {
   int arrived = 0;
   std::vector<double> time_s;  ///< per member: start of the body, then (after play) its end
-  std::vector<sg4::ActorPtr> waiting;
+  /** Per member: where it waits for the last member (created on first use, inside the simulation). A semaphore,
+   *  not suspend/resume: a suspended actor's incoming eager messages (mailboxes with a permanent receiver) that
+   *  start meanwhile start suspended, and nothing resumes them (SimGrid's CommImpl::start), a deadlock. */
+  std::vector<sg4::SemaphorePtr> wake;
 };
 
 PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels, int rank_offset)
@@ -125,7 +129,7 @@ PrivateRings::PrivateRings(PrivateRingPlan plan, int tp, int channels, int rank_
       meetings_(plan_.eligible.size()) {
   for (Meeting& m : meetings_) {
     m.time_s.assign(tp, 0.0);
-    m.waiting.assign(tp, nullptr);
+    m.wake.assign(tp, nullptr);
   }
 }
 
@@ -139,18 +143,15 @@ void PrivateRings::run_body(Endpoint& ep, const std::vector<int>& members, const
   const int pos = static_cast<int>(std::find(members.begin(), members.end(), ep.rank()) - members.begin());
   Meeting& m = meetings_[group];
   m.time_s[pos] = sg4::Engine::get_clock();
+  if (!m.wake[pos]) m.wake[pos] = sg4::Semaphore::create(0);
   if (++m.arrived < n) {
     // Not the last: the last member computes everyone's end and wakes us (same simulated time).
-    m.waiting[pos] = sg4::Actor::self();
-    sg4::this_actor::suspend();
+    m.wake[pos]->acquire();
   } else {
     play(m, members, body, mb, timing, ledgers, record_events, record_spans, plan_.links[group]);
     m.arrived = 0;
     for (int i = 0; i < n; ++i)
-      if (i != pos) {
-        m.waiting[i]->resume();
-        m.waiting[i] = nullptr;
-      }
+      if (i != pos) m.wake[i]->release();
   }
   // Read before anyone can start the group's next body (that needs this member to arrive again).
   const double end_s = m.time_s[pos];
