@@ -10,22 +10,25 @@
 namespace hulk {
 namespace {
 
-/** Throws InputError naming the file, the line of the job's `jobs:` entry and the key `jobs[i]` when the jobs cannot
- *  share the GPUs within memory (jobs_memory_fit.hpp); nothing for a one-job scenario (its placers report it). */
+/** Throws InputError naming the file, the line and the key of the job (`job.parallelism`, or `jobs[i]` with
+ *  several) when no placement can hold its stages within the GPUs' memory, or the jobs cannot share the GPUs
+ *  (jobs_memory_fit.hpp). Every placer would fail on it, so `validate` must not call the scenario ok. */
 void check_jobs_fit_memory(const Scenario& s) {
-  if (!has_several_jobs(s)) return;
   int j = -1;
   const std::string problem = jobs_memory_problem(s, j);
   if (problem.empty()) return;
-  // The Scenario keeps no line numbers: the job's entry is found again in the file.
+  const bool several = has_several_jobs(s);
+  // The Scenario keeps no line numbers: the job's entry is found again in the file (none for a SimGrid XML's).
   int line = 0;
   try {
     const YAML::Node root = YamlReader::load_file(s.file);
-    if (root["jobs"] && root["jobs"].IsSequence() && j < static_cast<int>(root["jobs"].size()))
+    if (several && root["jobs"] && root["jobs"].IsSequence() && j < static_cast<int>(root["jobs"].size()))
       line = YamlReader::line_of(root["jobs"][j]);
+    if (!several && root["job"] && root["job"].IsMap())
+      line = YamlReader::line_of(root["job"]["parallelism"] ? root["job"]["parallelism"] : root["job"]);
   } catch (const InputError&) {
   }
-  throw InputError(s.file, line, "jobs[" + std::to_string(j) + "]", problem);
+  throw InputError(s.file, line, several ? "jobs[" + std::to_string(j) + "]" : "job.parallelism", problem);
 }
 
 }  // namespace

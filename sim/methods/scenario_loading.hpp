@@ -9,8 +9,9 @@
 
 namespace hulk {
 
-/** @brief load_scenario() with the engine's SimGrid XML describer; several jobs must also fit the GPUs' memory
- *  together (jobs_memory_fit.hpp). @throws InputError as load_scenario(). */
+/** @brief load_scenario() with the engine's SimGrid XML describer; the job (or the jobs together) must also be able
+ *  to get GPUs that hold their stages, whatever the placement (jobs_memory_fit.hpp: key job.parallelism or jobs[i]).
+ *  @throws InputError as load_scenario(). */
 Scenario load_scenario_file(const std::string& path, const std::vector<Override>& overrides = {});
 
 }  // namespace hulk

@@ -15,6 +15,7 @@ namespace {
 struct RankNeed {
   double bytes = 0;
   int job = 0;
+  int stage = 0;
 };
 
 std::string gib(double bytes) {
@@ -31,7 +32,8 @@ std::vector<RankNeed> rank_needs(const Scenario& s, const std::vector<int>& jobs
     const JobCost cost = compute_job_cost(job);
     const ParallelPlan plan(job.par);
     for (int r = 0; r < plan.ranks(); ++r)
-      needs.push_back({job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0, j});
+      needs.push_back({job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0, j,
+                       plan.coord_of(r).pp});
   }
   std::stable_sort(needs.begin(), needs.end(), [](const RankNeed& a, const RankNeed& b) { return a.bytes > b.bytes; });
   return needs;
@@ -49,6 +51,16 @@ int gpus_holding(const std::vector<double>& gpu_memory, double bytes) {
   return static_cast<int>(std::count_if(gpu_memory.begin(), gpu_memory.end(), [&](double m) { return m >= bytes; }));
 }
 
+/** "stage 2 needs 52.42 GiB per GPU (weights+optimizer 4.33 GiB, activations 5.34 GiB x 9 micro-batches in flight)":
+ *  what the user can change (more stages, a smaller micro-batch, another schedule) is in the parts. */
+std::string stage_need(const Scenario& s, const RankNeed& need) {
+  const StageCost& st = compute_job_cost(job_at(s, need.job)).stages[need.stage];
+  return "stage " + std::to_string(need.stage) + " needs " + gib(st.peak_memory_bytes) +
+         " per GPU (weights+optimizer " + gib(st.weight_state_bytes) + ", activations " +
+         gib(st.activation_bytes_per_mb) + " x " + std::to_string(st.in_flight_micro_batches) +
+         " micro-batches in flight)";
+}
+
 }  // namespace
 
 std::string jobs_memory_problem(const Scenario& s, int& job_index) {
@@ -63,10 +75,16 @@ std::string jobs_memory_problem(const Scenario& s, int& job_index) {
     const int k = first_misfit(alone, memory);
     if (k < 0) continue;
     job_index = j;
-    return job_label(s, j) + " fits no share of the platform in memory: " + std::to_string(k + 1) +
-           " of its ranks need " + gib(alone[k].bytes) + " or more per GPU, and only " +
-           std::to_string(gpus_holding(memory, alone[k].bytes)) +
-           " GPUs of the platform have that much (expected a parallelism whose stages fit the GPUs)";
+    const int holding = gpus_holding(memory, alone[k].bytes);
+    const std::string shortfall =
+        holding == 0 ? "the largest GPU of the platform has " + (memory.empty() ? gib(0) : gib(memory.front()))
+                     : std::to_string(k + 1) + " of its ranks need " + gib(alone[k].bytes) + " or more and only " +
+                           std::to_string(holding) + " GPUs of the platform have that much";
+    return (has_several_jobs(s) ? job_label(s, j) + " fits no share of the platform in memory: "
+                                : std::string("the job does not fit the platform's GPU memory: ")) +
+           stage_need(s, alone[k]) + ", but " + shortfall +
+           " (expected stages that fit the GPUs: more pipeline stages or a smaller micro_batch" +
+           (job_at(s, j).schedule == "gpipe" ? ", or the 1f1b schedule)" : ")");
   }
   const std::vector<RankNeed> together = rank_needs(s, all);
   const int k = first_misfit(together, memory);

@@ -1,8 +1,8 @@
 #pragma once
 /** @file jobs_memory_fit.hpp
- *  @brief Whether several jobs can share a platform's GPUs at all within memory, checked when the scenario is
- *  loaded (a job that fits no share is the scenario's error, not a placer's: sim/methods/scenario_loading.cpp names
- *  the job's line) and by the scenario sampler. */
+ *  @brief Whether the job (or several jobs together) can get GPUs that hold their stages at all, checked when the
+ *  scenario is loaded (a job that fits no placement is the scenario's error, not a placer's:
+ *  sim/methods/scenario_loading.cpp names the job's line) and by the scenario sampler. */
 #include <string>
 
 #include "sim/core/spec.hpp"

@@ -14,8 +14,13 @@ rs = json.load(open(sys.argv[1]))['results']
 assert len(rs) == 2 and all(r['ok'] and r['gap_to_search'] is None for r in rs), rs
 " "$tmp/c.json" && ok "gap_to_search null without search" || fail "gap_to_search is not null without search"
 
-# 2. compare where every method fails (the job does not fit in memory): non-zero exit, one reason per method.
-"$hulk" compare "$tests/data/bad/out-of-memory.yaml" --methods round-robin,greedy >"$tmp/f.txt" 2>"$tmp/f.err"
+# 2. compare where every method fails: non-zero exit, one reason per method. The job fits the A100 (so the scenario
+#    loads), but round-robin and the placement file both put it on the T4, listed first.
+mkdir -p "$tmp/oom"
+sed -e '/gpu: A100-80GB}/{h;d}' -e '/gpu: T4}/G' "$tests/data/bad/placement-file-out-of-memory.yaml" >"$tmp/oom/t4-first.yaml"
+cp "$tests/data/bad/placement-file-out-of-memory.json" "$tmp/oom/"
+oom_methods="round-robin,file:$tmp/oom/placement-file-out-of-memory.json"
+"$hulk" compare "$tmp/oom/t4-first.yaml" --methods "$oom_methods" >"$tmp/f.txt" 2>"$tmp/f.err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "every method failed" "$tmp/f.err" && [ "$(grep -c 'failed:' "$tmp/f.txt")" -eq 2 ]; then
   ok "compare exits 2 when every method failed"
@@ -35,8 +40,7 @@ assert s['mean_gap_to_search'] is None and s['scenarios_vs_round_robin'] == 1, s
 " "$tmp/r/reproduce.json" || fail "reproduce.json: mean_gap_to_search is not null without search"
 
 # 3b. reproduce where every method fails on every scenario: outputs kept, but a non-zero exit.
-mkdir -p "$tmp/oom" && cp "$tests/data/bad/out-of-memory.yaml" "$tmp/oom/"
-"$hulk" reproduce "$tmp/oom" --methods round-robin,greedy --out "$tmp/oom-out" --no-plots >/dev/null 2>"$tmp/oom.err"
+"$hulk" reproduce "$tmp/oom" --methods "$oom_methods" --out "$tmp/oom-out" --no-plots >/dev/null 2>"$tmp/oom.err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.err"; then ok "reproduce exits 2 when nothing ran"; else fail "reproduce with every method failing: exit $rc"; tail -3 "$tmp/oom.err"; fi
 
