@@ -74,8 +74,9 @@ void run_sweep(const SweepArgs& args) {
                                                              std::to_string(shard.count) + ".csv");
   const SweepManifest manifest = manifest_of(args, axes, methods);
   check_resumable(args, csv, manifest);
-  // Validate every point up front: a bad value must fail now, not hours into the sweep.
-  for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p));
+  // Validate every point up front: a bad value must fail now, not hours into the sweep. A point whose job fits no
+  // GPU is a result (its methods fail, each with its reason, in its rows), not a bad value.
+  for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
   fs::create_directories(args.out);
   if (args.restart) fs::remove(csv);
   write_sweep_manifest(sweep_manifest_path(csv), manifest);
@@ -92,7 +93,7 @@ void run_sweep(const SweepArgs& args) {
   for (std::size_t p : mine) {
     if (done.count(p)) continue;
     if (interrupt_requested()) break;
-    Scenario s = load_scenario_file(args.file, sweep_point_overrides(axes, p));
+    Scenario s = load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
     const CompareReport report = run_compare(s, methods, args.options, false);
     if (interrupt_requested()) break;  // methods cut short by the interrupt are not results: the point reruns
     append_sweep_rows(csv, sweep_csv_rows(axes, p, report));

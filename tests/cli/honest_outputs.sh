@@ -44,6 +44,17 @@ assert s['mean_gap_to_search'] is None and s['scenarios_vs_round_robin'] == 1, s
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.err"; then ok "reproduce exits 2 when nothing ran"; else fail "reproduce with every method failing: exit $rc"; tail -3 "$tmp/oom.err"; fi
 
+# 3c. a sweep point whose job fits no GPU (dp 2: only the A100 holds a rank) is a row of failed methods, not a
+#     refused sweep (validate and compare refuse such a scenario at load).
+"$hulk" sweep "$tmp/oom/t4-first.yaml" --set job.global_batch=2 --set job.parallelism.dp=1,2 --methods greedy \
+  --out "$tmp/oom-sweep" >/dev/null 2>"$tmp/oom-sweep.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^0,2,1,greedy,1,' "$tmp/oom-sweep/sweep.csv" && grep -q '^1,2,2,greedy,0,.*do not fit' "$tmp/oom-sweep/sweep.csv"; then
+  ok "sweep records a point that fits no GPU as failed and goes on"
+else
+  fail "sweep with a point that fits no GPU: exit $rc"; cat "$tmp/oom-sweep.err" "$tmp/oom-sweep/sweep.csv"
+fi
+
 # 4. sweep: a failed CSV append (1 KiB file size limit, reached after ~6 of the 12 points; SIGXFSZ ignored so that
 #    write() fails instead of killing the process) is an error.
 (trap '' XFSZ; ulimit -f 1; exec "$hulk" sweep "$tiny" --set job.utilisation=0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85 \
