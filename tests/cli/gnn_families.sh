@@ -34,6 +34,22 @@ cut -d, -f1-4,6-9 "$tmp/b.csv" >"$tmp/b.times"
 cmp -s "$tmp/a.times" "$tmp/b.times" || fail "same seed, other SimGrid times"
 [ "$(grep -c '' "$tmp/a.csv")" -eq 3 ] || fail "csv: expected a header and 2 rows"
 
+# Interrupted after its first scenario: exit 130, and the CSV keeps every finished scenario, each row complete.
+setsid "$hulk" gnn-families --families in-family --count 20 --seed 5 --max-gpus 8 --budget 300 --out "$tmp/i.csv" \
+  >/dev/null 2>"$tmp/i.err" &
+pid=$!
+for _ in $(seq 1 1200); do [ -f "$tmp/i.csv" ] && [ "$(grep -c "" "$tmp/i.csv")" -ge 2 ] && break; sleep 0.1; done
+kill -INT -- -"$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { fail "gnn-families interrupted: exit $rc, expected 130"; cat "$tmp/i.err"; }
+python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows), rows
+" "$tmp/i.csv" || fail "gnn-families interrupted: the CSV does not keep the finished scenarios"
+[ -z "$(ls "$tmp" | grep '^i\.csv.')" ] || fail "gnn-families interrupted: a partial file is left"
+
 "$hulk" gen-data --count 3 --seed 2 --budget 200 --max-gpus 16 --label evaluator --out "$tmp/ev" 2>"$tmp/ev.err" ||
   { fail "gen-data --label evaluator"; cat "$tmp/ev.err"; }
 grep -q "greedy's gap to search over" "$tmp/ev.err" || fail "no gap distribution"
