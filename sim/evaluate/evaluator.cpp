@@ -39,18 +39,11 @@ Evaluator::Evaluator(const Scenario& scenario)
   xfer_f_.assign(sd, 0.0);
   lat_b_.assign(sd, 0.0);
   xfer_b_.assign(sd, 0.0);
-  sf_.assign(par.pp, 0.0);
-  sb_.assign(par.pp, 0.0);
   links_f_.assign(3 * sd, -1);
   links_b_.assign(3 * sd, -1);
-  slinks_f_.assign(3 * static_cast<size_t>(par.pp), -1);
-  slinks_b_.assign(3 * static_cast<size_t>(par.pp), -1);
+  weights_f_.assign(3 * sd, 1);
+  weights_b_.assign(3 * sd, 1);
   dp_s_.assign(par.pp, 0.0);
-  slf_.assign(par.pp, 0.0);
-  sxf_.assign(par.pp, 0.0);
-  slb_.assign(par.pp, 0.0);
-  sxb_.assign(par.pp, 0.0);
-  last_end_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
   replica_done_.assign(sd, 0.0);
   const size_t max_flows = static_cast<size_t>(par.ranks()) + 1;
@@ -188,9 +181,12 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
 }
 
 void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load) const {
-  // PP hand-offs: all dp*tp transfers across one boundary at once, each direction separately.
+  // PP hand-offs, each direction separately. A replica in a group computed together (replica_groups): its tp
+  // transfers at once, the other replicas' messages counted when in flight at the same time (replica_pipelines).
+  // In a larger group: all the group's transfers across the boundary at once, as if the replicas ran in lockstep.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
+  if (!with_dp_load) replica_groups(host_of_rank);
   for (int s = 0; s + 1 < P; ++s) {
     if (with_dp_load) add_handoff_dp_load(s);
     const int n = D * T;
@@ -203,17 +199,52 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         src_[i] = dir == 0 ? a : b;
         dst_[i] = dir == 0 ? b : a;
       }
-      concurrent_times(src_.data(), dst_.data(), n, cost_.pp_message_bytes, times_.data());
       std::vector<double>& lat = dir == 0 ? lat_f_ : lat_b_;
       std::vector<double>& xfer = dir == 0 ? xfer_f_ : xfer_b_;
+      for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
+        const int first = group_first_[g], size = group_first_[g + 1] - first;
+        if (size <= kJointReplicas) {
+          for (int i = first; i < first + size; ++i) {
+            const int d = group_members_[i];
+            concurrent_times(src_.data() + d * T, dst_.data() + d * T, T, cost_.pp_message_bytes,
+                             times_.data() + d * T);
+          }
+          continue;
+        }
+        group_src_.clear();
+        group_dst_.clear();
+        for (int i = first; i < first + size; ++i)
+          for (int t = 0; t < T; ++t) {
+            group_src_.push_back(src_[group_members_[i] * T + t]);
+            group_dst_.push_back(dst_[group_members_[i] * T + t]);
+          }
+        group_times_.resize(group_src_.size());
+        concurrent_times(group_src_.data(), group_dst_.data(), size * T, cost_.pp_message_bytes, group_times_.data());
+        for (int i = 0; i < size; ++i)
+          std::copy(group_times_.begin() + i * T, group_times_.begin() + (i + 1) * T,
+                    times_.begin() + group_members_[first + i] * T);
+      }
       for (int d = 0; d < D; ++d) {
+        const bool joint = group_first_[group_of_[d] + 1] - group_first_[group_of_[d]] <= kJointReplicas;
         int worst = d * T;
         for (int t = 1; t < T; ++t)
           if (times_[d * T + t] > times_[worst]) worst = d * T + t;
         const Route& route = net_.route(src_[worst], dst_[worst]);
         const double l = route.latency_s;
         int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
-        for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
+        int* weights = (dir == 0 ? weights_f_ : weights_b_).data() + 3 * (s * D + d);
+        for (int k = 0; k < 3; ++k) {
+          ids[k] = k < route.n_links ? route.links[k] : -1;
+          weights[k] = 0;
+        }
+        // The message's flows on each link of its slowest transfer's route: its share when others join. (A larger
+        // group's replicas are computed one by one, every message one flow, their sharing already counted.)
+        for (int k = 0; k < route.n_links && !joint; ++k) weights[k] = 1;
+        for (int t = 0; t < T && joint; ++t) {
+          const Route& other = net_.route(src_[d * T + t], dst_[d * T + t]);
+          for (int k = 0; k < route.n_links; ++k)
+            for (int j = 0; j < other.n_links; ++j) weights[k] += other.links[j] == route.links[k];
+        }
         lat[s * D + d] = l;
         xfer[s * D + d] = times_[worst] - l;
         out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
@@ -223,27 +254,76 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
   }
 }
 
-double Evaluator::replica_makespan_s() const {
+bool Evaluator::replicas_identical(const int* replicas, int n) const {
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp;
+  const int a = replicas[0];
+  for (int i = 1; i < n; ++i) {
+    const int b = replicas[i];
+    for (int s = 0; s < P; ++s)
+      if (fwd_[s * D + a] != fwd_[s * D + b] || bwd_[s * D + a] != bwd_[s * D + b]) return false;
+    for (int s = 0; s + 1 < P; ++s) {
+      const size_t x = static_cast<size_t>(s) * D + a, y = static_cast<size_t>(s) * D + b;
+      if (lat_f_[x] != lat_f_[y] || xfer_f_[x] != xfer_f_[y] || lat_b_[x] != lat_b_[y] || xfer_b_[x] != xfer_b_[y])
+        return false;
+      for (int k = 0; k < 3; ++k)
+        if (links_f_[3 * x + k] != links_f_[3 * y + k] || links_b_[3 * x + k] != links_b_[3 * y + k] ||
+            weights_f_[3 * x + k] != weights_f_[3 * y + k] || weights_b_[3 * x + k] != weights_b_[3 * y + k])
+          return false;
+    }
+  }
+  return true;
+}
+
+double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity) const {
+  // Inputs of the joint run, replica-major (PipelineLinks::replicas).
+  const int P = scenario_.job.par.pp, D = scenario_.job.par.dp;
+  const size_t nb = static_cast<size_t>(n) * (P - 1);
+  sf_.resize(static_cast<size_t>(n) * P);
+  sb_.resize(sf_.size());
+  for (std::vector<double>* v : {&slf_, &sxf_, &slb_, &sxb_}) v->resize(nb);
+  for (std::vector<int>* v : {&slinks_f_, &slinks_b_, &sweights_f_, &sweights_b_}) v->resize(3 * nb);
+  for (int i = 0; i < n; ++i) {
+    const int d = replicas[i];
+    for (int s = 0; s < P; ++s) {
+      sf_[i * P + s] = fwd_[s * D + d];
+      sb_[i * P + s] = bwd_[s * D + d];
+    }
+    for (int s = 0; s + 1 < P; ++s) {
+      const size_t e = static_cast<size_t>(i) * (P - 1) + s, src = static_cast<size_t>(s) * D + d;
+      slf_[e] = lat_f_[src];
+      sxf_[e] = xfer_f_[src];
+      slb_[e] = lat_b_[src];
+      sxb_[e] = xfer_b_[src];
+      for (int k = 0; k < 3; ++k) {
+        slinks_f_[3 * e + k] = links_f_[3 * src + k];
+        slinks_b_[3 * e + k] = links_b_[3 * src + k];
+        sweights_f_[3 * e + k] = weights_f_[3 * src + k];
+        sweights_b_[3 * e + k] = weights_b_[3 * src + k];
+      }
+    }
+  }
   // The key: every input of the pipeline computation, link ids renamed in order of first use. The computation uses
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
-  const int P = scenario_.job.par.pp;
   if (pipe_memo_used_ == pipe_memo_.size()) pipe_memo_.emplace_back();
   PipelineMemo& key = pipe_memo_[pipe_memo_used_];
   key.times.clear();
   for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_})
-    key.times.insert(key.times.end(), v->begin(), v->begin() + P);
-  key.links.clear();
+    key.times.insert(key.times.end(), v->begin(), v->end());
+  key.links.assign(1, multiplicity);
+  key.links.insert(key.links.end(), sweights_f_.begin(), sweights_f_.end());
+  key.links.insert(key.links.end(), sweights_b_.begin(), sweights_b_.end());
   link_rename_.resize(net_.links(), -1);
   int names = 0;
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
-    for (int k = 0; k < 3 * P; ++k) {
-      const int id = (*v)[k];
+    for (const int id : *v) {
       if (id >= 0 && link_rename_[id] < 0) link_rename_[id] = names++;
       key.links.push_back(id < 0 ? -1 : link_rename_[id]);
     }
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
-    for (int k = 0; k < 3 * P; ++k)
-      if ((*v)[k] >= 0) link_rename_[(*v)[k]] = -1;
+    for (const int id : *v)
+      if (id >= 0) link_rename_[id] = -1;
+  last_end_.resize(sf_.size());
   for (size_t i = 0; i < pipe_memo_used_; ++i) {
     const PipelineMemo& seen = pipe_memo_[i];
     if (seen.times == key.times && seen.links == key.links) {
@@ -256,38 +336,89 @@ double Evaluator::replica_makespan_s() const {
   links.blocking = scenario_.job.pipeline_p2p_blocking();
   links.channels = channels_;
   links.latency_at_receiver = latency_at_receiver_;
+  links.replicas = n;
+  links.flow_multiplicity = multiplicity;
+  links.route_weights_fwd = sweights_f_.data();
+  links.route_weights_bwd = sweights_b_.data();
   key.span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
-  key.last_end.assign(last_end_.begin(), last_end_.begin() + P);
+  key.last_end.assign(last_end_.begin(), last_end_.end());
   ++pipe_memo_used_;
   return key.span;
 }
 
+void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
+  // Replicas whose hand-offs (any tp transfer, either direction) share a link, directly or through others, form one
+  // group. Union-find over the replicas, each link owned by the first replica using it.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  std::vector<int>& parent = group_parent_;
+  parent.resize(D);
+  for (int d = 0; d < D; ++d) parent[d] = d;
+  const auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  link_owner_.resize(net_.links(), -1);
+  touched_links_.clear();
+  for (int s = 0; s + 1 < P; ++s)
+    for (int d = 0; d < D; ++d)
+      for (int t = 0; t < T; ++t) {
+        const int a = host_of_rank[plan_.rank_of(s, d, t)], b = host_of_rank[plan_.rank_of(s + 1, d, t)];
+        for (const Route* r : {&net_.route(a, b), &net_.route(b, a)})
+          for (int k = 0; k < r->n_links; ++k) {
+            const int l = r->links[k];
+            if (link_owner_[l] < 0) {
+              link_owner_[l] = d;
+              touched_links_.push_back(l);
+            } else {
+              const int x = find(link_owner_[l]), y = find(d);
+              if (x != y) parent[std::max(x, y)] = std::min(x, y);
+            }
+          }
+      }
+  for (const int l : touched_links_) link_owner_[l] = -1;
+  touched_links_.clear();
+  // Groups in order of their lowest replica, members in replica order.
+  group_members_.clear();
+  group_first_.assign(1, 0);
+  group_of_.resize(D);
+  for (int root = 0; root < D; ++root) {
+    if (find(root) != root) continue;
+    for (int d = root; d < D; ++d)
+      if (find(d) == root) {
+        group_members_.push_back(d);
+        group_of_[d] = static_cast<int>(group_first_.size()) - 1;
+      }
+    group_first_.push_back(static_cast<int>(group_members_.size()));
+  }
+}
+
 void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
-  // One critical-path computation per dp replica (approximation 5).
+  // One critical-path computation per group of replicas that share hand-off links (approximation 5).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
   pipe_memo_used_ = 0;
   double busiest = 0.0;
-  for (int d = 0; d < D; ++d) {
-    for (int s = 0; s < P; ++s) {
-      sf_[s] = fwd_[s * D + d];
-      sb_[s] = bwd_[s * D + d];
-      slf_[s] = lat_f_[s * D + d];
-      sxf_[s] = xfer_f_[s * D + d];
-      slb_[s] = lat_b_[s * D + d];
-      sxb_[s] = xfer_b_[s * D + d];
-      for (int k = 0; k < 3; ++k) {
-        slinks_f_[3 * s + k] = links_f_[3 * (s * D + d) + k];
-        slinks_b_[3 * s + k] = links_b_[3 * (s * D + d) + k];
-      }
-      busiest = std::max(busiest, m * (sf_[s] + sb_[s]));
-    }
-    const double span = replica_makespan_s();
-    out.pipeline_s = std::max(out.pipeline_s, span);
-    for (int s = 0; s < P; ++s) {
-      stage_done_[s] = std::max(stage_done_[s], last_end_[s]);
-      replica_done_[s * D + d] = last_end_[s];
+  for (int d = 0; d < D; ++d)
+    for (int s = 0; s < P; ++s) busiest = std::max(busiest, m * (fwd_[s * D + d] + bwd_[s * D + d]));
+  for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
+    const int* members = group_members_.data() + group_first_[g];
+    const int n = group_first_[g + 1] - group_first_[g];
+    // Equal replicas on the same links run in lockstep: one of them, its flows counted n times, is the joint run.
+    // A group above kJointReplicas: each replica alone (its hand-offs already shared with the group's, pp_handoffs).
+    const bool lockstep = n > 1 && replicas_identical(members, n);
+    const bool one_by_one = !lockstep && n > kJointReplicas;
+    for (int first = 0; first < n; first += one_by_one ? 1 : n) {
+      const int count = one_by_one ? 1 : n;
+      const double span = lockstep ? group_makespan_s(members, 1, n) : group_makespan_s(members + first, count, 1);
+      out.pipeline_s = std::max(out.pipeline_s, span);
+      for (int i = first; i < first + count; ++i)
+        for (int s = 0; s < P; ++s) {
+          const double end = last_end_[(lockstep || one_by_one ? 0 : i - first) * P + s];
+          stage_done_[s] = std::max(stage_done_[s], end);
+          replica_done_[s * D + members[i]] = end;
+        }
     }
   }
   out.bubble_s = std::max(0.0, out.pipeline_s - busiest);

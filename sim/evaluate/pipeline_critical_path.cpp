@@ -37,16 +37,17 @@ struct Inverses {
 };
 constexpr Inverses kInverse;
 
-// One run of the pipeline event simulation over the caller's scratch buffers. Messages are indexed
-// (dir * (p-1) + boundary) * m + micro-batch, dir 0 = activation (boundary -> boundary+1), 1 = gradient (boundary+1
-// -> boundary); one connection per (dir, boundary), its messages in micro-batch order (the order every schedule
-// sends them in).
+// One run of the pipeline event simulation over the caller's scratch buffers. Stage slots g = replica * p + stage.
+// Messages are indexed ((replica * 2 + dir) * (p-1) + boundary) * m + micro-batch, dir 0 = activation (boundary ->
+// boundary+1), 1 = gradient (boundary+1 -> boundary); one connection per (replica, dir, boundary), its messages in
+// micro-batch order (the order every schedule sends them in).
 class PipelineRun {
  public:
   PipelineRun(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
               const PipelineLinks& links, PipelineScratch& sc)
       : schedule_(schedule), fwd_s_(fwd_s), bwd_s_(bwd_s), links_(links), sc_(sc),
         p_(static_cast<int>(schedule.size())), m_(static_cast<int>(schedule[0].size() / 2)),
+        r_(std::max(1, links.replicas)), slots_(p_ * r_),
         shared_(links.route_links_fwd && links.route_links_bwd && links.link_ids > 0),
         channels_(links.channels > 0 ? links.channels : m_ + 1) {
     reset_buffers();
@@ -54,14 +55,14 @@ class PipelineRun {
 
   /** Runs every op of every stage; returns the makespan and fills last_end_s (if non-null). */
   double run(double* last_end_s) {
-    for (int s = 0; s < p_; ++s) enter_op(s);
-    for (int c = 0; c < 2 * (p_ - 1); ++c) update_conn(c);
+    for (int g = 0; g < slots_; ++g) enter_op(g);
+    for (int c = 0; c < 2 * (p_ - 1) * r_; ++c) update_conn(c);
     int done = 0;
     // Event loop: the earliest of (a) a flight event, (b) a stage event (an op ends, or a blocking p2p wait ends).
     // A stage event whose inputs are unknown waits for a message not yet sent or delivered, so it cannot happen
     // before the events considered. A message starts transmitting as soon as its last condition is met (update_conn):
     // every condition is met at an event, i.e. now.
-    while (done < p_) {
+    while (done < slots_) {
       double t_flight = 0.0, t_stage = 0.0;
       const int flight = earliest_flight_event(t_flight);
       const int stage = earliest_stage_event(t_stage);
@@ -77,23 +78,30 @@ class PipelineRun {
   }
 
  private:
-  int msg_index(int dir, int boundary, int mb) const { return (dir * (p_ - 1) + boundary) * m_ + mb; }
+  int msg_index(int replica, int dir, int boundary, int mb) const {
+    return ((replica * 2 + dir) * (p_ - 1) + boundary) * m_ + mb;
+  }
+  // Of connection c: its replica, direction (0 = forward), boundary, and the boundary's entry in PipelineLinks.
+  int conn_replica(int c) const { return c / (2 * (p_ - 1)); }
+  bool conn_forward(int c) const { return c % (2 * (p_ - 1)) < p_ - 1; }
+  int conn_boundary(int c) const { return c % (p_ - 1); }
+  int conn_entry(int c) const { return conn_replica(c) * (p_ - 1) + conn_boundary(c); }
 
   void reset_buffers() {
-    const size_t n = 2 * static_cast<size_t>(std::max(0, p_ - 1)) * m_;
+    const size_t n = 2 * static_cast<size_t>(std::max(0, p_ - 1)) * m_ * r_;
     sc_.send_post.assign(n, -1.0);
     sc_.recv_post.assign(n, links_.blocking ? -1.0 : 0.0);  // eager: a permanent receiver takes every message
     sc_.left.assign(n, -1.0);
     sc_.arrive.assign(n, -1.0);
-    sc_.next_start.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)), 0);
-    sc_.next.assign(p_, 0);
-    sc_.state.assign(p_, kInOp);
-    sc_.in_msg.assign(p_, -1);
-    sc_.out_msg.assign(p_, -1);
-    sc_.xin_msg.assign(p_, -1);
-    sc_.clock.assign(p_, 0.0);
+    sc_.next_start.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)) * r_, 0);
+    sc_.next.assign(slots_, 0);
+    sc_.state.assign(slots_, kInOp);
+    sc_.in_msg.assign(slots_, -1);
+    sc_.out_msg.assign(slots_, -1);
+    sc_.xin_msg.assign(slots_, -1);
+    sc_.clock.assign(slots_, 0.0);
     leaves_ = 1;
-    while (leaves_ < p_) leaves_ *= 2;
+    while (leaves_ < slots_) leaves_ *= 2;
     sc_.stage_t.assign(2 * static_cast<size_t>(leaves_), kUnknown);
     sc_.stage_at.assign(2 * static_cast<size_t>(leaves_), -1);
     for (int i = 0; i < leaves_; ++i) sc_.stage_at[leaves_ + i] = i;
@@ -104,29 +112,30 @@ class PipelineRun {
 
   // Stage s begins its next op at sc_.clock[s]: in blocking mode it posts the receive of the op's input now (unless
   // an exchange already did).
-  void enter_op(int s) {
-    if (sc_.next[s] >= schedule_[s].size()) {
-      sc_.state[s] = kDone;
-      set_stage_time(s, kUnknown);
+  void enter_op(int g) {
+    const int s = g % p_, d = g / p_;
+    if (sc_.next[g] >= schedule_[s].size()) {
+      sc_.state[g] = kDone;
+      set_stage_time(g, kUnknown);
       return;
     }
-    const StageOp& op = schedule_[s][sc_.next[s]];
+    const StageOp& op = schedule_[s][sc_.next[g]];
     int in = -1;
-    if (!op.backward && s > 0) in = msg_index(0, s - 1, op.mb);
-    if (op.backward && s + 1 < p_) in = msg_index(1, s, op.mb);
-    sc_.in_msg[s] = in;
-    sc_.state[s] = kInOp;
+    if (!op.backward && s > 0) in = msg_index(d, 0, s - 1, op.mb);
+    if (op.backward && s + 1 < p_) in = msg_index(d, 1, s, op.mb);
+    sc_.in_msg[g] = in;
+    sc_.state[g] = kInOp;
     if (in >= 0 && sc_.recv_post[in] < 0) {
-      sc_.recv_post[in] = sc_.clock[s];
+      sc_.recv_post[in] = sc_.clock[g];
       update_conn(in / m_);
     }
-    update_stage(s);
+    update_stage(g);
   }
 
   // When stage s's pending event happens, if known.
   bool stage_event_time(int s, double& t) const {
     if (sc_.state[s] == kInOp) {
-      const StageOp& op = schedule_[s][sc_.next[s]];
+      const StageOp& op = schedule_[s % p_][sc_.next[s]];
       const int in = sc_.in_msg[s];
       if (in >= 0 && sc_.arrive[in] < 0) return false;
       t = std::max(sc_.clock[s], in >= 0 ? sc_.arrive[in] : 0.0) + (op.backward ? bwd_s_[s] : fwd_s_[s]);
@@ -183,10 +192,10 @@ class PipelineRun {
 
   // A message's times changed: its connection and both its stages may have an event now.
   void touched(int id) {
-    const int c = id / m_, b = c % (p_ - 1);
+    const int c = id / m_, g = conn_replica(c) * p_ + conn_boundary(c);
     update_conn(c);
-    update_stage(b);
-    update_stage(b + 1);
+    update_stage(g);
+    update_stage(g + 1);
   }
 
   // The next message of each connection may start once its sender and (blocking) receiver posted it and a channel
@@ -203,16 +212,16 @@ class PipelineRun {
   }
 
   double latency_of(int id) const {
-    const int c = id / m_, b = c % (p_ - 1);
-    return c < p_ - 1 ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
+    const int c = id / m_, e = conn_entry(c);
+    return conn_forward(c) ? links_.latency_fwd_s[e] : links_.latency_bwd_s[e];
   }
 
   void start_message(int c, double t) {
     advance_to(t);
     const int id = c * m_ + sc_.next_start[c]++;
     update_conn(c);
-    const int b = c % (p_ - 1);
-    const bool fwd = c < p_ - 1;
+    const int b = conn_entry(c);
+    const bool fwd = conn_forward(c);
     const double transfer = fwd ? links_.transfer_fwd_s[b] : links_.transfer_bwd_s[b];
     const double latency = fwd ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
     if (transfer <= 0.0) {
@@ -228,20 +237,34 @@ class PipelineRun {
     f.msg = id;
     const int* route = shared_ ? (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b : nullptr;
     for (int k = 0; k < 3; ++k) f.links[k] = route ? route[k] : -1;
+    const int* weight = shared_ && links_.route_weights_fwd && links_.route_weights_bwd ? (fwd ? links_.route_weights_fwd : links_.route_weights_bwd) + 3 * b : nullptr;
+    for (int k = 0; k < 3; ++k) f.weights[k] = weight ? std::max(1, weight[k]) : 1;
+    for (int k = 0; k < 3; ++k) f.counted[k] = f.weights[k] * multiplicity_;
     f.start_at = links_.latency_at_receiver ? t : t + latency;
     f.transferring = false;
     f.rate = 1.0;
+    f.since = t;
+    f.event_t = t + transfer;
     if (links_.latency_at_receiver) {  // uses bandwidth at once
       f.transferring = true;
       count(f, +1);
-      refresh_rates();
+      const int links[3] = {f.links[0], f.links[1], f.links[2]};
+      refresh_rates(links, t);
     }
   }
 
   // Messages being transmitted progress in "alone seconds": alone on its links a message needs transfer_*; with k
   // transmitting messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as
   // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
+  // Weighted (route_weights_*): a message of w flows on a link now carrying n flows gets w/n of its alone rate
+  // there (fair sharing among flows), the least over its links.
   double rate_of(const Flight& f) const {
+    if (weighted_) {
+      double rate = 1.0;
+      for (int i = 0; i < 3; ++i)
+        if (f.links[i] >= 0) rate = std::min(rate, static_cast<double>(f.weights[i]) / sc_.flows_on_link[f.links[i]]);
+      return rate;
+    }
     int k = 1;
     for (int i = 0; i < 3; ++i)
       if (f.links[i] >= 0) k = std::max(k, sc_.flows_on_link[f.links[i]]);
@@ -250,21 +273,31 @@ class PipelineRun {
 
   void count(const Flight& f, int delta) {
     for (int i = 0; i < 3; ++i)
-      if (f.links[i] >= 0) sc_.flows_on_link[f.links[i]] += delta;
+      if (f.links[i] >= 0) sc_.flows_on_link[f.links[i]] += delta * f.counted[i];
   }
 
-  // Rates are cached per flight and refreshed whenever a link's flow count changes.
-  void refresh_rates() {
-    for (auto& f : sc_.active)
-      if (f.transferring) f.rate = rate_of(f);
+  // Rates are cached per flight and refreshed when the flow count of one of its links changed (links: the links
+  // whose counts changed, -1 = none). A flight keeps its remaining transfer as of `since` and the time it ends at its
+  // rate, so only the flights whose rate changes are touched.
+  void refresh_rates(const int (&links)[3], double t) {
+    for (auto& f : sc_.active) {
+      if (!f.transferring) continue;
+      bool affected = false;
+      for (int i = 0; i < 3 && !affected; ++i)
+        for (int j = 0; j < 3; ++j) affected |= f.links[i] >= 0 && f.links[i] == links[j];
+      if (!affected && f.since != t) continue;
+      const double rate = rate_of(f);
+      if (rate == f.rate && f.since != t) continue;
+      f.remaining_s -= (t - f.since) * f.rate;
+      f.since = t;
+      f.rate = rate;
+      // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
+      const double left = std::max(0.0, f.remaining_s);
+      f.event_t = t + (rate == 1.0 ? left : left / rate);
+    }
   }
 
-  void advance_to(double t) {
-    if (t > now_)
-      for (auto& f : sc_.active)
-        if (f.transferring) f.remaining_s -= (t - now_) * f.rate;
-    now_ = std::max(now_, t);
-  }
+  void advance_to(double t) { now_ = std::max(now_, t); }
 
   // The next flight event (-1 = none) and its time: a message starts using bandwidth (at once, or after its latency
   // when the links carry it), or its transfer ends.
@@ -272,9 +305,7 @@ class PipelineRun {
     int flight = -1;
     for (size_t i = 0; i < sc_.active.size(); ++i) {
       const auto& f = sc_.active[i];
-      // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
-      const double left = std::max(0.0, f.remaining_s);
-      const double t = f.transferring ? now_ + (f.rate == 1.0 ? left : left / f.rate) : std::max(now_, f.start_at);
+      const double t = std::max(now_, f.transferring ? f.event_t : f.start_at);
       if (flight < 0 || t < flight_t) {
         flight = static_cast<int>(i);
         flight_t = t;
@@ -286,8 +317,10 @@ class PipelineRun {
   void apply_flight_event(int flight, double t) {
     advance_to(t);
     Flight& f = sc_.active[flight];
+    const int links[3] = {f.links[0], f.links[1], f.links[2]};
     if (!f.transferring) {
       f.transferring = true;
+      f.since = t;
       count(f, +1);
     } else {
       count(f, -1);
@@ -299,7 +332,7 @@ class PipelineRun {
       sc_.active.erase(sc_.active.begin() + flight);
       touched(id);
     }
-    refresh_rates();
+    refresh_rates(links, t);
   }
 
   // Processes stage s's event at t; returns true when the stage has finished its last op.
@@ -312,17 +345,19 @@ class PipelineRun {
       return sc_.state[s] == kDone;
     }
     // The op ends: send its output to the neighbour stage.
-    const StageOp op = schedule_[s][sc_.next[s]];
-    const StageOp* next_op = sc_.next[s] + 1 < schedule_[s].size() ? &schedule_[s][sc_.next[s] + 1] : nullptr;
+    const int st = s % p_, d = s / p_;
+    const std::vector<StageOp>& ops = schedule_[st];
+    const StageOp op = ops[sc_.next[s]];
+    const StageOp* next_op = sc_.next[s] + 1 < ops.size() ? &ops[sc_.next[s] + 1] : nullptr;
     int out = -1, xin = -1;
-    if (!op.backward && s + 1 < p_) {
-      out = msg_index(0, s, op.mb);
+    if (!op.backward && st + 1 < p_) {
+      out = msg_index(d, 0, st, op.mb);
       // Megatron's send_forward_recv_backward: the next backward's gradient comes in the same exchange.
-      if (links_.blocking && next_op && next_op->backward) xin = msg_index(1, s, next_op->mb);
-    } else if (op.backward && s > 0) {
-      out = msg_index(1, s - 1, op.mb);
+      if (links_.blocking && next_op && next_op->backward) xin = msg_index(d, 1, st, next_op->mb);
+    } else if (op.backward && st > 0) {
+      out = msg_index(d, 1, st - 1, op.mb);
       // send_backward_recv_forward.
-      if (links_.blocking && next_op && !next_op->backward) xin = msg_index(0, s - 1, next_op->mb);
+      if (links_.blocking && next_op && !next_op->backward) xin = msg_index(d, 0, st - 1, next_op->mb);
     }
     if (out >= 0) {
       sc_.send_post[out] = t;
@@ -353,9 +388,9 @@ class PipelineRun {
 
   double makespan(double* last_end_s) const {
     double out = 0.0;
-    for (int s = 0; s < p_; ++s) {
-      if (last_end_s) last_end_s[s] = sc_.clock[s];
-      out = std::max(out, sc_.clock[s]);
+    for (int g = 0; g < slots_; ++g) {
+      if (last_end_s) last_end_s[g] = sc_.clock[g];
+      out = std::max(out, sc_.clock[g]);
     }
     return out;
   }
@@ -366,7 +401,10 @@ class PipelineRun {
   const PipelineLinks& links_;
   PipelineScratch& sc_;
   const int p_, m_;
+  const int r_, slots_;  ///< replicas, stage slots (r_ x p_)
   const bool shared_;
+  const int multiplicity_ = std::max(1, links_.flow_multiplicity);
+  const bool weighted_ = shared_ && ((links_.route_weights_fwd && links_.route_weights_bwd) || multiplicity_ > 1);
   const int channels_;
   int leaves_ = 1;  ///< leaves of the stage-event tournament tree (a power of 2, >= p_)
   double now_ = 0.0;

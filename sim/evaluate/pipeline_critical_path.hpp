@@ -23,12 +23,16 @@ std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, i
 struct PipelineScratch {
   /** @brief A message being transmitted (or, when links carry the latency, waiting its latency first). */
   struct Flight {
-    double remaining_s;  ///< transfer left, seconds if alone on its links
+    double remaining_s;  ///< transfer left at time `since`, seconds if alone on its links
+    double since;        ///< when remaining_s was last brought up to date (its rate changed then)
+    double event_t;      ///< transferring: when its transfer ends at its current rate
     int msg;             ///< message index (see pipeline_critical_path.cpp)
     int links[3];
+    int weights[3];      ///< its flows on each link (PipelineLinks::route_weights_*)
+    int counted[3];      ///< flows counted on each link: weights x PipelineLinks::flow_multiplicity
     double start_at;     ///< transfer starts then (after the route latency when links carry it)
     bool transferring;   ///< counted on its links
-    double rate;         ///< cached progress rate (1/k), valid while transferring
+    double rate;         ///< cached progress rate (1/k, or weighted), valid while transferring
   };
   /** @brief Per message: when the sender posted it, the receiver posted its receive, its last byte left the
    *  sender, it arrived (-1 = not yet known). */
@@ -66,6 +70,20 @@ struct PipelineLinks {
   /** @brief Messages of one direction across one boundary go in order over this many channels: micro-batch j starts
    *  transmitting once j - channels has left the sender. 0 = independent messages (no connection order). */
   int channels = 0;
+  /** @brief Pipelines computed together (dp replicas of one job): every per-boundary array above and below holds
+   *  replicas x (p-1) entries (replica-major: replica r's boundary b at r * (p-1) + b), fwd_s/bwd_s and last_end_s
+   *  replicas x p. The replicas run the same schedule independently; they meet only on shared links, where their
+   *  messages in flight share bandwidth (route link ids required for that). */
+  int replicas = 1;
+  /** @brief Optional, with route link ids: per route link, how many flows the message puts on it (a hand-off of a
+   *  tensor-parallel group is tp transfers at once; its transfer_* is its time with only those flows). A message's
+   *  progress rate is then min over its links of weight / flows on the link (nullptr: weight 1 everywhere). */
+  const int* route_weights_fwd = nullptr;
+  const int* route_weights_bwd = nullptr;
+  /** @brief Identical copies of these pipelines running in lockstep on the same links (replicas with equal inputs
+   *  and routes): each message puts this many times its flows on its links. The result is the joint run's, without
+   *  simulating the copies. */
+  int flow_multiplicity = 1;
   /** @brief True (SimGrid CM02 in the engine): the route latency is applied at the receiver after the transfer,
    *  so a message leaves after its transfer and queued messages pipeline their latency. False: the latency comes
    *  first and a message has "left" only when it arrived. */
@@ -77,10 +95,11 @@ struct PipelineLinks {
  *  j arrived from stage s+1 (the last stage's B(j) follows its own F(j)). A message starts transmitting when its
  *  sender posted it, its connection is free (PipelineLinks::channels) and, in blocking mode, its receiver posted
  *  the receive. With route link ids, transmitting messages share links by processor sharing: with k messages on
- *  its busiest link one progresses at 1/k of its alone rate (transfer_* is its alone transfer time); SimGrid's fair
- *  sharing restricted to this pipeline. It arrives one route latency after it left (latency_at_receiver).
- *  @param fwd_s,bwd_s per-stage op durations (s); @param last_end_s if non-null, receives per stage the end of its
- *  last op and p2p waits (s). @return that end, max over all stages (s). Monotone non-decreasing in every input. */
+ *  its busiest link one progresses at 1/k of its alone rate (transfer_* is its alone transfer time; with weights, the
+ *  least of weight / flows over its links); SimGrid's fair sharing restricted to these pipelines
+ *  (PipelineLinks::replicas of them). It arrives one route latency after it left (latency_at_receiver).
+ *  @param fwd_s,bwd_s per-stage op durations (s), replicas x p (replica-major); @param last_end_s if non-null,
+ *  receives per stage slot (replica-major) the end of its last op and p2p waits (s). @return that end, max over all stages (s). Monotone non-decreasing in every input. */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
                            const PipelineLinks& links, double* last_end_s, PipelineScratch& scratch);
 

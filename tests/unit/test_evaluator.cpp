@@ -356,5 +356,62 @@ TEST(PipelineCriticalPath, QueuedMessagesLeaveOneAfterAnother) {
               (2 * c + 3 * x + L) + 3 * x + L, 1e-12);
 }
 
+// Two replicas computed together (PipelineLinks::replicas) on one shared link: each message counts its flows there.
+// Lockstep copies give the single pipeline with its flows counted twice (flow_multiplicity), bit for bit; replicas on
+// disjoint links give each its own run; and on a shared link two replicas take longer than one alone.
+TEST(PipelineCriticalPath, ReplicasShareOnlyTheLinksTheyHaveInCommon) {
+  const int m = 4;
+  const auto sched = stage_op_orders("1f1b", 3, m);
+  const std::vector<double> f1{0.1, 0.2, 0.1}, b1{0.2, 0.4, 0.2}, lat1{0.05, 0.05}, x1{0.3, 0.3};
+  const std::vector<int> route_one{0, -1, -1, 1, -1, -1}, back_one{2, -1, -1, 3, -1, -1}, w_one(6, 2);
+  PipelineScratch scratch;
+  PipelineLinks one{lat1.data(), x1.data(), lat1.data(), x1.data(), route_one.data(), back_one.data(), 8};
+  one.blocking = true;
+  one.channels = 1;
+  one.route_weights_fwd = w_one.data();
+  one.route_weights_bwd = w_one.data();
+  std::vector<double> end_one(3), end_two(6);
+  const double alone = pipeline_makespan_s(sched, f1.data(), b1.data(), one, end_one.data(), scratch);
+
+  auto twice = [](const std::vector<double>& v) {
+    std::vector<double> out = v;
+    out.insert(out.end(), v.begin(), v.end());
+    return out;
+  };
+  const std::vector<double> f2 = twice(f1), b2 = twice(b1), lat2 = twice(lat1), x2 = twice(x1);
+  const std::vector<int> w2(12, 2);
+  // Same links: lockstep copies.
+  const std::vector<int> same_f = {0, -1, -1, 1, -1, -1, 0, -1, -1, 1, -1, -1};
+  const std::vector<int> same_b = {2, -1, -1, 3, -1, -1, 2, -1, -1, 3, -1, -1};
+  PipelineLinks two = one;
+  two.latency_fwd_s = two.latency_bwd_s = lat2.data();
+  two.transfer_fwd_s = two.transfer_bwd_s = x2.data();
+  two.route_links_fwd = same_f.data();
+  two.route_links_bwd = same_b.data();
+  two.route_weights_fwd = two.route_weights_bwd = w2.data();
+  two.replicas = 2;
+  const double joint = pipeline_makespan_s(sched, f2.data(), b2.data(), two, end_two.data(), scratch);
+  PipelineLinks doubled = one;
+  doubled.flow_multiplicity = 2;
+  EXPECT_EQ(joint, pipeline_makespan_s(sched, f1.data(), b1.data(), doubled, end_one.data(), scratch));
+  for (int g = 0; g < 6; ++g) EXPECT_EQ(end_two[g], end_one[g % 3]);
+  EXPECT_GT(joint, alone + 0.3);  // the transfers on the critical path take twice as long
+
+  // Disjoint links: two independent pipelines.
+  const std::vector<int> apart_f = {0, -1, -1, 1, -1, -1, 4, -1, -1, 5, -1, -1};
+  const std::vector<int> apart_b = {2, -1, -1, 3, -1, -1, 6, -1, -1, 7, -1, -1};
+  two.route_links_fwd = apart_f.data();
+  two.route_links_bwd = apart_b.data();
+  EXPECT_EQ(pipeline_makespan_s(sched, f2.data(), b2.data(), two, end_two.data(), scratch), alone);
+
+  // One link in common (both replicas' activations over boundary 0): slower than alone, faster than lockstep on
+  // every link.
+  const std::vector<int> one_f = {0, -1, -1, 1, -1, -1, 0, -1, -1, 5, -1, -1};
+  two.route_links_fwd = one_f.data();
+  const double partial = pipeline_makespan_s(sched, f2.data(), b2.data(), two, end_two.data(), scratch);
+  EXPECT_GT(partial, alone);
+  EXPECT_LT(partial, joint);
+}
+
 }  // namespace
 }  // namespace hulk
