@@ -180,6 +180,46 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   }
 }
 
+void Evaluator::handoff_times_by_group() const {
+  // src_/dst_ hold one boundary's transfers of one direction, replica after replica (tp of each together).
+  const int T = scenario_.job.par.tp;
+  for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
+    const int first = group_first_[g], size = group_first_[g + 1] - first;
+    if (size <= kJointReplicas) {  // each replica's tp transfers at once
+      for (int i = first; i < first + size; ++i) {
+        const int d = group_members_[i];
+        concurrent_times(src_.data() + d * T, dst_.data() + d * T, T, cost_.pp_message_bytes, times_.data() + d * T);
+      }
+      continue;
+    }
+    group_src_.clear();  // every transfer of the group at once
+    group_dst_.clear();
+    for (int i = first; i < first + size; ++i)
+      for (int t = 0; t < T; ++t) {
+        group_src_.push_back(src_[group_members_[i] * T + t]);
+        group_dst_.push_back(dst_[group_members_[i] * T + t]);
+      }
+    group_times_.resize(group_src_.size());
+    concurrent_times(group_src_.data(), group_dst_.data(), size * T, cost_.pp_message_bytes, group_times_.data());
+    for (int i = 0; i < size; ++i)
+      std::copy(group_times_.begin() + i * T, group_times_.begin() + (i + 1) * T,
+                times_.begin() + group_members_[first + i] * T);
+  }
+}
+
+void Evaluator::handoff_weights(int d, const Route& route, bool joint, int* weights) const {
+  // Joint: the replica's flows on each link of its slowest transfer's route (its share when others join). A larger
+  // group's replicas are computed one by one, every message one flow, their sharing already in the transfer time.
+  const int T = scenario_.job.par.tp;
+  for (int k = 0; k < 3; ++k) weights[k] = k < route.n_links && !joint ? 1 : 0;
+  if (!joint) return;
+  for (int t = 0; t < T; ++t) {
+    const Route& other = net_.route(src_[d * T + t], dst_[d * T + t]);
+    for (int k = 0; k < route.n_links; ++k)
+      for (int j = 0; j < other.n_links; ++j) weights[k] += other.links[j] == route.links[k];
+  }
+}
+
 void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load) const {
   // PP hand-offs, each direction separately. A replica in a group computed together (replica_groups): its tp
   // transfers at once, the other replicas' messages counted when in flight at the same time (replica_pipelines).
@@ -201,29 +241,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
       }
       std::vector<double>& lat = dir == 0 ? lat_f_ : lat_b_;
       std::vector<double>& xfer = dir == 0 ? xfer_f_ : xfer_b_;
-      for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
-        const int first = group_first_[g], size = group_first_[g + 1] - first;
-        if (size <= kJointReplicas) {
-          for (int i = first; i < first + size; ++i) {
-            const int d = group_members_[i];
-            concurrent_times(src_.data() + d * T, dst_.data() + d * T, T, cost_.pp_message_bytes,
-                             times_.data() + d * T);
-          }
-          continue;
-        }
-        group_src_.clear();
-        group_dst_.clear();
-        for (int i = first; i < first + size; ++i)
-          for (int t = 0; t < T; ++t) {
-            group_src_.push_back(src_[group_members_[i] * T + t]);
-            group_dst_.push_back(dst_[group_members_[i] * T + t]);
-          }
-        group_times_.resize(group_src_.size());
-        concurrent_times(group_src_.data(), group_dst_.data(), size * T, cost_.pp_message_bytes, group_times_.data());
-        for (int i = 0; i < size; ++i)
-          std::copy(group_times_.begin() + i * T, group_times_.begin() + (i + 1) * T,
-                    times_.begin() + group_members_[first + i] * T);
-      }
+      handoff_times_by_group();
       for (int d = 0; d < D; ++d) {
         const bool joint = group_first_[group_of_[d] + 1] - group_first_[group_of_[d]] <= kJointReplicas;
         int worst = d * T;
@@ -233,18 +251,8 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         const double l = route.latency_s;
         int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
         int* weights = (dir == 0 ? weights_f_ : weights_b_).data() + 3 * (s * D + d);
-        for (int k = 0; k < 3; ++k) {
-          ids[k] = k < route.n_links ? route.links[k] : -1;
-          weights[k] = 0;
-        }
-        // The message's flows on each link of its slowest transfer's route: its share when others join. (A larger
-        // group's replicas are computed one by one, every message one flow, their sharing already counted.)
-        for (int k = 0; k < route.n_links && !joint; ++k) weights[k] = 1;
-        for (int t = 0; t < T && joint; ++t) {
-          const Route& other = net_.route(src_[d * T + t], dst_[d * T + t]);
-          for (int k = 0; k < route.n_links; ++k)
-            for (int j = 0; j < other.n_links; ++j) weights[k] += other.links[j] == route.links[k];
-        }
+        for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
+        handoff_weights(d, route, joint, weights);
         lat[s * D + d] = l;
         xfer[s * D + d] = times_[worst] - l;
         out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);

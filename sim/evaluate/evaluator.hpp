@@ -195,6 +195,11 @@ class Evaluator {
   double group_makespan_s(const int* replicas, int n, int multiplicity) const;
   /** @brief True if replicas[0..n) have equal op times, hand-off costs, links and weights (they run in lockstep). */
   bool replicas_identical(const int* replicas, int n) const;
+  /** @brief pp_handoffs: times_ of the boundary's transfers in src_/dst_, shared within each replica (groups of
+   *  up to kJointReplicas) or within the whole group (larger groups). */
+  void handoff_times_by_group() const;
+  /** @brief pp_handoffs: replica d's flows on each link of `route` (joint), or 1 per link of it (larger group). */
+  void handoff_weights(int d, const Route& route, bool joint, int* weights) const;
   /** @brief Groups the replicas whose hand-offs share links (group_members_, group_first_, group_of_). */
   void replica_groups(const std::vector<int>& host_of_rank) const;
   /** @brief Largest group of replicas simulated together (approximation 5): the joint run's cost grows with the

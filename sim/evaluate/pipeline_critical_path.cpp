@@ -237,7 +237,8 @@ class PipelineRun {
     f.msg = id;
     const int* route = shared_ ? (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b : nullptr;
     for (int k = 0; k < 3; ++k) f.links[k] = route ? route[k] : -1;
-    const int* weight = shared_ && links_.route_weights_fwd && links_.route_weights_bwd ? (fwd ? links_.route_weights_fwd : links_.route_weights_bwd) + 3 * b : nullptr;
+    const bool weights_given = shared_ && links_.route_weights_fwd && links_.route_weights_bwd;
+    const int* weight = weights_given ? (fwd ? links_.route_weights_fwd : links_.route_weights_bwd) + 3 * b : nullptr;
     for (int k = 0; k < 3; ++k) f.weights[k] = weight ? std::max(1, weight[k]) : 1;
     for (int k = 0; k < 3; ++k) f.counted[k] = f.weights[k] * multiplicity_;
     f.start_at = links_.latency_at_receiver ? t : t + latency;
