@@ -105,9 +105,12 @@ class PipelineRun {
     sc_.stage_t.assign(2 * static_cast<size_t>(leaves_), kUnknown);
     sc_.stage_at.assign(2 * static_cast<size_t>(leaves_), -1);
     for (int i = 0; i < leaves_; ++i) sc_.stage_at[leaves_ + i] = i;
-    sc_.active.clear();
+    sc_.flights.clear();
+    sc_.free_flights.clear();
+    sc_.events.clear();
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
+    if (shared_ && static_cast<int>(sc_.on_link.size()) < links_.link_ids) sc_.on_link.resize(links_.link_ids);
   }
 
   // Stage s begins its next op at sc_.clock[s]: in blocking mode it posts the receive of the op's input now (unless
@@ -231,8 +234,18 @@ class PipelineRun {
       return;
     }
     // Built in place (a copy from the stack stalls on store forwarding in this hot path).
-    sc_.active.emplace_back();
-    Flight& f = sc_.active.back();
+    int slot = 0;
+    if (sc_.free_flights.empty()) {
+      slot = static_cast<int>(sc_.flights.size());
+      sc_.flights.emplace_back();
+      sc_.flights.back().version = 0;
+    } else {
+      slot = sc_.free_flights.back();
+      sc_.free_flights.pop_back();
+    }
+    Flight& f = sc_.flights[slot];
+    f.seq = next_seq_++;
+    f.refreshed = -1;
     f.remaining_s = transfer;
     f.msg = id;
     const int* route = shared_ ? (fwd ? links_.route_links_fwd : links_.route_links_bwd) + 3 * b : nullptr;
@@ -247,11 +260,54 @@ class PipelineRun {
     f.since = t;
     f.event_t = t + transfer;
     if (links_.latency_at_receiver) {  // uses bandwidth at once
-      f.transferring = true;
-      count(f, +1);
-      const int links[3] = {f.links[0], f.links[1], f.links[2]};
-      refresh_rates(links, t);
+      begin_transfer(slot, t);
+    } else {
+      push_event(slot, f.start_at);
     }
+  }
+
+  // Flight `slot` starts using bandwidth at t: counted on its links, then its rate and theirs brought up to date.
+  void begin_transfer(int slot, double t) {
+    Flight& f = sc_.flights[slot];
+    f.transferring = true;
+    f.since = t;
+    count(f, +1);
+    for (int k = 0; k < 3; ++k)
+      if (f.links[k] >= 0) {
+        std::vector<PipelineScratch::LinkSlot>& on = sc_.on_link[f.links[k]];
+        f.on_link_at[k] = static_cast<int>(on.size());
+        on.push_back({slot, k});
+      }
+    const int links[3] = {f.links[0], f.links[1], f.links[2]};
+    refresh_rates(links, t, slot);
+  }
+
+  // Flight `slot` ended: off its links and back to the pool (its heap entries become stale).
+  void end_flight(int slot) {
+    Flight& f = sc_.flights[slot];
+    count(f, -1);
+    for (int k = 0; k < 3; ++k)
+      if (f.links[k] >= 0) {
+        std::vector<PipelineScratch::LinkSlot>& on = sc_.on_link[f.links[k]];
+        const PipelineScratch::LinkSlot moved = on.back();
+        on[f.on_link_at[k]] = moved;
+        sc_.flights[moved.flight].on_link_at[moved.k] = f.on_link_at[k];
+        on.pop_back();
+      }
+    f.transferring = false;
+    ++f.version;
+    sc_.free_flights.push_back(slot);
+  }
+
+  void push_event(int slot, double t) {
+    Flight& f = sc_.flights[slot];
+    ++f.version;
+    sc_.events.push_back({t, f.seq, slot, f.version});
+    std::push_heap(sc_.events.begin(), sc_.events.end(), later_event);
+  }
+
+  static bool later_event(const PipelineScratch::FlightEvent& a, const PipelineScratch::FlightEvent& b) {
+    return a.t > b.t || (a.t == b.t && a.seq > b.seq);
   }
 
   // Messages being transmitted progress in "alone seconds": alone on its links a message needs transfer_*; with k
@@ -278,61 +334,68 @@ class PipelineRun {
   }
 
   // Rates are cached per flight and refreshed when the flow count of one of its links changed (links: the links
-  // whose counts changed, -1 = none). A flight keeps its remaining transfer as of `since` and the time it ends at its
-  // rate, so only the flights whose rate changes are touched.
-  void refresh_rates(const int (&links)[3], double t) {
-    for (auto& f : sc_.active) {
-      if (!f.transferring) continue;
-      bool affected = false;
-      for (int i = 0; i < 3 && !affected; ++i)
-        for (int j = 0; j < 3; ++j) affected |= f.links[i] >= 0 && f.links[i] == links[j];
-      if (!affected && f.since != t) continue;
-      const double rate = rate_of(f);
-      if (rate == f.rate && f.since != t) continue;
-      f.remaining_s -= (t - f.since) * f.rate;
-      f.since = t;
-      f.rate = rate;
-      // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
-      const double left = std::max(0.0, f.remaining_s);
-      f.event_t = t + (rate == 1.0 ? left : left / rate);
+  // whose counts changed, -1 = none; `self`: a flight that just started transferring, refreshed even without
+  // links). A flight keeps its remaining transfer as of `since` and the time it ends at its rate, so only the
+  // flights on those links are touched: the others' rates did not change.
+  void refresh_rates(const int (&links)[3], double t, int self = -1) {
+    ++refresh_pass_;
+    if (self >= 0) refresh_flight(self, t);
+    for (int j = 0; j < 3; ++j) {
+      if (links[j] < 0) continue;
+      for (const PipelineScratch::LinkSlot& on : sc_.on_link[links[j]]) refresh_flight(on.flight, t);
     }
+  }
+
+  void refresh_flight(int slot, double t) {
+    Flight& f = sc_.flights[slot];
+    if (f.refreshed == refresh_pass_) return;
+    f.refreshed = refresh_pass_;
+    const double rate = rate_of(f);
+    if (rate == f.rate && f.since != t) return;
+    f.remaining_s -= (t - f.since) * f.rate;
+    f.since = t;
+    f.rate = rate;
+    // x / 1.0 == x exactly: the usual alone rate skips the division's latency.
+    const double left = std::max(0.0, f.remaining_s);
+    const double event_t = t + (rate == 1.0 ? left : left / rate);
+    f.event_t = event_t;
+    push_event(slot, event_t);
   }
 
   void advance_to(double t) { now_ = std::max(now_, t); }
 
   // The next flight event (-1 = none) and its time: a message starts using bandwidth (at once, or after its latency
-  // when the links carry it), or its transfer ends.
-  int earliest_flight_event(double& flight_t) const {
-    int flight = -1;
-    for (size_t i = 0; i < sc_.active.size(); ++i) {
-      const auto& f = sc_.active[i];
-      const double t = std::max(now_, f.transferring ? f.event_t : f.start_at);
-      if (flight < 0 || t < flight_t) {
-        flight = static_cast<int>(i);
-        flight_t = t;
+  // when the links carry it), or its transfer ends. The earliest in the heap, the oldest flight on ties.
+  int earliest_flight_event(double& flight_t) {
+    while (!sc_.events.empty()) {
+      const PipelineScratch::FlightEvent& top = sc_.events.front();
+      if (top.version == sc_.flights[top.flight].version) {
+        flight_t = std::max(now_, top.t);
+        return top.flight;
       }
+      std::pop_heap(sc_.events.begin(), sc_.events.end(), later_event);
+      sc_.events.pop_back();
     }
-    return flight;
+    return -1;
   }
 
-  void apply_flight_event(int flight, double t) {
+  void apply_flight_event(int slot, double t) {
     advance_to(t);
-    Flight& f = sc_.active[flight];
-    const int links[3] = {f.links[0], f.links[1], f.links[2]};
+    std::pop_heap(sc_.events.begin(), sc_.events.end(), later_event);  // this flight's entry
+    sc_.events.pop_back();
+    Flight& f = sc_.flights[slot];
     if (!f.transferring) {
-      f.transferring = true;
-      f.since = t;
-      count(f, +1);
-    } else {
-      count(f, -1);
-      // Latency at the receiver: the last byte left now and arrives one latency later. Otherwise the latency came
-      // first and the message has left only once it arrived.
-      sc_.left[f.msg] = t;
-      sc_.arrive[f.msg] = links_.latency_at_receiver ? t + latency_of(f.msg) : t;
-      const int id = f.msg;
-      sc_.active.erase(sc_.active.begin() + flight);
-      touched(id);
+      begin_transfer(slot, t);
+      return;
     }
+    const int links[3] = {f.links[0], f.links[1], f.links[2]};
+    // Latency at the receiver: the last byte left now and arrives one latency later. Otherwise the latency came
+    // first and the message has left only once it arrived.
+    const int id = f.msg;
+    sc_.left[id] = t;
+    sc_.arrive[id] = links_.latency_at_receiver ? t + latency_of(id) : t;
+    end_flight(slot);
+    touched(id);
     refresh_rates(links, t);
   }
 
@@ -382,9 +445,9 @@ class PipelineRun {
 
   // The last messages only matter for the link state (all zero between calls); the ops are all done.
   void drain_link_counts() {
-    for (const auto& f : sc_.active)
+    for (const auto& f : sc_.flights)
       if (f.transferring) count(f, -1);
-    sc_.active.clear();
+    for (std::vector<PipelineScratch::LinkSlot>& on : sc_.on_link) on.clear();
   }
 
   double makespan(double* last_end_s) const {
@@ -409,6 +472,8 @@ class PipelineRun {
   const int channels_;
   int leaves_ = 1;  ///< leaves of the stage-event tournament tree (a power of 2, >= p_)
   double now_ = 0.0;
+  long long next_seq_ = 0;  ///< creation order of flights
+  int refresh_pass_ = 0;
 };
 
 }  // namespace

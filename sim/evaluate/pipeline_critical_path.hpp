@@ -30,9 +30,23 @@ struct PipelineScratch {
     int links[3];
     int weights[3];      ///< its flows on each link (PipelineLinks::route_weights_*)
     int counted[3];      ///< flows counted on each link: weights x PipelineLinks::flow_multiplicity
+    int on_link_at[3];   ///< transferring: its position in on_link[links[k]]
     double start_at;     ///< transfer starts then (after the route latency when links carry it)
     bool transferring;   ///< counted on its links
     double rate;         ///< cached progress rate (1/k, or weighted), valid while transferring
+    long long seq;       ///< order of creation: ties between flight events go to the older flight
+    int version;         ///< bumped whenever its event time changes or it ends (stale heap entries)
+    int refreshed;       ///< the refresh pass that last updated it (a flight on two changed links once)
+  };
+  /** @brief A flight's pending event in the heap: valid while `version` matches the flight's. */
+  struct FlightEvent {
+    double t;
+    long long seq;
+    int flight, version;
+  };
+  /** @brief A transferring flight on a link: the flight and which of its route links this is. */
+  struct LinkSlot {
+    int flight, k;
   };
   /** @brief Per message: when the sender posted it, the receiver posted its receive, its last byte left the
    *  sender, it arrived (-1 = not yet known). */
@@ -44,7 +58,10 @@ struct PipelineScratch {
   std::vector<double> clock;
   std::vector<double> stage_t;  ///< tournament tree of the stages' next event times (+inf = not known)
   std::vector<int> stage_at;    ///< per tree node: the stage whose time it holds
-  std::vector<Flight> active;
+  std::vector<Flight> flights;           ///< pool of flights (stable indices), ended ones in free_flights
+  std::vector<int> free_flights;
+  std::vector<FlightEvent> events;       ///< min-heap of flight events by (t, seq), with stale entries
+  std::vector<std::vector<LinkSlot>> on_link;  ///< per link id: the transferring flights on it (empty between calls)
   std::vector<int> flows_on_link;  ///< in-flight messages per link id (all zero between calls)
 };
 
