@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "gnn/decode.hpp"
+#include "sim/evaluate/estimate_trust.hpp"
 
 namespace hulk::gnn {
 
@@ -39,12 +40,10 @@ struct SamplingOptions {
   /** @brief GnnPlacer, with greedy_candidate: on jobs of more than large_job_ranks ranks (0 = never) a placement
    *  other than greedy's is kept only if the evaluator finds it more than large_job_margin faster (estimated
    *  speedup > 1 + margin), else greedy's is returned. Why: at that size the evaluator's error is of the order of
-   *  the gains the decoder and the exchanges find (ctest LargerClusters: 90th percentile |error| 23% on greedy and
-   *  searched placements of 128-256 GPUs, some 27-44% optimistic), and acting on it made the `larger` family's
-   *  held-out worst case 0.80x greedy in SimGrid (README, seed 20261205). The margin is that percentile, rounded;
-   *  the rank bound that of the short annealing run (sim/methods/gnn_method.hpp, kLearnedAnnealMaxRanks). */
-  int large_job_ranks = 64;
-  double large_job_margin = 0.25;  ///< see large_job_ranks
+   *  the gains the decoder and the exchanges find, and acting on it made the `larger` family's held-out worst case
+   *  0.80x greedy in SimGrid (README, seed 20261205). Defaults: sim/evaluate/estimate_trust.hpp. */
+  int large_job_ranks = kLargeJobRanks;
+  double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */

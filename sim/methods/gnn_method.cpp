@@ -3,6 +3,8 @@
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/gpu_share.hpp"
+#include "sim/evaluate/estimate_trust.hpp"
+#include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/jobs_search.hpp"
@@ -47,7 +49,11 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   SearchOptions search;
   search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
-  return SearchPlacer(search).place(scenario);
+  Placement annealed = SearchPlacer(search).place(scenario);
+  const int ranks = static_cast<int>(start.gpu_of_rank.size());
+  if (ranks <= kLargeJobRanks || annealed.gpu_of_rank == start.gpu_of_rank) return annealed;  // never slower
+  const Evaluator ev(scenario);
+  return trusted_gain(ev.iteration_time_s(annealed), ev.iteration_time_s(start), ranks) ? annealed : start;
 }
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,

@@ -12,15 +12,18 @@ namespace hulk {
 /** @brief Evaluations of the short annealing run after the learned placer (about 1% of the search's default budget,
  *  so the method stays two orders of magnitude faster than the search). */
 constexpr int kLearnedAnnealEvaluations = 256;
-/** @brief Largest job (ranks) that gets the annealing run. Above it the run is skipped: on the
- *  design families (seed 2412, `larger`: 128-256 GPUs) the few evaluations it can afford there found placements the
- *  evaluator overrates (0.75x greedy's SimGrid time on one cluster), and it costs more than the decoder. */
-constexpr int kLearnedAnnealMaxRanks = 64;
+/** @brief Largest job (ranks) that gets the annealing run; above kLargeJobRanks (sim/evaluate/estimate_trust.hpp)
+ *  its answer replaces the start only if estimated more than kLargeJobMargin faster. Until 2026-12 the run stopped at
+ *  64 ranks: with the evaluator of then (p90 |error| 23% at 128-256 GPUs) it found placements the evaluator overrated
+ *  (0.75x greedy's SimGrid time on a cluster of the design family `larger`, seed 2412). Above 256 ranks its
+ *  evaluations cost more than the rest of the method (flat-1024: 388 evaluations/s, hulk bench). */
+constexpr int kLearnedAnnealMaxRanks = 256;
 
 /** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves
  *  (search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed; the best placement it saw, the start
- *  included, so never slower than the start by the evaluator. The start itself when evaluations <= 0, with several
- *  jobs, or when the job has more than kLearnedAnnealMaxRanks ranks. Deterministic. */
+ *  included, so never slower than the start by the evaluator (on large jobs: the start unless trusted_gain). The
+ *  start itself when evaluations <= 0, with several jobs, or when the job has more than kLearnedAnnealMaxRanks
+ *  ranks. Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
