@@ -1,5 +1,7 @@
 #include "sim/methods/gnn_method.hpp"
 
+#include <algorithm>
+
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/gpu_share.hpp"
@@ -46,11 +48,11 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
   const bool too_large = static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks;
   if (evaluations <= 0 || has_several_jobs(scenario) || too_large) return start;
+  const int ranks = static_cast<int>(start.gpu_of_rank.size());
   SearchOptions search;
-  search.max_evaluations = evaluations;
+  search.max_evaluations = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   Placement annealed = SearchPlacer(search).place(scenario);
-  const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (ranks <= kLargeJobRanks || annealed.gpu_of_rank == start.gpu_of_rank) return annealed;  // never slower
   const Evaluator ev(scenario);
   return trusted_gain(ev.iteration_time_s(annealed), ev.iteration_time_s(start), ranks) ? annealed : start;

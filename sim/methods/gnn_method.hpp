@@ -12,6 +12,11 @@ namespace hulk {
 /** @brief Evaluations of the short annealing run after the learned placer (about 1% of the search's default budget,
  *  so the method stays two orders of magnitude faster than the search). */
 constexpr int kLearnedAnnealEvaluations = 256;
+/** @brief Cap on the annealing run's evaluations x ranks: an evaluation costs roughly linear in the job's ranks, so
+ *  jobs above 64 ranks get fewer (128 at 128 ranks, 64 at 256), as the decoder's candidates and exchanges are capped
+ *  (gnn/sampled_decode.hpp). Why: at 256 evaluations the `larger` family (128-256 GPUs, design seed 900) took 1.65 s
+ *  per placement, the search only 51x longer (issue 14 asks >= 100x). */
+constexpr int kLearnedAnnealRankBudget = 16384;
 /** @brief Largest job (ranks) that gets the annealing run; above kLargeJobRanks (sim/evaluate/estimate_trust.hpp)
  *  its answer replaces the start only if estimated more than kLargeJobMargin faster. Until 2026-12 the run stopped at
  *  64 ranks: with the evaluator of then (p90 |error| 23% at 128-256 GPUs) it found placements the evaluator overrated
@@ -19,8 +24,8 @@ constexpr int kLearnedAnnealEvaluations = 256;
  *  evaluations cost more than the rest of the method (flat-1024: 388 evaluations/s, hulk bench). */
 constexpr int kLearnedAnnealMaxRanks = 256;
 
-/** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves
- *  (search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed; the best placement it saw, the start
+/** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves (at most
+ *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed; the best placement it saw, the start
  *  included, so never slower than the start by the evaluator (on large jobs: the start unless trusted_gain). The
  *  start itself when evaluations <= 0, with several jobs, or when the job has more than kLearnedAnnealMaxRanks
  *  ranks. Deterministic. */

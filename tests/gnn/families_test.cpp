@@ -15,6 +15,7 @@
 #include "gnn/reinforce.hpp"
 #include "gnn_test_helpers.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/gnn_families.hpp"
@@ -123,7 +124,18 @@ TEST(GnnMethodStages, ExchangesAndAnnealingNeverSlowerByTheEvaluatorAndDetermini
     gained += ev.iteration_time_s(pc) < pa.cost;
   }
   EXPECT_GT(gained, 0);
-  const Scenario big = testing::grid_scenario(2, 5, 8, Parallelism{36, 1, 2});  // 72 ranks on 80 GPUs
+  // Above kLargeJobRanks the annealed answer replaces its start only if estimated more than kLargeJobMargin faster.
+  const Scenario large = testing::grid_scenario(2, 5, 8, Parallelism{36, 1, 2});  // 72 ranks on 80 GPUs
+  ASSERT_GT(large.job.par.ranks(), kLargeJobRanks);
+  ASSERT_LE(large.job.par.ranks(), kLearnedAnnealMaxRanks);
+  const Placement large_start = b.place(large);
+  const Placement annealed = anneal_learned_placement(large, large_start, kLearnedAnnealEvaluations);
+  EXPECT_EQ(placement_violation(large, annealed), "");
+  if (annealed.gpu_of_rank != large_start.gpu_of_rank) {
+    const Evaluator ev(large);
+    EXPECT_LT(ev.iteration_time_s(annealed) * (1 + kLargeJobMargin), ev.iteration_time_s(large_start));
+  }
+  const Scenario big = testing::grid_scenario(2, 9, 16, Parallelism{144, 1, 2});  // 288 ranks on 288 GPUs
   ASSERT_GT(big.job.par.ranks(), kLearnedAnnealMaxRanks);
   const Placement start = b.place(big);
   EXPECT_EQ(anneal_learned_placement(big, start, kLearnedAnnealEvaluations).gpu_of_rank, start.gpu_of_rank);
