@@ -46,9 +46,8 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
-  const bool too_large = static_cast<int>(start.gpu_of_rank.size()) > kLearnedAnnealMaxRanks;
-  if (evaluations <= 0 || has_several_jobs(scenario) || too_large) return start;
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
+  if (evaluations <= 0 || has_several_jobs(scenario) || ranks > kLearnedAnnealMaxRanks) return start;
   SearchOptions search;
   search.max_evaluations = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")

@@ -25,10 +25,10 @@ constexpr int kLearnedAnnealRankBudget = 16384;
 constexpr int kLearnedAnnealMaxRanks = 256;
 
 /** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves (at most
- *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed; the best placement it saw, the start
- *  included, so never slower than the start by the evaluator (on large jobs: the start unless trusted_gain). The
- *  start itself when evaluations <= 0, with several jobs, or when the job has more than kLearnedAnnealMaxRanks
- *  ranks. Deterministic. */
+ *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
+ *  the best placement it saw, the start included, so never slower than the start by the evaluator (on large jobs:
+ *  the start unless trusted_gain). The start itself when evaluations <= 0, with several jobs, or when the job has
+ *  more than kLearnedAnnealMaxRanks ranks. Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
