@@ -108,7 +108,8 @@ void bench_file(const std::string& file, BenchArgs& args) {
                                 "simgrid_messages,tp_closed_form_allreduces\n" + args.csv_rows);
   }
   if (args.simulation_only) return;
-  const Evaluator ev(s);
+  Evaluator ev(s);
+  ev.set_pipeline_cache(false);  // one placement again and again: each evaluation computes its pipelines
   std::vector<double> rates;
   for (int i = 0; i < args.reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();

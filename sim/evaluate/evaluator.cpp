@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "sim/evaluate/ring_steps.hpp"
@@ -10,6 +12,19 @@ namespace hulk {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/** A hash of a pipeline cache key's bits (Evaluator::PipelineMemo), word by word (FNV-1a's multiply on 64-bit
+ *  words): a cheap filter before the full compare. */
+std::uint64_t memo_hash(const std::vector<double>& times, const std::vector<int>& links) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const double t : times) {
+    std::uint64_t w;
+    std::memcpy(&w, &t, sizeof w);
+    h = (h ^ w) * 1099511628211ull;
+  }
+  for (const int id : links) h = (h ^ static_cast<std::uint32_t>(id)) * 1099511628211ull;
+  return h;
+}
 
 }  // namespace
 
@@ -21,6 +36,7 @@ Evaluator::Evaluator(const Scenario& scenario)
       channels_(std::max(1, scenario.network.channels_per_peer)),
       latency_at_receiver_(scenario.network.model == "CM02"),
       tcp_window_bytes_(scenario.network.tcp_window_bytes) {
+  pipe_memo_capacity_ = std::max<size_t>(kPipelineMemoMinEntries, 4 * static_cast<size_t>(scenario.job.par.dp));
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
@@ -313,8 +329,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   }
   // The key: every input of the pipeline computation, link ids renamed in order of first use. The computation uses
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
-  if (pipe_memo_used_ == pipe_memo_.size()) pipe_memo_.emplace_back();
-  PipelineMemo& key = pipe_memo_[pipe_memo_used_];
+  PipelineMemo& key = pipe_key_;
   key.times.clear();
   for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_})
     key.times.insert(key.times.end(), v->begin(), v->end());
@@ -331,10 +346,11 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
     for (const int id : *v)
       if (id >= 0) link_rename_[id] = -1;
+  key.hash = memo_hash(key.times, key.links);
   last_end_.resize(sf_.size());
-  for (size_t i = 0; i < pipe_memo_used_; ++i) {
+  for (size_t i = 0; i < pipe_memo_live_; ++i) {
     const PipelineMemo& seen = pipe_memo_[i];
-    if (seen.times == key.times && seen.links == key.links) {
+    if (seen.hash == key.hash && seen.times == key.times && seen.links == key.links) {
       std::copy(seen.last_end.begin(), seen.last_end.end(), last_end_.begin());
       return seen.span;
     }
@@ -348,10 +364,19 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   links.flow_multiplicity = multiplicity;
   links.route_weights_fwd = sweights_f_.data();
   links.route_weights_bwd = sweights_b_.data();
-  key.span = pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
+  const double span =
+      pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
+  key.span = span;
   key.last_end.assign(last_end_.begin(), last_end_.end());
-  ++pipe_memo_used_;
-  return key.span;
+  // Into the cache: a new entry while there is room, else in place of the oldest (vectors swapped, not copied).
+  if (pipe_memo_live_ < pipe_memo_capacity_) {
+    if (pipe_memo_live_ == pipe_memo_.size()) pipe_memo_.emplace_back();
+    std::swap(pipe_memo_[pipe_memo_live_++], key);
+  } else {
+    std::swap(pipe_memo_[pipe_memo_next_], key);
+    pipe_memo_next_ = (pipe_memo_next_ + 1) % pipe_memo_capacity_;
+  }
+  return span;
 }
 
 void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
@@ -406,7 +431,7 @@ void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
-  pipe_memo_used_ = 0;
+  if (!pipe_cache_across_evaluations_) pipe_memo_live_ = pipe_memo_next_ = 0;
   double busiest = 0.0;
   for (int d = 0; d < D; ++d)
     for (int s = 0; s < P; ++s) busiest = std::max(busiest, m * (fwd_[s * D + d] + bwd_[s * D + d]));

@@ -112,7 +112,8 @@ void BM_PaperEvaluator(benchmark::State& state, const std::string& file) {
     state.SkipWithError("several jobs: the one-job evaluator does not apply");
     return;
   }
-  const hulk::Evaluator ev(s);
+  hulk::Evaluator ev(s);
+  ev.set_pipeline_cache(false);  // the rate of evaluations that compute their pipelines (a search's new placements)
   std::vector<std::vector<int>> placements;
   if (state.range(0) == 0)
     placements.push_back(hosts_of(hulk::GreedyPlacer().place(s)));
