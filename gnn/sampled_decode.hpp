@@ -37,6 +37,9 @@ struct SamplingOptions {
    *  an ablation), capped by polish_rank_budget / ranks as the candidates are by rank_budget. */
   int polish = 128;
   int polish_rank_budget = 8192;  ///< cap on polish evaluations x ranks (0 = none)
+  /** @brief GnnPlacer: reorderings of the pipeline stages' GPU blocks tried before the polish
+   *  (sim/place/stage_order.hpp), each one evaluation; 0 = none (an ablation). */
+  int stage_orders = 6;
   /** @brief GnnPlacer, with greedy_candidate: on jobs of more than large_job_ranks ranks (0 = never) a placement
    *  other than greedy's is kept only if the evaluator finds it more than large_job_margin faster (estimated
    *  speedup > 1 + margin), else greedy's is returned. Why: at that size the evaluator's error is of the order of
@@ -57,6 +60,7 @@ struct SampledPlacement {
   int distinct = 0;      ///< distinct placements among the candidates (duplicates are not re-evaluated)
   int polished = 0;            ///< host exchanges the polish kept (gnn/polish.hpp)
   int polish_evaluations = 0;  ///< cost calls the polish made
+  int reordered = 0;           ///< 1 if a stage reordering was kept (sim/place/stage_order.hpp), GnnPlacer
 };
 
 /** @brief scores + temperature x Gumbel(0, 1) noise per (host, role). */

@@ -12,6 +12,7 @@
 #include "sim/place/jobs_search.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/place/search_placer.hpp"
+#include "sim/place/stage_order.hpp"
 #include "sim/core/subprocess.hpp"
 
 namespace hulk {
@@ -45,16 +46,20 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
   return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
 }
 
-Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
+                                   int stage_orders) {
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (evaluations <= 0 || has_several_jobs(scenario) || ranks > kLearnedAnnealMaxRanks) return start;
   SearchOptions search;
   search.max_evaluations = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
-  Placement annealed = SearchPlacer(search).place(scenario);
-  if (ranks <= kLargeJobRanks || annealed.gpu_of_rank == start.gpu_of_rank) return annealed;  // never slower
   const Evaluator ev(scenario);
-  return trusted_gain(ev.iteration_time_s(annealed), ev.iteration_time_s(start), ranks) ? annealed : start;
+  const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
+  const Placement annealed = SearchPlacer(search).place(scenario);
+  const Placement ordered =
+      fastest_stage_order(scenario, annealed, ev.iteration_time_s(annealed), stage_orders, time_s).placement;
+  if (ranks <= kLargeJobRanks || ordered.gpu_of_rank == start.gpu_of_rank) return ordered;  // never slower
+  return trusted_gain(ev.iteration_time_s(ordered), ev.iteration_time_s(start), ranks) ? ordered : start;
 }
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,

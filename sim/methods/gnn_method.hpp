@@ -24,12 +24,17 @@ constexpr int kLearnedAnnealRankBudget = 16384;
  *  evaluations cost more than the rest of the method (flat-1024: 388 evaluations/s, hulk bench). */
 constexpr int kLearnedAnnealMaxRanks = 256;
 
+/** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
+constexpr int kLearnedStageOrders = 6;
+
 /** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves (at most
- *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
- *  the best placement it saw, the start included, so never slower than the start by the evaluator (on large jobs:
+ *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed,
+ *  then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks, rarely their order);
+ *  the best placement seen, the start included, so never slower than the start by the evaluator (on large jobs:
  *  the start unless trusted_gain). The start itself when evaluations <= 0, with several jobs, or when the job has
  *  more than kLearnedAnnealMaxRanks ranks. Deterministic. */
-Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
+                                   int stage_orders = kLearnedStageOrders);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's
