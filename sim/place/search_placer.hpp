@@ -9,8 +9,10 @@
  *  rank by rank (0.15).
  *  A move that breaks memory is rejected without evaluation. Acceptance: Metropolis with a temperature falling
  *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
- *  returned, so the result is never worse than the start by the evaluator. Optionally (simgrid_candidates) the
- *  final choice among the best few and the start is made by SimGrid.
+ *  returned, so the result is never worse than the start by the evaluator; without a given start
+ *  (SearchOptions::start), up to kSearchStageOrders orders of its pipeline stages' GPU blocks are tried on it at
+ *  the end (stage_order.hpp). Optionally (simgrid_candidates) the final choice among the best few and the start is
+ *  made by SimGrid.
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
 #include <optional>
@@ -18,6 +20,10 @@
 #include "sim/place/placer.hpp"
 
 namespace hulk {
+
+/** @brief Stage reorderings (stage_order.hpp) tried on the annealing's answer, one evaluation each (counted in
+ *  SearchStats::evaluations, on top of the annealing's budget). */
+constexpr int kSearchStageOrders = 6;
 
 /** @brief Budget and seed of the search. */
 struct SearchOptions {
