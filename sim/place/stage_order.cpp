@@ -1,7 +1,6 @@
 #include "sim/place/stage_order.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <set>
 
 #include "sim/topology/route_model.hpp"
