@@ -5,7 +5,7 @@
  *  A placement gives pipeline stage s a block of dp x tp GPUs. Across regions, the order in which those blocks are
  *  chained matters as much as the blocks themselves: the same hosts visited in another order can avoid a slow WAN
  *  link that the pipeline's hand-offs otherwise cross every micro-batch (on a design-seed cluster, greedy's chain
- *  crossed a 0.25 Gb/s pair that another order of its own blocks avoids). Local moves (swapping two ranks or two
+ *  crossed a slow region pair that another order of its own blocks avoids). Local moves (swapping two ranks or two
  *  stages) find such orders only after many evaluations, since the first steps of a reordering are rarely faster.
  *
  *  This solves the ordering as a path problem on a proxy and leaves the choice to the caller's cost function:
