@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/place/placer_common.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/placement_check.hpp"
@@ -118,12 +119,6 @@ Placement reordered(const Placement& placement, const Order& order, int n) {
   return out;
 }
 
-std::vector<int> hosts_of_ranks(const Placement& placement) {
-  std::vector<int> hosts(placement.gpu_of_rank.size());
-  for (size_t r = 0; r < hosts.size(); ++r) hosts[r] = placement.gpu_of_rank[r].host;
-  return hosts;
-}
-
 /** The slowest hand-off's weight in the first objective: micro-batches - 1. */
 double bottleneck_weight(const Scenario& scenario) {
   return std::max(1, compute_job_cost(scenario.job).micro_batches) - 1.0;
@@ -140,7 +135,7 @@ Order identity_order(int p) {
 double stage_order_cost(const Scenario& scenario, const Placement& placement) {
   const Parallelism& par = scenario.job.par;
   if (par.pp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return 0.0;
-  const CostMatrix c = handoff_costs(scenario, hosts_of_ranks(placement));
+  const CostMatrix c = handoff_costs(scenario, hosts_of(placement));
   return order_cost(c, identity_order(par.pp), bottleneck_weight(scenario));
 }
 
@@ -148,7 +143,7 @@ std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Pl
   const Parallelism& par = scenario.job.par;
   const int p = par.pp, n = par.dp * par.tp;
   if (p < 2 || limit <= 0 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return {};
-  const std::vector<int> host_of_rank = hosts_of_ranks(placement);
+  const std::vector<int> host_of_rank = hosts_of(placement);
   const CostMatrix c = handoff_costs(scenario, host_of_rank);
   const double bottleneck_weights[] = {bottleneck_weight(scenario), 0.0};
   const Order identity = identity_order(p);
@@ -173,7 +168,7 @@ std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Pl
     for (const Order* o : {&forward, &backward}) {
       if (static_cast<int>(out.size()) >= limit) return out;
       Placement candidate = reordered(placement, *o, n);
-      if (seen.insert(hosts_of_ranks(candidate)).second) out.push_back(std::move(candidate));
+      if (seen.insert(hosts_of(candidate)).second) out.push_back(std::move(candidate));
     }
   }
   return out;

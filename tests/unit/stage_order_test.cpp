@@ -10,6 +10,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/place/stage_order.hpp"
 
@@ -20,12 +21,6 @@ using testing::a100;
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
-
-std::vector<int> hosts_of(const Placement& p) {
-  std::vector<int> h;
-  for (const GpuSlot& g : p.gpu_of_rank) h.push_back(g.host);
-  return h;
-}
 
 /** Stage s of `p` on the block of stage order[s] of `start`. */
 Placement with_order(const Placement& start, const std::vector<int>& order, int block) {
