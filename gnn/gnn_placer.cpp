@@ -64,7 +64,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     best.cost = greedy_s;
     best.chosen = -1;
   }
-  // The decoder and the polish move blocks between hosts, rarely the order of whole blocks along the pipeline.
+  // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
   TimedPlacement ordered = fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost);
   if (ordered.time_s < best.cost) {
     best.placement = std::move(ordered.placement);
