@@ -9,6 +9,7 @@
 #include "sim/features/reference_graph.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/stage_order.hpp"
+#include "sim/place/tp_ring_order.hpp"
 
 namespace hulk::gnn {
 
@@ -71,6 +72,15 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     best.cost = ordered.time_s;
     best.reordered = 1;
   }
+  // Neither the role counts nor the exchanges say in which order a TP group spanning hosts runs its ring.
+  if (opt.tp_rings) {
+    TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost);
+    if (rechained.time_s < best.cost) {
+      best.placement = std::move(rechained.placement);
+      best.cost = rechained.time_s;
+      best.rechained = 1;
+    }
+  }
   SampledPlacement out = polish_placement(scenario, s, std::move(best),
                                           polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
@@ -82,6 +92,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     out.chosen = -1;
     out.polished = 0;
     out.reordered = 0;
+    out.rechained = 0;
   }
   return out;
 }

@@ -40,6 +40,9 @@ struct SamplingOptions {
   /** @brief GnnPlacer: reorderings of the pipeline stages' GPU blocks tried before the polish
    *  (sim/place/stage_order.hpp), each one evaluation; 0 = none (an ablation). */
   int stage_orders = 6;
+  /** @brief GnnPlacer: each TP group's ring re-chained over its GPUs after the stage reorderings
+   *  (sim/place/tp_ring_order.hpp), one evaluation; false = not (an ablation). */
+  bool tp_rings = true;
   /** @brief GnnPlacer, with greedy_candidate: on jobs of more than large_job_ranks ranks (0 = never) a placement
    *  other than greedy's is kept only if the evaluator finds it more than large_job_margin faster (estimated
    *  speedup > 1 + margin), else greedy's is returned. Why: at that size the evaluator's error is of the order of
@@ -61,6 +64,7 @@ struct SampledPlacement {
   int polished = 0;            ///< host exchanges the polish kept (gnn/polish.hpp)
   int polish_evaluations = 0;  ///< cost calls the polish made
   int reordered = 0;           ///< 1 if a stage reordering was kept (sim/place/stage_order.hpp), GnnPlacer
+  int rechained = 0;           ///< 1 if the TP rings' re-chaining was kept (sim/place/tp_ring_order.hpp), GnnPlacer
 };
 
 /** @brief scores + temperature x Gumbel(0, 1) noise per (host, role). */

@@ -56,12 +56,15 @@ std::vector<Variant> variants(const std::string& challenger) {
   Variant no_polish{"no-polish", false, {}};
   no_polish.sampling.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
   no_polish.sampling.stage_orders = 0;
+  no_polish.sampling.tp_rings = false;
   no_polish.anneal = 0;
   Variant no_anneal{"no-anneal", false, {}};
   no_anneal.anneal = 0;  // the score-guided exchanges, not the annealing after them
   Variant no_reorder{"no-reorder", false, {}};
   no_reorder.sampling.stage_orders = 0;  // everything but the stage reorderings (sim/place/stage_order.hpp)
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder};
+  Variant no_rechain{"no-rechain", false, {}};
+  no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -95,7 +98,8 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
         return has_several_jobs(s) ? learned_jobs_placement(
                                          s, path, [&](const Scenario& x, const std::string&) { return placer->place(x); },
                                          v.sampling.greedy_candidate)
-                                   : anneal_learned_placement(s, placer->place(s), v.anneal, v.sampling.stage_orders);
+                                   : anneal_learned_placement(s, placer->place(s), v.anneal, v.sampling.stage_orders,
+                                                              v.sampling.tp_rings);
       };
       if (!warmed_up) place(), warmed_up = true;
       const auto t0 = std::chrono::steady_clock::now();
@@ -222,10 +226,11 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
-      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + stage reorderings +\n"
-      "score-guided host exchanges + short annealing), untrained (same, fresh weights), argmax (argmax decode only,\n"
-      "then the same), no-greedy (without greedy's prior and candidate), no-polish (no reorderings, exchanges or\n"
-      "annealing), no-anneal (no annealing), no-reorder (no stage reorderings).\n"
+      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + stage reorderings + TP\n"
+      "ring re-chaining + score-guided host exchanges + short annealing), untrained (same, fresh weights), argmax\n"
+      "(argmax decode only, then the same), no-greedy (without greedy's prior and candidate), no-polish (no\n"
+      "reorderings, re-chaining, exchanges or annealing), no-anneal (no annealing), no-reorder (no stage\n"
+      "reorderings), no-rechain (no TP ring re-chaining).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");

@@ -13,6 +13,7 @@
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/place/stage_order.hpp"
+#include "sim/place/tp_ring_order.hpp"
 #include "sim/core/subprocess.hpp"
 
 namespace hulk {
@@ -47,7 +48,7 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders) {
+                                   int stage_orders, bool tp_rings) {
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (evaluations <= 0 || has_several_jobs(scenario) || ranks > kLearnedAnnealMaxRanks) return start;
   SearchOptions search;
@@ -56,10 +57,11 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   const Placement annealed = SearchPlacer(search).place(scenario);
-  const Placement ordered =
-      fastest_stage_order(scenario, annealed, ev.iteration_time_s(annealed), stage_orders, time_s).placement;
-  if (ranks <= kLargeJobRanks || ordered.gpu_of_rank == start.gpu_of_rank) return ordered;  // never slower
-  return trusted_gain(ev.iteration_time_s(ordered), ev.iteration_time_s(start), ranks) ? ordered : start;
+  TimedPlacement ordered = fastest_stage_order(scenario, annealed, ev.iteration_time_s(annealed), stage_orders, time_s);
+  if (tp_rings) ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s);
+  if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
+    return ordered.placement;  // never slower
+  return trusted_gain(ordered.time_s, ev.iteration_time_s(start), ranks) ? ordered.placement : start;
 }
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,

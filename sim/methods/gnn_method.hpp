@@ -29,12 +29,12 @@ constexpr int kLearnedStageOrders = 6;
 
 /** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves (at most
  *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed,
- *  then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks, rarely their order);
- *  the best placement seen, the start included, so never slower than the start by the evaluator (on large jobs:
+ *  then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks, rarely their order) and,
+ *  with tp_rings, its TP rings re-chained (sim/place/tp_ring_order.hpp: swaps rarely find a better ring); the best placement seen, the start included, so never slower than the start by the evaluator (on large jobs:
  *  the start unless trusted_gain). The start itself when evaluations <= 0, with several jobs, or when the job has
  *  more than kLearnedAnnealMaxRanks ranks. Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders = kLearnedStageOrders);
+                                   int stage_orders = kLearnedStageOrders, bool tp_rings = true);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's

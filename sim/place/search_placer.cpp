@@ -21,6 +21,7 @@
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/stage_order.hpp"
+#include "sim/place/tp_ring_order.hpp"
 
 namespace hulk {
 namespace {
@@ -317,8 +318,11 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   out.gpu_of_rank = best;
   // The answer's pipeline stage blocks in other orders (stage_order.hpp): a valley the annealing's local moves
   // rarely cross. After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
+  // Then its TP rings re-chained over the same GPUs (tp_ring_order.hpp): swaps reach a better ring only through
+  // orders that are slower on the way.
   if (reorder && std::isfinite(best_t)) {
     TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, counted_time);
+    o = fastest_tp_ring_order(scenario, o.placement, o.time_s, counted_time);
     if (o.time_s < best_t) {
       out = std::move(o.placement);
       best_t = o.time_s;
