@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/jobs.hpp"
+#include "sim/core/seeding.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/gpu_share.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
@@ -48,7 +49,7 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders, bool tp_rings) {
+                                   int stage_orders, bool tp_rings, int reruns) {
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (evaluations <= 0 || has_several_jobs(scenario) || ranks > kLearnedAnnealMaxRanks) return start;
   SearchOptions search;
@@ -56,8 +57,17 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
-  const Placement annealed = SearchPlacer(search).place(scenario);
-  TimedPlacement ordered = fastest_stage_order(scenario, annealed, ev.iteration_time_s(annealed), stage_orders, time_s);
+  Placement annealed = SearchPlacer(search).place(scenario);
+  double annealed_s = ev.iteration_time_s(annealed), start_s = ev.iteration_time_s(start);
+  for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain);
+       ++rerun) {
+    search.start = annealed;
+    search.seed = component_seed(scenario.seed, "learned-anneal-rerun-" + std::to_string(rerun));
+    start_s = annealed_s;
+    annealed = SearchPlacer(search).place(scenario);
+    annealed_s = ev.iteration_time_s(annealed);
+  }
+  TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s);
   if (tp_rings) ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s);
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower

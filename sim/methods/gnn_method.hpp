@@ -24,17 +24,29 @@ constexpr int kLearnedAnnealRankBudget = 16384;
  *  evaluations cost more than the rest of the method (flat-1024: 388 evaluations/s, hulk bench). */
 constexpr int kLearnedAnnealMaxRanks = 256;
 
+/** @brief Further annealing runs, each from the previous run's answer, while the last one found it at least
+ *  kLearnedAnnealRerunGain faster than its start (at most this many more): a large gain in a run of ~1% of the
+ *  search's budget says placement matters on this cluster and more was left to find (design seed 20261210
+ *  in-family: two clusters where the search was 5.8x and 3.0x greedy and the one run 1.07x and 1.28x). Clusters
+ *  where the first run finds little cost what they did. */
+constexpr int kLearnedAnnealReruns = 3;
+/** @brief Estimated gain of a run (start time / answer time - 1) that earns another run (kLearnedAnnealReruns). */
+constexpr double kLearnedAnnealRerunGain = 0.05;
+
 /** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
 constexpr int kLearnedStageOrders = 6;
 
 /** @brief The short annealing run from a learned placement of one job: `evaluations` of the search's moves (at most
- *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed,
- *  then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks, rarely their order) and,
- *  with tp_rings, its TP rings re-chained (sim/place/tp_ring_order.hpp: swaps rarely find a better ring); the best placement seen, the start included, so never slower than the start by the evaluator (on large jobs:
- *  the start unless trusted_gain). The start itself when evaluations <= 0, with several jobs, or when the job has
- *  more than kLearnedAnnealMaxRanks ranks. Deterministic. */
+ *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
+ *  up to `reruns` further runs, each from the last one's answer, while the last gained more than
+ *  kLearnedAnnealRerunGain; then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks,
+ *  rarely their order) and, with tp_rings, its TP rings re-chained (sim/place/tp_ring_order.hpp: swaps rarely find
+ *  a better ring). The best placement seen, the start included, so never slower than the start by the evaluator (on
+ *  large jobs: the start unless trusted_gain). The start itself when evaluations <= 0, with several jobs, or when
+ *  the job has more than kLearnedAnnealMaxRanks ranks. Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders = kLearnedStageOrders, bool tp_rings = true);
+                                   int stage_orders = kLearnedStageOrders, bool tp_rings = true,
+                                   int reruns = kLearnedAnnealReruns);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's

@@ -1,0 +1,43 @@
+// The gnn method's short annealing (sim/methods/gnn_method.hpp): its reruns while a run gains. From random
+// placements (far from good, so the first run gains and earns reruns) on the training family's clusters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/methods/gnn_method.hpp"
+#include "sim/place/random_placer.hpp"
+#include "sim/workload/placement_check.hpp"
+
+namespace hulk {
+namespace {
+
+TEST(LearnedAnneal, RerunsWhileARunGainsAreNeverSlowerThanTheStartAndGainOnAverage) {
+  SamplerOptions o;
+  o.max_total_gpus = 32;
+  int faster = 0, compared = 0;
+  double log_ratio = 0;  // sum of log(reruns / one run), by the evaluator
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Placement start = RandomPlacer(seed).place(s);
+    const Evaluator ev(s);
+    const Placement once = anneal_learned_placement(s, start, kLearnedAnnealEvaluations, kLearnedStageOrders, true, 0);
+    const Placement more = anneal_learned_placement(s, start, kLearnedAnnealEvaluations);
+    EXPECT_EQ(placement_problem(s, more, s.job.check_memory), "") << seed;
+    EXPECT_LE(ev.iteration_time_s(more), ev.iteration_time_s(start)) << seed;
+    EXPECT_EQ(anneal_learned_placement(s, start, kLearnedAnnealEvaluations).gpu_of_rank, more.gpu_of_rank) << seed;
+    ++compared;
+    faster += ev.iteration_time_s(more) < ev.iteration_time_s(once);
+    log_ratio += std::log(ev.iteration_time_s(more) / ev.iteration_time_s(once));
+  }
+  EXPECT_EQ(compared, 16);
+  std::printf("[learned-anneal] reruns faster than one run on %d of %d, mean log ratio %.4f\n", faster, compared,
+              log_ratio / compared);
+  EXPECT_GT(faster, 0) << "no rerun ever gained: the reruns do nothing here";
+  EXPECT_LT(log_ratio, 0.0) << "the reruns are slower on average than one run";
+}
+
+}  // namespace
+}  // namespace hulk
