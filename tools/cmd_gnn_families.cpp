@@ -43,6 +43,7 @@ struct Variant {
   gnn::SamplingOptions sampling;
   std::string model;  ///< "" = the --model file
   int anneal = kLearnedAnnealEvaluations;  ///< the method's annealing run after the placer (0 = none)
+  int reruns = kLearnedAnnealReruns;        ///< its further runs while a run gains (gnn_method.hpp)
 };
 
 std::vector<Variant> variants(const std::string& challenger) {
@@ -64,7 +65,10 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_reorder.sampling.stage_orders = 0;  // everything but the stage reorderings (sim/place/stage_order.hpp)
   Variant no_rechain{"no-rechain", false, {}};
   no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain};
+  Variant no_rerun{"no-rerun", false, {}};
+  no_rerun.reruns = 0;  // one annealing run, as before the reruns
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain,
+                              no_rerun};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -99,7 +103,7 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
                                          s, path, [&](const Scenario& x, const std::string&) { return placer->place(x); },
                                          v.sampling.greedy_candidate)
                                    : anneal_learned_placement(s, placer->place(s), v.anneal, v.sampling.stage_orders,
-                                                              v.sampling.tp_rings);
+                                                              v.sampling.tp_rings, v.reruns);
       };
       if (!warmed_up) place(), warmed_up = true;
       const auto t0 = std::chrono::steady_clock::now();
@@ -230,7 +234,7 @@ void register_gnn_families_command(CLI::App& app) {
       "ring re-chaining + score-guided host exchanges + short annealing), untrained (same, fresh weights), argmax\n"
       "(argmax decode only, then the same), no-greedy (without greedy's prior and candidate), no-polish (no\n"
       "reorderings, re-chaining, exchanges or annealing), no-anneal (no annealing), no-reorder (no stage\n"
-      "reorderings), no-rechain (no TP ring re-chaining).\n"
+      "reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");
