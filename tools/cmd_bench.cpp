@@ -152,7 +152,7 @@ void bench_file(const std::string& file, BenchArgs& args) {
     return nlohmann::json{{"median_ms", median(ms)}};
   });
   std::printf("  gnn placement (greedy reference + traffic estimate + graph + model + sampled decodes + exchanges + "
-              "stage reorderings + annealing): median %.1f ms\n",
+              "stage reorderings + TP ring re-chaining + annealing and its reruns): median %.1f ms\n",
               g["median_ms"].get<double>());
 }
 
