@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/features/scenario_sampler.hpp"
 
 namespace hulk::testing {
 
@@ -166,6 +167,13 @@ inline Scenario random_scenario(std::mt19937_64& rng) {
   const char* coll[] = {"ring", "hierarchical", "tree"};
   j.collective = coll[pick(0, 2)];
   return make_scenario(p, j, rng());
+}
+
+/** A cluster and job of the GNN's training family, at most 64 GPUs (greedy takes seconds on the sampler's largest). */
+inline Scenario small_sampled_cluster(std::uint64_t seed) {
+  SamplerOptions options;
+  options.max_total_gpus = 64;
+  return sample_scenario(seed, options);
 }
 
 }  // namespace hulk::testing

@@ -8,7 +8,6 @@
 
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
-#include "sim/features/scenario_sampler.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/search_placer.hpp"
@@ -22,6 +21,7 @@ using testing::a100;
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
+using testing::small_sampled_cluster;
 
 /** Stage s of `p` on the block of stage order[s] of `start`. */
 Placement with_order(const Placement& start, const std::vector<int>& order, int block) {
@@ -29,13 +29,6 @@ Placement with_order(const Placement& start, const std::vector<int>& order, int 
   for (size_t s = 0; s < order.size(); ++s)
     for (int i = 0; i < block; ++i) p.gpu_of_rank[s * block + i] = start.gpu_of_rank[order[s] * block + i];
   return p;
-}
-
-/** The training family's clusters (at most 64 GPUs: greedy takes seconds on the sampler's largest). */
-Scenario small_sample(std::uint64_t seed) {
-  SamplerOptions options;
-  options.max_total_gpus = 64;
-  return sample_scenario(seed, options);
 }
 
 /** Four regions of one 1-GPU host in a ring of fast links; the two diagonals (0-2, 1-3) are 100x slower. */
@@ -63,7 +56,7 @@ TEST(StageOrder, ChainsTheBlocksAroundASlowLinkTheStartCrosses) {
 TEST(StageOrder, CandidatesPermuteTheStartsBlocksDistinctlyAndDeterministically) {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Scenario s = small_sample(seed);
+    const Scenario s = small_sampled_cluster(seed);
     const Placement start = GreedyPlacer().place(s);
     const int block = s.job.par.dp * s.job.par.tp, p = s.job.par.pp;
     const std::vector<Placement> c = stage_order_candidates(s, start, 5);
@@ -105,7 +98,7 @@ TEST(StageOrder, FindsTheBruteForceBestOrderOfShortPipelines) {
   // candidate has the least proxy cost of all (the search is a heuristic; on these sizes it must be exact).
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 200 && checked < 15; ++seed) {
-    const Scenario s = small_sample(seed);
+    const Scenario s = small_sampled_cluster(seed);
     const int p = s.job.par.pp, block = s.job.par.dp * s.job.par.tp;
     if (p < 3 || p > 6) continue;
     const Placement start = GreedyPlacer().place(s);
@@ -135,7 +128,7 @@ TEST(StageOrder, TheSearchEndsWithTheFastestReorderingOfItsAnnealedAnswerThenIts
   // end steps do nothing here.
   int compared = 0, gained = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const Scenario s = small_sample(seed);
+    const Scenario s = small_sampled_cluster(seed);
     if (s.job.par.pp < 2) continue;
     SearchOptions plain;
     plain.max_evaluations = 300;

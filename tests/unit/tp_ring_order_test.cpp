@@ -10,7 +10,6 @@
 
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
-#include "sim/features/scenario_sampler.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/tp_ring_order.hpp"
@@ -23,6 +22,7 @@ using testing::a100;
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
+using testing::small_sampled_cluster;
 
 /** One TP group of `hosts.size()` members (pp = dp = 1), member t on host hosts[t]. */
 Placement one_group(const std::vector<int>& hosts) {
@@ -103,17 +103,10 @@ TEST(TpRingOrder, FindsTheBruteForceBestRingOfOneGroupJobs) {
   EXPECT_GE(improved, 10) << "the start order is the best on most cases: the check would be empty";
 }
 
-/** The training family's clusters (at most 64 GPUs). */
-Scenario small_sample(std::uint64_t seed) {
-  SamplerOptions options;
-  options.max_total_gpus = 64;
-  return sample_scenario(seed, options);
-}
-
 TEST(TpRingOrder, KeepsEveryGroupsGpusAndIsDeterministicAndNeverSlowerWhenChosen) {
   int changed = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const Scenario s = small_sample(seed);
+    const Scenario s = small_sampled_cluster(seed);
     const int tp = s.job.par.tp;
     for (const Placement& start : {GreedyPlacer().place(s), RandomPlacer(seed).place(s)}) {
       const Placement r = tp_ring_rechained(s, start);
