@@ -1,5 +1,7 @@
 #include "gnn/model.hpp"
 
+#include "gnn/single_thread.hpp"
+
 namespace hulk::gnn {
 
 namespace nn = torch::nn;
@@ -79,6 +81,7 @@ torch::Tensor PlacementGnnImpl::forward(const GraphTensors& g) {
 
 RoleScores predict_scores(PlacementGnn& model, const ClusterGraph& graph) {
   torch::NoGradGuard no_grad;
+  SingleThread threads;  // same bytes on any machine, and faster on these small graphs
   model->eval();
   const GraphTensors t = to_tensors(graph, model->config().p_max);
   return scores_from_logits(model->forward(t), graph.pp);

@@ -14,6 +14,7 @@
 #include "gnn/model_file.hpp"
 #include "gnn/reinforce.hpp"
 #include "gnn/sampled_decode.hpp"
+#include "gnn/single_thread.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/place/greedy_placer.hpp"
@@ -45,16 +46,6 @@ class SigintGuard {
  private:
   void (*previous_)(int) = SIG_DFL;
   void (*previous_term_)(int) = SIG_DFL;
-};
-
-// One intra-op thread while training: reductions then always sum in the same order (determinism).
-class ThreadGuard {
- public:
-  ThreadGuard() : previous_(at::get_num_threads()) { at::set_num_threads(1); }
-  ~ThreadGuard() { at::set_num_threads(previous_); }
-
- private:
-  int previous_;
 };
 
 // Fisher-Yates with our own index draws (std::shuffle's use of the generator is implementation-defined).
@@ -345,7 +336,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
                         const Evaluator& evaluator, std::ostream* progress) {
   if (data.empty()) throw InputError(out, 0, "", "no training samples");
   check_options(out, opt);
-  ThreadGuard threads;
+  SingleThread threads;  // one intra-op thread while training (determinism)
   SigintGuard sigint;
   const std::string ckpt = out + ".ckpt";
   const int N = static_cast<int>(data.size());

@@ -107,7 +107,10 @@ class PipelineRun {
     for (int i = 0; i < leaves_; ++i) sc_.stage_at[leaves_ + i] = i;
     sc_.flights.clear();
     sc_.free_flights.clear();
-    sc_.events.clear();
+    event_leaves_ = std::max(64, static_cast<int>(sc_.event_t.size()) / 2);  // a power of 2
+    sc_.event_t.assign(2 * static_cast<size_t>(event_leaves_), kUnknown);
+    sc_.event_seq.assign(2 * static_cast<size_t>(event_leaves_), 0);
+    sc_.event_at.assign(2 * static_cast<size_t>(event_leaves_), -1);
     if (shared_ && static_cast<int>(sc_.flows_on_link.size()) < links_.link_ids)
       sc_.flows_on_link.assign(links_.link_ids, 0);
     if (shared_ && static_cast<int>(sc_.on_link.size()) < links_.link_ids) sc_.on_link.resize(links_.link_ids);
@@ -238,7 +241,7 @@ class PipelineRun {
     if (sc_.free_flights.empty()) {
       slot = static_cast<int>(sc_.flights.size());
       sc_.flights.emplace_back();
-      sc_.flights.back().version = 0;
+      if (slot >= event_leaves_) grow_event_tree();
     } else {
       slot = sc_.free_flights.back();
       sc_.free_flights.pop_back();
@@ -295,35 +298,58 @@ class PipelineRun {
         on.pop_back();
       }
     f.transferring = false;
-    ++f.version;
+    set_event(slot, kUnknown);
     sc_.free_flights.push_back(slot);
   }
 
-  void push_event(int slot, double t) {
-    Flight& f = sc_.flights[slot];
-    ++f.version;
-    sc_.events.push_back({t, f.seq, slot, f.version});
-    std::push_heap(sc_.events.begin(), sc_.events.end(), later_event);
-    // Every rate change leaves a stale entry behind; with many flights sharing links they outnumber the live ones
-    // by far and every heap operation pays for them (a 27-replica job: 31% of an evaluation in the comparisons).
-    // Dropping them keeps the same live entries, and (t, seq) orders those strictly (seq is unique per flight), so
-    // the events come out in the same order.
-    const size_t live = sc_.flights.size() - sc_.free_flights.size();
-    if (sc_.events.size() > 4 * live + 64) drop_stale_events();
+  // Flight `slot`'s pending event is now at t (kUnknown = none), replacing any earlier one.
+  void push_event(int slot, double t) { set_event(slot, t); }
+
+  // Flight events live in a tournament tree over the pool's slots (node i's children 2i and 2i+1, the root at 1),
+  // each node the earliest of its subtree by (t, seq): an update costs O(log flights) and leaves nothing stale.
+  // A binary heap with lazy deletion had to pop every superseded entry; with many replicas' flights sharing a WAN
+  // link (each start or end re-times all of them) those pops and the comparisons were most of an evaluation.
+  // seq is unique per flight, so (t, seq) orders the events strictly, as the heap did: same order, same results.
+  void set_event(int slot, double t) {
+    double* tt = sc_.event_t.data();
+    long long* ts = sc_.event_seq.data();
+    int* at = sc_.event_at.data();
+    int i = event_leaves_ + slot;
+    const long long seq = sc_.flights[slot].seq;
+    tt[i] = t;
+    ts[i] = seq;
+    at[i] = t == kUnknown ? -1 : slot;
+    double v = t;
+    long long q = seq;
+    int a = at[i];
+    for (; i > 1; i /= 2) {  // branch-free, as the stage tree
+      const int sib = i ^ 1;
+      const double o = tt[sib];
+      const long long oq = ts[sib];
+      const bool take_other = o < v || (o == v && oq < q);
+      v = take_other ? o : v;
+      q = take_other ? oq : q;
+      a = take_other ? at[sib] : a;
+      tt[i / 2] = v;
+      ts[i / 2] = q;
+      at[i / 2] = a;
+    }
   }
 
-  void drop_stale_events() {
-    std::vector<PipelineScratch::FlightEvent>& ev = sc_.events;
-    ev.erase(std::remove_if(ev.begin(), ev.end(),
-                            [&](const PipelineScratch::FlightEvent& e) {
-                              return e.version != sc_.flights[e.flight].version;
-                            }),
-             ev.end());
-    std::make_heap(ev.begin(), ev.end(), later_event);
-  }
-
-  static bool later_event(const PipelineScratch::FlightEvent& a, const PipelineScratch::FlightEvent& b) {
-    return a.t > b.t || (a.t == b.t && a.seq > b.seq);
+  // The pool outgrew the tree: twice the leaves, the pending events carried over.
+  void grow_event_tree() {
+    const int old_leaves = event_leaves_;
+    const std::vector<double> old_t(sc_.event_t.begin() + old_leaves, sc_.event_t.end());
+    const std::vector<long long> old_seq(sc_.event_seq.begin() + old_leaves, sc_.event_seq.end());
+    event_leaves_ *= 2;
+    sc_.event_t.assign(2 * static_cast<size_t>(event_leaves_), kUnknown);
+    sc_.event_seq.assign(2 * static_cast<size_t>(event_leaves_), 0);
+    sc_.event_at.assign(2 * static_cast<size_t>(event_leaves_), -1);
+    for (int slot = 0; slot < old_leaves; ++slot)
+      if (old_t[slot] != kUnknown) {
+        sc_.event_seq[event_leaves_ + slot] = old_seq[slot];
+        set_event(slot, old_t[slot]);
+      }
   }
 
   // Messages being transmitted progress in "alone seconds": alone on its links a message needs transfer_*; with k
@@ -382,23 +408,15 @@ class PipelineRun {
 
   // The next flight event (-1 = none) and its time: a message starts using bandwidth (at once, or after its latency
   // when the links carry it), or its transfer ends. The earliest in the heap, the oldest flight on ties.
-  int earliest_flight_event(double& flight_t) {
-    while (!sc_.events.empty()) {
-      const PipelineScratch::FlightEvent& top = sc_.events.front();
-      if (top.version == sc_.flights[top.flight].version) {
-        flight_t = std::max(now_, top.t);
-        return top.flight;
-      }
-      std::pop_heap(sc_.events.begin(), sc_.events.end(), later_event);
-      sc_.events.pop_back();
-    }
-    return -1;
+  int earliest_flight_event(double& flight_t) const {
+    const int slot = sc_.event_at[1];
+    if (slot >= 0) flight_t = std::max(now_, sc_.event_t[1]);
+    return slot;
   }
 
   void apply_flight_event(int slot, double t) {
     advance_to(t);
-    std::pop_heap(sc_.events.begin(), sc_.events.end(), later_event);  // this flight's entry
-    sc_.events.pop_back();
+    set_event(slot, kUnknown);  // taken; a new one is set below when it has one
     Flight& f = sc_.flights[slot];
     if (!f.transferring) {
       begin_transfer(slot, t);
@@ -487,6 +505,7 @@ class PipelineRun {
   const bool weighted_ = shared_ && ((links_.route_weights_fwd && links_.route_weights_bwd) || multiplicity_ > 1);
   const int channels_;
   int leaves_ = 1;  ///< leaves of the stage-event tournament tree (a power of 2, >= p_)
+  int event_leaves_ = 64;  ///< leaves of the flight-event tree (a power of 2, >= the flights' pool)
   double now_ = 0.0;
   long long next_seq_ = 0;  ///< creation order of flights
   int refresh_pass_ = 0;

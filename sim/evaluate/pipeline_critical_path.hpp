@@ -35,14 +35,7 @@ struct PipelineScratch {
     bool transferring;   ///< counted on its links
     double rate;         ///< cached progress rate (1/k, or weighted), valid while transferring
     long long seq;       ///< order of creation: ties between flight events go to the older flight
-    int version;         ///< bumped whenever its event time changes or it ends (stale heap entries)
     int refreshed;       ///< the refresh pass that last updated it (a flight on two changed links once)
-  };
-  /** @brief A flight's pending event in the heap: valid while `version` matches the flight's. */
-  struct FlightEvent {
-    double t;
-    long long seq;
-    int flight, version;
   };
   /** @brief A transferring flight on a link: the flight and which of its route links this is. */
   struct LinkSlot {
@@ -60,7 +53,11 @@ struct PipelineScratch {
   std::vector<int> stage_at;    ///< per tree node: the stage whose time it holds
   std::vector<Flight> flights;           ///< pool of flights (stable indices), ended ones in free_flights
   std::vector<int> free_flights;
-  std::vector<FlightEvent> events;       ///< min-heap of flight events by (t, seq), with stale entries
+  /** @brief Tournament tree of the flights' pending events (a flight has at most one): per node the earliest by
+   *  (t, seq) of its subtree, as its time and flight (-1 = none); leaves are the flights' pool slots. */
+  std::vector<double> event_t;
+  std::vector<long long> event_seq;
+  std::vector<int> event_at;
   std::vector<std::vector<LinkSlot>> on_link;  ///< per link id: the transferring flights on it (empty between calls)
   std::vector<int> flows_on_link;  ///< in-flight messages per link id (all zero between calls)
 };

@@ -413,5 +413,78 @@ TEST(PipelineCriticalPath, ReplicasShareOnlyTheLinksTheyHaveInCommon) {
   EXPECT_LT(partial, joint);
 }
 
+// Many replicas with every message in flight at once (eager sends, no connection order): hundreds of flights share
+// the links, more than the flight-event tree's first size, so it grows mid-run. Lockstep copies must still give the
+// single pipeline with its flows multiplied, bit for bit, and the scratch (its tree now larger) must serve a small
+// run again with the same result as a fresh one.
+TEST(PipelineCriticalPath, HundredsOfFlightsInFlightMatchTheirMultiplicity) {
+  const int m = 8, p = 3, replicas = 48;
+  const auto sched = stage_op_orders("gpipe", p, m);
+  const std::vector<double> f1{0.01, 0.02, 0.01}, b1{0.02, 0.04, 0.02}, lat1{0.03, 0.04}, x1{0.5, 0.7};
+  const std::vector<int> fwd1{0, 4, -1, 1, 4, -1}, bwd1{2, 5, -1, 3, 5, -1};
+  PipelineLinks one{lat1.data(), x1.data(), lat1.data(), x1.data(), fwd1.data(), bwd1.data(), 6};
+  std::vector<double> f, b, lat, x;
+  std::vector<int> fwd, bwd;
+  for (int r = 0; r < replicas; ++r) {
+    f.insert(f.end(), f1.begin(), f1.end());
+    b.insert(b.end(), b1.begin(), b1.end());
+    lat.insert(lat.end(), lat1.begin(), lat1.end());
+    x.insert(x.end(), x1.begin(), x1.end());
+    fwd.insert(fwd.end(), fwd1.begin(), fwd1.end());
+    bwd.insert(bwd.end(), bwd1.begin(), bwd1.end());
+  }
+  PipelineLinks all = one;
+  all.latency_fwd_s = all.latency_bwd_s = lat.data();
+  all.transfer_fwd_s = all.transfer_bwd_s = x.data();
+  all.route_links_fwd = fwd.data();
+  all.route_links_bwd = bwd.data();
+  all.replicas = replicas;
+  PipelineScratch scratch;
+  std::vector<double> end_all(static_cast<size_t>(replicas) * p), end_one(p);
+  const double joint = pipeline_makespan_s(sched, f.data(), b.data(), all, end_all.data(), scratch);
+  ASSERT_GT(scratch.flights.size(), 64u);  // the tree grew: it starts with 64 leaves
+  PipelineLinks multiplied = one;
+  multiplied.flow_multiplicity = replicas;
+  PipelineScratch fresh;
+  EXPECT_EQ(joint, pipeline_makespan_s(sched, f1.data(), b1.data(), multiplied, end_one.data(), fresh));
+  for (int g = 0; g < replicas * p; ++g) EXPECT_EQ(end_all[g], end_one[g % p]);
+  // All 8 activations of 48 replicas share link 4 at once: each goes at 1/384 of its alone rate.
+  EXPECT_GT(joint, replicas * m * x1[0]);
+  PipelineScratch small;
+  const double alone = pipeline_makespan_s(sched, f1.data(), b1.data(), one, nullptr, small);
+  EXPECT_EQ(pipeline_makespan_s(sched, f1.data(), b1.data(), one, nullptr, scratch), alone);
+}
+
+// Replicas on links of their own, their one message each started one after the other and alone on its links: when
+// the 65th starts the flight-event tree grows, and the pending events of the 64 before (which nothing re-times
+// later) must be carried over. Each replica then ends as it does alone.
+TEST(PipelineCriticalPath, FlightEventsSurviveTheTreeGrowing) {
+  const int p = 2, m = 1, replicas = 100;
+  const auto sched = stage_op_orders("gpipe", p, m);
+  std::vector<double> f, b, lat(replicas, 0.01), x(replicas, 5.0);
+  std::vector<int> fwd, bwd;
+  for (int r = 0; r < replicas; ++r) {
+    f.insert(f.end(), {0.001 * (r + 1), 0.01});
+    b.insert(b.end(), {0.02, 0.02});
+    fwd.insert(fwd.end(), {2 * r, -1, -1});
+    bwd.insert(bwd.end(), {2 * r + 1, -1, -1});
+  }
+  PipelineLinks all{lat.data(), x.data(), lat.data(), x.data(), fwd.data(), bwd.data(), 2 * replicas};
+  all.replicas = replicas;
+  PipelineScratch scratch;
+  std::vector<double> end_all(static_cast<size_t>(replicas) * p);
+  pipeline_makespan_s(sched, f.data(), b.data(), all, end_all.data(), scratch);
+  ASSERT_GT(scratch.flights.size(), 64u);  // the tree grew: it starts with 64 leaves
+  for (int r = 0; r < replicas; ++r) {
+    const std::vector<int> own_f{0, -1, -1}, own_b{1, -1, -1};
+    PipelineLinks one{lat.data(), x.data(), lat.data(), x.data(), own_f.data(), own_b.data(), 2};
+    std::vector<double> end_one(p);
+    PipelineScratch alone;
+    pipeline_makespan_s(sched, f.data() + p * r, b.data() + p * r, one, end_one.data(), alone);
+    EXPECT_EQ(end_all[p * r], end_one[0]);
+    EXPECT_EQ(end_all[p * r + 1], end_one[1]);
+  }
+}
+
 }  // namespace
 }  // namespace hulk
