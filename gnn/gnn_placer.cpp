@@ -43,9 +43,12 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const SamplingOptions& opt = impl_->sampling;
   GraphOptions go;
   go.nearest_neighbours = impl_->model->config().nearest_neighbours;
+  // One route model for every step (at 1,024 hosts it costs more to build than a hundred evaluations).
+  const hulk::Evaluator evaluator(scenario);
+  const RouteModel& network = evaluator.network();
   // The greedy placement is computed once: the graph's reference (roles, estimated traffic, prior) and a candidate.
-  const Placement greedy = GreedyPlacer().place(scenario);
-  ClusterGraph graph = build_reference_graph(scenario, go, greedy);
+  const Placement greedy = GreedyPlacer::place_with(scenario, evaluator);
+  ClusterGraph graph = build_reference_graph(scenario, go, greedy, &network);
   if (!opt.reference_prior) graph.reference_counts.clear();  // zero prior (features.cpp), roles stay node features
   const RoleScores s = predict_scores(impl_->model, graph);
   if (opt.candidates <= 1 && !opt.greedy_candidate) {
@@ -54,7 +57,6 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     only.distinct = 1;
     return only;
   }
-  const hulk::Evaluator evaluator(scenario);
   const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
   SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost);
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
@@ -66,7 +68,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     best.chosen = -1;
   }
   // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
-  TimedPlacement ordered = fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost);
+  TimedPlacement ordered = fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network);
   if (ordered.time_s < best.cost) {
     best.placement = std::move(ordered.placement);
     best.cost = ordered.time_s;
@@ -74,7 +76,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   }
   // Neither the role counts nor the exchanges say in which order a TP group spanning hosts runs its ring.
   if (opt.tp_rings) {
-    TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost);
+    TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost, &network);
     if (rechained.time_s < best.cost) {
       best.placement = std::move(rechained.placement);
       best.cost = rechained.time_s;

@@ -24,7 +24,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   std::vector<int>& hosts = member_hosts_;
   auto hop = [&](int a, int b) {
     if (a == b) return;
-    const Route& r = net_.route(a, b);
+    const Route& r = network_->route(a, b);
     for (int k = 0; k < r.n_links; ++k) {
       if (phase_count[r.links[k]]++ == 0) touched.push_back(r.links[k]);
     }
@@ -36,7 +36,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   // A phase ends: every link's count so far is a candidate for its stage's per-link maximum.
   // Per link: its entry in the current stage's list, or -1 (every entry is -1 again between stages and calls).
   std::vector<int>& slot = dp_link_slot_;
-  if (static_cast<int>(slot.size()) != net_.links()) slot.assign(net_.links(), -1);
+  if (static_cast<int>(slot.size()) != network_->links()) slot.assign(network_->links(), -1);
   auto end_phase = [&]() {
     for (int l : touched) {
       if (slot[l] < 0) {
@@ -68,7 +68,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
       order.assign(hosts.begin(), hosts.end());
       int R = 1, k = D;
       if (algo == "hierarchical") {
-        rb.group(net_, hosts.data(), D);
+        rb.group(*network_, hosts.data(), D);
         order.clear();
         for (int i : rb.order) order.push_back(hosts[i]);
         // Unbalanced: one ring over the members region by region.

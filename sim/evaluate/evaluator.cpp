@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "sim/evaluate/ring_steps.hpp"
 
@@ -28,14 +30,18 @@ std::uint64_t memo_hash(const std::vector<double>& times, const std::vector<int>
 
 }  // namespace
 
-Evaluator::Evaluator(const Scenario& scenario)
+Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network)
     : scenario_(scenario),
       cost_(compute_job_cost(scenario.job)),
       plan_(scenario.job.par),
-      net_(scenario.platform),
+      network_(network ? std::move(network) : std::make_shared<const RouteModel>(scenario.platform)),
       channels_(std::max(1, scenario.network.channels_per_peer)),
       latency_at_receiver_(scenario.network.model == "CM02"),
       tcp_window_bytes_(scenario.network.tcp_window_bytes) {
+  if (network_->hosts() != static_cast<int>(scenario.platform.hosts.size()))
+    throw std::invalid_argument("Evaluator: the route model given is of another platform (" +
+                                std::to_string(network_->hosts()) + " hosts, the scenario has " +
+                                std::to_string(scenario.platform.hosts.size()) + ")");
   pipe_memo_capacity_ = std::max<size_t>(kPipelineMemoMinEntries, 4 * static_cast<size_t>(scenario.job.par.dp));
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());
@@ -46,8 +52,8 @@ Evaluator::Evaluator(const Scenario& scenario)
   }
   const Parallelism& par = scenario_.job.par;
   schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
-  link_count_.assign(net_.links(), 0);
-  extra_load_.assign(net_.links(), 0.0);
+  link_count_.assign(network_->links(), 0);
+  extra_load_.assign(network_->links(), 0.0);
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
   bwd_.assign(sd, 0.0);
@@ -85,7 +91,7 @@ EvalBreakdown Evaluator::evaluate(const Placement& placement) const {
 }
 
 bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
-  const int H = net_.hosts();
+  const int H = network_->hosts();
   if (static_cast<int>(host_of_rank.size()) != plan_.ranks()) return false;
   for (int r = 0; r < plan_.ranks(); ++r) {
     const int h = host_of_rank[r];
@@ -230,7 +236,7 @@ void Evaluator::handoff_weights(int d, const Route& route, bool joint, int* weig
   for (int k = 0; k < 3; ++k) weights[k] = k < route.n_links && !joint ? 1 : 0;
   if (!joint) return;
   for (int t = 0; t < T; ++t) {
-    const Route& other = net_.route(src_[d * T + t], dst_[d * T + t]);
+    const Route& other = network_->route(src_[d * T + t], dst_[d * T + t]);
     for (int k = 0; k < route.n_links; ++k)
       for (int j = 0; j < other.n_links; ++j) weights[k] += other.links[j] == route.links[k];
   }
@@ -263,7 +269,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         int worst = d * T;
         for (int t = 1; t < T; ++t)
           if (times_[d * T + t] > times_[worst]) worst = d * T + t;
-        const Route& route = net_.route(src_[worst], dst_[worst]);
+        const Route& route = network_->route(src_[worst], dst_[worst]);
         const double l = route.latency_s;
         int* ids = (dir == 0 ? links_f_ : links_b_).data() + 3 * (s * D + d);
         int* weights = (dir == 0 ? weights_f_ : weights_b_).data() + 3 * (s * D + d);
@@ -336,7 +342,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   key.links.assign(1, multiplicity);
   key.links.insert(key.links.end(), sweights_f_.begin(), sweights_f_.end());
   key.links.insert(key.links.end(), sweights_b_.begin(), sweights_b_.end());
-  link_rename_.resize(net_.links(), -1);
+  link_rename_.resize(network_->links(), -1);
   int names = 0;
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
     for (const int id : *v) {
@@ -356,7 +362,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
     }
   }
   PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
-                      net_.links()};
+                      network_->links()};
   links.blocking = scenario_.job.pipeline_p2p_blocking();
   links.channels = channels_;
   links.latency_at_receiver = latency_at_receiver_;
@@ -391,13 +397,13 @@ void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  link_owner_.resize(net_.links(), -1);
+  link_owner_.resize(network_->links(), -1);
   touched_links_.clear();
   for (int s = 0; s + 1 < P; ++s)
     for (int d = 0; d < D; ++d)
       for (int t = 0; t < T; ++t) {
         const int a = host_of_rank[plan_.rank_of(s, d, t)], b = host_of_rank[plan_.rank_of(s + 1, d, t)];
-        for (const Route* r : {&net_.route(a, b), &net_.route(b, a)})
+        for (const Route* r : {&network_->route(a, b), &network_->route(b, a)})
           for (int k = 0; k < r->n_links; ++k) {
             const int l = r->links[k];
             if (link_owner_[l] < 0) {

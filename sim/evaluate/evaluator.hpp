@@ -68,6 +68,7 @@
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
 #include <limits>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/workload/cost_model.hpp"
@@ -112,8 +113,12 @@ struct RingSet {
  *  Evaluator must not be used from two threads at once. */
 class Evaluator {
  public:
-  /** @brief Precomputes cost model, routes and schedule for the scenario's job and platform. */
-  explicit Evaluator(const Scenario& scenario);
+  /** @brief Precomputes cost model, routes and schedule for the scenario's job and platform.
+   *  @param network the platform's route model if the caller has one (it depends on the platform only, and at
+   *  1,024 hosts takes longer to build than a hundred evaluations: placers that build several evaluators of one
+   *  scenario share one); nullptr = built here. @throws std::invalid_argument if network has another number of hosts
+   *  than the platform. */
+  explicit Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network = nullptr);
 
   /** @brief Estimated iteration time (s) of a placement; +infinity if infeasible (memory) or malformed. */
   double iteration_time_s(const Placement& placement) const;
@@ -149,7 +154,9 @@ class Evaluator {
   }
   const JobCost& cost() const { return cost_; }
   const ParallelPlan& plan() const { return plan_; }
-  const RouteModel& network() const { return net_; }
+  const RouteModel& network() const { return *network_; }
+  /** @brief The route model, to share with another Evaluator of the same platform. */
+  std::shared_ptr<const RouteModel> shared_network() const { return network_; }
   const Scenario& scenario() const { return scenario_; }
 
  private:
@@ -216,7 +223,7 @@ class Evaluator {
   Scenario scenario_;
   JobCost cost_;
   ParallelPlan plan_;
-  RouteModel net_;
+  std::shared_ptr<const RouteModel> network_;  ///< never null
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order

@@ -19,11 +19,11 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
   // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
   // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
   for (int i = 0; i < n; ++i) {
-    const Route& r = net_.route(src[i], dst[i]);
+    const Route& r = network_->route(src[i], dst[i]);
     for (int k = 0; k < r.n_links; ++k) ++link_count_[r.links[k]];
   }
   for (int i = 0; i < n; ++i) {
-    const Route& r = net_.route(src[i], dst[i]);
+    const Route& r = network_->route(src[i], dst[i]);
     double share = r.flow_cap_Bps;
     // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
     if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
@@ -31,13 +31,13 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
       const int l = r.links[k];
       // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
       const double capacity =
-          link_divisors_ ? net_.link_bandwidth_Bps(l) / (*link_divisors_)[l] : net_.link_bandwidth_Bps(l);
+          link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
       share = std::min(share, capacity / (link_count_[l] + extra_load_[l]));
     }
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
   for (int i = 0; i < n; ++i) {
-    const Route& r = net_.route(src[i], dst[i]);
+    const Route& r = network_->route(src[i], dst[i]);
     for (int k = 0; k < r.n_links; ++k) link_count_[r.links[k]] = 0;
   }
 }
@@ -60,7 +60,7 @@ double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, d
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data());
   lat_buf_.resize(src_.size());
-  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = network_->route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < src_.size(); first += n)
     out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1),
@@ -221,7 +221,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
       }
       const bool hierarchical = algo == "hierarchical";
       RegionBlocks& rb = region_blocks_;
-      if (hierarchical) rb.group(net_, hosts.data(), D);
+      if (hierarchical) rb.group(*network_, hosts.data(), D);
       if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
         ring.clear();
         if (hierarchical) {
@@ -250,7 +250,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
     }
   }
   tree_first_[P] = fl.size();
-  fl.run(net_, tcp_window_bytes_, latency_at_receiver_, link_divisors_);
+  fl.run(*network_, tcp_window_bytes_, latency_at_receiver_, link_divisors_);
   for (int s = 0; s < P; ++s) {
     double end = stage_done_[s];
     for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
@@ -296,7 +296,7 @@ double Evaluator::rings_phase_s(const RingSet& rings) const {
   times_.resize(src_.size());
   concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data());
   lat_buf_.resize(src_.size());
-  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = net_.route(src_[i], dst_[i]).latency_s;
+  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = network_->route(src_[i], dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
     const int r = ring_of[first];
@@ -324,7 +324,7 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
   RegionBlocks& rb = region_blocks_;
   for (const auto& members : groups) {
     const int n = static_cast<int>(members.size());
-    rb.group(net_, members.data(), n);
+    rb.group(*network_, members.data(), n);
     order.clear();
     for (int i : rb.order) order.push_back(members[i]);
     if (!rb.balanced()) {
@@ -381,7 +381,7 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
     for (int t = 0; t < T; ++t)
       for (int d = 0; d < D; ++d) {
         const Route& r =
-            net_.route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+            network_->route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
         ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
       }
   }

@@ -31,7 +31,7 @@ void Evaluator::tp_hop_times(const std::vector<int>& host_of_rank) const {
   std::vector<double>& lat = tp_all_lat_;
   hops.resize(n);
   lat.resize(n);
-  for (size_t i = 0; i < n; ++i) lat[i] = net_.route(src_[i], dst_[i]).latency_s;
+  for (size_t i = 0; i < n; ++i) lat[i] = network_->route(src_[i], dst_[i]).latency_s;
   const double chunk = cost_.tp_allreduce_bytes / T;
   for (int s = 0; s < P; ++s)
     concurrent_times(src_.data() + s * per_stage, dst_.data() + s * per_stage, per_stage, chunk,
@@ -59,7 +59,7 @@ void Evaluator::tp_hop_times(const std::vector<int>& host_of_rank) const {
   std::vector<int>& touched = touched_links_;
   auto load = [&](int s, double weight) {
     for (int i = s * per_stage; i < (s + 1) * per_stage; ++i) {
-      const Route& r = net_.route(src_[i], dst_[i]);
+      const Route& r = network_->route(src_[i], dst_[i]);
       for (int k = 0; k < r.n_links; ++k) {
         if (extra_load_[r.links[k]] == 0.0) touched.push_back(r.links[k]);
         extra_load_[r.links[k]] += weight;

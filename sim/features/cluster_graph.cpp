@@ -50,12 +50,12 @@ struct RouteMatrix {
   std::vector<double> lat, bw;
 };
 
-RouteMatrix route_matrix(const PlatformSpec& P) {
+RouteMatrix route_matrix(const PlatformSpec& P, const RouteModel* network) {
   const int H = static_cast<int>(P.hosts.size());
   RouteMatrix m{std::vector<double>(static_cast<std::size_t>(H) * H), std::vector<double>(static_cast<std::size_t>(H) * H)};
   for (int a = 0; a < H; ++a)
     for (int b = 0; b < H; ++b) {
-      const HostRoute r = route_between(P, a, b);
+      const HostRoute r = network ? route_between(*network, a, b) : route_between(P, a, b);
       m.lat[idx(H, a, b)] = r.latency_s;
       m.bw[idx(H, a, b)] = r.bandwidth_Bps;
     }
@@ -238,7 +238,7 @@ std::array<float, kStageFeatures> stage_features(const PlatformSpec& P, const Jo
 }  // namespace
 
 ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic, const GraphOptions& options,
-                                 const Placement* reference) {
+                                 const Placement* reference, const RouteModel* network) {
   const PlatformSpec& P = scenario.platform;
   const JobSpec& job = scenario.job;
   const int H = static_cast<int>(P.hosts.size());
@@ -259,7 +259,7 @@ ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* 
   g.hosts = H;
   g.pp = pp;
   for (const StageCost& s : cost.stages) g.stage_peak_memory_bytes.push_back(s.peak_memory_bytes);
-  const RouteMatrix routes = route_matrix(P);
+  const RouteMatrix routes = route_matrix(P, network);
   const PlatformTotals totals = platform_totals(scenario, g);
 
   for (int v = 0; v < H; ++v) {

@@ -64,8 +64,10 @@ struct ClusterGraph {
 /** @brief Builds the graph of a scenario. traffic may be nullptr (no reference run): traffic features are then
  *  zero and a flag feature says so. reference (the placement whose traffic `traffic` is) may be nullptr: its
  *  per-host role features (share of the host's GPUs used, mean stage position, holds the first / last stage) are
- *  then zero. @throws InputError if traffic has the wrong host count or reference the wrong rank count. */
+ *  then zero. network: the platform's route model if the caller has one (the same routes, not built again),
+ *  else nullptr. @throws InputError if traffic has the wrong host count or reference the wrong rank count. */
 ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic,
-                                 const GraphOptions& options = {}, const Placement* reference = nullptr);
+                                 const GraphOptions& options = {}, const Placement* reference = nullptr,
+                                 const RouteModel* network = nullptr);
 
 }  // namespace hulk

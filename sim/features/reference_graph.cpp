@@ -9,9 +9,10 @@ ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions&
   return build_reference_graph(scenario, options, GreedyPlacer().place(scenario));
 }
 
-ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference) {
+ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference,
+                                   const RouteModel* network) {
   const TrafficMatrix traffic = estimate_traffic(scenario, reference);
-  return build_cluster_graph(scenario, &traffic, options, &reference);
+  return build_cluster_graph(scenario, &traffic, options, &reference, network);
 }
 
 }  // namespace hulk

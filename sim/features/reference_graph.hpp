@@ -11,7 +11,9 @@ namespace hulk {
  *  greedy placement as reference (its role features) and its estimated traffic (edge features).
  *  @throws InputError if the job does not fit the platform. */
 ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options);
-/** @brief Same, with the greedy placement already computed (training keeps it as a candidate target). */
-ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference);
+/** @brief Same, with the greedy placement already computed (training keeps it as a candidate target), and the
+ *  platform's route model if the caller has one (nullptr: the routes come from the spec). */
+ClusterGraph build_reference_graph(const Scenario& scenario, const GraphOptions& options, const Placement& reference,
+                                   const RouteModel* network = nullptr);
 
 }  // namespace hulk

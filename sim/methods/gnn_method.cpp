@@ -67,8 +67,9 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
     annealed = SearchPlacer(search).place(scenario);
     annealed_s = ev.iteration_time_s(annealed);
   }
-  TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s);
-  if (tp_rings) ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s);
+  TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
+  if (tp_rings)
+    ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s, &ev.network());
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower
   return trusted_gain(ordered.time_s, ev.iteration_time_s(start), ranks) ? ordered.placement : start;

@@ -252,7 +252,10 @@ Placement GreedyPlacer::place(const Scenario& scenario) {
   // Several jobs: largest first, each the one-job greedy on the GPUs left; other orders if that leaves a job without
   // room (jobs_placement.hpp).
   if (has_several_jobs(scenario)) return greedy_jobs_first_fit(scenario);
-  const Evaluator ev(scenario);
+  return place_with(scenario, Evaluator(scenario));
+}
+
+Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev) {
   std::vector<int> regions;
   for (const auto& h : scenario.platform.hosts)
     if (h.gpus > 0 && std::find(regions.begin(), regions.end(), h.region) == regions.end())

@@ -26,6 +26,7 @@
  *     greedy fails (InputError) only for jobs that cannot fit.
  *  Every combination (start region x host policy x order) is built and the best by the analytic evaluator is
  *  returned. Deterministic (no randomness). */
+#include "sim/evaluate/evaluator.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -37,6 +38,9 @@ class GreedyPlacer : public Placer {
   std::string name() const override { return "greedy"; }
   /** @throws InputError if no candidate respects memory (the job does not fit the platform). */
   Placement place(const Scenario& scenario) override;
+  /** @brief The same placement, judged by the caller's evaluator of this scenario (one job), whose route model it
+   *  then shares instead of building its own. @throws InputError as place(). */
+  static Placement place_with(const Scenario& scenario, const Evaluator& evaluator);
 };
 
 }  // namespace hulk

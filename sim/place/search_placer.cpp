@@ -117,7 +117,8 @@ struct Start {
 /** The evaluator time of a placement the search minimises (the every-step estimate, or a DiLoCo job's step time). */
 using PlacementTime = std::function<double(const Placement&)>;
 
-Start pick_start(const Scenario& scenario, const PlacementTime& time_of, const std::optional<Placement>& given) {
+Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementTime& time_of,
+                 const std::optional<Placement>& given) {
   Start st;
   if (given) {
     st.placement = *given;
@@ -126,7 +127,7 @@ Start pick_start(const Scenario& scenario, const PlacementTime& time_of, const s
     st.method = "given";
   } else {
     try {
-      st.placement = GreedyPlacer().place(scenario);
+      st.placement = GreedyPlacer::place_with(scenario, ev);  // the same as GreedyPlacer().place, one route model
       st.time_s = time_of(st.placement);
       st.method = "greedy";
     } catch (const InputError&) {
@@ -275,7 +276,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     if (robust) return robust->iteration_time_s(p);
     return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
   };
-  Start start = pick_start(scenario, time_of, options_.start);
+  Start start = pick_start(scenario, ev, time_of, options_.start);
   // The robust objective also starts from greedy's answer for each sampled network state (where a pair is degraded
   // greedy may keep the job off it: a valley annealing rarely crosses from the quiet answer), whichever is best.
   if (robust && !options_.start)
@@ -321,8 +322,8 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   // Then its TP rings re-chained over the same GPUs (tp_ring_order.hpp): swaps reach a better ring only through
   // orders that are slower on the way.
   if (reorder && std::isfinite(best_t)) {
-    TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, counted_time);
-    o = fastest_tp_ring_order(scenario, o.placement, o.time_s, counted_time);
+    TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, counted_time, &ev.network());
+    o = fastest_tp_ring_order(scenario, o.placement, o.time_s, counted_time, &ev.network());
     if (o.time_s < best_t) {
       out = std::move(o.placement);
       best_t = o.time_s;

@@ -1,6 +1,7 @@
 #include "sim/place/stage_order.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "sim/place/placer_common.hpp"
@@ -42,10 +43,11 @@ double handoff_s(const RouteModel& net, const std::vector<int>& host_of_rank, in
   return worst;
 }
 
-CostMatrix handoff_costs(const Scenario& scenario, const std::vector<int>& host_of_rank) {
+CostMatrix handoff_costs(const Scenario& scenario, const std::vector<int>& host_of_rank, const RouteModel* network) {
   const Parallelism& par = scenario.job.par;
   const int p = par.pp, n = par.dp * par.tp;
-  const RouteModel net(scenario.platform);
+  std::optional<RouteModel> own;
+  const RouteModel& net = network ? *network : own.emplace(scenario.platform);
   const double bytes = compute_job_cost(scenario.job).pp_message_bytes;
   std::vector<int> flows(static_cast<size_t>(net.links()), 0);
   CostMatrix c(p, std::vector<double>(p, 0.0));
@@ -135,16 +137,17 @@ Order identity_order(int p) {
 double stage_order_cost(const Scenario& scenario, const Placement& placement) {
   const Parallelism& par = scenario.job.par;
   if (par.pp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return 0.0;
-  const CostMatrix c = handoff_costs(scenario, hosts_of(placement));
+  const CostMatrix c = handoff_costs(scenario, hosts_of(placement), nullptr);
   return order_cost(c, identity_order(par.pp), bottleneck_weight(scenario));
 }
 
-std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Placement& placement, int limit) {
+std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Placement& placement, int limit,
+                                              const RouteModel* network) {
   const Parallelism& par = scenario.job.par;
   const int p = par.pp, n = par.dp * par.tp;
   if (p < 2 || limit <= 0 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return {};
   const std::vector<int> host_of_rank = hosts_of(placement);
-  const CostMatrix c = handoff_costs(scenario, host_of_rank);
+  const CostMatrix c = handoff_costs(scenario, host_of_rank, network);
   const double bottleneck_weights[] = {bottleneck_weight(scenario), 0.0};
   const Order identity = identity_order(p);
   // Candidate orders by the first objective (the second only diversifies), ties in discovery order.
@@ -175,9 +178,9 @@ std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Pl
 }
 
 TimedPlacement fastest_stage_order(const Scenario& scenario, const Placement& start, double start_time_s, int limit,
-                                   const std::function<double(const Placement&)>& time_s) {
+                                   const std::function<double(const Placement&)>& time_s, const RouteModel* network) {
   TimedPlacement best{start, start_time_s};
-  for (Placement& candidate : stage_order_candidates(scenario, start, limit)) {
+  for (Placement& candidate : stage_order_candidates(scenario, start, limit, network)) {
     if (!placement_problem(scenario, candidate, scenario.job.check_memory).empty()) continue;
     const double t = time_s(candidate);
     if (t < best.time_s) best = {std::move(candidate), t};

@@ -22,14 +22,17 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/topology/route_model.hpp"
 
 namespace hulk {
 
 /** @brief Placements that give the pipeline stages' GPU blocks of `placement` to other stages (each block's rank
  *  order kept), best first by the proxy (file comment), each order followed by its reversal; at most `limit`, none
  *  equal to `placement`, duplicates removed. Memory is not checked (placement_violation() is the caller's). Empty
- *  for jobs with fewer than 2 stages or placements of another size than the job's ranks. Deterministic. */
-std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Placement& placement, int limit);
+ *  for jobs with fewer than 2 stages or placements of another size than the job's ranks. Deterministic.
+ *  network: the platform's route model if the caller has one (nullptr: built here, O(hosts^2)). */
+std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Placement& placement, int limit,
+                                              const RouteModel* network = nullptr);
 
 /** @brief A placement and its time by the caller's cost function. */
 struct TimedPlacement {
@@ -38,9 +41,11 @@ struct TimedPlacement {
 };
 
 /** @brief The fastest by `time_s` of `start` (whose time is start_time_s) and its stage_order_candidates() (at most
- *  `limit`) that are valid placements (placement_problem() == "", memory as the job says); `start` on ties. */
+ *  `limit`, network as there) that are valid placements (placement_problem() == "", memory as the job says);
+ *  `start` on ties. */
 TimedPlacement fastest_stage_order(const Scenario& scenario, const Placement& start, double start_time_s, int limit,
-                                   const std::function<double(const Placement&)>& time_s);
+                                   const std::function<double(const Placement&)>& time_s,
+                                   const RouteModel* network = nullptr);
 
 /** @brief The proxy's cost (seconds, file comment: (m - 1) x slowest hand-off + their sum) of the placement's own
  *  stage order; 0 for jobs with fewer than 2 stages. stage_order_candidates() come by this cost, lowest first. */

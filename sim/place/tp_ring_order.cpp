@@ -1,6 +1,7 @@
 #include "sim/place/tp_ring_order.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -104,11 +105,12 @@ std::vector<int> cheapest_ring(RingCosts& costs, const std::vector<int>& hosts) 
 
 }  // namespace
 
-Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement) {
+Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement, const RouteModel* network) {
   const Parallelism& par = scenario.job.par;
   const int tp = par.tp, groups = par.pp * par.dp;
   if (tp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != groups * tp) return placement;
-  const RouteModel net(scenario.platform);
+  std::optional<RouteModel> own;
+  const RouteModel& net = network ? *network : own.emplace(scenario.platform);
   RingCosts costs(scenario, net);
   Placement out = placement;
   for (int g = 0; g < groups; ++g) {
@@ -131,8 +133,8 @@ Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement
 }
 
 TimedPlacement fastest_tp_ring_order(const Scenario& scenario, const Placement& start, double start_time_s,
-                                     const std::function<double(const Placement&)>& time_s) {
-  Placement candidate = tp_ring_rechained(scenario, start);
+                                     const std::function<double(const Placement&)>& time_s, const RouteModel* network) {
+  Placement candidate = tp_ring_rechained(scenario, start, network);
   if (candidate.gpu_of_rank == start.gpu_of_rank) return {start, start_time_s};
   const double t = time_s(candidate);
   if (t < start_time_s) return {std::move(candidate), t};

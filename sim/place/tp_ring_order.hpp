@@ -32,12 +32,13 @@ constexpr long kTpRingExactSequences = 2520;
 
 /** @brief `placement` with every TP group re-chained (file comment); equal to it when no group gains by the proxy
  *  (jobs with tp = 1, groups on one host, rings already in their best order). Placements of another size than
- *  the job's ranks are returned as they are. Deterministic. */
-Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement);
+ *  the job's ranks are returned as they are. Deterministic. network as in stage_order_candidates(). */
+Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement, const RouteModel* network = nullptr);
 
 /** @brief The faster by `time_s` of `start` (whose time is start_time_s) and its re-chained form; `start` on ties
- *  (one evaluation at most, none when re-chaining changes nothing). */
+ *  (one evaluation at most, none when re-chaining changes nothing). network as in stage_order_candidates(). */
 TimedPlacement fastest_tp_ring_order(const Scenario& scenario, const Placement& start, double start_time_s,
-                                     const std::function<double(const Placement&)>& time_s);
+                                     const std::function<double(const Placement&)>& time_s,
+                                     const RouteModel* network = nullptr);
 
 }  // namespace hulk
