@@ -173,7 +173,6 @@ class PipelineRun {
     int i = leaves_ + s;
     if (tt[i] == t) return;  // most updates after a message event change nothing
     tt[i] = t;
-    // Branch-free (the comparisons are data-dependent; mispredictions cost more than the few levels above).
     double v = t;
     int a = s;
     for (; i > 1; i /= 2) {
@@ -183,6 +182,7 @@ class PipelineRun {
       const bool take_other = (i & 1) ? o <= v : o < v;  // the left child wins ties
       v = take_other ? o : v;
       a = take_other ? oa : a;
+      if (tt[i / 2] == v && at[i / 2] == a) break;  // as set_event: the nodes above are unchanged too
       tt[i / 2] = v;
       at[i / 2] = a;
     }
@@ -322,7 +322,7 @@ class PipelineRun {
     double v = t;
     long long q = seq;
     int a = at[i];
-    for (; i > 1; i /= 2) {  // branch-free, as the stage tree
+    for (; i > 1; i /= 2) {
       const int sib = i ^ 1;
       const double o = tt[sib];
       const long long oq = ts[sib];
@@ -330,9 +330,13 @@ class PipelineRun {
       v = take_other ? o : v;
       q = take_other ? oq : q;
       a = take_other ? at[sib] : a;
-      tt[i / 2] = v;
-      ts[i / 2] = q;
-      at[i / 2] = a;
+      const int up = i / 2;
+      // A node is a function of its children only: once one comes out as it was, so does every node above it.
+      // (A re-timed flight that is not the earliest of its subtree stops within a level or two.)
+      if (tt[up] == v && ts[up] == q && at[up] == a) break;
+      tt[up] = v;
+      ts[up] = q;
+      at[up] = a;
     }
   }
 
