@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/engine/isolated_run.hpp"
@@ -21,8 +23,12 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       if (q.gpu_of_rank == p.gpu_of_rank) return;  // identical placements are simulated once
     pool.emplace_back(origin, p);
   };
+  // One job: one route model for greedy and every restart (several jobs: the joint search builds its own).
+  std::shared_ptr<const RouteModel> network;
+  if (!has_several_jobs(scenario)) network = std::make_shared<const RouteModel>(scenario.platform);
   try {
-    add("greedy", GreedyPlacer().place(scenario));
+    add("greedy", network ? GreedyPlacer::place_with(scenario, Evaluator(scenario, network))
+                          : GreedyPlacer().place(scenario));
   } catch (const InputError&) {
   }
   const Placement rr = round_robin_placement(scenario);
@@ -32,6 +38,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     SearchOptions so;
     so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
     so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
+    so.network = network;
     add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
   }
   const JobsEvaluator ev(scenario);  // one job: exactly its Evaluator; several: the objective

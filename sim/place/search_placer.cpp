@@ -265,7 +265,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
-  const Evaluator ev(scenario);
+  const Evaluator ev(scenario, options_.network);
   // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
   std::unique_ptr<SyncEvaluator> sync;
   if (scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);

@@ -15,9 +15,11 @@
  *  made by SimGrid.
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "sim/place/placer.hpp"
+#include "sim/topology/route_model.hpp"
 
 namespace hulk {
 
@@ -41,6 +43,9 @@ struct SearchOptions {
    *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate; the start is the best
    *  by that objective of greedy, round-robin and greedy on each state. One job, every-step synchronisation. */
   bool robust = false;
+  /** @brief The platform's route model, shared by the caller's several searches of one scenario (hosts^2 routes:
+   *  at 1,024 hosts each build costs as much as a hundred evaluations); nullptr = built by place(). One job. */
+  std::shared_ptr<const RouteModel> network;
 };
 
 /** @brief What the last place() call did. */
