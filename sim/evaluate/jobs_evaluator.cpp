@@ -10,10 +10,13 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-JobsEvaluator::JobsEvaluator(const Scenario& scenario) : scenario_(scenario) {
+JobsEvaluator::JobsEvaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network)
+    : scenario_(scenario) {
   const int J = job_count(scenario);
   for (int j = 0; j < J; ++j) {
-    evaluators_.push_back(std::make_unique<Evaluator>(job_view(scenario, j)));
+    // The jobs share the platform, so one route model serves them all.
+    evaluators_.push_back(std::make_unique<Evaluator>(job_view(scenario, j), network));
+    network = evaluators_.back()->shared_network();
     offset_.push_back(job_rank_offset(scenario, j));
     job_of_.insert(job_of_.end(), job_at(scenario, j).par.ranks(), j);
   }

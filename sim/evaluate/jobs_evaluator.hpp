@@ -27,8 +27,9 @@ namespace hulk {
 /** @brief The several-job estimator (see the file comment). One object must not be used from two threads. */
 class JobsEvaluator {
  public:
-  /** @brief One Evaluator per job (job_view(scenario, j)); a one-job scenario is the case of one job. */
-  explicit JobsEvaluator(const Scenario& scenario);
+  /** @brief One Evaluator per job (job_view(scenario, j)), all on one route model of the platform (network, or
+   *  built here if nullptr); a one-job scenario is the case of one job. */
+  explicit JobsEvaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network = nullptr);
 
   /** @brief Number of jobs. */
   int jobs() const { return static_cast<int>(evaluators_.size()); }

@@ -41,7 +41,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     so.network = network;
     add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
   }
-  const JobsEvaluator ev(scenario);  // one job: exactly its Evaluator; several: the objective
+  const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;
   for (size_t i = 0; i < pool.size(); ++i) {
