@@ -1,7 +1,6 @@
 #include "tools/gnn_plugin.hpp"
 
 #include <dlfcn.h>
-#include <malloc.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -18,17 +17,14 @@ std::string plugin_path() {
 }
 
 // Inference runs on small tensors, placement after placement. perf of a scratch loop of inferences on a 47-host
-// paper graph showed most of its time in the kernel: OpenBLAS's worker threads yielding (sched_yield) and page faults
-// of buffers mapped afresh for each tensor. `hulk place --method gnn scenarios/paper/bert-large-dp16.yaml` with these
-// settings: same placement, 0.85x the CPU seconds (farm-bench, 10 runs paired, wall 0.98x: the process is mostly
-// torch's start-up). A user's OPENBLAS_NUM_THREADS is kept.
+// paper graph showed most of its time in the kernel: OpenBLAS's worker threads yielding (sched_yield) and page faults.
+// The faults are the plugin's business (gnn/huge_page_tensors.hpp); glibc's mallopt, once called here, does not reach
+// this program's allocator (jemalloc, which keeps freed pages for reuse on its own). A user's OPENBLAS_NUM_THREADS is
+// kept.
 void tune_process_for_inference() {
   // Read by OpenBLAS when it is loaded (with the plugin): one thread, so its gemms on matrices of a few thousand
   // rows neither hand work to spinning workers nor take a core from the simulations running beside them.
   ::setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
-  // Buffers of up to 64 MB come from the heap and stay there (no mmap/munmap and fresh page faults per tensor).
-  ::mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
 const GnnPluginApi& load() {

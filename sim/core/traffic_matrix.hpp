@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/huge_page_allocator.hpp"
 #include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
@@ -27,10 +28,10 @@ CommKind comm_kind_from_string(const std::string& kind);
 struct TrafficMatrix {
   int hosts = 0;
   /** @brief bytes[kind][a * hosts + b]: bytes exchanged between hosts a and b per iteration (both directions). */
-  std::array<std::vector<double>, kCommKinds> bytes;
+  std::array<HugePageVector<double>, kCommKinds> bytes;
   /** @brief busy_s[kind][a * hosts + b]: seconds per iteration during which at least one message of this kind
    *  was in flight between a and b (union of [start_s, end_s] intervals, both directions). */
-  std::array<std::vector<double>, kCommKinds> busy_s;
+  std::array<HugePageVector<double>, kCommKinds> busy_s;
 
   /** @brief An all-zero matrix for `hosts` hosts. */
   static TrafficMatrix zeros(int hosts);

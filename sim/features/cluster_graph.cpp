@@ -7,6 +7,7 @@
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/huge_page_allocator.hpp"
 
 namespace hulk {
 
@@ -47,12 +48,14 @@ ReferenceRoles reference_roles(const Placement* reference, int H, int pp, int gr
 /** Route latency and bottleneck bandwidth of every ordered host pair (H^2; 1M entries at 1,024 hosts, cheap), from
  *  the one route model the engine simulates. */
 struct RouteMatrix {
-  std::vector<double> lat, bw;
+  HugePageVector<double> lat, bw;
 };
 
 RouteMatrix route_matrix(const PlatformSpec& P, const RouteModel* network) {
   const int H = static_cast<int>(P.hosts.size());
-  RouteMatrix m{std::vector<double>(static_cast<std::size_t>(H) * H), std::vector<double>(static_cast<std::size_t>(H) * H)};
+  RouteMatrix m;
+  m.lat.resize(static_cast<std::size_t>(H) * H);
+  m.bw.resize(static_cast<std::size_t>(H) * H);
   for (int a = 0; a < H; ++a)
     for (int b = 0; b < H; ++b) {
       const HostRoute r = network ? route_between(*network, a, b) : route_between(P, a, b);

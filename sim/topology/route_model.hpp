@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/huge_page_allocator.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
@@ -160,7 +161,7 @@ class RouteModel {
   std::vector<double> capacity_Bps_;
   std::vector<int> wan_up_;  ///< [a * R + b] for a < b: id of the WAN UP half, else -1 (capacity `pair`)
   std::vector<int> wan_host_;  ///< [h * R + r]: id of host h's link toward region r, else -1 (capacity `host`)
-  std::vector<Route> routes_;
+  HugePageVector<Route> routes_;  ///< hosts^2, a-major
   std::vector<double> region_latency_s_;
   std::vector<double> region_bandwidth_Bps_;
 };

@@ -1,5 +1,6 @@
 // The GNN plugin: the only part of the program that links LibTorch (see tools/gnn_plugin_api.hpp).
 #include "gnn/gnn_placer.hpp"
+#include "gnn/huge_page_tensors.hpp"
 #include "gnn/model_file.hpp"
 #include "tools/gnn_plugin_api.hpp"
 
@@ -21,5 +22,6 @@ const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api() {
+  hulk::gnn::use_huge_page_tensors();  // before any tensor: placement, training and the untrained model alike
   return &kApi;
 }
