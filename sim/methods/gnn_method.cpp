@@ -1,6 +1,8 @@
 #include "sim/methods/gnn_method.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <utility>
 
 #include "sim/core/jobs.hpp"
 #include "sim/core/seeding.hpp"
@@ -48,25 +50,51 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
   return ev.objective_s(model) <= ev.objective_s(greedy) ? model : greedy;
 }
 
-Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders, bool tp_rings, int reruns) {
-  const int ranks = static_cast<int>(start.gpu_of_rank.size());
-  if (evaluations <= 0 || has_several_jobs(scenario) || ranks > kLearnedAnnealMaxRanks) return start;
+namespace {
+
+/** The annealing run and its reruns (anneal_learned_placement), judged by `cost`; returns the last run's answer and
+ *  its cost. Each run's answer is the best it saw, its start included (search_placer.hpp, jobs_search.hpp). */
+std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Placement& start, int evaluations,
+                                            int reruns, const std::function<double(const Placement&)>& cost) {
   SearchOptions search;
-  search.max_evaluations = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
+  search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
-  const Evaluator ev(scenario);
-  const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   Placement annealed = SearchPlacer(search).place(scenario);
-  double annealed_s = ev.iteration_time_s(annealed), start_s = ev.iteration_time_s(start);
-  for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain);
-       ++rerun) {
+  double annealed_s = cost(annealed), start_s = cost(start);
+  for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain); ++rerun) {
     search.start = annealed;
     search.seed = component_seed(scenario.seed, "learned-anneal-rerun-" + std::to_string(rerun));
     start_s = annealed_s;
     annealed = SearchPlacer(search).place(scenario);
-    annealed_s = ev.iteration_time_s(annealed);
+    annealed_s = cost(annealed);
   }
+  return {std::move(annealed), annealed_s};
+}
+
+/** Several jobs: the joint annealing (jobs_search.hpp) from the learned placement, by the jobs' objective. */
+Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placement& start, int evaluations,
+                                        int reruns) {
+  const int ranks = total_ranks(scenario);
+  const JobsEvaluator ev(scenario);
+  const auto objective_s = [&ev](const Placement& p) { return ev.objective_s(p); };
+  auto [annealed, annealed_s] = annealing_runs(scenario, start, evaluations, reruns, objective_s);
+  const double start_s = ev.objective_s(start);
+  if (annealed.gpu_of_rank == start.gpu_of_rank || !(annealed_s < start_s)) return start;
+  if (ranks <= kLargeJobRanks) return annealed;
+  return trusted_gain(annealed_s, start_s, ranks) ? annealed : start;
+}
+
+}  // namespace
+
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
+                                   int stage_orders, bool tp_rings, int reruns) {
+  const int ranks = static_cast<int>(start.gpu_of_rank.size());
+  if (evaluations <= 0 || ranks > kLearnedAnnealMaxRanks) return start;
+  const int budget = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
+  if (has_several_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, budget, reruns);
+  const Evaluator ev(scenario);
+  const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
+  auto [annealed, annealed_s] = annealing_runs(scenario, start, budget, reruns, time_s);
   TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
   if (tp_rings)
     ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s, &ev.network());
@@ -80,10 +108,9 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
   // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
   // inference (with its estimated reference traffic and sampling decoder) runs in its own child.
   nlohmann::json answer = run_in_child([&]() {
-    if (has_several_jobs(scenario))
-      return placement_slots_to_json(learned_jobs_placement(scenario, model_path, learned));
-    return placement_slots_to_json(anneal_learned_placement(scenario, learned(scenario, model_path),
-                                                            kLearnedAnnealEvaluations));
+    const Placement placed = has_several_jobs(scenario) ? learned_jobs_placement(scenario, model_path, learned)
+                                                        : learned(scenario, model_path);
+    return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
   });
   const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
   if (!refine) return placement;
