@@ -52,15 +52,17 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 
 namespace {
 
-/** The annealing run and its reruns (anneal_learned_placement), judged by `cost`; returns the last run's answer and
- *  its cost. Each run's answer is the best it saw, its start included (search_placer.hpp, jobs_search.hpp). */
-std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Placement& start, int evaluations,
-                                            int reruns, const std::function<double(const Placement&)>& cost) {
+/** The annealing run and its reruns (anneal_learned_placement) from `start` (of cost start_s), judged by `cost`;
+ *  returns the last run's answer and its cost. Each run's answer is the best it saw, its start included
+ *  (search_placer.hpp, jobs_search.hpp). */
+std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Placement& start, double start_s,
+                                            int evaluations, int reruns,
+                                            const std::function<double(const Placement&)>& cost) {
   SearchOptions search;
   search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   Placement annealed = SearchPlacer(search).place(scenario);
-  double annealed_s = cost(annealed), start_s = cost(start);
+  double annealed_s = cost(annealed);
   for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain); ++rerun) {
     search.start = annealed;
     search.seed = component_seed(scenario.seed, "learned-anneal-rerun-" + std::to_string(rerun));
@@ -77,8 +79,8 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
   const int ranks = total_ranks(scenario);
   const JobsEvaluator ev(scenario);
   const auto objective_s = [&ev](const Placement& p) { return ev.objective_s(p); };
-  auto [annealed, annealed_s] = annealing_runs(scenario, start, evaluations, reruns, objective_s);
   const double start_s = ev.objective_s(start);
+  auto [annealed, annealed_s] = annealing_runs(scenario, start, start_s, evaluations, reruns, objective_s);
   if (annealed.gpu_of_rank == start.gpu_of_rank || !(annealed_s < start_s)) return start;
   if (ranks <= kLargeJobRanks) return annealed;
   return trusted_gain(annealed_s, start_s, ranks) ? annealed : start;
@@ -94,13 +96,14 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   if (has_several_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, budget, reruns);
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
-  auto [annealed, annealed_s] = annealing_runs(scenario, start, budget, reruns, time_s);
+  const double start_s = ev.iteration_time_s(start);
+  auto [annealed, annealed_s] = annealing_runs(scenario, start, start_s, budget, reruns, time_s);
   TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
   if (tp_rings)
     ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s, &ev.network());
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower
-  return trusted_gain(ordered.time_s, ev.iteration_time_s(start), ranks) ? ordered.placement : start;
+  return trusted_gain(ordered.time_s, start_s, ranks) ? ordered.placement : start;
 }
 
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
