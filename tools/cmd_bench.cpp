@@ -143,9 +143,7 @@ void bench_file(const std::string& file, BenchArgs& args) {
     for (int i = 0; i < args.reps; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
       const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
-      // As the gnn method places.
-      const Placement placed = has_several_jobs(s) ? learned_jobs_placement(s, model, learned) : placer->place(s);
-      anneal_learned_placement(s, placed, kLearnedAnnealEvaluations);
+      anneal_learned_placement(s, learned_placement(s, model, learned), kLearnedAnnealEvaluations);  // as gnn places
       ms.push_back(1e3 * seconds_since(t0));
     }
     return nlohmann::json{{"median_ms", median(ms)}};

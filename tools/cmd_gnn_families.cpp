@@ -99,11 +99,8 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
       const std::string path = v.untrained ? untrained : v.model.empty() ? model : v.model;
       const std::unique_ptr<Placer> placer = gnn_plugin().make_placer(path, v.sampling);
       const auto place = [&]() {
-        const Placement placed =
-            has_several_jobs(s) ? learned_jobs_placement(
-                                      s, path, [&](const Scenario& x, const std::string&) { return placer->place(x); },
-                                      v.sampling.greedy_candidate)
-                                : placer->place(s);
+        const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
+        const Placement placed = learned_placement(s, path, learned, v.sampling.greedy_candidate);
         return anneal_learned_placement(s, placed, v.anneal, v.sampling.stage_orders, v.sampling.tp_rings, v.reruns);
       };
       if (!warmed_up) place(), warmed_up = true;

@@ -106,13 +106,18 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   return trusted_gain(ordered.time_s, start_s, ranks) ? ordered.placement : start;
 }
 
+Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
+                            bool keep_greedy) {
+  return has_several_jobs(scenario) ? learned_jobs_placement(scenario, model_path, learned, keep_greedy)
+                                    : learned(scenario, model_path);
+}
+
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget) {
   // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
   // inference (with its estimated reference traffic and sampling decoder) runs in its own child.
   nlohmann::json answer = run_in_child([&]() {
-    const Placement placed = has_several_jobs(scenario) ? learned_jobs_placement(scenario, model_path, learned)
-                                                        : learned(scenario, model_path);
+    const Placement placed = learned_placement(scenario, model_path, learned);
     return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
   });
   const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");

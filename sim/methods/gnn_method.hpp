@@ -62,6 +62,11 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy = true);
 
+/** @brief The learned placement the annealing run starts from: learned_jobs_placement (with keep_greedy) for several
+ *  jobs, else `learned`'s answer for the one job. */
+Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
+                            bool keep_greedy = true);
+
 /** @brief Places with the GNN model at model_path (several jobs: learned_jobs_placement), then the short annealing
  *  run (anneal_learned_placement); with refine, a longer local search follows, SimGrid deciding (budget
  *  evaluations, 0 = default). @throws InputError for a missing/corrupt/incompatible model file. */
