@@ -57,8 +57,8 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
  *  without (an ablation), greedy's only when a job is left no share that fits its memory. The gnn method then runs
  *  the joint annealing (anneal_learned_placement): on the design families (seed 2412, multi-job) one of 256
  *  evaluations gained 0.4% and doubled the placement time, so until 2026-12-04 it did not; on seed 20261215 the
- *  search found one cluster 2.55x faster than greedy where the learned placement was greedy's, and a 256-evaluation
- *  joint run from greedy found the same (149.6 s -> 58.4 s by the evaluator, 5 ms). */
+ *  search found one cluster 2.55x faster than greedy where the learned placement was greedy's; with the joint run
+ *  the family went from 1.042x to 1.175x greedy in SimGrid (README, "Held-out families"). */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy = true);
 
