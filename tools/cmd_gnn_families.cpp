@@ -229,9 +229,10 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + stage reorderings + TP\n"
-      "ring re-chaining + score-guided host exchanges + short annealing), untrained (same, fresh weights), argmax\n"
-      "(argmax decode only, then the same), no-greedy (without greedy's prior and candidate), no-polish (no\n"
-      "reorderings, re-chaining, exchanges or annealing), no-anneal (no annealing), no-reorder (no stage\n"
+      "ring re-chaining + score-guided host exchanges + short annealing, from a DP-cluster placement when that is\n"
+      "faster), untrained (same, fresh weights), argmax (argmax decode only, then the same), no-greedy (without\n"
+      "greedy's prior and candidate), no-polish (no reorderings, re-chaining, exchanges, DP clusters or annealing),\n"
+      "no-anneal (no annealing, no DP clusters), no-reorder (no stage\n"
       "reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
