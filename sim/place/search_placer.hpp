@@ -50,7 +50,8 @@ struct SearchOptions {
 
 /** @brief What the last place() call did. */
 struct SearchStats {
-  long long evaluations = 0;  ///< evaluator calls made
+  long long evaluations = 0;  ///< evaluations of the budget spent (repeats included)
+  long long repeats = 0;      ///< of those, repeats of a recent proposal answered without the evaluator
   long long accepted = 0;     ///< moves accepted
   double start_time_s = 0;    ///< evaluator time of the start placement, seconds
   double best_time_s = 0;     ///< evaluator time of the returned placement, seconds

@@ -45,16 +45,18 @@ BENCHMARK(BM_GreedyHulkLike)->Unit(benchmark::kMillisecond);
 void BM_SearchDefaultBudgetHulkLike(benchmark::State& state) {
   Scenario s = testing::hulk_like_scenario();
   Evaluator ev(s);
-  double start = 0, best = 0;
+  double start = 0, best = 0, repeats = 0;
   for (auto _ : state) {
     SearchPlacer p;
     benchmark::DoNotOptimize(p.place(s));
     start = p.stats().start_time_s;
     best = p.stats().best_time_s;
+    repeats = 100.0 * p.stats().repeats / std::max(1LL, p.stats().evaluations);
   }
   state.counters["start_s"] = start;
   state.counters["best_s"] = best;
   state.counters["gain_pct"] = 100.0 * (start - best) / start;
+  state.counters["repeats_pct"] = repeats;  // proposals answered from the annealing's memory (annealing.hpp)
 }
 BENCHMARK(BM_SearchDefaultBudgetHulkLike)->Unit(benchmark::kSecond)->Iterations(1);
 
@@ -84,7 +86,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
   hulk::Scenario s;
   if (!load_paper(state, file, s)) return;
   hulk::Evaluator ev(s);
-  double t_search = 0, t_greedy = 0, t_rr = 0, wall_greedy = 0;
+  double t_search = 0, t_greedy = 0, t_rr = 0, wall_greedy = 0, repeats = 0;
   for (auto _ : state) {
     const auto g0 = std::chrono::steady_clock::now();
     const hulk::Placement g = hulk::GreedyPlacer().place(s);
@@ -92,6 +94,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
     hulk::SearchPlacer search;
     const hulk::Placement p = search.place(s);
     t_search = ev.iteration_time_s(p);
+    repeats = 100.0 * search.stats().repeats / std::max(1LL, search.stats().evaluations);
     t_greedy = ev.iteration_time_s(g);
     t_rr = ev.iteration_time_s(hulk::round_robin_placement(s));
   }
@@ -101,6 +104,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
   state.counters["eval_greedy_s"] = t_greedy;
   state.counters["eval_search_s"] = t_search;
   state.counters["lower_bound_s"] = hulk::lower_bound_s(s);
+  state.counters["search_repeats_pct"] = repeats;  // proposals answered from the annealing's memory
 }
 
 // Evaluator speed on a paper scenario: items_per_second = evaluations/s. Arg 0: the greedy placement again and
