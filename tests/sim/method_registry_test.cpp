@@ -3,12 +3,16 @@
 // own process (SimGrid children are forked from it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/labelling.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"
+#include "sim/scenario/catalog.hpp"
 #include "sim/workload/placement_check.hpp"
 
 namespace hulk {
@@ -31,6 +35,26 @@ TEST(MethodRegistry, CommandLineSearchIsTheVerifiedSearch) {
     ASSERT_FALSE(placer.candidates().empty());
     EXPECT_EQ(placer.candidates().front().origin, "greedy");
   }
+}
+
+TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
+  // A 64-GPU cluster of the wan-host family (gnn-families seed 20261218) whose job, dp 3 x tp 2 x pp 7, greedy
+  // places with each stage's replicas over slowly connected regions: the evaluator finds a DP-cluster placement
+  // faster, and the run from it ends faster in SimGrid than every restart from greedy.
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;
+  o.wan_capacity = WanCapacity::host;
+  const Scenario s = sample_scenario(13791468928243415858ULL, o);
+  VerifiedSearchPlacer placer;
+  placer.place(s);
+  double others = INFINITY, cluster = INFINITY;
+  for (const VerifiedCandidate& c : placer.candidates()) {
+    double& best = c.origin == "anneal-dp-cluster" ? cluster : others;
+    best = std::min(best, c.simgrid_s);
+  }
+  ASSERT_TRUE(std::isfinite(cluster)) << "no run from a DP-cluster placement";
+  EXPECT_LT(cluster, others);
 }
 
 TEST(Labelling, LabelIsValidAndNoSlowerThanGreedyInSimGrid) {
