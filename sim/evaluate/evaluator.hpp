@@ -40,7 +40,7 @@
  *     binary tree over dp order, whole buffers up then down) of all stages in one fluid simulation of their
  *     transfers: a member enters when its replica's pipeline ends at its stage, a transfer starts once both ends
  *     are there and its dependencies are met, and transfers in flight share links (approximation 1 as a
- *     processor-sharing fluid). Above a size (trees: 256 transfers; rings: 128, or one stage) each stage's DP time
+ *     processor-sharing fluid). Above a size (trees: 1,024 transfers; rings: 128, or one stage) each stage's DP time
  *     is estimated alone with all members starting together, then recomputed once with the other stages' DP rings
  *     (in dp order, whatever the algorithm) as background flows on their links, weighted by the fraction of the
  *     interval they overlap.

@@ -162,6 +162,26 @@ TEST(EvaluatorAccuracy, SampledClustersBothWanCapacityModels) {
 // 128 ring transfers; groups of more than 32 replicas share hand-offs in lockstep). Greedy's placement and the
 // evaluator-only search's: the error and whether the search's gain over greedy by the evaluator holds in SimGrid
 // (the learned placer's exchanges trust the same estimates). Bounds are regression guards at what it reaches now.
+TEST(EvaluatorAccuracy, TreeAllReducesOfManyReplicasAcrossRegions) {
+  // Tree all-reduces of 16-64 replicas over 16 regions (4 hosts x 8 A100s each, 1 Gbit/s 30 ms WAN): greedy's
+  // placement and a random one, each within 15% of SimGrid. Until 2026-12-04 jobs of more than 256 tree transfers
+  // fell back to a per-stage estimate that put greedy's placement 66-79% under SimGrid (and a random one 97% over).
+  const PlatformSpec platform =
+      testing::make_platform(std::vector<int>(16, 4), 8, testing::a100(), {1.25e9, 50e-6}, {1.25e8, 30e-3});
+  for (const Parallelism& par : {Parallelism{16, 4, 4}, Parallelism{32, 4, 4}, Parallelism{64, 1, 8}}) {
+    JobSpec job = testing::make_job(par.dp, par.tp, par.pp, 8, "1f1b", testing::small_model(2 * par.pp));
+    job.collective = "tree";
+    const Scenario s = testing::make_scenario(platform, job);
+    const Evaluator ev(s);
+    for (const Placement& p : {GreedyPlacer().place(s), RandomPlacer(1).place(s)}) {
+      const double analytic = ev.iteration_time_s(p), simgrid = simulated_iteration_time_s(s, p);
+      std::printf("[evaluator-tree] dp %d tp %d pp %d: analytic %.3f simgrid %.3f (%+.1f%%)\n", par.dp, par.tp, par.pp,
+                  analytic, simgrid, 100 * (analytic / simgrid - 1));
+      EXPECT_LT(std::fabs(analytic / simgrid - 1), 0.15) << "dp " << par.dp;
+    }
+  }
+}
+
 TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) {
   SamplerOptions o;
   o.gpu_types = GpuCatalog::builtin().all();
