@@ -89,16 +89,11 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
 
 /** The annealing's start: `start` (of time start_s), or the fastest DP-cluster placement (dp_clusters.hpp, its
  *  stages reordered as the annealing's answer is) when that is faster by a gain the job's size trusts. */
-TimedPlacement annealing_start(const Scenario& scenario, const Evaluator& ev, const Placement& start, double start_s,
-                               int stage_orders, const std::function<double(const Placement&)>& time_s) {
+TimedPlacement annealing_start(const Evaluator& ev, const Placement& start, double start_s, int stage_orders) {
+  TimedPlacement cluster = fastest_dp_cluster(ev, stage_orders);
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
-  TimedPlacement best{start, start_s};
-  for (const Placement& cluster : dp_cluster_placements(ev)) {
-    TimedPlacement ordered =
-        fastest_stage_order(scenario, cluster, time_s(cluster), stage_orders, time_s, &ev.network());
-    if (ordered.time_s < best.time_s && trusted_gain(ordered.time_s, start_s, ranks)) best = std::move(ordered);
-  }
-  return best;
+  if (cluster.time_s < start_s && trusted_gain(cluster.time_s, start_s, ranks)) return cluster;
+  return {start, start_s};
 }
 
 }  // namespace
@@ -112,7 +107,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   const double start_s = ev.iteration_time_s(start);
-  const TimedPlacement from = annealing_start(scenario, ev, start, start_s, stage_orders, time_s);
+  const TimedPlacement from = annealing_start(ev, start, start_s, stage_orders);
   auto [annealed, annealed_s] = annealing_runs(scenario, from.placement, from.time_s, budget, reruns, time_s);
   TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
   if (tp_rings)

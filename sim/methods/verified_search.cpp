@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <optional>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -15,30 +14,8 @@
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/search_placer.hpp"
-#include "sim/place/stage_order.hpp"
 
 namespace hulk {
-namespace {
-
-/** The fastest by the evaluator of the DP-cluster placements (dp_clusters.hpp), each with its stages reordered as
- *  the search reorders its answers; nothing when there is none or it is not faster than reference_s. */
-std::optional<Placement> faster_dp_cluster(const Scenario& scenario, const Evaluator& ev, double reference_s) {
-  const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
-  std::optional<Placement> best;
-  double best_s = reference_s;
-  for (const Placement& cluster : dp_cluster_placements(ev)) {
-    TimedPlacement ordered =
-        fastest_stage_order(scenario, cluster, time_s(cluster), kSearchStageOrders, time_s, &ev.network());
-    if (ordered.time_s < best_s) {
-      best_s = ordered.time_s;
-      best = std::move(ordered.placement);
-    }
-  }
-  return best;
-}
-
-}  // namespace
-
 Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   candidates_.clear();
   std::vector<std::pair<std::string, Placement>> pool;
@@ -72,12 +49,12 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     const Evaluator ev(scenario, network);
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     const double greedy_s = has_greedy ? ev.iteration_time_s(pool[0].second) : INFINITY;
-    if (const std::optional<Placement> cluster = faster_dp_cluster(scenario, ev, greedy_s)) {
+    if (const TimedPlacement cluster = fastest_dp_cluster(ev, kSearchStageOrders); cluster.time_s < greedy_s) {
       SearchOptions so;
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
       so.seed = component_seed(scenario.seed, "search#dp-cluster");
       so.network = network;
-      so.start = *cluster;
+      so.start = cluster.placement;
       add("anneal-dp-cluster", SearchPlacer(so).place(scenario));
     }
   }

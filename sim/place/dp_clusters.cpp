@@ -11,7 +11,6 @@ namespace hulk {
 namespace {
 
 enum class FirstRegion { kBestFit, kLargest };
-enum class HostOrder { kSpeed, kSize };
 
 /** One construction (file comment of dp_clusters.hpp) with its free GPUs per host. */
 class ClusterBuilder {
@@ -25,13 +24,7 @@ class ClusterBuilder {
       free_[h] = hosts[h].gpus;
       if (hosts[h].gpus > 0) region_hosts_[hosts[h].region].push_back(static_cast<int>(h));
     }
-    for (auto& list : region_hosts_)
-      std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-        const double sa = ev.gpu_speed_flops(a), sb = ev.gpu_speed_flops(b);
-        const int ga = hosts[a].gpus, gb = hosts[b].gpus;
-        if (order == HostOrder::kSpeed) return sa != sb ? sa > sb : ga > gb;
-        return ga != gb ? ga > gb : sa > sb;
-      });
+    for (auto& list : region_hosts_) sort_hosts(list, ev, order);
   }
 
   /** The hosts of every rank; empty when some stage finds too few GPUs that fit it. */
@@ -147,6 +140,17 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
       if (!hosts.empty() && seen.insert(hosts).second) out.push_back(placement_from_hosts(hosts));
     }
   return out;
+}
+
+TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders) {
+  const auto time_s = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
+  TimedPlacement best{Placement{}, std::numeric_limits<double>::infinity()};
+  for (const Placement& cluster : dp_cluster_placements(evaluator)) {
+    TimedPlacement ordered = fastest_stage_order(evaluator.scenario(), cluster, time_s(cluster), stage_orders, time_s,
+                                                 &evaluator.network());
+    if (ordered.time_s < best.time_s) best = std::move(ordered);
+  }
+  return best;
 }
 
 }  // namespace hulk

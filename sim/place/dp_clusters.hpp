@@ -24,6 +24,7 @@
 
 #include "sim/core/spec.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/place/stage_order.hpp"
 
 namespace hulk {
 
@@ -32,5 +33,10 @@ namespace hulk {
  *  out (empty for jobs of one replica: nothing to cluster). Valid by construction (memory as job.check_memory,
  *  at most one rank per GPU). Deterministic. */
 std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator);
+
+/** @brief The fastest by the evaluator of dp_cluster_placements(), each first given the fastest of itself and up to
+ *  stage_orders reorderings of its stages (stage_order.hpp); the first on ties. An empty placement of time
+ *  +infinity when there is none. */
+TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders);
 
 }  // namespace hulk

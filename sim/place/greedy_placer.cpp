@@ -14,13 +14,12 @@
 namespace hulk {
 namespace {
 
-enum class HostPolicy { kSpeed, kSize };
 enum class UnitOrder { kStageMajor, kStageMajorReversed, kReplicaMajor, kHeaviestFirst };
 
 /** One greedy construction (rules 1-3, 5 of the header) for a given chain, host policy and unit order. */
 class Builder {
  public:
-  Builder(const Scenario& sc, const Evaluator& ev, const std::vector<int>& chain, HostPolicy policy)
+  Builder(const Scenario& sc, const Evaluator& ev, const std::vector<int>& chain, HostOrder policy)
       : sc_(sc), ev_(ev), chain_(chain) {
     const auto& hosts = sc.platform.hosts;
     free_.resize(hosts.size());
@@ -30,13 +29,7 @@ class Builder {
       auto& list = region_hosts_[c];
       for (size_t h = 0; h < hosts.size(); ++h)
         if (hosts[h].region == chain[c] && hosts[h].gpus > 0) list.push_back(static_cast<int>(h));
-      // Ties broken by host index: deterministic.
-      std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-        const double sa = ev.gpu_speed_flops(a), sb = ev.gpu_speed_flops(b);
-        const int ga = hosts[a].gpus, gb = hosts[b].gpus;
-        if (policy == HostPolicy::kSpeed) return sa != sb ? sa > sb : ga > gb;
-        return ga != gb ? ga > gb : sa > sb;
-      });
+      sort_hosts(list, ev, policy);  // ties broken by host index: deterministic
     }
     host_of_rank_.assign(sc.job.par.ranks(), -1);
   }
@@ -277,7 +270,7 @@ Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev
   };
   for (int start : regions) {
     const std::vector<int> chain = region_chain(ev, regions, start);
-    for (HostPolicy policy : {HostPolicy::kSpeed, HostPolicy::kSize})
+    for (HostOrder policy : {HostOrder::kSpeed, HostOrder::kSize})
       for (UnitOrder order : {UnitOrder::kStageMajor, UnitOrder::kStageMajorReversed, UnitOrder::kReplicaMajor,
                               UnitOrder::kHeaviestFirst}) {
         Builder b(scenario, ev, chain, policy);

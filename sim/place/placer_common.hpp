@@ -11,6 +11,16 @@
 
 namespace hulk {
 
+class Evaluator;
+
+/** @brief The order in which greedy-style constructions take a region's hosts: fastest GPUs first (then most GPUs),
+ *  or most GPUs first (then fastest: fewer TP and DP groups split over hosts). */
+enum class HostOrder { kSpeed, kSize };
+
+/** @brief Sorts hosts (platform indices) into that order, the evaluator's GPU speeds deciding; stable, so ties keep
+ *  the given order. */
+void sort_hosts(std::vector<int>& hosts, const Evaluator& evaluator, HostOrder order);
+
 /** @brief Placement from the host of every rank: slots are given in rank order inside each host (GPUs of a host
  *  are identical, so any slot order is equivalent). Assumes no host receives more ranks than it has GPUs. */
 Placement placement_from_hosts(const std::vector<int>& host_of_rank);
