@@ -12,17 +12,38 @@ namespace {
 
 enum class FirstRegion { kBestFit, kLargest };
 
+/** The hosts a construction may use: all, or (fastest_only) those whose GPUs are at least as fast as the slowest
+ *  GPU the job needs when it takes the fastest first, so that spare slower GPUs are left out (hosts of equal speed
+ *  all stay). */
+std::vector<bool> usable_hosts(const Evaluator& ev, bool fastest_only) {
+  const auto& hosts = ev.scenario().platform.hosts;
+  std::vector<bool> usable(hosts.size(), true);
+  if (!fastest_only) return usable;
+  std::vector<int> order(hosts.size());
+  std::iota(order.begin(), order.end(), 0);
+  sort_hosts(order, ev, HostOrder::kSpeed);
+  int gpus = 0;
+  double slowest_needed = 0;
+  for (int h : order) {
+    if (gpus >= ev.scenario().job.par.ranks()) break;
+    gpus += hosts[h].gpus;
+    slowest_needed = ev.gpu_speed_flops(h);
+  }
+  for (size_t h = 0; h < hosts.size(); ++h) usable[h] = ev.gpu_speed_flops(static_cast<int>(h)) >= slowest_needed;
+  return usable;
+}
+
 /** One construction (file comment of dp_clusters.hpp) with its free GPUs per host. */
 class ClusterBuilder {
  public:
-  ClusterBuilder(const Evaluator& ev, FirstRegion first, HostOrder order)
+  ClusterBuilder(const Evaluator& ev, FirstRegion first, HostOrder order, const std::vector<bool>& usable)
       : ev_(ev), sc_(ev.scenario()), first_(first) {
     const auto& hosts = sc_.platform.hosts;
     free_.resize(hosts.size());
     region_hosts_.resize(ev.network().regions());
     for (size_t h = 0; h < hosts.size(); ++h) {
-      free_[h] = hosts[h].gpus;
-      if (hosts[h].gpus > 0) region_hosts_[hosts[h].region].push_back(static_cast<int>(h));
+      free_[h] = usable[h] ? hosts[h].gpus : 0;
+      if (free_[h] > 0) region_hosts_[hosts[h].region].push_back(static_cast<int>(h));
     }
     for (auto& list : region_hosts_) sort_hosts(list, ev, order);
   }
@@ -134,11 +155,14 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
   if (evaluator.scenario().job.par.dp < 2) return {};
   std::vector<Placement> out;
   std::set<std::vector<int>> seen;
-  for (FirstRegion first : {FirstRegion::kBestFit, FirstRegion::kLargest})
-    for (HostOrder order : {HostOrder::kSpeed, HostOrder::kSize}) {
-      const std::vector<int> hosts = ClusterBuilder(evaluator, first, order).build();
-      if (!hosts.empty() && seen.insert(hosts).second) out.push_back(placement_from_hosts(hosts));
-    }
+  for (bool fastest_only : {false, true}) {
+    const std::vector<bool> usable = usable_hosts(evaluator, fastest_only);
+    for (FirstRegion first : {FirstRegion::kBestFit, FirstRegion::kLargest})
+      for (HostOrder order : {HostOrder::kSpeed, HostOrder::kSize}) {
+        const std::vector<int> hosts = ClusterBuilder(evaluator, first, order, usable).build();
+        if (!hosts.empty() && seen.insert(hosts).second) out.push_back(placement_from_hosts(hosts));
+      }
+  }
   return out;
 }
 

@@ -18,7 +18,9 @@
  *    = its slowest pair with a member (route latency + the stage's gradient bytes / bandwidth), ties to the most
  *    free GPUs;
  *  - GPUs taken host by host (fastest or largest hosts first, as greedy's two host policies), TP groups consecutive
- *    so that they stay on one host where its free GPUs allow.
+ *    so that they stay on one host where its free GPUs allow;
+ *  - over every host, or over the hosts at least as fast as the slowest GPU the job needs when it takes the fastest
+ *    first (spare slower GPUs left out: a cluster otherwise fills a stage with a region's slow GPUs).
  *  The stages' order along the pipeline is left to the caller (stage_order.hpp reorders the blocks). */
 #include <vector>
 
@@ -28,8 +30,8 @@
 
 namespace hulk {
 
-/** @brief The DP-cluster placements of the evaluator's scenario (one job), one per (first-region rule, host
- *  policy), duplicates removed, in a fixed order; a construction that runs out of GPUs fitting a stage is left
+/** @brief The DP-cluster placements of the evaluator's scenario (one job), one per (hosts used, first-region rule,
+ *  host policy), duplicates removed, in a fixed order; a construction that runs out of GPUs fitting a stage is left
  *  out (empty for jobs of one replica: nothing to cluster). Valid by construction (memory as job.check_memory,
  *  at most one rank per GPU). Deterministic. */
 std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator);

@@ -47,6 +47,21 @@ TEST(DpClusters, AStageTooLargeForOneRegionJoinsTheBestConnectedOne) {
   }
 }
 
+TEST(DpClusters, OnePlacementLeavesSpareSlowGpusOut) {
+  // Three regions of one 4-GPU host, equal links; region 1's GPUs are T4s, the others A100s. A stage of 8 ranks
+  // joins region 0 with region 1 (the lowest index on equal links) unless the spare slow GPUs are left out.
+  PlatformSpec platform = make_platform({1, 1, 1}, 4, a100());
+  platform.hosts[1].gpu = testing::t4();
+  const Scenario s = make_scenario(platform, make_job(2, 4, 1, 4));
+  const Evaluator ev(s);
+  bool without_t4 = false;
+  for (const Placement& p : dp_cluster_placements(ev)) {
+    EXPECT_EQ(placement_problem(s, p, true), "");
+    without_t4 = without_t4 || regions_of_stage(s, p, 0) == std::set<int>{0, 2};
+  }
+  EXPECT_TRUE(without_t4);
+}
+
 TEST(DpClusters, EachStageInOneRegionWhenOneHoldsItAndTpGroupsNeverSpanRegions) {
   // Regions of 2 hosts x 4 GPUs (8 GPUs), stages of dp 2 x tp 4: each stage fits one region exactly.
   PlatformSpec platform = make_platform({2, 2, 2}, 4, a100());
