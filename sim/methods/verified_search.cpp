@@ -16,6 +16,7 @@
 #include "sim/place/search_placer.hpp"
 
 namespace hulk {
+
 Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   candidates_.clear();
   std::vector<std::pair<std::string, Placement>> pool;
@@ -46,10 +47,10 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from those clusters, beat the search 3x).
   if (network && !scenario.job.sync.diloco()) {
-    const Evaluator ev(scenario, network);
+    const Evaluator one_job(scenario, network);
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
-    const double greedy_s = has_greedy ? ev.iteration_time_s(pool[0].second) : INFINITY;
-    if (const TimedPlacement cluster = fastest_dp_cluster(ev, kSearchStageOrders); cluster.time_s < greedy_s) {
+    const double greedy_s = has_greedy ? one_job.iteration_time_s(pool[0].second) : INFINITY;
+    if (const TimedPlacement cluster = fastest_dp_cluster(one_job, kSearchStageOrders); cluster.time_s < greedy_s) {
       SearchOptions so;
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
       so.seed = component_seed(scenario.seed, "search#dp-cluster");
