@@ -17,8 +17,9 @@
 namespace hulk {
 
 /** @brief The objectives of the last proposals, by their hosts. A proposal that repeats a recent one (common late in
- *  a run, when few moves are accepted and the current state's neighbours come up again: 14-28% of the gnn method's
- *  annealing proposals on the pipelined paper scenarios) gets its objective again without an evaluation. The
+ *  a run, when few moves are accepted and the current state's neighbours come up again: 3-70% of the search's
+ *  proposals on the paper scenarios, the `search_repeats_pct` counter of `hulk_bench_placement
+ *  --benchmark_filter=BM_PaperSearch`) gets its objective again without an evaluation. The
  *  objective is a function of the hosts alone, so a run is the same bit for bit with or without it. A ring of at
  *  most 1,024 entries and about 4 MiB of hosts, the oldest replaced first. */
 class RecentObjectives {
@@ -85,8 +86,8 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
   const double temp0 = std::max(0.03 * start_t, 1e-12), temp1 = std::max(1e-5 * start_t, 1e-15);
   const long long budget = std::max<long long>(0, options.max_evaluations);
   long long iter = 0;
-  int idle = 0;
-  RecentObjectives recent(cur.host.size());  // consecutive proposals that were not applicable (guards tiny instances)
+  int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
+  RecentObjectives recent(cur.host.size());
   while (stats.evaluations < budget && idle < 10000) {
     if (options.max_seconds > 0 && (iter++ & 31) == 0) {
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
