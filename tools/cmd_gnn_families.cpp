@@ -44,6 +44,7 @@ struct Variant {
   std::string model;  ///< "" = the --model file
   int anneal = kLearnedAnnealEvaluations;  ///< the method's annealing run after the placer (0 = none)
   int reruns = kLearnedAnnealReruns;        ///< its further runs while a run gains (gnn_method.hpp)
+  bool escalate = true;                     ///< each rerun with twice the evaluations (kLearnedAnnealEscalateMaxRanks)
 };
 
 std::vector<Variant> variants(const std::string& challenger) {
@@ -67,8 +68,10 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
   Variant no_rerun{"no-rerun", false, {}};
   no_rerun.reruns = 0;  // one annealing run, as before the reruns
+  Variant no_escalate{"no-escalate", false, {}};
+  no_escalate.escalate = false;  // reruns of the first run's budget, as before 2026-12-05
   std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain,
-                              no_rerun};
+                              no_rerun, no_escalate};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -101,7 +104,8 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
       const auto place = [&]() {
         const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
         const Placement placed = learned_placement(s, path, learned, v.sampling.greedy_candidate);
-        return anneal_learned_placement(s, placed, v.anneal, v.sampling.stage_orders, v.sampling.tp_rings, v.reruns);
+        return anneal_learned_placement(s, placed, v.anneal, v.sampling.stage_orders, v.sampling.tp_rings, v.reruns,
+                                        v.escalate);
       };
       if (!warmed_up) place(), warmed_up = true;
       const auto t0 = std::chrono::steady_clock::now();
@@ -233,7 +237,8 @@ void register_gnn_families_command(CLI::App& app) {
       "faster), untrained (same, fresh weights), argmax (argmax decode only, then the same), no-greedy (without\n"
       "greedy's prior and candidate), no-polish (no reorderings, re-chaining, exchanges, DP clusters or annealing),\n"
       "no-anneal (no annealing, no DP clusters), no-reorder (no stage\n"
-      "reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run).\n"
+      "reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-escalate (reruns of\n"
+      "the first run's budget, not doubling).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");

@@ -3,6 +3,7 @@
  *  @brief gnn and gnn+refine: the learned placer in its own child process, then (refine) a short annealing run from
  *  its answer, SimGrid choosing between the two. */
 #include <string>
+#include <vector>
 
 #include "sim/core/spec.hpp"
 #include "sim/methods/method_registry.hpp"
@@ -32,6 +33,21 @@ constexpr int kLearnedAnnealMaxRanks = 256;
 constexpr int kLearnedAnnealReruns = 3;
 /** @brief Estimated gain of a run (start time / answer time - 1) that earns another run (kLearnedAnnealReruns). */
 constexpr double kLearnedAnnealRerunGain = 0.05;
+/** @brief Largest job (ranks) whose reruns escalate: each rerun gets twice the evaluations of the run before it
+ *  (256, 512, 1,024, 2,048 at most), where equal runs stopped in a slower valley. A run that still gains 5% says the
+ *  cluster is one where placement matters and the short runs leave much to the search: on the design seeds
+ *  20261216-20261221 (in-family and wan-host clusters of <= 64 ranks whose first run gained) doubling changed 10
+ *  answers, 8 faster by the evaluator (470.7 -> 374.6 s on the wan-host cluster of 20261221 where the search found
+ *  361.5 s, 374.9 -> 311.2 s on an in-family one) and 2 slower (11.36 against 9.53 s, 1.59 against 1.56 s): one
+ *  annealing run is noisy. Larger jobs keep equal runs: there an evaluation costs 1-10 ms (`larger`, 128-256 ranks)
+ *  and the doubled runs took 6-11 s per placement. */
+constexpr int kLearnedAnnealEscalateMaxRanks = 64;
+
+/** @brief What anneal_learned_placement did: the evaluations granted to each annealing run, in order (empty when it
+ *  ran none). */
+struct LearnedAnnealReport {
+  std::vector<int> run_evaluations;
+};
 
 /** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
 constexpr int kLearnedStageOrders = 6;
@@ -41,17 +57,20 @@ constexpr int kLearnedStageOrders = 6;
  *  faster by a gain trusted_gain() accepts for the job's size: `evaluations` of the search's moves (at most
  *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
  *  up to `reruns` further runs, each from the last one's answer, while the last gained more than
- *  kLearnedAnnealRerunGain; then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks,
+ *  kLearnedAnnealRerunGain (with escalate, on one job of at most kLearnedAnnealEscalateMaxRanks ranks, each with
+ *  twice the evaluations of the run before); then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks,
  *  rarely their order) and, with tp_rings, its TP rings re-chained (sim/place/tp_ring_order.hpp: swaps rarely find
  *  a better ring). The best placement seen, the start included, so never slower than the start by the evaluator (on
  *  large jobs: the start unless trusted_gain). The start itself when evaluations <= 0 or when the job has more than
  *  kLearnedAnnealMaxRanks ranks. Several jobs: the joint annealing of the search (jobs_search.hpp: moves GPUs
  *  between the jobs' shares as well as inside each job) with the same budget (ranks: all jobs'), reruns and trust
  *  rule, judged by JobsEvaluator::objective_s; no stage reorderings or re-chaining (they are of one job); its answer
- *  only if strictly better than the start by that objective. Deterministic. */
+ *  only if strictly better than the start by that objective; its reruns do not escalate. Deterministic. `report`,
+ *  if given, receives the runs' budgets. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
                                    int stage_orders = kLearnedStageOrders, bool tp_rings = true,
-                                   int reruns = kLearnedAnnealReruns);
+                                   int reruns = kLearnedAnnealReruns, bool escalate = true,
+                                   LearnedAnnealReport* report = nullptr);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's
