@@ -7,7 +7,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/engine/isolated_run.hpp"
-#include "sim/place/dp_clusters.hpp"
+#include "sim/place/alternative_starts.hpp"
 #include "sim/place/gpu_share.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -94,12 +94,13 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
   return trusted_gain(annealed_s, start_s, ranks) ? annealed : start;
 }
 
-/** The annealing's start: `start` (of time start_s), or the fastest DP-cluster placement (dp_clusters.hpp, its
- *  stages reordered as the annealing's answer is) when that is faster by a gain the job's size trusts. */
+/** The annealing's start: `start` (of time start_s), or the fastest alternative start (alternative_starts.hpp: a
+ *  DP-cluster placement with its stages reordered as the annealing's answer is, or greedy on the fastest hosts) when
+ *  that is faster by a gain the job's size trusts. */
 TimedPlacement annealing_start(const Evaluator& ev, const Placement& start, double start_s, int stage_orders) {
-  TimedPlacement cluster = fastest_dp_cluster(ev, stage_orders);
+  AlternativeStart other = fastest_alternative_start(ev, stage_orders);
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
-  if (cluster.time_s < start_s && trusted_gain(cluster.time_s, start_s, ranks)) return cluster;
+  if (other.timed.time_s < start_s && trusted_gain(other.timed.time_s, start_s, ranks)) return other.timed;
   return {start, start_s};
 }
 

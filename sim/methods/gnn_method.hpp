@@ -52,9 +52,9 @@ struct LearnedAnnealReport {
 /** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
 constexpr int kLearnedStageOrders = 6;
 
-/** @brief The short annealing run from a learned placement of one job, or from the fastest of its DP-cluster
- *  placements (sim/place/dp_clusters.hpp, each with up to stage_orders reorderings of its stages) when that one is
- *  faster by a gain trusted_gain() accepts for the job's size: `evaluations` of the search's moves (at most
+/** @brief The short annealing run from a learned placement of one job, or from the fastest of its alternative starts
+ *  (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to stage_orders reorderings of its stages,
+ *  and greedy on the fastest hosts) when that one is faster by a gain trusted_gain() accepts for the job's size: `evaluations` of the search's moves (at most
  *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
  *  up to `reruns` further runs, each from the last one's answer, while the last gained more than
  *  kLearnedAnnealRerunGain (with escalate, on one job of at most kLearnedAnnealEscalateMaxRanks ranks, each with

@@ -9,7 +9,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
-#include "sim/place/dp_clusters.hpp"
+#include "sim/place/alternative_starts.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/placer_common.hpp"
@@ -43,20 +43,22 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     so.network = network;
     add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
   }
-  // One more run, from a DP-cluster placement when the evaluator finds one faster than greedy's: the restarts all
+  // One more run, from an alternative start when the evaluator finds one faster than greedy's: the restarts all
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
-  // of each stage's replicas (found where the gnn method, starting from those clusters, beat the search 3x).
+  // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
+  // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
   if (network && !scenario.job.sync.diloco()) {
     const Evaluator one_job(scenario, network);
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     const double greedy_s = has_greedy ? one_job.iteration_time_s(pool[0].second) : INFINITY;
-    if (const TimedPlacement cluster = fastest_dp_cluster(one_job, kSearchStageOrders); cluster.time_s < greedy_s) {
+    if (const AlternativeStart other = fastest_alternative_start(one_job, kSearchStageOrders);
+        other.timed.time_s < greedy_s) {
       SearchOptions so;
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
-      so.seed = component_seed(scenario.seed, "search#dp-cluster");
+      so.seed = component_seed(scenario.seed, "search#" + other.origin);
       so.network = network;
-      so.start = cluster.placement;
-      add("anneal-dp-cluster", SearchPlacer(so).place(scenario));
+      so.start = other.timed.placement;
+      add("anneal-" + other.origin, SearchPlacer(so).place(scenario));
     }
   }
   const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective

@@ -8,8 +8,9 @@
  *  Independent restarts rather than the best few placements of one annealing run (SearchOptions::
  *  simgrid_candidates): on sampled platforms one run's best placements are near-duplicates of one another, and
  *  restarts found markedly better placements (e.g. 7.93 s vs 13.51 s on gen-data sample 0 of seed 1). One job
- *  (not DiLoCo): when the evaluator finds a DP-cluster placement (sim/place/dp_clusters.hpp) faster than greedy's,
- *  one more annealing run of a restart's budget starts from it, its answer a candidate too. */
+ *  (not DiLoCo): when the evaluator finds an alternative start (sim/place/alternative_starts.hpp: a DP-cluster
+ *  placement, or greedy on the fastest hosts) faster than greedy's, one more annealing run of a restart's budget
+ *  starts from the fastest, its answer a candidate too. */
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ struct VerifiedSearchOptions {
 
 /** @brief One SimGrid-checked candidate. */
 struct VerifiedCandidate {
-  std::string origin;        ///< "greedy", "round-robin", "anneal#k", "anneal-dp-cluster"
+  std::string origin;        ///< "greedy", "round-robin", "anneal#k", "anneal-dp-cluster", "anneal-fastest-hosts"
   double evaluator_s = 0;    ///< analytic estimate
   double simgrid_s = 0;      ///< SimGrid iteration time
 };

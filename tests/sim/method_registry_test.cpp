@@ -60,6 +60,26 @@ TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
   EXPECT_LT(cluster, others);
 }
 
+TEST(MethodRegistry, SearchRunsFromGreedyOnTheFastestHostsWhereThatBeatsGreedy) {
+  // A 62-GPU cluster of the wan-host family (gnn-families seed 20261222) whose job, dp 1 x tp 2 x pp 16 on 32 GPUs,
+  // greedy places with half its stages on two P40 hosts: greedy on the fastest hosts is faster by the evaluator, and
+  // the run from it ends well below greedy in SimGrid.
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;
+  o.wan_capacity = WanCapacity::host;
+  const Scenario s = sample_scenario(16426512132811880303ULL, o);
+  VerifiedSearchPlacer placer;
+  placer.place(s);
+  double fastest_hosts = INFINITY;
+  for (const VerifiedCandidate& c : placer.candidates())
+    if (c.origin == "anneal-fastest-hosts") fastest_hosts = c.simgrid_s;
+  ASSERT_TRUE(std::isfinite(fastest_hosts)) << "no run from greedy on the fastest hosts";
+  const double greedy = placer.candidates().front().simgrid_s;
+  std::printf("[search] SimGrid: greedy %.2f s, run from the fastest hosts %.2f s\n", greedy, fastest_hosts);
+  EXPECT_LT(fastest_hosts, 0.6 * greedy);
+}
+
 TEST(Labelling, LabelIsValidAndNoSlowerThanGreedyInSimGrid) {
   LabelOptions options;
   options.budget = 400;

@@ -1,0 +1,51 @@
+#include "sim/place/alternative_starts.hpp"
+
+#include <numeric>
+#include <set>
+
+#include "sim/core/errors.hpp"
+#include "sim/place/dp_clusters.hpp"
+#include "sim/place/gpu_share.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+
+namespace hulk {
+
+std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluator) {
+  const Scenario& scenario = evaluator.scenario();
+  const auto& hosts = scenario.platform.hosts;
+  std::vector<int> order(hosts.size());
+  std::iota(order.begin(), order.end(), 0);
+  sort_hosts(order, evaluator, HostOrder::kSpeed);
+  size_t shortest = 0;
+  for (int gpus = 0; shortest < order.size() && gpus < scenario.job.par.ranks(); ++shortest)
+    gpus += hosts[order[shortest]].gpus;
+  std::vector<Placement> out;
+  std::set<std::vector<GpuSlot>> seen;
+  // The prefix that holds the ranks, and one host more (the design seeds' gains came from both, none from a third).
+  for (size_t prefix = shortest; prefix < shortest + 2 && prefix < order.size(); ++prefix) {
+    std::vector<GpuSlot> gpus;
+    for (size_t i = 0; i < prefix; ++i)
+      for (int slot = 0; slot < hosts[order[i]].gpus; ++slot) gpus.push_back({order[i], slot});
+    const GpuShare share = make_gpu_share(scenario, 0, gpus);
+    try {
+      Placement placed = share.to_original(GreedyPlacer().place(share.scenario));
+      if (seen.insert(placed.gpu_of_rank).second) out.push_back(std::move(placed));
+    } catch (const InputError&) {
+      // The stages do not fit these GPUs' memory: no placement from this prefix.
+    }
+  }
+  return out;
+}
+
+AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders) {
+  AlternativeStart best{fastest_dp_cluster(evaluator, stage_orders), ""};
+  if (!best.timed.placement.gpu_of_rank.empty()) best.origin = "dp-cluster";
+  for (Placement& placed : fastest_hosts_greedy_placements(evaluator)) {
+    const double t = evaluator.iteration_time_s(placed);
+    if (t < best.timed.time_s) best = {{std::move(placed), t}, "fastest-hosts"};
+  }
+  return best;
+}
+
+}  // namespace hulk

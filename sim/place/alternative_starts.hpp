@@ -1,0 +1,40 @@
+#pragma once
+/** @file alternative_starts.hpp
+ *  @brief Placements of one job built another way than greedy's, for the short annealing runs (the gnn method's and
+ *  the search's extra run) to start from when one is faster than greedy's answer (issue 14).
+ *
+ *  Two constructions, each aimed at a valley that local moves reach only through many slower steps:
+ *  - DP clusters (dp_clusters.hpp): each stage's data-parallel group in one cluster of well-connected regions;
+ *  - greedy on the fastest hosts: greedy (greedy_placer.hpp) run on only the fastest hosts that hold the job's
+ *    ranks (hosts by GPU speed, then size), and on those and the next one. A pipeline runs at its slowest stage's
+ *    pace, so a job that leaves spare GPUs may be faster on fast GPUs alone; greedy fills its chain of regions with
+ *    whatever GPUs they have. Moving one stage off a slow GPU gains nothing while another stage stays on one, which
+ *    is why the annealing rarely finds it. Found on the design seed 20261222: a wan-host cluster (dp 1 x tp 2 x pp 16,
+ *    32 of 62 GPUs) where greedy put half the stages on two P40 hosts, 42.6 s by the evaluator; greedy on the four
+ *    fastest hosts 16.9 s, the search 16.8 s. */
+#include <string>
+#include <vector>
+
+#include "sim/core/spec.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/stage_order.hpp"
+
+namespace hulk {
+
+/** @brief Greedy's placement of the evaluator's job on the fastest hosts (file comment): on the shortest prefix of
+ *  the hosts sorted by GPU speed (ties: more GPUs first) holding at least the job's ranks, and on that prefix and one
+ *  host more, each greedy run on that share of the platform (gpu_share.hpp) and mapped back; a prefix that is the
+ *  whole platform, or whose GPUs do not fit the stages' memory, gives none. Duplicates removed; deterministic. */
+std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluator);
+
+/** @brief The fastest alternative start and where it came from. */
+struct AlternativeStart {
+  TimedPlacement timed;  ///< the placement and its time by the evaluator (+infinity and empty when there is none)
+  std::string origin;    ///< "dp-cluster" or "fastest-hosts" ("" when there is none)
+};
+
+/** @brief The fastest by the evaluator of fastest_dp_cluster(evaluator, stage_orders) and the
+ *  fastest_hosts_greedy_placements() (greedy orders their stages itself); the DP cluster on ties. One job. */
+AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders);
+
+}  // namespace hulk

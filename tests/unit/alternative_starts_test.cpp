@@ -1,0 +1,93 @@
+// Alternative starts (sim/place/alternative_starts.hpp): greedy on the fastest hosts leaves slow GPUs out where
+// greedy's chain takes them, its placements are valid and deterministic, and the gnn method's annealing starts from
+// one when it is faster.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "placement_test_platforms.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/methods/gnn_method.hpp"
+#include "sim/place/alternative_starts.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/workload/placement_check.hpp"
+
+namespace hulk {
+namespace {
+
+using testing::a100;
+using testing::make_job;
+using testing::make_platform;
+using testing::make_scenario;
+
+/** Four regions of one 4-GPU host: V100s in regions 0 and 1 (a 1 ms link), A100s in regions 2 and 3 (40 ms), each
+ *  A100 region 10 ms from a V100 one. A pipeline of 8 stages (8 ranks, a compute-heavy model) takes two hosts: every
+ *  chain of greedy's, from whichever region, pairs a V100 host with its cheapest neighbour; the A100s compute 2.5x
+ *  faster. */
+Scenario slow_pair_well_connected() {
+  PlatformSpec platform = make_platform({1, 1, 1, 1}, 4, a100(), {1.25e9, 50e-6}, {1.25e9, 40e-3});
+  platform.hosts[0].gpu = platform.hosts[1].gpu = testing::v100();
+  platform.wan[0][1] = platform.wan[1][0] = {1.25e9, 1e-3};
+  platform.wan[0][2] = platform.wan[2][0] = {1.25e9, 10e-3};
+  platform.wan[1][3] = platform.wan[3][1] = {1.25e9, 10e-3};
+  ModelSpec model = testing::small_model(16);
+  model.hidden = 4096;
+  model.heads = 32;
+  model.seq_len = 2048;
+  return make_scenario(platform, make_job(1, 1, 8, 16, "1f1b", model));
+}
+
+bool uses_host(const Placement& p, int host) {
+  return std::any_of(p.gpu_of_rank.begin(), p.gpu_of_rank.end(), [&](const GpuSlot& g) { return g.host == host; });
+}
+
+TEST(AlternativeStarts, GreedyOnTheFastestHostsLeavesTheSlowWellConnectedPairOut) {
+  const Scenario s = slow_pair_well_connected();
+  const Evaluator ev(s);
+  const Placement greedy = GreedyPlacer::place_with(s, ev);
+  ASSERT_TRUE(uses_host(greedy, 0) || uses_host(greedy, 1)) << "greedy no longer takes the V100s: the test is moot";
+  const std::vector<Placement> fast = fastest_hosts_greedy_placements(ev);
+  ASSERT_FALSE(fast.empty());
+  EXPECT_FALSE(uses_host(fast[0], 0) || uses_host(fast[0], 1)) << "the shortest prefix is the two A100 hosts";
+  for (const Placement& p : fast) EXPECT_EQ(placement_problem(s, p, true), "");
+  EXPECT_LT(ev.iteration_time_s(fast[0]), ev.iteration_time_s(greedy));
+  const AlternativeStart other = fastest_alternative_start(ev, 0);
+  EXPECT_EQ(other.origin, "fastest-hosts");
+  EXPECT_DOUBLE_EQ(other.timed.time_s, ev.iteration_time_s(fast[0]));
+}
+
+TEST(AlternativeStarts, TheGnnAnnealingStartsFromTheFastestHostsWhenTheyAreFaster) {
+  // One annealing evaluation cannot move four ranks off the V100s; the start does.
+  const Scenario s = slow_pair_well_connected();
+  const Evaluator ev(s);
+  const Placement greedy = GreedyPlacer::place_with(s, ev);
+  const std::vector<Placement> fast = fastest_hosts_greedy_placements(ev);
+  ASSERT_FALSE(fast.empty());
+  const Placement placed = anneal_learned_placement(s, greedy, 1, 0, false, 0);
+  EXPECT_LE(ev.iteration_time_s(placed), ev.iteration_time_s(fast[0]));
+}
+
+TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampledClusters) {
+  const Scenario full = make_scenario(make_platform({1, 1}, 4, a100()), make_job(1, 1, 8, 8));
+  EXPECT_TRUE(fastest_hosts_greedy_placements(Evaluator(full)).empty());
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  int built = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const std::vector<Placement> placements = fastest_hosts_greedy_placements(ev);
+    EXPECT_LE(placements.size(), 2u) << seed;
+    for (const Placement& p : placements) EXPECT_EQ(placement_problem(s, p, s.job.check_memory), "") << seed;
+    const std::vector<Placement> again = fastest_hosts_greedy_placements(ev);
+    ASSERT_EQ(again.size(), placements.size()) << seed;
+    for (size_t i = 0; i < again.size(); ++i) EXPECT_EQ(hosts_of(again[i]), hosts_of(placements[i])) << seed;
+    built += !placements.empty();
+  }
+  EXPECT_GT(built, 0);
+}
+
+}  // namespace
+}  // namespace hulk
