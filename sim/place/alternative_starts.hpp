@@ -5,8 +5,8 @@
  *
  *  Two constructions, each aimed at a valley that local moves reach only through many slower steps:
  *  - DP clusters (dp_clusters.hpp): each stage's data-parallel group in one cluster of well-connected regions;
- *  - greedy on the fastest hosts: greedy (greedy_placer.hpp) run on only the fastest hosts that hold the job's
- *    ranks (hosts by GPU speed, then size), and on those and the next one. A pipeline runs at its slowest stage's
+ *  - greedy on the fastest hosts: greedy (greedy_placer.hpp) run on only the fewest fastest hosts that hold the
+ *    job's ranks and fit its stages' memory (hosts by GPU speed, then size). A pipeline runs at its slowest stage's
  *    pace, so a job that leaves spare GPUs may be faster on fast GPUs alone; greedy fills its chain of regions with
  *    whatever GPUs they have. Moving one stage off a slow GPU gains nothing while another stage stays on one, which
  *    is why the annealing rarely finds it. Found on the design seed 20261222: a wan-host cluster (dp 1 x tp 2 x pp 16,
@@ -21,10 +21,10 @@
 
 namespace hulk {
 
-/** @brief Greedy's placement of the evaluator's job on the fastest hosts (file comment): on the shortest prefix of
- *  the hosts sorted by GPU speed (ties: more GPUs first) holding at least the job's ranks, and on that prefix and one
- *  host more, each greedy run on that share of the platform (gpu_share.hpp) and mapped back; a prefix that is the
- *  whole platform, or whose GPUs do not fit the stages' memory, gives none. Duplicates removed; deterministic. */
+/** @brief Greedy's placement of the evaluator's job on the fastest hosts (file comment): greedy run on the shortest
+ *  prefix of the hosts sorted by GPU speed (ties: more GPUs first) that holds the job's ranks and on whose GPUs its
+ *  stages fit (gpu_share.hpp), mapped back; none when only the whole platform does. At most one placement;
+ *  deterministic. */
 std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluator);
 
 /** @brief The fastest alternative start and where it came from. */

@@ -69,6 +69,22 @@ TEST(AlternativeStarts, TheGnnAnnealingStartsFromTheFastestHostsWhenTheyAreFaste
   EXPECT_LE(ev.iteration_time_s(placed), ev.iteration_time_s(fast[0]));
 }
 
+TEST(AlternativeStarts, TheFastestHostsGrowWhenTheirGpusDoNotFitTheStages) {
+  // The fastest host's GPUs have 8 GB, too little for a stage of this model (about 15 GB of weights and optimizer
+  // state): the prefix grows by the next fastest host, the A100s, which hold all four stages.
+  PlatformSpec platform = make_platform({1, 1, 1}, 4, a100());
+  platform.hosts[0].gpu = testing::make_gpu("fast-8GB", 400e12, 8e9);
+  platform.hosts[2].gpu = testing::v100();
+  ModelSpec model = testing::small_model(16);
+  model.hidden = 4096;
+  model.heads = 32;
+  const Scenario s = make_scenario(platform, make_job(1, 1, 4, 8, "1f1b", model));
+  const std::vector<Placement> fast = fastest_hosts_greedy_placements(Evaluator(s));
+  ASSERT_EQ(fast.size(), 1u);
+  EXPECT_EQ(placement_problem(s, fast[0], true), "");
+  EXPECT_EQ(hosts_of(fast[0]), (std::vector<int>{1, 1, 1, 1}));
+}
+
 TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampledClusters) {
   const Scenario full = make_scenario(make_platform({1, 1}, 4, a100()), make_job(1, 1, 8, 8));
   EXPECT_TRUE(fastest_hosts_greedy_placements(Evaluator(full)).empty());
@@ -79,7 +95,7 @@ TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampl
     const Scenario s = sample_scenario(seed, o);
     const Evaluator ev(s);
     const std::vector<Placement> placements = fastest_hosts_greedy_placements(ev);
-    EXPECT_LE(placements.size(), 2u) << seed;
+    EXPECT_LE(placements.size(), 1u) << seed;
     for (const Placement& p : placements) EXPECT_EQ(placement_problem(s, p, s.job.check_memory), "") << seed;
     const std::vector<Placement> again = fastest_hosts_greedy_placements(ev);
     ASSERT_EQ(again.size(), placements.size()) << seed;
