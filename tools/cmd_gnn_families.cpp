@@ -42,9 +42,8 @@ struct Variant {
   bool untrained = false;
   gnn::SamplingOptions sampling;
   std::string model;  ///< "" = the --model file
-  int anneal = kLearnedAnnealEvaluations;  ///< the method's annealing run after the placer (0 = none)
-  int reruns = kLearnedAnnealReruns;        ///< its further runs while a run gains (gnn_method.hpp)
-  bool escalate = true;                     ///< each rerun with twice the evaluations (kLearnedAnnealEscalateMaxRanks)
+  LearnedAnnealOptions anneal;  ///< the method's annealing after the placer (gnn_method.hpp); stage_orders and
+                                ///< tp_rings follow `sampling`
 };
 
 std::vector<Variant> variants(const std::string& challenger) {
@@ -59,19 +58,21 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_polish.sampling.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
   no_polish.sampling.stage_orders = 0;
   no_polish.sampling.tp_rings = false;
-  no_polish.anneal = 0;
+  no_polish.anneal.evaluations = 0;
   Variant no_anneal{"no-anneal", false, {}};
-  no_anneal.anneal = 0;  // the score-guided exchanges, not the annealing after them
+  no_anneal.anneal.evaluations = 0;  // the score-guided exchanges, not the annealing after them
   Variant no_reorder{"no-reorder", false, {}};
   no_reorder.sampling.stage_orders = 0;  // everything but the stage reorderings (sim/place/stage_order.hpp)
   Variant no_rechain{"no-rechain", false, {}};
   no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
   Variant no_rerun{"no-rerun", false, {}};
-  no_rerun.reruns = 0;  // one annealing run, as before the reruns
+  no_rerun.anneal.reruns = 0;  // one annealing run, as before the reruns
   Variant no_escalate{"no-escalate", false, {}};
-  no_escalate.escalate = false;  // reruns of the first run's budget, as before 2026-12-05
+  no_escalate.anneal.escalate = false;  // reruns of the first run's budget, as before 6f9b7be
+  Variant no_alt_start{"no-alt-start", false, {}};
+  no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
   std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain,
-                              no_rerun, no_escalate};
+                              no_rerun, no_escalate, no_alt_start};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -104,8 +105,10 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
       const auto place = [&]() {
         const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
         const Placement placed = learned_placement(s, path, learned, v.sampling.greedy_candidate);
-        return anneal_learned_placement(s, placed, v.anneal, v.sampling.stage_orders, v.sampling.tp_rings, v.reruns,
-                                        v.escalate);
+        LearnedAnnealOptions anneal = v.anneal;
+        anneal.stage_orders = v.sampling.stage_orders;
+        anneal.tp_rings = v.sampling.tp_rings;
+        return anneal_learned_placement(s, placed, anneal);
       };
       if (!warmed_up) place(), warmed_up = true;
       const auto t0 = std::chrono::steady_clock::now();
@@ -233,12 +236,13 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + stage reorderings + TP\n"
-      "ring re-chaining + score-guided host exchanges + short annealing, from a DP-cluster placement when that is\n"
-      "faster), untrained (same, fresh weights), argmax (argmax decode only, then the same), no-greedy (without\n"
-      "greedy's prior and candidate), no-polish (no reorderings, re-chaining, exchanges, DP clusters or annealing),\n"
-      "no-anneal (no annealing, no DP clusters), no-reorder (no stage\n"
-      "reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-escalate (reruns of\n"
-      "the first run's budget, not doubling).\n"
+      "ring re-chaining + score-guided host exchanges + short annealing, from a DP-cluster placement or greedy on\n"
+      "the fastest hosts when that is faster), untrained (same, fresh weights), argmax (argmax decode only, then\n"
+      "the same), no-greedy (without greedy's prior and candidate), no-polish (no reorderings, re-chaining,\n"
+      "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
+      "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-escalate\n"
+      "(reruns of the first run's budget, not doubling), no-alt-start (the annealing from the learned placement\n"
+      "only).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");

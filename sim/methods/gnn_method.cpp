@@ -106,9 +106,15 @@ TimedPlacement annealing_start(const Evaluator& ev, const Placement& start, doub
 
 }  // namespace
 
-Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders, bool tp_rings, int reruns, bool escalate,
-                                   LearnedAnnealReport* report) {
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
+  LearnedAnnealOptions options;
+  options.evaluations = evaluations;
+  return anneal_learned_placement(scenario, start, options);
+}
+
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
+                                   const LearnedAnnealOptions& options, LearnedAnnealReport* report) {
+  const int evaluations = options.evaluations, stage_orders = options.stage_orders, reruns = options.reruns;
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (evaluations <= 0 || ranks > kLearnedAnnealMaxRanks) return start;
   const int budget = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
@@ -116,12 +122,13 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   const double start_s = ev.iteration_time_s(start);
-  const TimedPlacement from = annealing_start(ev, start, start_s, stage_orders);
-  const bool escalating = escalate && ranks <= kLearnedAnnealEscalateMaxRanks;
+  const TimedPlacement from =
+      options.alternative_starts ? annealing_start(ev, start, start_s, stage_orders) : TimedPlacement{start, start_s};
+  const bool escalating = options.escalate && ranks <= kLearnedAnnealEscalateMaxRanks;
   auto [annealed, annealed_s] =
       annealing_runs(scenario, from.placement, from.time_s, budget, reruns, escalating, time_s, report);
   TimedPlacement ordered = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
-  if (tp_rings)
+  if (options.tp_rings)
     ordered = fastest_tp_ring_order(scenario, ordered.placement, ordered.time_s, time_s, &ev.network());
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower

@@ -52,25 +52,38 @@ struct LearnedAnnealReport {
 /** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
 constexpr int kLearnedStageOrders = 6;
 
-/** @brief The short annealing run from a learned placement of one job, or from the fastest of its alternative starts
- *  (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to stage_orders reorderings of its stages,
- *  and greedy on the fastest hosts) when that one is faster by a gain trusted_gain() accepts for the job's size: `evaluations` of the search's moves (at most
+/** @brief How anneal_learned_placement runs (the gnn method's defaults; gnn-families turns parts off as ablations). */
+struct LearnedAnnealOptions {
+  int evaluations = kLearnedAnnealEvaluations;  ///< the first run's budget (<= 0: no annealing, the start returned)
+  int stage_orders = kLearnedStageOrders;       ///< stage reorderings tried after the runs (and of the DP clusters)
+  bool tp_rings = true;                         ///< re-chain the TP rings after the runs
+  int reruns = kLearnedAnnealReruns;            ///< further runs while a run gains kLearnedAnnealRerunGain
+  bool escalate = true;        ///< each rerun with twice the evaluations (one job of <= kLearnedAnnealEscalateMaxRanks)
+  bool alternative_starts = true;  ///< start from the fastest alternative start when it is faster by a trusted gain
+};
+
+/** @brief The short annealing run from a learned placement of one job, or (options.alternative_starts) from the
+ *  fastest of its alternative starts (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to
+ *  stage_orders reorderings of its stages, and greedy on the fastest hosts) when that one is faster by a gain
+ *  trusted_gain() accepts for the job's size: options.evaluations of the search's moves (at most
  *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
- *  up to `reruns` further runs, each from the last one's answer, while the last gained more than
+ *  up to options.reruns further runs, each from the last one's answer, while the last gained more than
  *  kLearnedAnnealRerunGain (with escalate, on one job of at most kLearnedAnnealEscalateMaxRanks ranks, each with
- *  twice the evaluations of the run before); then up to stage_orders reorderings of its stages' blocks (the annealing changes blocks,
- *  rarely their order) and, with tp_rings, its TP rings re-chained (sim/place/tp_ring_order.hpp: swaps rarely find
- *  a better ring). The best placement seen, the start included, so never slower than the start by the evaluator (on
- *  large jobs: the start unless trusted_gain). The start itself when evaluations <= 0 or when the job has more than
- *  kLearnedAnnealMaxRanks ranks. Several jobs: the joint annealing of the search (jobs_search.hpp: moves GPUs
- *  between the jobs' shares as well as inside each job) with the same budget (ranks: all jobs'), reruns and trust
- *  rule, judged by JobsEvaluator::objective_s; no stage reorderings or re-chaining (they are of one job); its answer
- *  only if strictly better than the start by that objective; its reruns do not escalate. Deterministic. `report`,
- *  if given, receives the runs' budgets. */
-Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                   int stage_orders = kLearnedStageOrders, bool tp_rings = true,
-                                   int reruns = kLearnedAnnealReruns, bool escalate = true,
-                                   LearnedAnnealReport* report = nullptr);
+ *  twice the evaluations of the run before); then up to stage_orders reorderings of its stages' blocks (the
+ *  annealing changes blocks, rarely their order) and, with tp_rings, its TP rings re-chained
+ *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring). The best placement seen, the start included, so
+ *  never slower than the start by the evaluator (on large jobs: the start unless trusted_gain). The start itself
+ *  when evaluations <= 0 or when the job has more than kLearnedAnnealMaxRanks ranks. Several jobs: the joint
+ *  annealing of the search (jobs_search.hpp: moves GPUs between the jobs' shares as well as inside each job) with
+ *  the same budget (ranks: all jobs'), reruns and trust rule, judged by JobsEvaluator::objective_s; no alternative
+ *  starts, stage reorderings or re-chaining (they are of one job); its answer only if strictly better than the
+ *  start by that objective; its reruns do not escalate. Deterministic. `report`, if given, receives the runs'
+ *  budgets. */
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
+                                   const LearnedAnnealOptions& options, LearnedAnnealReport* report = nullptr);
+
+/** @brief anneal_learned_placement with the gnn method's options and a first run of `evaluations`. */
+Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's

@@ -119,7 +119,11 @@ TEST(DpClusters, TheGnnAnnealingStartsFromTheClusterPlacementWhenItIsFaster) {
   double best_cluster = ev.iteration_time_s(start);
   for (const Placement& p : dp_cluster_placements(ev)) best_cluster = std::min(best_cluster, ev.iteration_time_s(p));
   ASSERT_LT(best_cluster, ev.iteration_time_s(start));
-  const Placement placed = anneal_learned_placement(s, start, 1, 0, false, 0);
+  LearnedAnnealOptions one;  // one evaluation, nothing after it: the start decides
+  one.evaluations = 1;
+  one.stage_orders = one.reruns = 0;
+  one.tp_rings = false;
+  const Placement placed = anneal_learned_placement(s, start, one);
   EXPECT_LE(ev.iteration_time_s(placed), best_cluster);
 }
 

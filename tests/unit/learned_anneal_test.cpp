@@ -25,11 +25,16 @@ TEST(LearnedAnneal, RerunsWhileARunGainsAreNeverSlowerThanTheStartAndGainOnAvera
     const Scenario s = sample_scenario(seed, o);
     const Placement start = RandomPlacer(seed).place(s);
     const Evaluator ev(s);
-    const Placement once = anneal_learned_placement(s, start, kLearnedAnnealEvaluations, kLearnedStageOrders, true, 0);
-    const Placement more = anneal_learned_placement(s, start, kLearnedAnnealEvaluations);
+    // From the random start itself (an alternative start, when faster, would leave little for reruns to find).
+    LearnedAnnealOptions reruns;
+    reruns.alternative_starts = false;
+    LearnedAnnealOptions one_run = reruns;
+    one_run.reruns = 0;
+    const Placement once = anneal_learned_placement(s, start, one_run);
+    const Placement more = anneal_learned_placement(s, start, reruns);
     EXPECT_EQ(placement_problem(s, more, s.job.check_memory), "") << seed;
     EXPECT_LE(ev.iteration_time_s(more), ev.iteration_time_s(start)) << seed;
-    EXPECT_EQ(anneal_learned_placement(s, start, kLearnedAnnealEvaluations).gpu_of_rank, more.gpu_of_rank) << seed;
+    EXPECT_EQ(anneal_learned_placement(s, start, reruns).gpu_of_rank, more.gpu_of_rank) << seed;
     ++compared;
     faster += ev.iteration_time_s(more) < ev.iteration_time_s(once);
     log_ratio += std::log(ev.iteration_time_s(more) / ev.iteration_time_s(once));
@@ -54,10 +59,12 @@ TEST(LearnedAnneal, RerunsOfSmallJobsDoubleTheirBudgetAndEndFasterThanEqualRerun
     ASSERT_LE(s.job.par.ranks(), kLearnedAnnealEscalateMaxRanks);
     const Placement start = RandomPlacer(seed).place(s);
     LearnedAnnealReport doubled, equal;
-    const Placement a = anneal_learned_placement(s, start, kLearnedAnnealEvaluations, kLearnedStageOrders, true,
-                                                 kLearnedAnnealReruns, true, &doubled);
-    const Placement b = anneal_learned_placement(s, start, kLearnedAnnealEvaluations, kLearnedStageOrders, true,
-                                                 kLearnedAnnealReruns, false, &equal);
+    LearnedAnnealOptions doubling;
+    doubling.alternative_starts = false;  // from the random start itself, as above
+    LearnedAnnealOptions equal_runs = doubling;
+    equal_runs.escalate = false;
+    const Placement a = anneal_learned_placement(s, start, doubling, &doubled);
+    const Placement b = anneal_learned_placement(s, start, equal_runs, &equal);
     ASSERT_FALSE(doubled.run_evaluations.empty()) << seed;
     EXPECT_EQ(doubled.run_evaluations[0], kLearnedAnnealEvaluations) << seed;
     for (size_t i = 1; i < doubled.run_evaluations.size(); ++i)
@@ -88,8 +95,11 @@ TEST(LearnedAnneal, RerunsOfJobsAboveTheEscalationLimitKeepTheFirstRunsBudget) {
     const int ranks = s.job.par.ranks();
     if (ranks <= kLearnedAnnealEscalateMaxRanks || ranks > kLearnedAnnealMaxRanks) continue;
     LearnedAnnealReport report;
-    anneal_learned_placement(s, RandomPlacer(seed).place(s), kLearnedAnnealEvaluations, 0, false,
-                             kLearnedAnnealReruns, true, &report);
+    LearnedAnnealOptions no_orders;
+    no_orders.alternative_starts = false;
+    no_orders.stage_orders = 0;
+    no_orders.tp_rings = false;
+    anneal_learned_placement(s, RandomPlacer(seed).place(s), no_orders, &report);
     ASSERT_FALSE(report.run_evaluations.empty()) << seed;
     for (const int e : report.run_evaluations)
       EXPECT_EQ(e, std::min(kLearnedAnnealEvaluations, kLearnedAnnealRankBudget / ranks)) << seed;
