@@ -43,8 +43,8 @@ constexpr double kLearnedAnnealRerunGain = 0.05;
  *  and the doubled runs took 6-11 s per placement. */
 constexpr int kLearnedAnnealEscalateMaxRanks = 64;
 
-/** @brief What anneal_learned_placement did: the evaluations granted to each annealing run, in order (empty when it
- *  ran none). */
+/** @brief What anneal_learned_placement did: the evaluations granted to each annealing run, in order (the runs from
+ *  the learned placement, then those from an alternative start; empty when it ran none). */
 struct LearnedAnnealReport {
   std::vector<int> run_evaluations;
 };
@@ -59,19 +59,20 @@ struct LearnedAnnealOptions {
   bool tp_rings = true;                         ///< re-chain the TP rings after the runs
   int reruns = kLearnedAnnealReruns;            ///< further runs while a run gains kLearnedAnnealRerunGain
   bool escalate = true;        ///< each rerun with twice the evaluations (one job of <= kLearnedAnnealEscalateMaxRanks)
-  bool alternative_starts = true;  ///< start from the fastest alternative start when it is faster by a trusted gain
+  bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
 };
 
-/** @brief The short annealing run from a learned placement of one job, or (options.alternative_starts) from the
- *  fastest of its alternative starts (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to
- *  stage_orders reorderings of its stages, and greedy on the fastest hosts) when that one is faster by a gain
- *  trusted_gain() accepts for the job's size: options.evaluations of the search's moves (at most
- *  kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's own seed;
- *  up to options.reruns further runs, each from the last one's answer, while the last gained more than
+/** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves
+ *  (at most kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's
+ *  own seed; up to options.reruns further runs, each from the last one's answer, while the last gained more than
  *  kLearnedAnnealRerunGain (with escalate, on one job of at most kLearnedAnnealEscalateMaxRanks ranks, each with
- *  twice the evaluations of the run before); then up to stage_orders reorderings of its stages' blocks (the
+ *  twice the evaluations of the run before); then up to stage_orders reorderings of the answer's stage blocks (the
  *  annealing changes blocks, rarely their order) and, with tp_rings, its TP rings re-chained
- *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring). The best placement seen, the start included, so
+ *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring). With options.alternative_starts, the same again
+ *  from the fastest alternative start (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to
+ *  stage_orders reorderings of its stages, and greedy on the fastest hosts) when that is faster than the learned
+ *  placement by a gain trusted_gain() accepts for the job's size, the faster of the two answers kept (the learned
+ *  one's on ties): never slower by the evaluator than without. The best placement seen, the start included, so
  *  never slower than the start by the evaluator (on large jobs: the start unless trusted_gain). The start itself
  *  when evaluations <= 0 or when the job has more than kLearnedAnnealMaxRanks ranks. Several jobs: the joint
  *  annealing of the search (jobs_search.hpp: moves GPUs between the jobs' shares as well as inside each job) with
