@@ -67,12 +67,10 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
   Variant no_rerun{"no-rerun", false, {}};
   no_rerun.anneal.reruns = 0;  // one annealing run, as before the reruns
-  Variant no_escalate{"no-escalate", false, {}};
-  no_escalate.anneal.escalate = false;  // reruns of the first run's budget, as before 6f9b7be
   Variant no_alt_start{"no-alt-start", false, {}};
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
   std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain,
-                              no_rerun, no_escalate, no_alt_start};
+                              no_rerun, no_alt_start};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -240,9 +238,8 @@ void register_gnn_families_command(CLI::App& app) {
       "the fastest hosts when that is faster), untrained (same, fresh weights), argmax (argmax decode only, then\n"
       "the same), no-greedy (without greedy's prior and candidate), no-polish (no reorderings, re-chaining,\n"
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
-      "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-escalate\n"
-      "(reruns of the first run's budget, not doubling), no-alt-start (the annealing from the learned placement\n"
-      "only).\n"
+      "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
+      "(the annealing from the learned placement only).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means); closed>=10% = its mean over\n"
       "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
       "loaded; search/x = median of search's wall time over the variant's.");

@@ -54,41 +54,34 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
 namespace {
 
 /** The annealing run and its reruns (anneal_learned_placement) from `start` (of cost start_s), judged by `cost`;
- *  with escalate each rerun has twice the evaluations of the run before. Returns the last run's answer and its
- *  cost. Each run's answer is the best it saw, its start included (search_placer.hpp, jobs_search.hpp). */
+ *  returns the last run's answer and its cost. Each run's answer is the best it saw, its start included
+ *  (search_placer.hpp, jobs_search.hpp). */
 std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Placement& start, double start_s,
-                                            int evaluations, int reruns, bool escalate,
-                                            const std::function<double(const Placement&)>& cost,
-                                            LearnedAnnealReport* report) {
+                                            int evaluations, int reruns,
+                                            const std::function<double(const Placement&)>& cost) {
   SearchOptions search;
   search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   Placement annealed = SearchPlacer(search).place(scenario);
   double annealed_s = cost(annealed);
-  if (report) report->run_evaluations.push_back(evaluations);
   for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain); ++rerun) {
-    if (escalate) search.max_evaluations *= 2;
     search.start = annealed;
     search.seed = component_seed(scenario.seed, "learned-anneal-rerun-" + std::to_string(rerun));
     start_s = annealed_s;
     annealed = SearchPlacer(search).place(scenario);
     annealed_s = cost(annealed);
-    if (report) report->run_evaluations.push_back(static_cast<int>(search.max_evaluations));
   }
   return {std::move(annealed), annealed_s};
 }
 
 /** Several jobs: the joint annealing (jobs_search.hpp) from the learned placement, by the jobs' objective. */
 Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placement& start, int evaluations,
-                                        int reruns, LearnedAnnealReport* report) {
+                                        int reruns) {
   const int ranks = total_ranks(scenario);
   const JobsEvaluator ev(scenario);
   const auto objective_s = [&ev](const Placement& p) { return ev.objective_s(p); };
   const double start_s = ev.objective_s(start);
-  // No escalation: the joint runs' gains on the multi-job family were met with equal runs (README, "Held-out
-  // families"), and the doubled runs were measured on one job only.
-  auto [annealed, annealed_s] =
-      annealing_runs(scenario, start, start_s, evaluations, reruns, false, objective_s, report);
+  auto [annealed, annealed_s] = annealing_runs(scenario, start, start_s, evaluations, reruns, objective_s);
   if (annealed.gpu_of_rank == start.gpu_of_rank || !(annealed_s < start_s)) return start;
   if (ranks <= kLargeJobRanks) return annealed;
   return trusted_gain(annealed_s, start_s, ranks) ? annealed : start;
@@ -114,20 +107,19 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
 }
 
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
-                                   const LearnedAnnealOptions& options, LearnedAnnealReport* report) {
+                                   const LearnedAnnealOptions& options) {
   const int evaluations = options.evaluations, stage_orders = options.stage_orders, reruns = options.reruns;
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (evaluations <= 0 || ranks > kLearnedAnnealMaxRanks) return start;
   const int budget = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
-  if (has_several_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, budget, reruns, report);
+  if (has_several_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, budget, reruns);
   const Evaluator ev(scenario);
   const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   const double start_s = ev.iteration_time_s(start);
-  const bool escalating = options.escalate && ranks <= kLearnedAnnealEscalateMaxRanks;
   // The runs' answer with its stage blocks reordered (the annealing changes blocks, rarely their order) and, with
   // tp_rings, its TP rings re-chained.
   const auto runs_from = [&](const Placement& from, double from_s) {
-    auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, reruns, escalating, time_s, report);
+    auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, reruns, time_s);
     TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &ev.network());
     return out;

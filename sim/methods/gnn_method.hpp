@@ -33,22 +33,6 @@ constexpr int kLearnedAnnealMaxRanks = 256;
 constexpr int kLearnedAnnealReruns = 3;
 /** @brief Estimated gain of a run (start time / answer time - 1) that earns another run (kLearnedAnnealReruns). */
 constexpr double kLearnedAnnealRerunGain = 0.05;
-/** @brief Largest job (ranks) whose reruns escalate: each rerun gets twice the evaluations of the run before it
- *  (256, 512, 1,024, 2,048 at most), where equal runs stopped in a slower valley. A run that still gains 5% says the
- *  cluster is one where placement matters and the short runs leave much to the search: on the design seeds
- *  20261216-20261221 (in-family and wan-host clusters of <= 64 ranks whose first run gained) doubling changed 10
- *  answers, 8 faster by the evaluator (470.7 -> 374.6 s on the wan-host cluster of 20261221 where the search found
- *  361.5 s, 374.9 -> 311.2 s on an in-family one) and 2 slower (11.36 against 9.53 s, 1.59 against 1.56 s): one
- *  annealing run is noisy. Larger jobs keep equal runs: there an evaluation costs 1-10 ms (`larger`, 128-256 ranks)
- *  and the doubled runs took 6-11 s per placement. */
-constexpr int kLearnedAnnealEscalateMaxRanks = 64;
-
-/** @brief What anneal_learned_placement did: the evaluations granted to each annealing run, in order (the runs from
- *  the learned placement, then those from an alternative start; empty when it ran none). */
-struct LearnedAnnealReport {
-  std::vector<int> run_evaluations;
-};
-
 /** @brief Stage reorderings (sim/place/stage_order.hpp) tried after the annealing run, one evaluation each. */
 constexpr int kLearnedStageOrders = 6;
 
@@ -58,15 +42,13 @@ struct LearnedAnnealOptions {
   int stage_orders = kLearnedStageOrders;       ///< stage reorderings tried after the runs (and of the DP clusters)
   bool tp_rings = true;                         ///< re-chain the TP rings after the runs
   int reruns = kLearnedAnnealReruns;            ///< further runs while a run gains kLearnedAnnealRerunGain
-  bool escalate = true;        ///< each rerun with twice the evaluations (one job of <= kLearnedAnnealEscalateMaxRanks)
   bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
 };
 
 /** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves
  *  (at most kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's
- *  own seed; up to options.reruns further runs, each from the last one's answer, while the last gained more than
- *  kLearnedAnnealRerunGain (with escalate, on one job of at most kLearnedAnnealEscalateMaxRanks ranks, each with
- *  twice the evaluations of the run before); then up to stage_orders reorderings of the answer's stage blocks (the
+ *  own seed; up to options.reruns further runs (as many evaluations each), each from the last one's answer, while
+ *  the last gained more than kLearnedAnnealRerunGain; then up to stage_orders reorderings of the answer's stage blocks (the
  *  annealing changes blocks, rarely their order) and, with tp_rings, its TP rings re-chained
  *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring). With options.alternative_starts, the same again
  *  from the fastest alternative start (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to
@@ -78,10 +60,9 @@ struct LearnedAnnealOptions {
  *  annealing of the search (jobs_search.hpp: moves GPUs between the jobs' shares as well as inside each job) with
  *  the same budget (ranks: all jobs'), reruns and trust rule, judged by JobsEvaluator::objective_s; no alternative
  *  starts, stage reorderings or re-chaining (they are of one job); its answer only if strictly better than the
- *  start by that objective; its reruns do not escalate. Deterministic. `report`, if given, receives the runs'
- *  budgets. */
+ *  start by that objective. Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
-                                   const LearnedAnnealOptions& options, LearnedAnnealReport* report = nullptr);
+                                   const LearnedAnnealOptions& options);
 
 /** @brief anneal_learned_placement with the gnn method's options and a first run of `evaluations`. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);

@@ -81,7 +81,7 @@ TEST(AlternativeStarts, TheGnnAnnealingWithThemIsNeverSlowerThanWithoutAndSometi
   // From random placements (the alternative starts are faster and their runs happen) and from greedy's, on clusters
   // of the wan-host family's sampler (every catalog GPU, per-host WAN capacity, <= 48 GPUs): the annealing from both
   // starts keeps the faster answer, so by the evaluator it never ends slower than the annealing from the learned
-  // placement alone (taking the alternative's answer instead ended at 161.2 s against 4.14 s on one of these
+  // placement alone (taking the alternative's answer instead ended at 161.2 s against 4.99 s on one of these
   // starts); it must end faster somewhere (else it does nothing).
   SamplerOptions o;
   o.max_total_gpus = 48;

@@ -46,68 +46,6 @@ TEST(LearnedAnneal, RerunsWhileARunGainsAreNeverSlowerThanTheStartAndGainOnAvera
   EXPECT_LT(log_ratio, 0.0) << "the reruns are slower on average than one run";
 }
 
-TEST(LearnedAnneal, RerunsOfSmallJobsDoubleTheirBudgetAndEndFasterThanEqualReruns) {
-  // From random placements on the training family's clusters (<= 32 GPUs, so <= kLearnedAnnealEscalateMaxRanks
-  // ranks): every rerun gets twice the evaluations of the run before; without escalation each gets the first run's.
-  // Over the clusters where a rerun happened, the doubled runs must end faster on average (by the evaluator).
-  SamplerOptions o;
-  o.max_total_gpus = 32;
-  int escalated = 0, faster = 0, slower = 0;
-  double log_ratio = 0;  // sum of log(doubled / equal) over the escalated clusters
-  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
-    const Scenario s = sample_scenario(seed, o);
-    ASSERT_LE(s.job.par.ranks(), kLearnedAnnealEscalateMaxRanks);
-    const Placement start = RandomPlacer(seed).place(s);
-    LearnedAnnealReport doubled, equal;
-    LearnedAnnealOptions doubling;
-    doubling.alternative_starts = false;  // from the random start itself, as above
-    LearnedAnnealOptions equal_runs = doubling;
-    equal_runs.escalate = false;
-    const Placement a = anneal_learned_placement(s, start, doubling, &doubled);
-    const Placement b = anneal_learned_placement(s, start, equal_runs, &equal);
-    ASSERT_FALSE(doubled.run_evaluations.empty()) << seed;
-    EXPECT_EQ(doubled.run_evaluations[0], kLearnedAnnealEvaluations) << seed;
-    for (size_t i = 1; i < doubled.run_evaluations.size(); ++i)
-      EXPECT_EQ(doubled.run_evaluations[i], 2 * doubled.run_evaluations[i - 1]) << seed;
-    for (const int e : equal.run_evaluations) EXPECT_EQ(e, kLearnedAnnealEvaluations) << seed;
-    EXPECT_EQ(placement_problem(s, a, s.job.check_memory), "") << seed;
-    if (doubled.run_evaluations.size() < 2) continue;
-    const Evaluator ev(s);
-    ++escalated;
-    const double ta = ev.iteration_time_s(a), tb = ev.iteration_time_s(b);
-    faster += ta < tb;
-    slower += ta > tb;
-    log_ratio += std::log(ta / tb);
-  }
-  std::printf("[learned-anneal] doubled reruns on %d of 16: faster than equal reruns on %d, slower on %d, mean log "
-              "ratio %.4f\n", escalated, faster, slower, escalated > 0 ? log_ratio / escalated : 0.0);
-  EXPECT_GE(escalated, 4) << "too few clusters earned a rerun to compare";
-  EXPECT_LT(log_ratio, 0.0) << "the doubled reruns end slower on average than equal ones";
-}
-
-TEST(LearnedAnneal, RerunsOfJobsAboveTheEscalationLimitKeepTheFirstRunsBudget) {
-  SamplerOptions o;
-  o.min_total_gpus = 96;
-  o.max_total_gpus = 160;
-  int reran = 0;
-  for (std::uint64_t seed = 1; seed <= 12 && reran < 2; ++seed) {
-    const Scenario s = sample_scenario(seed, o);
-    const int ranks = s.job.par.ranks();
-    if (ranks <= kLearnedAnnealEscalateMaxRanks || ranks > kLearnedAnnealMaxRanks) continue;
-    LearnedAnnealReport report;
-    LearnedAnnealOptions no_orders;
-    no_orders.alternative_starts = false;
-    no_orders.stage_orders = 0;
-    no_orders.tp_rings = false;
-    anneal_learned_placement(s, RandomPlacer(seed).place(s), no_orders, &report);
-    ASSERT_FALSE(report.run_evaluations.empty()) << seed;
-    for (const int e : report.run_evaluations)
-      EXPECT_EQ(e, std::min(kLearnedAnnealEvaluations, kLearnedAnnealRankBudget / ranks)) << seed;
-    reran += report.run_evaluations.size() > 1;
-  }
-  EXPECT_GE(reran, 1) << "no job above the limit earned a rerun: nothing was checked";
-}
-
 TEST(LearnedAnneal, SeveralJobsJointRunNeverWorseThanItsStartAndMovesSharesSometimes) {
   // From greedy's best job order (where the gnn method's learned placement starts on most clusters): the joint run
   // must keep every job valid and the jobs disjoint, never raise the objective, be deterministic, do nothing at
