@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/labelling.hpp"
@@ -38,22 +39,33 @@ TEST(MethodRegistry, CommandLineSearchIsTheVerifiedSearch) {
   }
 }
 
-TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
-  // A 64-GPU cluster of the wan-host family (gnn-families seed 20261218) whose job, dp 3 x tp 2 x pp 7, greedy
-  // places with each stage's replicas over slowly connected regions: the evaluator finds a DP-cluster placement
-  // faster, and the run from it ends faster in SimGrid than every restart from greedy.
+/** A cluster of the wan-host family (the sampler as `hulk gnn-families` runs it) from its sampler seed. */
+Scenario wan_host_cluster(std::uint64_t sampler_seed) {
   SamplerOptions o;
   o.gpu_types = GpuCatalog::builtin().all();
   o.max_total_gpus = 64;
   o.wan_capacity = WanCapacity::host;
-  const Scenario s = sample_scenario(13791468928243415858ULL, o);
-  VerifiedSearchPlacer placer;
-  placer.place(s);
-  double others = INFINITY, cluster = INFINITY;
+  return sample_scenario(sampler_seed, o);
+}
+
+/** The verified search's candidates by SimGrid: the best time of those from `origin`, and of the others. */
+std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, const std::string& origin) {
+  double from_origin = INFINITY, others = INFINITY;
   for (const VerifiedCandidate& c : placer.candidates()) {
-    double& best = c.origin == "anneal-dp-cluster" ? cluster : others;
+    double& best = c.origin == origin ? from_origin : others;
     best = std::min(best, c.simgrid_s);
   }
+  return {from_origin, others};
+}
+
+TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
+  // A 64-GPU cluster of the wan-host family (gnn-families seed 20261218) whose job, dp 3 x tp 2 x pp 7, greedy
+  // places with each stage's replicas over slowly connected regions: the evaluator finds a DP-cluster placement
+  // faster, and the run from it ends faster in SimGrid than every restart from greedy.
+  const Scenario s = wan_host_cluster(13791468928243415858ULL);
+  VerifiedSearchPlacer placer;
+  placer.place(s);
+  const auto [cluster, others] = best_simgrid_s(placer, "anneal-dp-cluster");
   ASSERT_TRUE(std::isfinite(cluster)) << "no run from a DP-cluster placement";
   std::printf("[search] SimGrid: greedy %.2f s, best other candidate %.2f s, run from the DP clusters %.2f s\n",
               placer.candidates().front().simgrid_s, others, cluster);
@@ -64,16 +76,10 @@ TEST(MethodRegistry, SearchRunsFromGreedyOnTheFastestHostsWhereThatBeatsGreedy) 
   // A 62-GPU cluster of the wan-host family (gnn-families seed 20261222) whose job, dp 1 x tp 2 x pp 16 on 32 GPUs,
   // greedy places with half its stages on two P40 hosts: greedy on the fastest hosts is faster by the evaluator, and
   // the run from it ends well below greedy in SimGrid.
-  SamplerOptions o;
-  o.gpu_types = GpuCatalog::builtin().all();
-  o.max_total_gpus = 64;
-  o.wan_capacity = WanCapacity::host;
-  const Scenario s = sample_scenario(16426512132811880303ULL, o);
+  const Scenario s = wan_host_cluster(16426512132811880303ULL);
   VerifiedSearchPlacer placer;
   placer.place(s);
-  double fastest_hosts = INFINITY;
-  for (const VerifiedCandidate& c : placer.candidates())
-    if (c.origin == "anneal-fastest-hosts") fastest_hosts = c.simgrid_s;
+  const double fastest_hosts = best_simgrid_s(placer, "anneal-fastest-hosts").first;
   ASSERT_TRUE(std::isfinite(fastest_hosts)) << "no run from greedy on the fastest hosts";
   const double greedy = placer.candidates().front().simgrid_s;
   std::printf("[search] SimGrid: greedy %.2f s, run from the fastest hosts %.2f s\n", greedy, fastest_hosts);
