@@ -21,10 +21,11 @@
 
 namespace hulk {
 
-/** @brief Greedy's placement of the evaluator's job on the fastest hosts (file comment): greedy run on the shortest
+/** @brief Greedy's placements of the evaluator's job on the fastest hosts (file comment): greedy run on the shortest
  *  prefix of the hosts sorted by GPU speed (ties: more GPUs first) that holds the job's ranks and on whose GPUs its
- *  stages fit (gpu_share.hpp), mapped back; none when only the whole platform does. At most one placement;
- *  deterministic. */
+ *  stages fit (gpu_share.hpp), mapped back; and, for TP groups of more than one GPU when some hosts are smaller than
+ *  a group, the same over the hosts that hold a whole group, each counting only the GPUs of whole groups. None from
+ *  a prefix that needs every GPU of the platform. At most two placements, distinct; deterministic. */
 std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluator);
 
 /** @brief The fastest alternative start and where it came from. */

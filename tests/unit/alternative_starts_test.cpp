@@ -119,6 +119,25 @@ TEST(AlternativeStarts, TheFastestHostsGrowWhenTheirGpusDoNotFitTheStages) {
   EXPECT_EQ(hosts_of(fast[0]), (std::vector<int>{1, 1, 1, 1}));
 }
 
+TEST(AlternativeStarts, TpGroupsLargerThanTheFastestHostsCountWholeGroupsOnly) {
+  // TP groups of 8: the two fastest hosts (4 A100s each) would split a group over two hosts, so the placement over
+  // the hosts that hold whole groups takes the two 8-GPU V100 hosts and leaves the 8-GPU T4 host out.
+  PlatformSpec platform = make_platform({1, 1, 1, 1, 1}, 8, testing::v100());
+  platform.hosts[0].gpus = platform.hosts[1].gpus = 4;
+  platform.hosts[0].gpu = platform.hosts[1].gpu = a100();
+  platform.hosts[2].gpu = testing::t4();
+  const Scenario s = make_scenario(platform, make_job(1, 8, 2, 8));
+  const Evaluator ev(s);
+  bool whole_groups_on_v100 = false;
+  for (const Placement& p : fastest_hosts_greedy_placements(ev)) {
+    EXPECT_EQ(placement_problem(s, p, true), "");
+    const std::vector<int> hosts = hosts_of(p);
+    const bool on_v100 = std::all_of(hosts.begin(), hosts.end(), [](int h) { return h >= 3; });
+    whole_groups_on_v100 = whole_groups_on_v100 || on_v100;
+  }
+  EXPECT_TRUE(whole_groups_on_v100);
+}
+
 TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampledClusters) {
   const Scenario full = make_scenario(make_platform({1, 1}, 4, a100()), make_job(1, 1, 8, 8));
   EXPECT_TRUE(fastest_hosts_greedy_placements(Evaluator(full)).empty());
@@ -129,7 +148,7 @@ TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampl
     const Scenario s = sample_scenario(seed, o);
     const Evaluator ev(s);
     const std::vector<Placement> placements = fastest_hosts_greedy_placements(ev);
-    EXPECT_LE(placements.size(), 1u) << seed;
+    EXPECT_LE(placements.size(), 2u) << seed;
     for (const Placement& p : placements) EXPECT_EQ(placement_problem(s, p, s.job.check_memory), "") << seed;
     const std::vector<Placement> again = fastest_hosts_greedy_placements(ev);
     ASSERT_EQ(again.size(), placements.size()) << seed;
