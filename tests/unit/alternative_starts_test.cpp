@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "learned_anneal_helpers.hpp"
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
@@ -68,10 +69,7 @@ TEST(AlternativeStarts, TheGnnAnnealingStartsFromTheFastestHostsWhenTheyAreFaste
   const Placement greedy = GreedyPlacer::place_with(s, ev);
   const std::vector<Placement> fast = fastest_hosts_greedy_placements(ev);
   ASSERT_FALSE(fast.empty());
-  LearnedAnnealOptions one;  // one evaluation, nothing after it: the start decides
-  one.evaluations = 1;
-  one.stage_orders = one.reruns = 0;
-  one.tp_rings = false;
+  LearnedAnnealOptions one = testing::start_decides();
   EXPECT_LE(ev.iteration_time_s(anneal_learned_placement(s, greedy, one)), ev.iteration_time_s(fast[0]));
   one.alternative_starts = false;  // the ablation: the one evaluation alone does not get there
   EXPECT_GT(ev.iteration_time_s(anneal_learned_placement(s, greedy, one)), ev.iteration_time_s(fast[0]));

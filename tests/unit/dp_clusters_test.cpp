@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "learned_anneal_helpers.hpp"
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
@@ -119,11 +120,7 @@ TEST(DpClusters, TheGnnAnnealingStartsFromTheClusterPlacementWhenItIsFaster) {
   double best_cluster = ev.iteration_time_s(start);
   for (const Placement& p : dp_cluster_placements(ev)) best_cluster = std::min(best_cluster, ev.iteration_time_s(p));
   ASSERT_LT(best_cluster, ev.iteration_time_s(start));
-  LearnedAnnealOptions one;  // one evaluation, nothing after it: the start decides
-  one.evaluations = 1;
-  one.stage_orders = one.reruns = 0;
-  one.tp_rings = false;
-  const Placement placed = anneal_learned_placement(s, start, one);
+  const Placement placed = anneal_learned_placement(s, start, testing::start_decides());
   EXPECT_LE(ev.iteration_time_s(placed), best_cluster);
 }
 
