@@ -58,7 +58,9 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     return only;
   }
   const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
-  SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost);
+  // Candidates the evaluator's cheap bound shows no faster than the best so far are not evaluated (same answers).
+  const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
+  SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost, bound);
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
   if (opt.greedy_candidate && greedy_s < best.cost) {
     // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
@@ -68,7 +70,8 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     best.chosen = -1;
   }
   // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
-  TimedPlacement ordered = fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network);
+  TimedPlacement ordered =
+      fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network, bound);
   if (ordered.time_s < best.cost) {
     best.placement = std::move(ordered.placement);
     best.cost = ordered.time_s;
@@ -84,7 +87,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
     }
   }
   SampledPlacement out = polish_placement(scenario, s, std::move(best),
-                                          polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost);
+                                          polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
       out.cost * (1.0 + opt.large_job_margin) >= greedy_s) {

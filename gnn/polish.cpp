@@ -79,7 +79,7 @@ int polish_budget(const Scenario& scenario, int evaluations, int rank_budget) {
 }
 
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
-                                  int evaluations, const PlacementCost& cost) {
+                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound) {
   SampledPlacement best = std::move(start);
   if (evaluations <= 0 || scores.hosts != static_cast<int>(scenario.platform.hosts.size())) return best;
   std::set<std::vector<int>> seen{hosts_of(best.placement)};
@@ -93,6 +93,7 @@ SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& sc
       if (!exchange_hosts(scenario, p, a, b) || !placement_violation(scenario, p).empty()) continue;
       if (!seen.insert(hosts_of(p)).second) continue;
       ++spent;
+      if (bound && cannot_beat(bound(p), best.cost)) continue;
       const double c = cost(p);
       if (c < best.cost) {
         best.placement = std::move(p);

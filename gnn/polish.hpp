@@ -22,9 +22,11 @@ namespace hulk::gnn {
  *  evaluations > 0 (0 = no polish). Large jobs get fewer, as the sampling decoder's candidates (sampled_decode.hpp). */
 int polish_budget(const Scenario& scenario, int evaluations, int rank_budget);
 
-/** @brief Improves `start` by score-guided host exchanges (file comment) within `evaluations` cost calls.
- *  The result's `chosen` is kept from start, its `cost` updated; `polished` counts the exchanges kept. */
+/** @brief Improves `start` by score-guided host exchanges (file comment) within `evaluations` exchanges tried.
+ *  The result's `chosen` is kept from start, its `cost` updated; `polished` counts the exchanges kept. With
+ *  `bound` (a lower bound of the cost), an exchange it shows no cheaper is counted as tried but not costed: the
+ *  same answer, fewer cost calls. */
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
-                                  int evaluations, const PlacementCost& cost);
+                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound = {});
 
 }  // namespace hulk::gnn

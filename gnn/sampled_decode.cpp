@@ -26,7 +26,8 @@ RoleScores perturb_scores(const RoleScores& scores, double temperature, std::uin
 }
 
 SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScores& scores,
-                                        const SamplingOptions& options, const PlacementCost& cost) {
+                                        const SamplingOptions& options, const PlacementCost& cost,
+                                        const PlacementBound& bound) {
   static constexpr double kTemperatureScale[] = {0.25, 0.5, 1.0, 2.0};
   SampledPlacement best;
   best.placement = decode_placement(scenario, scores);  // throws if no valid placement exists
@@ -40,6 +41,7 @@ SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScor
     const double t = options.temperature * kTemperatureScale[(c - 1) % 4];
     Placement p = decode_placement(scenario, perturb_scores(scores, t, sample_seed(options.seed, static_cast<std::uint64_t>(c))));
     if (!seen.insert(hosts_of(p)).second) continue;
+    if (bound && cannot_beat(bound(p), best.cost)) continue;
     const double v = cost(p);
     if (v < best.cost) {
       best.placement = std::move(p);

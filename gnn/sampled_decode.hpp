@@ -15,6 +15,7 @@
 
 #include "gnn/decode.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
+#include "sim/place/fastest_candidate.hpp"
 
 namespace hulk::gnn {
 
@@ -70,9 +71,11 @@ struct SampledPlacement {
 /** @brief scores + temperature x Gumbel(0, 1) noise per (host, role). */
 RoleScores perturb_scores(const RoleScores& scores, double temperature, std::uint64_t seed);
 
-/** @brief Decodes options.candidates placements and returns the cheapest.
+/** @brief Decodes options.candidates placements and returns the cheapest. With `bound` (a lower bound of the cost),
+ *  a candidate whose bound shows it no cheaper than the best so far is not costed: the same answer, fewer calls.
  *  @throws InputError as decode_placement when no valid placement exists. */
 SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScores& scores,
-                                        const SamplingOptions& options, const PlacementCost& cost);
+                                        const SamplingOptions& options, const PlacementCost& cost,
+                                        const PlacementBound& bound = {});
 
 }  // namespace hulk::gnn

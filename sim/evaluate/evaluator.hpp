@@ -126,6 +126,13 @@ class Evaluator {
   EvalBreakdown evaluate(const Placement& placement) const;
   /** @brief Same, from the host index of every rank (rank order). The fast path used by search. */
   EvalBreakdown evaluate_hosts(const std::vector<int>& host_of_rank) const;
+  /** @brief A lower bound of time_of_hosts() (+infinity where that is), for a fraction of its cost: every replica's
+   *  pipeline fill, its busiest stage's ops and the drain of that stage's last gradient, each hand-off at its alone
+   *  time (no link sharing), no DP all-reduce (evaluator_bound.cpp says why it bounds). Placers that keep the best of
+   *  many candidates skip those whose bound is not below the best time so far: the same answer, fewer evaluations. */
+  double time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const;
+  /** @brief time_lower_bound_of_hosts of a placement's hosts. */
+  double time_lower_bound(const Placement& placement) const;
   /** @brief Keep replica pipelines across evaluations (default, PipelineMemo) or only within one (off: every
    *  evaluation computes its pipelines, as a benchmark of one placement evaluated again and again needs). The
    *  results are the same either way, bit for bit. */

@@ -120,7 +120,8 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // tp_rings, its TP rings re-chained.
   const auto runs_from = [&](const Placement& from, double from_s) {
     auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, reruns, time_s);
-    TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network());
+    TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network(),
+                                             [&ev](const Placement& p) { return ev.time_lower_bound(p); });
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &ev.network());
     return out;
   };

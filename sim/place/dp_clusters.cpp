@@ -168,10 +168,11 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
 
 TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders) {
   const auto time_s = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
+  const auto bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
   TimedPlacement best{Placement{}, std::numeric_limits<double>::infinity()};
   for (const Placement& cluster : dp_cluster_placements(evaluator)) {
     TimedPlacement ordered = fastest_stage_order(evaluator.scenario(), cluster, time_s(cluster), stage_orders, time_s,
-                                                 &evaluator.network());
+                                                 &evaluator.network(), bound);
     if (ordered.time_s < best.time_s) best = std::move(ordered);
   }
   return best;

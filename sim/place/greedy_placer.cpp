@@ -8,6 +8,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/place/fastest_candidate.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer_common.hpp"
 
@@ -255,18 +256,12 @@ Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev
       regions.push_back(h.region);
   std::sort(regions.begin(), regions.end());
 
-  std::vector<int> best;
-  double best_t = std::numeric_limits<double>::infinity();
-  // Many constructions give the same placement (e.g. both host policies on identical hosts). Evaluating one again
-  // gives the same time, which cannot win (strictly better only), so each distinct placement is evaluated once.
+  // Many constructions give the same placement (e.g. both host policies on identical hosts): each distinct one is a
+  // candidate once, in construction order.
+  std::vector<std::vector<int>> candidates;
   std::set<std::vector<int>> seen, built;
-  auto consider = [&](const std::vector<int>& hosts) {
-    if (!seen.insert(hosts).second) return;
-    const double t = ev.time_of_hosts(hosts);
-    if (t < best_t) {  // strict: the first of equal candidates wins (deterministic)
-      best_t = t;
-      best = hosts;
-    }
+  auto add = [&](const std::vector<int>& hosts) {
+    if (seen.insert(hosts).second) candidates.push_back(hosts);
   };
   for (int start : regions) {
     const std::vector<int> chain = region_chain(ev, regions, start);
@@ -276,15 +271,16 @@ Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev
         Builder b(scenario, ev, chain, policy);
         if (!b.build(order)) continue;
         std::vector<int> hosts = b.hosts();
-        if (!built.insert(hosts).second) continue;  // built before: it and its re-deal were considered then
-        consider(hosts);
-        if (redeal_by_speed(ev, hosts)) consider(hosts);
+        if (!built.insert(hosts).second) continue;  // built before: it and its re-deal were added then
+        add(hosts);
+        if (redeal_by_speed(ev, hosts)) add(hosts);
       }
   }
-  if (best.empty())
+  const int best = fastest_candidate(ev, candidates).index;
+  if (best < 0)
     throw InputError(scenario.file, 0, "job",
                      "greedy placement: the job's stages do not fit in the platform's GPU memory");
-  return placement_from_hosts(best);
+  return placement_from_hosts(candidates[best]);
 }
 
 }  // namespace hulk

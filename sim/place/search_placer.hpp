@@ -52,6 +52,7 @@ struct SearchOptions {
 struct SearchStats {
   long long evaluations = 0;  ///< evaluations of the budget spent (repeats included)
   long long repeats = 0;      ///< of those, repeats of a recent proposal answered without the evaluator
+  long long bounded = 0;      ///< of those, proposals rejected on the evaluator's lower bound alone (annealing.hpp)
   long long accepted = 0;     ///< moves accepted
   double start_time_s = 0;    ///< evaluator time of the start placement, seconds
   double best_time_s = 0;     ///< evaluator time of the returned placement, seconds

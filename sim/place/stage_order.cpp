@@ -178,10 +178,12 @@ std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Pl
 }
 
 TimedPlacement fastest_stage_order(const Scenario& scenario, const Placement& start, double start_time_s, int limit,
-                                   const std::function<double(const Placement&)>& time_s, const RouteModel* network) {
+                                   const std::function<double(const Placement&)>& time_s, const RouteModel* network,
+                                   const PlacementBound& bound) {
   TimedPlacement best{start, start_time_s};
   for (Placement& candidate : stage_order_candidates(scenario, start, limit, network)) {
     if (!placement_problem(scenario, candidate, scenario.job.check_memory).empty()) continue;
+    if (bound && cannot_beat(bound(candidate), best.time_s)) continue;
     const double t = time_s(candidate);
     if (t < best.time_s) best = {std::move(candidate), t};
   }

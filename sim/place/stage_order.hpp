@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/place/fastest_candidate.hpp"
 #include "sim/topology/route_model.hpp"
 
 namespace hulk {
@@ -45,7 +46,7 @@ struct TimedPlacement {
  *  `start` on ties. */
 TimedPlacement fastest_stage_order(const Scenario& scenario, const Placement& start, double start_time_s, int limit,
                                    const std::function<double(const Placement&)>& time_s,
-                                   const RouteModel* network = nullptr);
+                                   const RouteModel* network = nullptr, const PlacementBound& bound = {});
 
 /** @brief The proxy's cost (seconds, file comment: (m - 1) x slowest hand-off + their sum) of the placement's own
  *  stage order; 0 for jobs with fewer than 2 stages. stage_order_candidates() come by this cost, lowest first. */
