@@ -93,6 +93,36 @@ TEST(Polish, EndsWhereNoHostExchangeIsFasterBruteForce) {
   EXPECT_GT(moved, 0);
 }
 
+TEST(Polish, TheEvaluatorsBoundChangesNoAnswerOnlyTheCostCalls) {
+  // The decoder's candidates and the exchanges with and without Evaluator::time_lower_bound: the same placements and
+  // costs, bit for bit (a bounded-out candidate could not have been kept), and fewer evaluations in all.
+  std::mt19937_64 rng(8);
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  long calls_plain = 0, calls_bounded = 0;
+  for (std::uint64_t seed = 200; seed < 224; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    long* counter = nullptr;
+    const PlacementCost cost = [&](const Placement& p) { return ++*counter, ev.iteration_time_s(p); };
+    const PlacementBound bound = [&ev](const Placement& p) { return ev.time_lower_bound(p); };
+    const RoleScores sc = random_scores(s, rng);
+    SamplingOptions so;
+    so.candidates = 16;
+    so.temperature = 1.0;
+    counter = &calls_plain;
+    const SampledPlacement plain = polish_placement(s, sc, decode_best_of_samples(s, sc, so, cost), 64, cost);
+    counter = &calls_bounded;
+    const SampledPlacement bounded =
+        polish_placement(s, sc, decode_best_of_samples(s, sc, so, cost, bound), 64, cost, bound);
+    EXPECT_EQ(plain.placement.gpu_of_rank, bounded.placement.gpu_of_rank) << "seed " << seed;
+    EXPECT_EQ(plain.cost, bounded.cost) << "seed " << seed;
+    EXPECT_EQ(plain.chosen, bounded.chosen) << "seed " << seed;
+    EXPECT_EQ(plain.polished, bounded.polished) << "seed " << seed;
+  }
+  EXPECT_LT(calls_bounded, calls_plain);
+}
+
 TEST(Polish, TheScoresOrderTheExchanges) {
   // pp 2 on four single-GPU hosts in two regions, region 1's GPUs 4x slower; the decoded start puts stage 1 in
   // region 1. Scores that favour host 1 for stage 1 make (1, 2) the first exchange tried, and the optimum (both

@@ -141,6 +141,12 @@ TEST(StageOrder, TheSearchEndsWithTheFastestReorderingOfItsAnnealedAnswerThenIts
     const Evaluator ev(s);
     const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
     TimedPlacement best = fastest_stage_order(s, annealed, ev.iteration_time_s(annealed), kSearchStageOrders, time_s);
+    // With the evaluator's lower bound (orders it rules out are not evaluated): the same answer.
+    const TimedPlacement bounded =
+        fastest_stage_order(s, annealed, ev.iteration_time_s(annealed), kSearchStageOrders, time_s, nullptr,
+                            [&ev](const Placement& p) { return ev.time_lower_bound(p); });
+    EXPECT_EQ(bounded.placement.gpu_of_rank, best.placement.gpu_of_rank) << seed;
+    EXPECT_EQ(bounded.time_s, best.time_s) << seed;
     best = fastest_tp_ring_order(s, best.placement, best.time_s, time_s);
     EXPECT_EQ(reordered.gpu_of_rank, best.placement.gpu_of_rank) << seed;
     EXPECT_LE(ev.iteration_time_s(reordered), ev.iteration_time_s(annealed)) << seed;
