@@ -301,6 +301,7 @@ class Evaluator {
   mutable std::vector<int> dp_flow_links_, dp_flow_first_;  ///< dp_link_flows: links of stage s in [first[s], first[s+1])
   mutable std::vector<double> tp_all_hops_, tp_all_lat_;  ///< tp_hop_times: every stage's TP hop times (scratch)
   mutable std::vector<double> tp_duty_;                    ///< tp_hop_times: per stage, its all-reduce duty (scratch)
+  mutable std::vector<double> bound_round_trip_, bound_f_end_;  ///< time_lower_bound_of_hosts (scratch)
   mutable std::vector<double> dp_flow_counts_;               ///< dp_link_flows: flows on each of those links
   mutable std::vector<int> dp_link_slot_;                    ///< dp_link_flows: per link, its entry (scratch)
 };

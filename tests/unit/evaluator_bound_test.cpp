@@ -20,6 +20,10 @@
 namespace hulk {
 namespace {
 
+using testing::make_job;
+using testing::make_platform;
+using testing::make_scenario;
+
 /** The bound and the evaluation sum the same terms in different orders: equal in exact arithmetic, a few ulps
  *  apart in floating point (the slack fastest_candidate and the annealing allow). */
 constexpr double kSlack = 1e-9;
@@ -85,6 +89,21 @@ TEST(EvaluatorBound, NeverAboveTheEvaluationInAnyPipelineMode) {
   }
   EXPECT_GE(pipelined, 12);
   EXPECT_GE(compared, 600);
+}
+
+TEST(EvaluatorBound, CountsTheOneFOneBWindowOnASlowLink) {
+  // pp 2 in two regions 100 ms apart, 1F1B, 16 micro-batches, a small model: stage 0 may run only two micro-batches
+  // ahead (F j+2 waits for B j), so every two micro-batches cost a round trip over the WAN, about 16 x 100 ms in
+  // all. Fill + busy time + drain alone would give about 2 round trips: the bound must see the window.
+  const int m = 16;
+  const double latency = 0.1;
+  Scenario s = make_scenario(make_platform({1, 1}, 1, testing::a100(), {1.25e9, 50e-6}, {1.25e8, latency}),
+                             make_job(1, 1, 2, m, "1f1b"));
+  const Evaluator ev(s);
+  const std::vector<int> hosts{0, 1};
+  const double bound = ev.time_lower_bound_of_hosts(hosts), t = ev.time_of_hosts(hosts);
+  EXPECT_GE(bound, (m - 2) * latency) << "t " << t;
+  EXPECT_LE(bound * (1.0 - kSlack), t);
 }
 
 TEST(EvaluatorBound, RulesOutMostSwapsFromGreedyOnTheHulkLikeCluster) {
