@@ -15,6 +15,8 @@ namespace hulk {
 //   s+1 for j, the gradient's hand-off back and b_s (the last stage: b_s after its F(s, j));
 // - the stage's ops in its order, each after the previous one, an F after the fill, a B after its round trip: in
 //   1F1B this is the bubble of the warm-up window (F(j + w + 1) waits for B(j)), on slow links most of the time;
+// - blocking p2p: after an op with an output the rank waits until the message has left (its transfer, and under a
+//   latency-first model its latency);
 // - drain: the stage's last op is B m-1, whose gradient every lower stage still has to receive and run backward.
 // The DP all-reduces and the final barrier only add time after that.
 double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
@@ -32,6 +34,14 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     chained = chained && !ops.empty() && !ops.front().backward && ops.front().mb == 0 && ops.back().backward &&
               ops.back().mb == m - 1;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
+  // Blocking p2p (Megatron's): after an op with an output the rank waits until that message has left, at least its
+  // transfer after the op (and its latency too where the latency comes first).
+  const bool blocking = scenario_.job.pipeline_p2p_blocking();
+  const auto send_wait = [&](size_t boundary, bool forward) {
+    if (!blocking) return 0.0;
+    const double latency = forward ? lat_f_[boundary] : lat_b_[boundary];
+    return (forward ? xfer_f_[boundary] : xfer_b_[boundary]) + (latency_at_receiver_ ? 0.0 : latency);
+  };
   std::vector<double>& round_trip = bound_round_trip_;
   std::vector<double>& f_end = bound_f_end_;
   round_trip.resize(P);
@@ -53,16 +63,18 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
         drain += lat_b_[h] + xfer_b_[h] + bwd_[h];
       }
       std::fill(f_end.begin(), f_end.end(), -std::numeric_limits<double>::infinity());
-      double t = first_arrival;
+      double t = first_arrival, op_end = 0.0;
       for (const StageOp& op : schedule_[s]) {
         if (!op.backward) {
-          t += fwd_[i];
-          f_end[op.mb] = t;
+          op_end = t + fwd_[i];
+          f_end[op.mb] = op_end;
+          t = op_end + (s + 1 < P ? send_wait(at(s, d), true) : 0.0);
         } else {
-          t = std::max(t + bwd_[i], f_end[op.mb] + round_trip[s]);
+          op_end = std::max(t + bwd_[i], f_end[op.mb] + round_trip[s]);
+          t = op_end + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0);
         }
       }
-      bound = std::max(bound, t + drain);
+      bound = std::max({bound, t, op_end + drain});
     }
   }
   return bound;

@@ -106,6 +106,23 @@ TEST(EvaluatorBound, CountsTheOneFOneBWindowOnASlowLink) {
   EXPECT_LE(bound * (1.0 - kSlack), t);
 }
 
+TEST(EvaluatorBound, CountsTheBlockingSendsWait) {
+  // pp 2 over a thin WAN (10 Mbps, 1 ms): with Megatron's blocking p2p each rank waits for its message to leave after
+  // every op that has an output, 2 x 16 transfers in all on the critical path; overlapped sends do not wait.
+  Scenario s = make_scenario(make_platform({1, 1}, 1, testing::a100(), {1.25e9, 50e-6}, {1.25e6, 1e-3}),
+                             make_job(1, 1, 2, 16, "1f1b"));
+  const std::vector<int> hosts{0, 1};
+  s.job.pipeline_p2p = "overlapped";
+  const Evaluator overlapped(s);
+  s.job.pipeline_p2p = "blocking";
+  const Evaluator blocking(s);
+  const double gap_t = blocking.time_of_hosts(hosts) - overlapped.time_of_hosts(hosts);
+  const double gap_bound = blocking.time_lower_bound_of_hosts(hosts) - overlapped.time_lower_bound_of_hosts(hosts);
+  ASSERT_GT(gap_t, 0.0);
+  EXPECT_GE(gap_bound, 0.5 * gap_t) << "the bound should see most of what blocking costs";
+  EXPECT_LE(blocking.time_lower_bound_of_hosts(hosts) * (1.0 - kSlack), blocking.time_of_hosts(hosts));
+}
+
 TEST(EvaluatorBound, RulesOutMostSwapsFromGreedyOnTheHulkLikeCluster) {
   // Without this the bound could be 0 and every test above pass: on 47 servers in 12 regions a random swap from
   // greedy's placement usually puts a stage far away, and the bound should see it.
