@@ -93,6 +93,17 @@ bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) co
 }
 
 std::vector<double> JobsEvaluator::job_times_of_hosts(const std::vector<int>& host_of_rank) const {
+  return per_job_of_hosts(host_of_rank, false);
+}
+
+double JobsEvaluator::objective_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
+  return combine(per_job_of_hosts(host_of_rank, true));
+}
+
+std::vector<double> JobsEvaluator::per_job_of_hosts(const std::vector<int>& host_of_rank, bool lower_bound) const {
+  const auto time_of = [lower_bound](const Evaluator& ev, const std::vector<int>& hosts) {
+    return lower_bound ? ev.time_lower_bound_of_hosts(hosts) : ev.time_of_hosts(hosts);
+  };
   std::vector<double> times(jobs(), kInf);
   const auto& hosts = scenario_.platform.hosts;
   if (static_cast<int>(host_of_rank.size()) != offset_.back()) return times;
@@ -102,7 +113,7 @@ std::vector<double> JobsEvaluator::job_times_of_hosts(const std::vector<int>& ho
     if (h < 0 || h >= static_cast<int>(hosts.size()) || ++ranks_on_host_[h] > hosts[h].gpus) return times;
   }
   if (jobs() == 1) {
-    times[0] = evaluators_[0]->time_of_hosts(host_of_rank);
+    times[0] = time_of(*evaluators_[0], host_of_rank);
     return times;
   }
   const bool shared = count_jobs_on_links(host_of_rank);
@@ -110,7 +121,7 @@ std::vector<double> JobsEvaluator::job_times_of_hosts(const std::vector<int>& ho
     local_.assign(host_of_rank.begin() + offset_[j], host_of_rank.begin() + offset_[j + 1]);
     Evaluator& ev = *evaluators_[j];
     if (shared) ev.share_links(&divisors_);
-    times[j] = ev.time_of_hosts(local_);
+    times[j] = time_of(ev, local_);
     ev.share_links(nullptr);
     if (times[j] == kInf) return std::vector<double>(jobs(), kInf);  // one job infeasible: the placement is
   }

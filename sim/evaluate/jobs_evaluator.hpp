@@ -48,6 +48,10 @@ class JobsEvaluator {
   /** @brief The objective from the host of every rank. */
   double objective_of_hosts(const std::vector<int>& host_of_rank) const;
 
+  /** @brief A lower bound of objective_of_hosts (+infinity where it is): each job's Evaluator::
+   *  time_lower_bound_of_hosts under the same link sharing, combined as the objective combines the times. */
+  double objective_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const;
+
   /** @brief True if the scenario-wide rank `global_rank`'s stage fits a GPU of host (job's check_memory). */
   bool fits(int global_rank, int host) const;
   /** @brief Jobs counted on each link by the last evaluation (network() link ids; 0 for unused links). */
@@ -56,6 +60,8 @@ class JobsEvaluator {
  private:
   /** @brief Counts the jobs on every link for a placement (jobs_on_link_, divisors_); true if some link has two. */
   bool count_jobs_on_links(const std::vector<int>& host_of_rank) const;
+  /** @brief Each job's time (or, lower_bound, its Evaluator's lower bound) under the contention model. */
+  std::vector<double> per_job_of_hosts(const std::vector<int>& host_of_rank, bool lower_bound) const;
   /** @brief Marks the links of the route a -> b (a != b) as used by job j. */
   void mark_route(int j, int a, int b) const;
   /** @brief Marks every route between two distinct hosts of `hosts` (both directions) for job j. */

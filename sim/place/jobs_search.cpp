@@ -262,6 +262,9 @@ Placement search_jobs_placement(const Scenario& scenario, const SearchOptions& o
   const std::vector<GpuSlot> best = anneal(
       cur, start.objective_s, options, t0, rng, unit, [&](State& c) { return moves.propose(c); },
       [&](const std::vector<int>& hosts) { return ev.objective_of_hosts(hosts); },
+      [&](const std::vector<int>& hosts) {
+        return options.lower_bound ? ev.objective_lower_bound_of_hosts(hosts) : 0.0;
+      },
       [&](double t, const State& st) { top.remember(t, st); }, stats, best_t);
   Placement out{best};
   stats.best_time_s = best_t;

@@ -312,7 +312,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
         return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
       },
       [&](const std::vector<int>& hosts) {  // the robust and synchronisation objectives have no bound here
-        return robust || sync ? 0.0 : ev.time_lower_bound_of_hosts(hosts);
+        return robust || sync || !options_.lower_bound ? 0.0 : ev.time_lower_bound_of_hosts(hosts);
       },
       [&](double t, const State& st) {
         if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);

@@ -46,6 +46,10 @@ struct SearchOptions {
   /** @brief The platform's route model, shared by the caller's several searches of one scenario (hosts^2 routes:
    *  at 1,024 hosts each build costs as much as a hundred evaluations); nullptr = built by place(). One job. */
   std::shared_ptr<const RouteModel> network;
+  /** @brief Skip the evaluation of proposals the evaluator's lower bound shows rejected (annealing.hpp): the same
+   *  run bit for bit, faster. False only to compare (tests, benchmarks). No effect with robust or synchronisation
+   *  objectives, which have no bound. */
+  bool lower_bound = true;
 };
 
 /** @brief What the last place() call did. */

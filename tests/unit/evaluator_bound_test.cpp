@@ -16,6 +16,7 @@
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
+#include "sim/place/search_placer.hpp"
 
 namespace hulk {
 namespace {
@@ -214,6 +215,34 @@ TEST(AnnealingBound, TheRunIsTheSameBitForBitWithFewerEvaluations) {
     bounded += bounded_stats.bounded;
   }
   EXPECT_GT(bounded, 100) << "the bound should skip many of the hulk-like cluster's far swaps";
+}
+
+
+/** The search (one job or several) with and without the bound: the same placement, evaluations and accepted moves. */
+long long expect_same_search(const Scenario& s) {
+  SearchOptions with;
+  with.max_evaluations = 600;
+  SearchOptions without = with;
+  without.lower_bound = false;
+  SearchPlacer a(with), b(without);
+  const Placement pa = a.place(s), pb = b.place(s);
+  EXPECT_EQ(pa.gpu_of_rank, pb.gpu_of_rank) << s.name;
+  EXPECT_EQ(a.stats().accepted, b.stats().accepted) << s.name;
+  EXPECT_EQ(a.stats().evaluations, b.stats().evaluations) << s.name;
+  EXPECT_EQ(a.stats().best_time_s, b.stats().best_time_s) << s.name;
+  EXPECT_EQ(b.stats().bounded, 0) << s.name;
+  return a.stats().bounded;
+}
+
+TEST(AnnealingBound, TheSearchOfOneJobOrSeveralIsTheSameWithIt) {
+  long long one = 0, several = 0;
+  for (const Scenario& s : bound_scenarios(4)) one += expect_same_search(s);
+  one += expect_same_search(testing::hulk_like_scenario());
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) several += expect_same_search(sample_jobs_scenario(seed, 3, o));
+  EXPECT_GT(one, 0);
+  EXPECT_GT(several, 0) << "the several-job objective's bound never skipped a proposal";
 }
 
 }  // namespace
