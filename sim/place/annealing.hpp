@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/place/fastest_candidate.hpp"
 #include "sim/place/search_placer.hpp"
 
 namespace hulk {
@@ -116,27 +117,31 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     const double frac = budget > 0 ? static_cast<double>(stats.evaluations) / budget : 1.0;
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const std::uint64_t hash = RecentObjectives::hash_of(cand.host);
+    const auto kept_by = [&](double t, double u) { return u < std::exp(-(t - cur_t) / temp); };
+    const auto metropolis = [&](double t) { return std::isfinite(t) && (t <= cur_t || kept_by(t, unit(rng))); };
+    const auto evaluate = [&]() {
+      const double t = objective(cand.host);
+      recent.add(cand.host, hash, t);
+      return t;
+    };
     double t = 0;
     bool accept = false;
     if (recent.find(cand.host, hash, t)) {
       ++stats.repeats;
-      accept = std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp));
+      accept = metropolis(t);
     } else {
-      // Slack: the bound sums the evaluation's terms in another order (a few ulps apart where they are equal).
-      const double lower = bound(cand.host) * (1.0 - 1e-9);
+      const double lower = bound(cand.host) * (1.0 - kBoundRoundingSlack);
       if (lower > cur_t && std::isfinite(lower)) {
-        const double u = unit(rng);  // drawn for every slower proposal, as below
-        if (!(u < std::exp(-(lower - cur_t) / temp))) {
+        const double u = unit(rng);  // drawn for every slower proposal, as metropolis() does
+        if (!kept_by(lower, u)) {
           ++stats.bounded;
           continue;
         }
-        t = objective(cand.host);
-        recent.add(cand.host, hash, t);
-        accept = std::isfinite(t) && u < std::exp(-(t - cur_t) / temp);
+        t = evaluate();
+        accept = std::isfinite(t) && kept_by(t, u);
       } else {
-        t = objective(cand.host);
-        recent.add(cand.host, hash, t);
-        accept = std::isfinite(t) && (t <= cur_t || unit(rng) < std::exp(-(t - cur_t) / temp));
+        t = evaluate();
+        accept = metropolis(t);
       }
     }
     if (!accept) continue;

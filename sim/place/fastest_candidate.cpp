@@ -7,15 +7,6 @@
 #include "sim/evaluate/evaluator.hpp"
 
 namespace hulk {
-namespace {
-
-// The bound is a different sum of the same terms as the evaluation: where the two are equal in exact arithmetic,
-// rounding may leave the bound a few ulps above the time. A candidate is skipped only when its bound is above the
-// best time by more than that.
-constexpr double kRoundingSlack = 1e-9;
-
-}  // namespace
-
 FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates) {
   const double inf = std::numeric_limits<double>::infinity();
   const int n = static_cast<int>(candidates.size());
@@ -28,7 +19,7 @@ FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::v
   best.time_s = inf;
   for (const int i : by_bound) {
     if (!(bound[i] < inf)) break;  // infeasible, as every later one
-    if (best.index >= 0 && bound[i] > best.time_s * (1.0 + kRoundingSlack)) break;  // nor can any later one win
+    if (best.index >= 0 && bound[i] > best.time_s * (1.0 + kBoundRoundingSlack)) break;  // nor can any later one win
     const double t = ev.time_of_hosts(candidates[i]);
     ++best.evaluated;
     if (t < best.time_s || (t == best.time_s && best.index >= 0 && i < best.index)) {

@@ -17,10 +17,13 @@ class Evaluator;
 /** @brief A lower bound of a placement's cost (e.g. Evaluator::time_lower_bound); an empty function = none. */
 using PlacementBound = std::function<double(const Placement&)>;
 
+/** @brief The evaluator's lower bound sums the evaluation's terms in another order: where the two are equal in exact
+ *  arithmetic, rounding may leave the bound a few ulps above. Every use trusts it only down to this relative slack. */
+constexpr double kBoundRoundingSlack = 1e-9;
+
 /** @brief True when a candidate whose cost is at least `bound` cannot be strictly cheaper than `best`: its cost
- *  need not be computed by a loop that keeps strictly cheaper candidates only. The bound sums the evaluation's
- *  terms in another order, so it is trusted down to a relative 1e-9 (a few ulps where the two are equal). */
-inline bool cannot_beat(double bound, double best) { return bound * (1.0 - 1e-9) >= best; }
+ *  need not be computed by a loop that keeps strictly cheaper candidates only. */
+inline bool cannot_beat(double bound, double best) { return bound * (1.0 - kBoundRoundingSlack) >= best; }
 
 /** @brief The fastest candidate and its time. */
 struct FastestCandidate {

@@ -27,7 +27,7 @@ using testing::make_scenario;
 
 /** The bound and the evaluation sum the same terms in different orders: equal in exact arithmetic, a few ulps
  *  apart in floating point (the slack fastest_candidate and the annealing allow). */
-constexpr double kSlack = 1e-9;
+constexpr double kSlack = kBoundRoundingSlack;
 
 /** Sampled scenarios (one job) in every pipeline mode: each schedule with blocking and overlapped p2p, one and
  *  two channels per peer, CM02 (latency at the receiver) and LV08 (latency first). */
