@@ -92,7 +92,7 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
  *  the job's size trusts; else an empty placement. */
 TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& start, double start_s,
                                         int stage_orders) {
-  AlternativeStart other = fastest_alternative_start(ev, stage_orders);
+  AlternativeStart other = fastest_alternative_start(ev, stage_orders, start_s);
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   if (other.timed.time_s < start_s && trusted_gain(other.timed.time_s, start_s, ranks)) return other.timed;
   return {Placement{}, start_s};

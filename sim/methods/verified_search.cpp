@@ -51,7 +51,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     const Evaluator one_job(scenario, network);
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     const double greedy_s = has_greedy ? one_job.iteration_time_s(pool[0].second) : INFINITY;
-    if (const AlternativeStart other = fastest_alternative_start(one_job, kSearchStageOrders);
+    if (const AlternativeStart other = fastest_alternative_start(one_job, kSearchStageOrders, greedy_s);
         other.timed.time_s < greedy_s) {
       SearchOptions so;
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);

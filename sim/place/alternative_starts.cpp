@@ -67,10 +67,11 @@ std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluato
   return out;
 }
 
-AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders) {
-  AlternativeStart best{fastest_dp_cluster(evaluator, stage_orders), ""};
+AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders, double beat) {
+  AlternativeStart best{fastest_dp_cluster(evaluator, stage_orders, beat), ""};
   if (!best.timed.placement.gpu_of_rank.empty()) best.origin = "dp-cluster";
   for (Placement& placed : fastest_hosts_greedy_placements(evaluator)) {
+    if (cannot_beat(evaluator.time_lower_bound(placed), std::min(beat, best.timed.time_s))) continue;
     const double t = evaluator.iteration_time_s(placed);
     if (t < best.timed.time_s) best = {{std::move(placed), t}, "fastest-hosts"};
   }

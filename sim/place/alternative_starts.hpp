@@ -12,6 +12,7 @@
  *    is why the annealing rarely finds it. Found on the design seed 20261222: a wan-host cluster (dp 1 x tp 2 x pp 16,
  *    32 of 62 GPUs) where greedy put half the stages on two P40 hosts, 42.6 s by the evaluator; greedy on the four
  *    fastest hosts 16.9 s, the search 16.8 s. */
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ struct AlternativeStart {
 };
 
 /** @brief The fastest by the evaluator of fastest_dp_cluster(evaluator, stage_orders) and the
- *  fastest_hosts_greedy_placements() (greedy orders their stages itself); the DP cluster on ties. One job. */
-AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders);
+ *  fastest_hosts_greedy_placements() (greedy orders their stages itself); the DP cluster on ties. One job. `beat`
+ *  as in fastest_dp_cluster: the answer is exact whenever it is faster than beat (the callers use it only then). */
+AlternativeStart fastest_alternative_start(const Evaluator& evaluator, int stage_orders,
+                                           double beat = std::numeric_limits<double>::infinity());
 
 }  // namespace hulk

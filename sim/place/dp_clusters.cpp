@@ -166,13 +166,18 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
   return out;
 }
 
-TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders) {
+TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders, double beat) {
   const auto time_s = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
   const auto bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
   TimedPlacement best{Placement{}, std::numeric_limits<double>::infinity()};
   for (const Placement& cluster : dp_cluster_placements(evaluator)) {
-    TimedPlacement ordered = fastest_stage_order(evaluator.scenario(), cluster, time_s(cluster), stage_orders, time_s,
-                                                 &evaluator.network(), bound);
+    const double limit = std::min(beat, best.time_s);
+    // A cluster that cannot win still lends its stage blocks to the reorderings, judged against the limit: the one
+    // it would have given is the fastest reordering, kept by the loop only when faster than the limit anyway.
+    const bool ruled_out = cannot_beat(bound(cluster), limit);
+    TimedPlacement ordered = fastest_stage_order(evaluator.scenario(), cluster, ruled_out ? limit : time_s(cluster),
+                                                 stage_orders, time_s, &evaluator.network(), bound);
+    if (ruled_out && ordered.placement.gpu_of_rank == cluster.gpu_of_rank) continue;
     if (ordered.time_s < best.time_s) best = std::move(ordered);
   }
   return best;

@@ -22,6 +22,7 @@
  *  - over every host, or over the hosts at least as fast as the slowest GPU the job needs when it takes the fastest
  *    first (spare slower GPUs left out: a cluster otherwise fills a stage with a region's slow GPUs).
  *  The stages' order along the pipeline is left to the caller (stage_order.hpp reorders the blocks). */
+#include <limits>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -38,7 +39,10 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator);
 
 /** @brief The fastest by the evaluator of dp_cluster_placements(), each first given the fastest of itself and up to
  *  stage_orders reorderings of its stages (stage_order.hpp); the first on ties. An empty placement of time
- *  +infinity when there is none. */
-TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders);
+ *  +infinity when there is none. Only an answer faster than `beat` matters to the caller: candidates the
+ *  evaluator's lower bound shows no faster than it (or than the best so far) are not evaluated, so the answer is
+ *  the same as with beat = +infinity whenever that one is faster than `beat` (otherwise it may be another or none). */
+TimedPlacement fastest_dp_cluster(const Evaluator& evaluator, int stage_orders,
+                                  double beat = std::numeric_limits<double>::infinity());
 
 }  // namespace hulk

@@ -156,5 +156,31 @@ TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampl
   EXPECT_GT(built, 0);
 }
 
+
+TEST(AlternativeStarts, ATimeToBeatChangesNoAnswerFasterThanIt) {
+  // Callers use the alternative start only when it is faster than theirs; told that time, the DP clusters, their
+  // reorderings and the fastest-hosts placements that the evaluator's bound rules out are not evaluated. Whenever the
+  // answer without it is faster than the time to beat, the answer with it must be the same.
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const AlternativeStart free = fastest_alternative_start(ev, 6);
+    if (free.timed.placement.gpu_of_rank.empty()) continue;
+    const double greedy_s = ev.iteration_time_s(GreedyPlacer().place(s));
+    for (const double beat : {greedy_s, free.timed.time_s * 1.001, free.timed.time_s * 1.5}) {
+      if (!(free.timed.time_s < beat)) continue;
+      const AlternativeStart told = fastest_alternative_start(ev, 6, beat);
+      EXPECT_EQ(told.timed.placement.gpu_of_rank, free.timed.placement.gpu_of_rank) << seed;
+      EXPECT_EQ(told.timed.time_s, free.timed.time_s) << seed;
+      EXPECT_EQ(told.origin, free.origin) << seed;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 20);
+}
+
 }  // namespace
 }  // namespace hulk
