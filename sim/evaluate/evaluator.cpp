@@ -52,6 +52,10 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   }
   const Parallelism& par = scenario_.job.par;
   schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
+  schedule_chained_ = true;
+  for (const std::vector<StageOp>& ops : schedule_)
+    schedule_chained_ = schedule_chained_ && !ops.empty() && !ops.front().backward && ops.front().mb == 0 &&
+                        ops.back().backward && ops.back().mb == std::max(1, cost_.micro_batches) - 1;
   link_count_.assign(network_->links(), 0);
   extra_load_.assign(network_->links(), 0.0);
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
@@ -84,11 +88,13 @@ bool Evaluator::fits(int rank, int host) const { return stage_fits(plan_.coord_o
 
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
 
-EvalBreakdown Evaluator::evaluate(const Placement& placement) const {
+std::vector<int> Evaluator::host_indices(const Placement& placement) {
   std::vector<int> hosts(placement.gpu_of_rank.size());
   for (size_t r = 0; r < hosts.size(); ++r) hosts[r] = placement.gpu_of_rank[r].host;
-  return evaluate_hosts(hosts);
+  return hosts;
 }
+
+EvalBreakdown Evaluator::evaluate(const Placement& placement) const { return evaluate_hosts(host_indices(placement)); }
 
 bool Evaluator::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
   const int H = network_->hosts();

@@ -167,6 +167,8 @@ class Evaluator {
   const Scenario& scenario() const { return scenario_; }
 
  private:
+  /** @brief Host index of every rank of a placement (only a rank's host matters here). */
+  static std::vector<int> host_indices(const Placement& placement);
   /** @brief Times of concurrent transfers src[i] -> dst[i] of `bytes` each, sharing links (approximation 1). */
   void concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
                         const double* bytes_each = nullptr) const;
@@ -234,6 +236,7 @@ class Evaluator {
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
+  bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (time_lower_bound_of_hosts)
   int channels_ = 1;                 ///< network.channels_per_peer
   bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
   double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes (0 = no per-flow cap)

@@ -29,10 +29,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   if (P > 1) pp_handoffs(host_of_rank, out);
   // Fill and drain hold for schedules whose every stage starts with F 0 and ends with B m-1 (GPipe and 1F1B); any
   // other keeps only the ops in order and the round trips.
-  bool chained = true;
-  for (const std::vector<StageOp>& ops : schedule_)
-    chained = chained && !ops.empty() && !ops.front().backward && ops.front().mb == 0 && ops.back().backward &&
-              ops.back().mb == m - 1;
+  const bool chained = schedule_chained_;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
   // Blocking p2p (Megatron's): after an op with an output the rank waits until that message has left, at least its
   // transfer after the op (and its latency too where the latency comes first).
@@ -81,9 +78,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
 }
 
 double Evaluator::time_lower_bound(const Placement& placement) const {
-  std::vector<int> hosts(placement.gpu_of_rank.size());
-  for (size_t r = 0; r < hosts.size(); ++r) hosts[r] = placement.gpu_of_rank[r].host;
-  return time_lower_bound_of_hosts(hosts);
+  return time_lower_bound_of_hosts(host_indices(placement));
 }
 
 }  // namespace hulk

@@ -156,7 +156,6 @@ TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampl
   EXPECT_GT(built, 0);
 }
 
-
 TEST(AlternativeStarts, ATimeToBeatChangesNoAnswerFasterThanIt) {
   // Callers use the alternative start only when it is faster than theirs; told that time, the DP clusters, their
   // reorderings and the fastest-hosts placements that the evaluator's bound rules out are not evaluated. Whenever the
