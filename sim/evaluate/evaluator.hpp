@@ -128,7 +128,8 @@ class Evaluator {
   EvalBreakdown evaluate_hosts(const std::vector<int>& host_of_rank) const;
   /** @brief A lower bound of time_of_hosts() (+infinity where that is), for a fraction of its cost: every replica's
    *  pipeline fill, its busiest stage's ops and the drain of that stage's last gradient, each hand-off at its alone
-   *  time (no link sharing), no DP all-reduce (evaluator_bound.cpp says why it bounds). Placers that keep the best of
+   *  time (no link sharing), and after it each DP member's sends of its all-reduce at the routes' alone rates
+   *  (evaluator_bound.cpp says why it bounds). Placers that keep the best of
    *  many candidates skip those whose bound is not below the best time so far: the same answer, fewer evaluations. */
   double time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const;
   /** @brief time_lower_bound_of_hosts of a placement's hosts. */
@@ -197,6 +198,26 @@ class Evaluator {
    *  all-reduces of the last pass (stage_done_, dp_s_, dp_link_flows) weigh on the hand-offs' links
    *  (approximation 7). */
   void pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load = false) const;
+  /** @brief One DP group's all-reduce (hosts of its n members, member i entering it no earlier than entered[i]): the
+   *  least time any of the estimates (per stage, or the all-stage fluid) gives its last arrival, each member's sends
+   *  one after another but for the connection's channels, each at its route's alone rate. Adds the bytes the
+   *  group's transfers put on each link to bound_link_work_, and 1 to `phased` if it runs the hierarchical phases
+   *  (a balanced group in several regions) (evaluator_bound.cpp). */
+  double dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes, int& phased) const;
+  /** @brief The busiest link of bound_link_work_ (bytes): its bytes over its capacity (s); clears the work. */
+  double busiest_link_s() const;
+  /** @brief True when the DP all-reduces are estimated in the all-stage fluid (dp_allreduces_from_stage_ends), false
+   *  when stage by stage (too many transfers for the fluid). */
+  bool dp_fluid_applies() const;
+  /** @brief The busiest link's PP hand-off work (s): the bytes every replica's messages put on it over the
+   *  iteration (m per direction and boundary, each its flows on the link x pp_message_bytes) over its capacity.
+   *  Needs the hand-offs of pp_handoffs(); 0 where the pipelines are not all simulated jointly (evaluator_bound.cpp). */
+  double handoff_link_work_s() const;
+  /** @brief Adds `bytes` to bound_link_work_ on every link of the route from host a to host b. */
+  void add_link_work(int a, int b, double bytes) const;
+  /** @brief Seconds to send `bytes` from host a to host b with no other flow on the route (latency excluded): the
+   *  least any estimate gives (flow cap, TCP window, the links' capacities under share_links). */
+  double alone_transfer_s(int a, int b, double bytes) const;
   /** @brief Every stage's DP time (dp_s_) from stage_done_ / replica_done_ (approximation 3). */
   void dp_times(const std::vector<int>& host_of_rank) const;
   /** @brief True when some stage's DP all-reduce starts while another stage is still in its pipeline. */
@@ -305,6 +326,9 @@ class Evaluator {
   mutable std::vector<double> tp_all_hops_, tp_all_lat_;  ///< tp_hop_times: every stage's TP hop times (scratch)
   mutable std::vector<double> tp_duty_;                    ///< tp_hop_times: per stage, its all-reduce duty (scratch)
   mutable std::vector<double> bound_round_trip_, bound_f_end_;  ///< time_lower_bound_of_hosts (scratch)
+  mutable std::vector<double> bound_done_, bound_op_end_, bound_entered_, bound_hop_;  ///< time_lower_bound_of_hosts (scratch)
+  mutable std::vector<double> bound_link_work_;  ///< time_lower_bound_of_hosts: bytes per link id, 0 between calls
+  mutable std::vector<int> bound_links_;         ///< time_lower_bound_of_hosts: the links with work (scratch)
   mutable std::vector<double> dp_flow_counts_;               ///< dp_link_flows: flows on each of those links
   mutable std::vector<int> dp_link_slot_;                    ///< dp_link_flows: per link, its entry (scratch)
 };

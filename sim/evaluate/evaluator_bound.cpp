@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/region_blocks.hpp"
 
 namespace hulk {
 
@@ -17,8 +19,15 @@ namespace hulk {
 //   1F1B this is the bubble of the warm-up window (F(j + w + 1) waits for B(j)), on slow links most of the time;
 // - blocking p2p: after an op with an output the rank waits until the message has left (its transfer, and under a
 //   latency-first model its latency);
-// - drain: the stage's last op is B m-1, whose gradient every lower stage still has to receive and run backward.
-// The DP all-reduces and the final barrier only add time after that.
+// - drain: a stage's last op is B m-1, which needs the gradient of stage s+1's B m-1: the stage ends no earlier
+//   than s+1's last op, the hand-off back and its own backward.
+// That bounds when each replica's stage s is done (its entry in replica_done_, in either pass). The iteration ends
+// no earlier than the last arrival of each DP all-reduce (evaluate_hosts: stage_done_ + dp_s_), whose member d
+// enters no earlier than its replica's stage is done (the per-stage estimates start every member at stage_done_,
+// the all-stage fluid at the member's own end). From there the member's sends go out one after another, but for the
+// connection's channels (chunk q waits until chunk q - channels has left, in ring_steps.cpp and in the fluid's
+// add_ring), each at most at the route's alone rate (every estimate divides capacities among flows and caps a flow
+// by the flow cap and the TCP window), and the last one still has its route's latency to go (dp_member_lower_bound_s).
 double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
   EvalBreakdown out;
   if (!hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
@@ -43,6 +52,10 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   std::vector<double>& f_end = bound_f_end_;
   round_trip.resize(P);
   f_end.resize(m);
+  std::vector<double>& done = bound_done_;  // per (stage, replica): the least end of its pipeline part
+  std::vector<double>& op_end_of = bound_op_end_;  // per stage of the replica: the least end of its last op
+  done.assign(static_cast<size_t>(P) * D, 0.0);
+  op_end_of.resize(P);
   double bound = 0.0;
   for (int d = 0; d < D; ++d) {
     round_trip[P - 1] = bwd_[at(P - 1, d)];
@@ -51,13 +64,11 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
       round_trip[s] = lat_f_[h] + xfer_f_[h] + fwd_[at(s + 1, d)] + round_trip[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h];
     }
     double first_arrival = 0.0;  // earliest arrival of activation 0 at stage s
-    double drain = 0.0;          // least time from stage s's last op's end to stage 0's
     for (int s = 0; s < P; ++s) {
       const size_t i = at(s, d);
       if (s > 0 && chained) {
         const size_t h = at(s - 1, d);  // boundary s-1 -> s
         first_arrival += fwd_[h] + lat_f_[h] + xfer_f_[h];
-        drain += lat_b_[h] + xfer_b_[h] + bwd_[h];
       }
       std::fill(f_end.begin(), f_end.end(), -std::numeric_limits<double>::infinity());
       double t = first_arrival, op_end = 0.0;
@@ -71,14 +82,197 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
           t = op_end + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0);
         }
       }
-      bound = std::max({bound, t, op_end + drain});
+      done[i] = t;
+      op_end_of[s] = op_end;
     }
+    if (chained)  // the drain, from the last stage down
+      for (int s = P - 2; s >= 0; --s) {
+        const size_t h = at(s, d);  // boundary s -> s+1
+        op_end_of[s] = std::max(op_end_of[s], op_end_of[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h]);
+        done[h] = std::max(done[h], op_end_of[s] + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0));
+      }
+    for (int s = 0; s < P; ++s) bound = std::max(bound, done[at(s, d)]);
+  }
+  if (P > 1) {
+    // Every message crossing the busiest link: none is sent before some replica's first forward ended, and the
+    // last one's receiver still runs an op with it.
+    double first_op = std::numeric_limits<double>::infinity(), least_op = first_op;
+    for (int d = 0; d < D; ++d) first_op = std::min(first_op, fwd_[at(0, d)]);
+    for (size_t i = 0; i < fwd_.size() && i < static_cast<size_t>(P) * D; ++i)
+      least_op = std::min({least_op, fwd_[i], bwd_[i]});
+    const double work = handoff_link_work_s();
+    if (work > 0) bound = std::max(bound, first_op + work + least_op);
+  }
+  if (D < 2) return bound;
+  // Every stage's all-reduce: each member's own chain of sends, and the stage's busiest link (its all-reduce
+  // starts no earlier than its first member entered). A link carries at most its capacity in the fluid; stage by
+  // stage, a ring hop may have `channels` chunks in flight each at its share, the balanced hierarchical phases
+  // follow each other but a stage's unbalanced groups run beside them (twice as much then); the per-stage tree
+  // prices later transfers alone, so it gives no such total.
+  const std::string& algo = scenario_.job.collective;
+  const bool fluid = dp_fluid_applies();
+  std::vector<int>& hosts = member_hosts_;
+  std::vector<double>& entered = bound_entered_;
+  hosts.resize(D);
+  entered.resize(D);
+  for (int s = 0; s < P; ++s) {
+    const double bytes = cost_.stages[s].dp_grad_bytes;
+    if (!(bytes > 0)) continue;
+    for (int d = 0; d < D; ++d) entered[d] = done[at(s, d)];
+    // Stage by stage, the all-reduce starts when the stage's last replica is done (stage_done_); in the fluid each
+    // member at its own replica's end.
+    if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
+    int phased = 0;  // balanced hierarchical groups of the stage
+    for (int t = 0; t < par.tp; ++t) {
+      for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[plan_.rank_of(s, d, t)];
+      bound = std::max(bound, dp_group_lower_bound_s(hosts.data(), entered.data(), D, bytes, phased));
+    }
+    const double busiest = busiest_link_s();
+    const bool beside = phased > 0 && phased < par.tp;
+    const double link_rate_factor = fluid ? 1.0 : algo == "tree" ? 0.0 : (beside ? 2.0 : 1.0) * channels_;
+    if (link_rate_factor > 0)
+      bound = std::max(bound, *std::min_element(entered.begin(), entered.end()) + busiest / link_rate_factor);
   }
   return bound;
 }
 
 double Evaluator::time_lower_bound(const Placement& placement) const {
   return time_lower_bound_of_hosts(host_indices(placement));
+}
+
+double Evaluator::handoff_link_work_s() const {
+  // The pipeline simulation shares a link among the messages on it by their flows (a message of w flows on a link
+  // now carrying n gets w / n of its alone rate there), and alone a message's w flows on a link move at most the
+  // link's capacity: together the messages never move more than the capacity. Groups of replicas above
+  // kJointReplicas are run one by one with their sharing folded into the transfer times: no such total there.
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp;
+  if (D > kJointReplicas) return 0.0;
+  std::vector<double>& work = bound_link_work_;
+  if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
+  const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;
+  for (int dir = 0; dir < 2; ++dir) {
+    const std::vector<int>& links = dir == 0 ? links_f_ : links_b_;
+    const std::vector<int>& weights = dir == 0 ? weights_f_ : weights_b_;
+    for (size_t e = 0; e < static_cast<size_t>(P - 1) * D; ++e)
+      for (int k = 0; k < 3; ++k) {
+        const int l = links[3 * e + k];
+        if (l < 0) continue;
+        if (work[l] == 0.0) bound_links_.push_back(l);
+        work[l] += std::max(1, weights[3 * e + k]) * bytes;
+      }
+  }
+  return busiest_link_s();
+}
+
+void Evaluator::add_link_work(int a, int b, double bytes) const {
+  std::vector<double>& work = bound_link_work_;
+  if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
+  const Route& r = network_->route(a, b);
+  for (int k = 0; k < r.n_links; ++k) {
+    const int l = r.links[k];
+    if (work[l] == 0.0) bound_links_.push_back(l);
+    work[l] += bytes;
+  }
+}
+
+double Evaluator::busiest_link_s() const {
+  double busiest = 0.0;
+  for (const int l : bound_links_) {
+    const double capacity =
+        link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
+    busiest = std::max(busiest, bound_link_work_[l] / capacity);
+    bound_link_work_[l] = 0.0;
+  }
+  bound_links_.clear();
+  return busiest;
+}
+
+double Evaluator::alone_transfer_s(int a, int b, double bytes) const {
+  // concurrent_times' and the fluid's rate of a flow with no other flow on its links (its extra load >= 0 only
+  // lowers it).
+  const Route& r = network_->route(a, b);
+  double share = r.flow_cap_Bps;
+  if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
+  for (int k = 0; k < r.n_links; ++k) {
+    const int l = r.links[k];
+    share = std::min(share, link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l]
+                                           : network_->link_bandwidth_Bps(l));
+  }
+  return bytes / share;
+}
+
+double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes,
+                                         int& phased) const {
+  // A member's `steps` chunks to one successor: chunk q leaves no earlier than chunk q - channels left plus its
+  // transfer, so the last leaves ceil(steps / channels) transfers after the member entered (at least).
+  const auto sends = [&](int from, int to, double chunk, int steps) {
+    if (steps <= 0) return 0.0;
+    add_link_work(hosts[from], hosts[to], steps * chunk);
+    return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(hosts[from], hosts[to], chunk);
+  };
+  const auto latency = [&](int a, int b) { return network_->route(hosts[a], hosts[b]).latency_s; };
+  double end = 0.0;
+  if (scenario_.job.collective == "tree") {
+    // A member's buffer up to its parent, then the result back down (the root: with its first child).
+    for (int i = 0; i < n; ++i) {
+      const int child = i == 0 ? 1 : i, parent = (child - 1) / 2;
+      const double up = alone_transfer_s(hosts[child], hosts[parent], bytes) + latency(child, parent);
+      const double down = alone_transfer_s(hosts[parent], hosts[child], bytes) + latency(parent, child);
+      end = std::max(end, entered[i] + up + down);
+      if (i > 0) {
+        add_link_work(hosts[i], hosts[parent], bytes);
+        add_link_work(hosts[parent], hosts[i], bytes);
+      }
+    }
+    return end;
+  }
+  // The ring's member order: dp order, or (hierarchical) region by region.
+  RegionBlocks& rb = region_blocks_;
+  int R = 1, k = n;
+  const int* order = nullptr;
+  if (scenario_.job.collective == "hierarchical") {
+    rb.group(*network_, hosts, n);
+    order = rb.order.data();
+    if (rb.balanced()) R = rb.regions, k = rb.per_region;
+  }
+  phased += R > 1;
+  const auto at = [&](int position) { return order ? order[position] : position; };
+  if (R == 1) {
+    // One ring: the chunk a member sends at step q is the one it received at step q-1 (arrived: latency and
+    // transfer), so from the member at position p, 2(n-1) hops in a row around the ring, each at least its latency
+    // and alone transfer: twice around but for the last two hops.
+    std::vector<double>& hop = bound_hop_;
+    hop.resize(n);
+    double around = 0.0;
+    for (int p = 0; p < n; ++p) {
+      const int a = at(p), b = at((p + 1) % n);
+      hop[p] = latency(a, b) + alone_transfer_s(hosts[a], hosts[b], bytes / n);
+      around += hop[p];
+    }
+    for (int p = 0; p < n; ++p)
+      end = std::max(end, entered[at(p)] + 2.0 * around - hop[(p + n - 2) % n] - hop[(p + n - 1) % n]);
+  }
+  for (int position = 0; position < n; ++position) {
+    const int member = at(position);
+    double chain = 0.0;
+    if (R == 1) {  // one ring of n: 2(n-1) chunks of bytes / n to the next member
+      const int next = at((position + 1) % n);
+      chain = sends(member, next, bytes / n, 2 * (n - 1)) + latency(member, next);
+    } else {
+      // Balanced hierarchical: reduce-scatter in the region's ring (k-1 chunks of bytes / k), the cross-region
+      // ring (2(R-1) chunks of bytes / (kR)), the all-gather in the region's ring; the region's ring comes last
+      // unless k = 1.
+      const int block = position / k, j = position % k;
+      const int local_next = at(block * k + (j + 1) % k), cross_next = at(((block + 1) % R) * k + j);
+      const double local = k > 1 ? sends(member, local_next, bytes / k, k - 1) : 0.0;
+      chain = local + sends(member, cross_next, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
+      chain += k > 1 ? sends(member, local_next, bytes / k, k - 1) + latency(member, local_next)
+                     : latency(member, cross_next);
+    }
+    end = std::max(end, entered[member] + chain);
+  }
+  return end;
 }
 
 }  // namespace hulk

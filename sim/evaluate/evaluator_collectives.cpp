@@ -170,6 +170,13 @@ void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector
 
 }  // namespace
 
+bool Evaluator::dp_fluid_applies() const {
+  const Parallelism& par = scenario_.job.par;
+  const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
+  return scenario_.job.collective == "tree" ? groups * 2 * (D - 1) <= 1024
+                                            : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
+}
+
 bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
@@ -182,9 +189,8 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   // ignore the ones still in flight, put greedy's placement of tree jobs of 16-64 replicas 66-79% under SimGrid and
   // so chose placements SimGrid ran 1.5-2.4x slower (the platform of ctest -R TreeAllReduces, a scratch comparison
   // of the two bounds); here they are within 1%, at 0.3-3 ms an evaluation instead of 0.1-0.2 ms.
+  if (!dp_fluid_applies()) return false;
   const std::string& algo = scenario_.job.collective;
-  const long groups = static_cast<long>(P) * T;
-  if (algo == "tree" ? groups * 2 * (D - 1) > 1024 : (P < 2 || groups * 2 * D * (D - 1) > 128)) return false;
   TransferFluid& fl = fluid_;
   fl.clear();
   std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
