@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <functional>
 #include <utility>
+#include <vector>
 
 #include "sim/core/jobs.hpp"
+#include "sim/core/parallel_tasks.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/alternative_starts.hpp"
@@ -114,28 +116,32 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   const int budget = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
   if (has_several_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, budget, reruns);
   const Evaluator ev(scenario);
-  const auto time_s = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
   const double start_s = ev.iteration_time_s(start);
   // The runs' answer with its stage blocks reordered (the annealing changes blocks, rarely their order) and, with
-  // tp_rings, its TP rings re-chained.
-  const auto runs_from = [&](const Placement& from, double from_s) {
+  // tp_rings, its TP rings re-chained; judged by `judge` (an evaluator of the calling branch's own: its scratch is
+  // not shared between threads).
+  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s) {
+    const auto time_s = [&judge](const Placement& p) { return judge.iteration_time_s(p); };
     auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, reruns, time_s);
-    TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &ev.network(),
-                                             [&ev](const Placement& p) { return ev.time_lower_bound(p); });
-    if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &ev.network());
+    TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &judge.network(),
+                                             [&judge](const Placement& p) { return judge.time_lower_bound(p); });
+    if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &judge.network());
     return out;
   };
-  TimedPlacement ordered = runs_from(start, start_s);
   // From a faster alternative start too, the faster answer kept (the learned one on ties), so never slower than
   // without it. Only replacing the start by it cost as often as it gained: a better start can still end in a slower
   // valley (fresh seed 20261224: one wan-host cluster 7.11 -> 9.20 s, another 5.88 -> 5.66 s in SimGrid).
-  if (options.alternative_starts) {
-    const TimedPlacement other = faster_alternative_start(ev, start, start_s, stage_orders);
-    if (!other.placement.gpu_of_rank.empty()) {
-      TimedPlacement alt = runs_from(other.placement, other.time_s);
-      if (alt.time_s < ordered.time_s) ordered = std::move(alt);
-    }
-  }
+  // The two branches are independent: one per core (parallel_tasks.hpp), the same answers on any number.
+  TimedPlacement ordered, alt;
+  std::vector<std::function<void()>> branches{[&]() { ordered = runs_from(ev, start, start_s); }};
+  if (options.alternative_starts)
+    branches.push_back([&]() {
+      const Evaluator own(scenario, ev.shared_network());
+      const TimedPlacement other = faster_alternative_start(own, start, start_s, stage_orders);
+      if (!other.placement.gpu_of_rank.empty()) alt = runs_from(own, other.placement, other.time_s);
+    });
+  run_tasks(branches);
+  if (!alt.placement.gpu_of_rank.empty() && alt.time_s < ordered.time_s) ordered = std::move(alt);
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower
   return trusted_gain(ordered.time_s, start_s, ranks) ? ordered.placement : start;

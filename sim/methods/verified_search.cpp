@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/parallel_tasks.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
@@ -35,32 +39,45 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   }
   const Placement rr = round_robin_placement(scenario);
   if (placement_problem(scenario, rr, checks_memory(scenario)).empty()) add("round-robin", rr);
+  // The restarts and the alternative start's run are independent annealing runs, one per core (parallel_tasks.hpp);
+  // their answers join the pool in the order below whatever the threads, and the SimGrid checks (which fork) come
+  // after every thread has ended.
   const int restarts = std::max(1, options_.restarts);
-  for (int k = 0; k < restarts; ++k) {
-    SearchOptions so;
-    so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
-    so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
-    so.network = network;
-    add("anneal#" + std::to_string(k), SearchPlacer(so).place(scenario));  // throws if nothing fits
-  }
+  std::vector<Placement> annealed(restarts + 1);
+  std::string alternative_origin;
+  std::vector<std::function<void()>> runs;
+  for (int k = 0; k < restarts; ++k)
+    runs.push_back([&, k]() {
+      SearchOptions so;
+      so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
+      so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
+      so.network = network;
+      annealed[k] = SearchPlacer(so).place(scenario);  // throws if nothing fits
+    });
   // One more run, from an alternative start when the evaluator finds one faster than greedy's: the restarts all
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
   // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
   if (network && !scenario.job.sync.diloco()) {
-    const Evaluator one_job(scenario, network);
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
-    const double greedy_s = has_greedy ? one_job.iteration_time_s(pool[0].second) : INFINITY;
-    if (const AlternativeStart other = fastest_alternative_start(one_job, kSearchStageOrders, greedy_s);
-        other.timed.time_s < greedy_s) {
-      SearchOptions so;
-      so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
-      so.seed = component_seed(scenario.seed, "search#" + other.origin);
-      so.network = network;
-      so.start = other.timed.placement;
-      add("anneal-" + other.origin, SearchPlacer(so).place(scenario));
-    }
+    runs.push_back([&, has_greedy]() {
+      const Evaluator one_job(scenario, network);
+      const double greedy_s = has_greedy ? one_job.iteration_time_s(pool[0].second) : INFINITY;
+      if (const AlternativeStart other = fastest_alternative_start(one_job, kSearchStageOrders, greedy_s);
+          other.timed.time_s < greedy_s) {
+        SearchOptions so;
+        so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
+        so.seed = component_seed(scenario.seed, "search#" + other.origin);
+        so.network = network;
+        so.start = other.timed.placement;
+        alternative_origin = other.origin;
+        annealed[restarts] = SearchPlacer(so).place(scenario);
+      }
+    });
   }
+  run_tasks(runs);
+  for (int k = 0; k < restarts; ++k) add("anneal#" + std::to_string(k), annealed[k]);
+  if (!alternative_origin.empty()) add("anneal-" + alternative_origin, annealed[restarts]);
   const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;

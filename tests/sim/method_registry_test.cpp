@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/labelling.hpp"
@@ -70,6 +72,27 @@ TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
   std::printf("[search] SimGrid: greedy %.2f s, best other candidate %.2f s, run from the DP clusters %.2f s\n",
               placer.candidates().front().simgrid_s, others, cluster);
   EXPECT_LT(cluster, others);
+}
+
+TEST(MethodRegistry, SearchIsTheSameOnOneThreadOrTwo) {
+  // The restarts and the alternative start's run go one per core (parallel_tasks.hpp): the candidates, their order
+  // and the answer must not depend on it. The DP-cluster cluster above, so the alternative start's run is there too.
+  const Scenario s = wan_host_cluster(13791468928243415858ULL);
+  VerifiedSearchOptions options;
+  options.total_evaluations = 2000;
+  std::vector<std::vector<std::string>> origins;
+  std::vector<Placement> answers;
+  for (const char* threads : {"1", "2"}) {
+    setenv("HULK_THREADS", threads, 1);
+    VerifiedSearchPlacer placer(options);
+    answers.push_back(placer.place(s));
+    origins.emplace_back();
+    for (const VerifiedCandidate& c : placer.candidates()) origins.back().push_back(c.origin);
+  }
+  unsetenv("HULK_THREADS");
+  EXPECT_EQ(answers[0].gpu_of_rank, answers[1].gpu_of_rank);
+  EXPECT_EQ(origins[0], origins[1]);
+  EXPECT_NE(std::find(origins[0].begin(), origins[0].end(), "anneal-dp-cluster"), origins[0].end());
 }
 
 TEST(MethodRegistry, SearchRunsFromGreedyOnTheFastestHostsWhereThatBeatsGreedy) {
