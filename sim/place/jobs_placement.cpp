@@ -188,11 +188,16 @@ Placement greedy_on(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) 
 
 }  // namespace
 
-const Placement& GreedyShareCache::place(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
+Placement GreedyShareCache::place(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
   auto key = std::make_pair(j, gpus);
-  auto it = placed_.find(key);
-  if (it == placed_.end()) it = placed_.emplace(std::move(key), greedy_on(s, j, gpus)).first;
-  return it->second;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = placed_.find(key); it != placed_.end()) return it->second;
+  }
+  Placement placed = greedy_on(s, j, gpus);  // outside the lock: other threads' greedy runs go on meanwhile
+  const std::lock_guard<std::mutex> lock(mutex_);
+  placed_.emplace(std::move(key), placed);
+  return placed;
 }
 
 Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order, bool reserve,

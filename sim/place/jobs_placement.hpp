@@ -5,6 +5,7 @@
  *  when has_several_jobs(scenario); a one-job scenario never comes here. */
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -30,13 +31,15 @@ std::vector<int> largest_jobs_first(const Scenario& scenario);
 
 /** @brief The one-job greedy's placements of a scenario's jobs on GPU sets, kept for reuse. Greedy over many job
  *  orders places the same job on the same free GPUs again and again (orders that share a prefix; `reserve` when it
- *  reserves nothing): a pure cache, every answer is the one greedy computes. Valid for one scenario only. */
+ *  reserves nothing): a pure cache, every answer is the one greedy computes. Valid for one scenario only. Safe to
+ *  share between threads (two may compute the same entry at once; both get the same placement). */
 class GreedyShareCache {
  public:
   /** @brief The one-job greedy's placement of job j on `gpus` (sorted, as free_gpus gives them), in original slots. */
-  const Placement& place(const Scenario& scenario, int j, const std::vector<GpuSlot>& gpus);
+  Placement place(const Scenario& scenario, int j, const std::vector<GpuSlot>& gpus);
 
  private:
+  std::mutex mutex_;
   std::map<std::pair<int, std::vector<GpuSlot>>, Placement> placed_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -12,6 +13,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/core/parallel_tasks.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/annealing.hpp"
 #include "sim/place/jobs_placement.hpp"
@@ -59,26 +61,45 @@ void consider(const Scenario& s, const JobsEvaluator& ev, const Placement& p, co
 }  // namespace
 
 Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used) {
+  // Every (reserve, order) greedy run is independent: they run on the machine's cores (parallel_tasks.hpp), then are
+  // judged one after another in their order, so the answer is the same on any number of threads.
+  struct Run {
+    bool reserve;
+    std::vector<int> order;
+    Placement placement;
+    std::optional<InputError> error;  // this order leaves a job no room; another may not
+  };
+  std::vector<Run> runs;
+  for (bool reserve : {false, true})
+    for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder))
+      runs.push_back({reserve, order, Placement{}, std::nullopt});
+  GreedyShareCache cache;  // 48 greedy runs over 4 jobs place the same job on the same GPUs many times
+  std::vector<std::function<void()>> tasks;
+  for (Run& run : runs)
+    tasks.push_back([&s, &cache, &run]() {
+      try {
+        run.placement = greedy_jobs_placement(s, run.order, run.reserve, &cache);
+      } catch (const InputError& e) {
+        run.error = e;
+      }
+    });
+  run_tasks(tasks);
   std::optional<InputError> first;
   Placement best;
   double best_s = kInf;
-  GreedyShareCache cache;  // 48 greedy runs over 4 jobs place the same job on the same GPUs many times
   std::map<std::vector<GpuSlot>, double> objective_of;  // different orders often give the same placement
-  for (bool reserve : {false, true}) {
-    for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder)) {
-      try {
-        Placement p = greedy_jobs_placement(s, order, reserve, &cache);
-        const auto [known, fresh] = objective_of.try_emplace(p.gpu_of_rank, 0.0);
-        if (fresh) known->second = ev.objective_s(p);
-        const double t = known->second;
-        if (best.gpu_of_rank.empty() || t < best_s) {  // the first of equal candidates wins
-          best = std::move(p);
-          best_s = t;
-          if (order_used) *order_used = order;
-        }
-      } catch (const InputError& e) {  // this order leaves a job no room; another may not
-        if (!first) first = e;
-      }
+  for (Run& run : runs) {
+    if (run.error) {
+      if (!first) first = run.error;
+      continue;
+    }
+    const auto [known, fresh] = objective_of.try_emplace(run.placement.gpu_of_rank, 0.0);
+    if (fresh) known->second = ev.objective_s(run.placement);
+    const double t = known->second;
+    if (best.gpu_of_rank.empty() || t < best_s) {  // the first of equal candidates wins
+      best = std::move(run.placement);
+      best_s = t;
+      if (order_used) *order_used = run.order;
     }
   }
   if (best.gpu_of_rank.empty()) throw *first;

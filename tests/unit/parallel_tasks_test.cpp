@@ -11,7 +11,10 @@
 #include "placement_test_platforms.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/parallel_tasks.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/gnn_method.hpp"
+#include "sim/place/jobs_search.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/random_placer.hpp"
 
@@ -100,6 +103,29 @@ TEST(ParallelTasks, TheGnnAnnealingBranchesGiveTheSameAnswerOnOneThreadOrTwo) {
     }
   }
   EXPECT_EQ(compared, 12);
+}
+
+TEST(ParallelTasks, GreedyOverEveryJobOrderGivesTheSameAnswerOnOneThreadOrTwo) {
+  // The (reserve, order) greedy runs share one cache of one-job placements across threads; the answer and the
+  // order it came from must not depend on the threads.
+  SamplerOptions o;
+  o.max_total_gpus = 64;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Scenario s = sample_jobs_scenario(seed, 2 + static_cast<int>(seed % 3), o);
+    const JobsEvaluator ev(s);
+    std::vector<int> order_one, order_two;
+    Placement one, two;
+    {
+      const ThreadsEnv env("1");
+      one = best_greedy_jobs_placement(s, ev, &order_one);
+    }
+    {
+      const ThreadsEnv env("2");
+      two = best_greedy_jobs_placement(s, ev, &order_two);
+    }
+    EXPECT_EQ(one.gpu_of_rank, two.gpu_of_rank) << s.name;
+    EXPECT_EQ(order_one, order_two) << s.name;
+  }
 }
 
 }  // namespace
