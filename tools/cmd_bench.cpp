@@ -20,6 +20,7 @@
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/parallel_tasks.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/simulator.hpp"
 #include "tools/gnn_plugin.hpp"
@@ -85,8 +86,10 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
 
 void bench_file(const std::string& file, BenchArgs& args) {
   const Scenario s = load_scenario_file(file);
-  std::printf("%s: %zu hosts, %d GPUs, job dp %d x tp %d x pp %d\n", s.name.c_str(), s.platform.hosts.size(),
-              s.platform.total_gpus(), s.job.par.dp, s.job.par.tp, s.job.par.pp);
+  // The search and the gnn method run independent annealing runs on this many threads: their wall times depend on it.
+  std::printf("%s: %zu hosts, %d GPUs, %d thread(s) (HULK_THREADS), job dp %d x tp %d x pp %d\n", s.name.c_str(),
+              s.platform.hosts.size(), s.platform.total_gpus(), task_threads(), s.job.par.dp, s.job.par.tp,
+              s.job.par.pp);
   const auto placed_at = std::chrono::steady_clock::now();
   const Placement greedy = make_placer(args.placement)->place(s);
   const double placement_s = seconds_since(placed_at);
