@@ -215,9 +215,16 @@ class Evaluator {
   double handoff_link_work_s() const;
   /** @brief Adds `bytes` to bound_link_work_ on every link of the route from host a to host b. */
   void add_link_work(int a, int b, double bytes) const;
+  /** @brief Link l's capacity (B/s) for this job: divided by its divisor while share_links is set. */
+  double link_capacity_Bps(int l) const {
+    return link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
+  }
   /** @brief Seconds to send `bytes` from host a to host b with no other flow on the route (latency excluded): the
    *  least any estimate gives (flow cap, TCP window, the links' capacities under share_links). */
   double alone_transfer_s(int a, int b, double bytes) const;
+  /** @brief The lower bound's DP part: the least end of every stage's all-reduces, each member entering no earlier
+   *  than done[stage * dp + replica] (evaluator_bound.cpp). */
+  double dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const;
   /** @brief Every stage's DP time (dp_s_) from stage_done_ / replica_done_ (approximation 3). */
   void dp_times(const std::vector<int>& host_of_rank) const;
   /** @brief True when some stage's DP all-reduce starts while another stage is still in its pipeline. */

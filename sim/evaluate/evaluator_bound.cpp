@@ -103,7 +103,14 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     const double work = handoff_link_work_s();
     if (work > 0) bound = std::max(bound, first_op + work + least_op);
   }
-  if (D < 2) return bound;
+  return D < 2 ? bound : std::max(bound, dp_lower_bound_s(host_of_rank, done));
+}
+
+double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const {
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp;
+  const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
+  double bound = 0.0;
   // Every stage's all-reduce: each member's own chain of sends, and the stage's busiest link (its all-reduce
   // starts no earlier than its first member entered). A link carries at most its capacity in the fluid; stage by
   // stage, a ring hop may have `channels` chunks in flight each at its share, the balanced hierarchical phases
@@ -179,9 +186,7 @@ void Evaluator::add_link_work(int a, int b, double bytes) const {
 double Evaluator::busiest_link_s() const {
   double busiest = 0.0;
   for (const int l : bound_links_) {
-    const double capacity =
-        link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
-    busiest = std::max(busiest, bound_link_work_[l] / capacity);
+    busiest = std::max(busiest, bound_link_work_[l] / link_capacity_Bps(l));
     bound_link_work_[l] = 0.0;
   }
   bound_links_.clear();
@@ -196,8 +201,7 @@ double Evaluator::alone_transfer_s(int a, int b, double bytes) const {
   if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
-    share = std::min(share, link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l]
-                                           : network_->link_bandwidth_Bps(l));
+    share = std::min(share, link_capacity_Bps(l));
   }
   return bytes / share;
 }

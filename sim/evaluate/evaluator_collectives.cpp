@@ -30,9 +30,7 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
       // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
-      const double capacity =
-          link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
-      share = std::min(share, capacity / (link_count_[l] + extra_load_[l]));
+      share = std::min(share, link_capacity_Bps(l) / (link_count_[l] + extra_load_[l]));
     }
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
