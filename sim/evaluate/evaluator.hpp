@@ -202,7 +202,7 @@ class Evaluator {
    *  least time any of the estimates (per stage, or the all-stage fluid) gives its last arrival, each member's sends
    *  one after another but for the connection's channels, each at its route's alone rate. Adds the bytes the
    *  group's transfers put on each link to bound_link_work_, and 1 to `phased` if it runs the hierarchical phases
-   *  (a balanced group in several regions) (evaluator_bound.cpp). */
+   *  (a balanced hierarchical group, in one region or several) (evaluator_bound.cpp). */
   double dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes, int& phased) const;
   /** @brief The busiest link of bound_link_work_ (bytes): its bytes over its capacity (s); clears the work. */
   double busiest_link_s() const;
@@ -213,15 +213,15 @@ class Evaluator {
    *  iteration (m per direction and boundary, each its flows on the link x pp_message_bytes) over its capacity.
    *  Needs the hand-offs of pp_handoffs(); 0 where the pipelines are not all simulated jointly (evaluator_bound.cpp). */
   double handoff_link_work_s() const;
-  /** @brief Adds `bytes` to bound_link_work_ on every link of the route from host a to host b. */
-  void add_link_work(int a, int b, double bytes) const;
+  /** @brief Adds `bytes` to bound_link_work_ on every link of route r. */
+  void add_link_work(const Route& r, double bytes) const;
   /** @brief Link l's capacity (B/s) for this job: divided by its divisor while share_links is set. */
   double link_capacity_Bps(int l) const {
     return link_divisors_ ? network_->link_bandwidth_Bps(l) / (*link_divisors_)[l] : network_->link_bandwidth_Bps(l);
   }
-  /** @brief Seconds to send `bytes` from host a to host b with no other flow on the route (latency excluded): the
-   *  least any estimate gives (flow cap, TCP window, the links' capacities under share_links). */
-  double alone_transfer_s(int a, int b, double bytes) const;
+  /** @brief Seconds to send `bytes` over route r with no other flow on it (latency excluded): the least any
+   *  estimate gives (flow cap, TCP window, the links' capacities under share_links). */
+  double alone_transfer_s(const Route& r, double bytes) const;
   /** @brief The lower bound's DP part: the least end of every stage's all-reduces, each member entering no earlier
    *  than done[stage * dp + replica] (evaluator_bound.cpp). */
   double dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const;

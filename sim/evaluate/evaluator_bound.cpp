@@ -129,7 +129,7 @@ double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const s
     // Stage by stage, the all-reduce starts when the stage's last replica is done (stage_done_); in the fluid each
     // member at its own replica's end.
     if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
-    int phased = 0;  // balanced hierarchical groups of the stage
+    int phased = 0;  // balanced hierarchical groups of the stage (in one region or several)
     for (int t = 0; t < par.tp; ++t) {
       for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[plan_.rank_of(s, d, t)];
       bound = std::max(bound, dp_group_lower_bound_s(hosts.data(), entered.data(), D, bytes, phased));
@@ -172,10 +172,9 @@ double Evaluator::handoff_link_work_s() const {
   return busiest_link_s();
 }
 
-void Evaluator::add_link_work(int a, int b, double bytes) const {
+void Evaluator::add_link_work(const Route& r, double bytes) const {
   std::vector<double>& work = bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
-  const Route& r = network_->route(a, b);
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
     if (work[l] == 0.0) bound_links_.push_back(l);
@@ -193,40 +192,37 @@ double Evaluator::busiest_link_s() const {
   return busiest;
 }
 
-double Evaluator::alone_transfer_s(int a, int b, double bytes) const {
+double Evaluator::alone_transfer_s(const Route& r, double bytes) const {
   // concurrent_times' and the fluid's rate of a flow with no other flow on its links (its extra load >= 0 only
   // lowers it).
-  const Route& r = network_->route(a, b);
   double share = r.flow_cap_Bps;
   if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
-  for (int k = 0; k < r.n_links; ++k) {
-    const int l = r.links[k];
-    share = std::min(share, link_capacity_Bps(l));
-  }
+  for (int k = 0; k < r.n_links; ++k) share = std::min(share, link_capacity_Bps(r.links[k]));
   return bytes / share;
 }
 
 double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes,
                                          int& phased) const {
+  // Each route is looked up once per member (at 1,024 GPUs the lookups, not the arithmetic, are the bound's cost).
+  const auto route = [&](int a, int b) -> const Route& { return network_->route(hosts[a], hosts[b]); };
   // A member's `steps` chunks to one successor: chunk q leaves no earlier than chunk q - channels left plus its
   // transfer, so the last leaves ceil(steps / channels) transfers after the member entered (at least).
-  const auto sends = [&](int from, int to, double chunk, int steps) {
+  const auto sends = [&](const Route& r, double chunk, int steps) {
     if (steps <= 0) return 0.0;
-    add_link_work(hosts[from], hosts[to], steps * chunk);
-    return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(hosts[from], hosts[to], chunk);
+    add_link_work(r, steps * chunk);
+    return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(r, chunk);
   };
-  const auto latency = [&](int a, int b) { return network_->route(hosts[a], hosts[b]).latency_s; };
   double end = 0.0;
   if (scenario_.job.collective == "tree") {
     // A member's buffer up to its parent, then the result back down (the root: with its first child).
     for (int i = 0; i < n; ++i) {
       const int child = i == 0 ? 1 : i, parent = (child - 1) / 2;
-      const double up = alone_transfer_s(hosts[child], hosts[parent], bytes) + latency(child, parent);
-      const double down = alone_transfer_s(hosts[parent], hosts[child], bytes) + latency(parent, child);
-      end = std::max(end, entered[i] + up + down);
+      const Route &up = route(child, parent), &down = route(parent, child);
+      end = std::max(end, entered[i] + alone_transfer_s(up, bytes) + up.latency_s + alone_transfer_s(down, bytes) +
+                              down.latency_s);
       if (i > 0) {
-        add_link_work(hosts[i], hosts[parent], bytes);
-        add_link_work(hosts[parent], hosts[i], bytes);
+        add_link_work(up, bytes);
+        add_link_work(down, bytes);
       }
     }
     return end;
@@ -239,41 +235,37 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
     rb.group(*network_, hosts, n);
     order = rb.order.data();
     if (rb.balanced()) R = rb.regions, k = rb.per_region;
+    phased += rb.balanced();  // its phases (one region: the two in-region ones), unbalanced groups beside them
   }
-  phased += R > 1;
   const auto at = [&](int position) { return order ? order[position] : position; };
   if (R == 1) {
-    // One ring: the chunk a member sends at step q is the one it received at step q-1 (arrived: latency and
-    // transfer), so from the member at position p, 2(n-1) hops in a row around the ring, each at least its latency
-    // and alone transfer: twice around but for the last two hops.
+    // One ring of n, each member 2(n-1) chunks of bytes / n to the next. Besides each member's own chain: the chunk
+    // a member sends at step q is the one it received at step q-1 (arrived: latency and transfer), so from the
+    // member at position p, 2(n-1) hops in a row around the ring, each at least its latency and alone transfer:
+    // twice around but for the last two hops.
     std::vector<double>& hop = bound_hop_;
     hop.resize(n);
     double around = 0.0;
     for (int p = 0; p < n; ++p) {
-      const int a = at(p), b = at((p + 1) % n);
-      hop[p] = latency(a, b) + alone_transfer_s(hosts[a], hosts[b], bytes / n);
+      const int member = at(p);
+      const Route& r = route(member, at((p + 1) % n));
+      hop[p] = r.latency_s + alone_transfer_s(r, bytes / n);
       around += hop[p];
+      end = std::max(end, entered[member] + sends(r, bytes / n, 2 * (n - 1)) + r.latency_s);
     }
     for (int p = 0; p < n; ++p)
       end = std::max(end, entered[at(p)] + 2.0 * around - hop[(p + n - 2) % n] - hop[(p + n - 1) % n]);
+    return end;
   }
+  // Balanced hierarchical: reduce-scatter in the region's ring (k-1 chunks of bytes / k), the cross-region ring
+  // (2(R-1) chunks of bytes / (kR)), the all-gather in the region's ring; the region's ring comes last unless k = 1.
   for (int position = 0; position < n; ++position) {
-    const int member = at(position);
-    double chain = 0.0;
-    if (R == 1) {  // one ring of n: 2(n-1) chunks of bytes / n to the next member
-      const int next = at((position + 1) % n);
-      chain = sends(member, next, bytes / n, 2 * (n - 1)) + latency(member, next);
-    } else {
-      // Balanced hierarchical: reduce-scatter in the region's ring (k-1 chunks of bytes / k), the cross-region
-      // ring (2(R-1) chunks of bytes / (kR)), the all-gather in the region's ring; the region's ring comes last
-      // unless k = 1.
-      const int block = position / k, j = position % k;
-      const int local_next = at(block * k + (j + 1) % k), cross_next = at(((block + 1) % R) * k + j);
-      const double local = k > 1 ? sends(member, local_next, bytes / k, k - 1) : 0.0;
-      chain = local + sends(member, cross_next, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
-      chain += k > 1 ? sends(member, local_next, bytes / k, k - 1) + latency(member, local_next)
-                     : latency(member, cross_next);
-    }
+    const int member = at(position), block = position / k, j = position % k;
+    const Route& local = route(member, at(block * k + (j + 1) % k));
+    const Route& cross = route(member, at(((block + 1) % R) * k + j));
+    const double local_s = k > 1 ? sends(local, bytes / k, k - 1) : 0.0;
+    const double chain = local_s + sends(cross, bytes / (static_cast<double>(k) * R), 2 * (R - 1)) +
+                         (k > 1 ? sends(local, bytes / k, k - 1) + local.latency_s : cross.latency_s);
     end = std::max(end, entered[member] + chain);
   }
   return end;
