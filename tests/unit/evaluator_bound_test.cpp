@@ -24,6 +24,7 @@ namespace {
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
+using testing::swap_walk;
 
 /** The bound and the evaluation sum the same terms in different orders: equal in exact arithmetic, a few ulps
  *  apart in floating point (the slack fastest_candidate and the annealing allow). */
@@ -51,17 +52,6 @@ std::vector<Scenario> bound_scenarios(int count) {
     out.push_back(std::move(s));
   }
   return out;
-}
-
-/** A walk of two-rank swaps from `start` (host of every rank), every step kept. */
-std::vector<std::vector<int>> swap_walk(std::vector<int> hosts, int steps, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::vector<int>> walk{hosts};
-  for (int i = 0; i < steps; ++i) {
-    std::swap(hosts[rng() % hosts.size()], hosts[rng() % hosts.size()]);
-    walk.push_back(hosts);
-  }
-  return walk;
 }
 
 std::vector<std::vector<int>> candidates_of(const Scenario& s, std::uint64_t seed) {

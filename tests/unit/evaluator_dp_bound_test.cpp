@@ -25,19 +25,9 @@ namespace {
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
+using testing::swap_walk;
 
 constexpr double kSlack = kBoundRoundingSlack;
-
-/** Host of every rank along a walk of two-rank swaps from `hosts`, every step kept. */
-std::vector<std::vector<int>> swap_walk(std::vector<int> hosts, int steps, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::vector<int>> walk{hosts};
-  for (int i = 0; i < steps; ++i) {
-    std::swap(hosts[rng() % hosts.size()], hosts[rng() % hosts.size()]);
-    walk.push_back(hosts);
-  }
-  return walk;
-}
 
 TEST(EvaluatorDpBound, NeverAboveTheEvaluationWithEveryCollective) {
   // Sampled DP jobs, each with the three collectives, one or two channels per peer, some with a TCP window and some

@@ -176,4 +176,15 @@ inline Scenario small_sampled_cluster(std::uint64_t seed) {
   return sample_scenario(seed, options);
 }
 
+/** Host of every rank along a walk of two-rank swaps from `hosts`, every step kept (the start first). */
+inline std::vector<std::vector<int>> swap_walk(std::vector<int> hosts, int steps, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<int>> walk{hosts};
+  for (int i = 0; i < steps; ++i) {
+    std::swap(hosts[rng() % hosts.size()], hosts[rng() % hosts.size()]);
+    walk.push_back(hosts);
+  }
+  return walk;
+}
+
 }  // namespace hulk::testing
