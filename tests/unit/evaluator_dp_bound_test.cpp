@@ -27,8 +27,6 @@ using testing::make_platform;
 using testing::make_scenario;
 using testing::swap_walk;
 
-constexpr double kSlack = kBoundRoundingSlack;
-
 TEST(EvaluatorDpBound, NeverAboveTheEvaluationWithEveryCollective) {
   // Sampled DP jobs, each with the three collectives, one or two channels per peer, some with a TCP window and some
   // under LV08 (the latency first): the per-stage estimates and the all-stage fluid (pp >= 2, few transfers) both.
@@ -56,7 +54,7 @@ TEST(EvaluatorDpBound, NeverAboveTheEvaluationWithEveryCollective) {
         const double bound = ev.time_lower_bound_of_hosts(hosts), t = ev.time_of_hosts(hosts);
         if (!std::isfinite(t)) continue;
         ++compared;
-        EXPECT_LE(bound * (1.0 - kSlack), t) << s.name << " " << collective << " dp " << s.job.par.dp << " pp "
+        EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), t) << s.name << " " << collective << " dp " << s.job.par.dp << " pp "
                                              << s.job.par.pp << " channels " << s.network.channels_per_peer;
       }
     }
@@ -79,7 +77,7 @@ TEST(EvaluatorDpBound, NeverAboveTheObjectiveOfSeveralJobsSharingLinks) {
       const double t = ev.objective_s(p);
       if (!std::isfinite(t)) continue;
       ++compared;
-      EXPECT_LE(ev.objective_lower_bound_of_hosts(hosts) * (1.0 - kSlack), t) << s.name;
+      EXPECT_LE(ev.objective_lower_bound_of_hosts(hosts) * (1.0 - kBoundRoundingSlack), t) << s.name;
     }
   }
   EXPECT_GE(compared, 80);
@@ -104,7 +102,7 @@ TEST(EvaluatorDpBound, SeesMostOfADpBoundJobsAllReduce) {
     ASSERT_GT(b.dp_comm_s, 2.0 * (b.iteration_time_s - b.dp_comm_s)) << collective << ": not DP-bound";
     const double bound = ev.time_lower_bound_of_hosts(hosts);
     EXPECT_GE(bound, 0.75 * b.iteration_time_s) << collective;
-    EXPECT_LE(bound * (1.0 - kSlack), b.iteration_time_s) << collective;
+    EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), b.iteration_time_s) << collective;
   }
 }
 
@@ -121,7 +119,7 @@ TEST(EvaluatorDpBound, SeesTheGroupsSharingTheWanLink) {
   const EvalBreakdown b = ev.evaluate_hosts(hosts);
   const double bound = ev.time_lower_bound_of_hosts(hosts);
   EXPECT_GE(bound, 0.75 * b.iteration_time_s) << "dp " << b.dp_comm_s << " of " << b.iteration_time_s;
-  EXPECT_LE(bound * (1.0 - kSlack), b.iteration_time_s);
+  EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), b.iteration_time_s);
 }
 
 TEST(EvaluatorDpBound, SeesTheReplicasHandOffsSharingTheWanLink) {
@@ -138,7 +136,7 @@ TEST(EvaluatorDpBound, SeesTheReplicasHandOffsSharingTheWanLink) {
   const EvalBreakdown b = ev.evaluate_hosts(hosts);
   const double bound = ev.time_lower_bound_of_hosts(hosts);
   EXPECT_GE(bound, 0.6 * b.pipeline_s) << "pipeline " << b.pipeline_s << ", time " << b.iteration_time_s;
-  EXPECT_LE(bound * (1.0 - kSlack), b.iteration_time_s);
+  EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), b.iteration_time_s);
 }
 
 }  // namespace
