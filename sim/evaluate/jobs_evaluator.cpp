@@ -147,4 +147,8 @@ double JobsEvaluator::objective_of_hosts(const std::vector<int>& host_of_rank) c
   return combine(job_times_of_hosts(host_of_rank));
 }
 
+void JobsEvaluator::set_pipeline_cache(bool across_evaluations) {
+  for (const std::unique_ptr<Evaluator>& ev : evaluators_) ev->set_pipeline_cache(across_evaluations);
+}
+
 }  // namespace hulk

@@ -52,6 +52,9 @@ class JobsEvaluator {
    *  time_lower_bound_of_hosts under the same link sharing, combined as the objective combines the times. */
   double objective_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const;
 
+  /** @brief Evaluator::set_pipeline_cache on every job's evaluator (benchmarks time evaluations that compute). */
+  void set_pipeline_cache(bool across_evaluations);
+
   /** @brief True if the scenario-wide rank `global_rank`'s stage fits a GPU of host (job's check_memory). */
   bool fits(int global_rank, int host) const;
   /** @brief Jobs counted on each link by the last evaluation (network() link ids; 0 for unused links). */

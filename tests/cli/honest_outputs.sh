@@ -2,7 +2,7 @@
 # Honest outputs (issues 8 and 13) on the tiny scenario: an absent value is n/a (null in JSON), never 0; `compare`
 # fails when every method failed; `sweep` fails loudly when its CSV append fails; the scenario loader and the
 # command line accept and reject the same method names; gnn and gnn+refine (committed model) give valid
-# placements; `bench` times the search compare runs. Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+# placements; `bench` times the search compare runs and, on several jobs, rates and simulates their objective. Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 source "$(dirname "$0")/lib/common.bash" "$@"
 
 # 1. compare without search: gap_search is n/a in the table and null in the JSON.
@@ -95,6 +95,21 @@ done
 # 7. bench times the search compare runs, and says so.
 "$hulk" bench "$tiny" --reps 1 --no-gnn >"$tmp/b.txt" 2>"$tmp/b.err" || fail "bench failed: $(cat "$tmp/b.err")"
 grep -q "search (as compare runs it: 4 annealing restarts + SimGrid check" "$tmp/b.txt" && ok "bench names its search" || { fail "bench output:"; cat "$tmp/b.txt"; }
+
+# 8. bench on several jobs names every job, rates the jobs' objective and simulates the objective compare reports.
+source_dir="$(readlink -f "${3:-$2/..}")"
+jobs="$source_dir/scenarios/examples/two-jobs.yaml"
+"$hulk" bench "$jobs" --reps 1 --no-gnn --budget 50 >"$tmp/bj.txt" 2>"$tmp/bj.err" || fail "bench two-jobs failed: $(cat "$tmp/bj.err")"
+"$hulk" simulate "$jobs" --placement greedy --json >"$tmp/bj.json" 2>"$tmp/bj-sim.err" || fail "simulate two-jobs failed"
+python3 - "$tmp/bj.txt" "$tmp/bj.json" <<'PY' && ok "bench on several jobs" || { fail "bench two-jobs output:"; cat "$tmp/bj.txt"; }
+import json, re, sys
+out = open(sys.argv[1]).read()
+assert "2 jobs: bert dp 4 x tp 1 x pp 1, gpt dp 1 x tp 1 x pp 4" in out, "jobs not listed"
+assert re.search(r"analytic evaluator \(the jobs' objective\): median \d+ evaluations/s", out), "no objective rate"
+simulated = float(re.search(r"simulated objective ([0-9.]+) s", out).group(1))
+objective = json.load(open(sys.argv[2]))["objective_s"]
+assert abs(simulated - objective) <= 1e-4 * objective, (simulated, objective)
+PY
 
 echo "$failures failures"
 [ "$failures" -eq 0 ]
