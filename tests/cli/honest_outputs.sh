@@ -2,7 +2,8 @@
 # Honest outputs (issues 8 and 13) on the tiny scenario: an absent value is n/a (null in JSON), never 0; `compare`
 # fails when every method failed; `sweep` fails loudly when its CSV append fails; the scenario loader and the
 # command line accept and reject the same method names; gnn and gnn+refine (committed model) give valid
-# placements; `bench` times the search compare runs and, on several jobs, rates and simulates their objective. Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
+# placements; `bench` times the search compare runs and, on several jobs, rates and simulates their objective.
+# Usage: honest_outputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 source "$(dirname "$0")/lib/common.bash" "$@"
 
 # 1. compare without search: gap_search is n/a in the table and null in the JSON.
