@@ -74,7 +74,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
  *  the joint annealing (anneal_learned_placement): on the design families (seed 2412, multi-job) one of 256
  *  evaluations gained 0.4% and doubled the placement time, so until 2026-12-04 it did not; on seed 20261215 the
  *  search found one cluster 2.55x faster than greedy where the learned placement was greedy's; with the joint run
- *  the family went from 1.042x to 1.175x greedy in SimGrid (README, "Held-out families"). */
+ *  the family went from 1.042x to 1.175x greedy in SimGrid (docs/gnn.md, "Held-out families"). */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy = true);
 
