@@ -44,9 +44,11 @@ void fill(const std::string& open_path, const std::string& path, const std::func
   std::ofstream out(open_path, std::ios::binary | std::ios::trunc);
   if (!out) throw InputError(path, 0, "", std::string("cannot write the file: ") + std::strerror(errno));
   write(out);
+  errno = 0;
   out.flush();
   out.close();
-  if (!out) throw InputError(path, 0, "", "writing the file failed");
+  if (!out)
+    throw InputError(path, 0, "", std::string("writing the file failed") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
 }
 
 void rename_into_place(const std::string& from, const std::string& path) {
@@ -81,9 +83,39 @@ bool write_unnamed(const std::string& path, const std::string& tmp_name,
   return true;
 }
 
+/** The file a write to `path` must replace: `path`, or for a symbolic link the file it finally names (so the link
+ *  stays a link, even when its target does not exist yet). Empty when `path` is, or leads to, something that is not
+ *  a regular file and cannot be replaced (a device such as /dev/null, a FIFO, a pipe behind /dev/stdout, a socket):
+ *  the bytes are then written into it. A folder is refused. */
+std::string file_to_replace(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // follows links
+  if (fs::exists(st)) {
+    if (fs::is_directory(st)) throw InputError(path, 0, "", "is a folder; expected a file name");
+    if (!fs::is_regular_file(st)) return "";
+    if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+    const fs::path target = fs::canonical(path, ec);
+    if (ec) throw InputError(path, 0, "", "cannot follow the symbolic link: " + ec.message());
+    return target.string();
+  }
+  fs::path link = path;  // a dangling link (chain): the file its last link names
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(link, ec)); ++hops) {
+    const fs::path next = fs::read_symlink(link, ec);
+    if (ec) throw InputError(path, 0, "", "cannot follow the symbolic link: " + ec.message());
+    link = next.is_absolute() ? next : link.parent_path() / next;
+  }
+  return link.string();
+}
+
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
+void write_file_atomic(const std::string& requested, const std::function<void(std::ostream&)>& write) {
+  const std::string path = file_to_replace(requested);
+  if (path.empty()) {  // a stream, not a file that could be replaced: no temporary, no rename
+    fill(requested, requested, write);
+    return;
+  }
   create_parent_folder(path);
   // Same folder as the target so rename() is atomic (same file system); the pid keeps two processes writing the
   // same path from sharing a temporary file.

@@ -1,6 +1,7 @@
 // sim/core's atomic file writer and seed derivation: the one home of each (issue 8).
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +79,42 @@ TEST(AtomicFile, RenameOntoAFolderIsInputErrorNamingThePath) {
     EXPECT_EQ(e.file(), path);
   }
   EXPECT_EQ(entries_in(dir), 1);  // only the folder: no temporary left
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, ASymbolicLinkStaysALinkAndItsTargetGetsTheBytes) {
+  const fs::path dir = fresh_dir("hulk_atomic_link_");
+  fs::create_symlink("target.json", dir / "link.json");  // dangling first: the target is created, the link kept
+  write_file_atomic((dir / "link.json").string(), "first");
+  write_file_atomic((dir / "link.json").string(), "second");  // then an existing target, replaced
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir / "link.json")));
+  EXPECT_EQ(read_all(dir / "target.json"), "second");
+  EXPECT_EQ(entries_in(dir), 2);  // the link and its target, no temporary
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, AFifoIsWrittenIntoNotReplaced) {
+  // A device (/dev/null, /dev/stdout's pipe) or a FIFO is not a file to replace: renaming over it would remove the
+  // device entry (as root, /dev/null itself). A FIFO in a temporary folder stands for them all.
+  const fs::path dir = fresh_dir("hulk_atomic_fifo_");
+  const fs::path fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const pid_t reader = ::fork();
+  ASSERT_GE(reader, 0);
+  if (reader == 0) {  // the child reads what arrives and exits 0 if it is the bytes written
+    std::ifstream in(fifo, std::ios::binary);
+    std::stringstream got;
+    got << in.rdbuf();
+    ::_exit(got.str() == "streamed" ? 0 : 1);
+  }
+  write_file_atomic(fifo.string(), "streamed");
+  const bool still_a_fifo = fs::is_fifo(fs::symlink_status(fifo));
+  if (!still_a_fifo) ::kill(reader, SIGKILL);  // replaced: no writer will ever open it, the reader would wait
+  int status = 0;
+  ASSERT_EQ(::waitpid(reader, &status, 0), reader);
+  EXPECT_TRUE(still_a_fifo);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(entries_in(dir), 1);
   fs::remove_all(dir);
 }
 
