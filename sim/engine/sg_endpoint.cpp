@@ -52,11 +52,23 @@ double MessageFabric::flow_rate_cap_Bps(int src, int dst) const {
   return rtt_s > 0 ? tcp_window_bytes_ / rtt_s : 0.0;
 }
 
+double MessageFabric::route_up_time(int src, int dst) const {
+  const double now = sg4::Engine::get_clock();
+  return sg_->route_up_at ? sg_->route_up_at(host_of_rank_[src], host_of_rank_[dst], now) : now;
+}
+
 void MessageFabric::wait_until_route_up(int src, int dst) const {
   if (!sg_->route_up_at) return;
-  const double now = sg4::Engine::get_clock();
-  const double up = sg_->route_up_at(host_of_rank_[src], host_of_rank_[dst], now);
-  if (up > now) sg4::this_actor::sleep_until(up);
+  // Until the clock has reached the time the route is up (when the links' bandwidth profiles are back): a sleep can
+  // end a rounding error before the time asked, and a transfer started then would keep the down link's rate.
+  for (double up = route_up_time(src, dst); up > sg4::Engine::get_clock(); up = route_up_time(src, dst))
+    sg4::this_actor::sleep_until(up);
+}
+
+sg4::Host* MessageFabric::sg_host_of(int rank) const { return sg_->hosts[host_of_rank_[rank]]; }
+
+bool MessageFabric::is_eager(int src, int dst) const {
+  return eager_.count((static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst)) > 0;
 }
 
 Courier& MessageFabric::courier(int src, int dst) {
@@ -82,6 +94,9 @@ sg4::Mailbox* MessageFabric::mailbox(int src, int dst) {
 
 void MessageFabric::set_permanent_receiver(int src, int dst, sg4::ActorPtr receiver) {
   mailbox(src, dst)->set_receiver(receiver);
+  const std::uint64_t key = (static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst);
+  if (receiver) eager_.insert(key);
+  else eager_.erase(key);
 }
 
 int MessageFabric::link_class(int src, int dst) const {
@@ -158,14 +173,63 @@ sg4::Mailbox* Endpoint::in_box(int src) {
   return in_cache_.back().second;
 }
 
+Endpoint::WaitingRecvs& Endpoint::waiting_from(int src) {
+  for (auto& w : waiting_)
+    if (w->src == src) return *w;
+  waiting_.push_back(std::make_unique<WaitingRecvs>());
+  waiting_.back()->src = src;
+  return *waiting_.back();
+}
+
+void Endpoint::post_when_route_up(PendingRecv& into) {
+  into.posted = sg4::Semaphore::create(0);
+  into.consumed = sg4::Semaphore::create(0);
+  WaitingRecvs& w = waiting_from(into.src);
+  w.queue.push_back(&into);
+  if (w.poster_running) return;
+  w.poster_running = true;
+  sg4::Actor::create("recv-poster", fabric_.sg_host_of(rank_), [this, &w]() {
+    fabric_.wait_until_route_up(w.src, rank_);
+    // Actors run one at a time between simulation steps: the queue is drained, and the poster marked done, in one
+    // step, so a receive posted after that finds the route up (or starts a poster of its own).
+    std::vector<sg4::SemaphorePtr> consumed;
+    for (PendingRecv* r : w.queue) {
+      r->comm = in_box(w.src)->get_async<SgMessage>(&r->data);
+      consumed.push_back(r->consumed);
+      r->posted->release();
+    }
+    w.queue.clear();
+    w.poster_running = false;
+    for (const sg4::SemaphorePtr& done : consumed) done->acquire();  // its receives must not outlive it
+  });
+}
+
 void Endpoint::post_recv(int src, PendingRecv& into) {
   into.src = src;
   into.data = nullptr;
+  into.comm = nullptr;
+  into.posted = into.consumed = nullptr;
+  // A rendezvous transfer starts when both sides have posted: posted on a down route, a sender already waiting would
+  // start it on the down link, at that link's rate for good (SimGrid 3.32's CM02 bounds a transfer by its route's
+  // bandwidth when it starts). Such a receive is posted when the route is up again, as the rank would have it.
+  const bool behind_waiting = !waiting_.empty() && !waiting_from(src).queue.empty();
+  if (behind_waiting || (!fabric_.is_eager(src, rank_) && fabric_.route_up_time(src, rank_) > sg4::Engine::get_clock())) {
+    post_when_route_up(into);
+    return;
+  }
   into.comm = in_box(src)->get_async<SgMessage>(&into.data);
 }
 
 std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
+  if (pending.posted) {
+    pending.posted->acquire();
+    pending.posted = nullptr;
+  }
   pending.comm->wait();
+  if (pending.consumed) {
+    pending.consumed->release();
+    pending.consumed = nullptr;
+  }
   std::unique_ptr<SgMessage> msg(pending.data);
   pending.data = nullptr;
   // The transfer has ended when its last byte left the sender; it arrives one route latency later.

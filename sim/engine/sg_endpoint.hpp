@@ -15,11 +15,13 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
@@ -100,6 +102,13 @@ class MessageFabric {
    *  events): a transfer that started on a down link would keep its rate after the link is back, as SimGrid 3.32's
    *  CM02 bounds a transfer by its route's bandwidth when it starts. */
   void wait_until_route_up(int src, int dst) const;
+  /** @brief When the route from src's host to dst's host is next up, at or after now (now when no link of it is
+   *  down, or the scenario has no downs). */
+  double route_up_time(int src, int dst) const;
+  /** @brief True if src -> dst is an eager channel (set_permanent_receiver with a receiver). */
+  bool is_eager(int src, int dst) const;
+  /** @brief The SimGrid host of a rank. */
+  simgrid::s4u::Host* sg_host_of(int rank) const;
   /** @brief Parallel channels of one connection (NetworkSpec::channels_per_peer). */
   int channels() const { return channels_; }
   /** @brief The courier of the src -> dst eager connection (created, with its channel actors on src's host, on
@@ -115,6 +124,7 @@ class MessageFabric {
   int channels_;
   std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> boxes_;  // lookup only, never iterated
   std::unordered_map<std::uint64_t, std::unique_ptr<Courier>> couriers_;  // lookup only, never iterated
+  std::unordered_set<std::uint64_t> eager_;  // pairs with a permanent receiver; lookup only, never iterated
 };
 
 /** @brief Starts a put of `msg` (ownership passes to the receiver) on `box`, capped at rate_cap_Bps if > 0. */
@@ -127,6 +137,11 @@ struct PendingRecv {
   simgrid::s4u::CommPtr comm;
   SgMessage* data = nullptr;
   int src = -1;
+  /** @brief Set for a rendezvous receive posted while its route was down: the endpoint's poster actor posts it when
+   *  the route is up (a transfer SimGrid started on the down link would keep the down link's rate after it is back)
+   *  and releases this; complete() acquires it first, and releases `consumed` once the message is in (SimGrid fails
+   *  a transfer whose posting actor has ended, so the poster lives until then). */
+  simgrid::s4u::SemaphorePtr posted, consumed;
 };
 
 /** @brief One rank's side of the fabric. */
@@ -163,8 +178,19 @@ class Endpoint {
   simgrid::s4u::Mailbox* out_box(int dst);
   simgrid::s4u::Mailbox* in_box(int src);
   Connection& connection(int dst, CommTag::Kind kind);
+  /** Receives from one peer waiting for their route to come back up, in the order they were posted. */
+  struct WaitingRecvs {
+    int src = -1;
+    std::vector<PendingRecv*> queue;
+    bool poster_running = false;
+  };
+  WaitingRecvs& waiting_from(int src);
+  /** Queues `into` behind the receives from its src already waiting and, if none is running, starts the actor that
+   *  posts them (in order) once the route is up. */
+  void post_when_route_up(PendingRecv& into);
 
   std::vector<Connection> connections_;  // a handful per rank: linear search
+  std::vector<std::unique_ptr<WaitingRecvs>> waiting_;  // only with link downs; a handful: linear search
 
   // A rank talks to a handful of peers (ring neighbours, pipeline neighbours, DP peers): a short linear cache
   // is cheaper than the shared hash map (measured in the 1,024-GPU benchmark).

@@ -106,6 +106,28 @@ TEST(Events, LinkDownDelaysTrafficByItsDuration) {
   EXPECT_NEAR(wall_s(down, pl) - quiet, 5.0, 1e-3 * quiet + 1e-3);
 }
 
+TEST(Events, ALinkDownAtAnyMomentOfAPipelineCostsAtMostItsDuration) {
+  // pp 2 over the WAN (1F1B, Megatron's blocking p2p: a hand-off starts when the receiver posts its receive), compute
+  // and hand-offs of similar length, so that at some moments a sender waits for its receiver. A WAN down of D
+  // starting at any of those moments delays the run by at most D: traffic waits, nothing is lost. A hand-off whose
+  // receiver posted during the down once started on the down link and kept its 1 B/s for good (4e6 s per 4 MB).
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = gpu.fp32_flops = 1e12;
+  const hulk::PlatformSpec p = grid_platform(2, 1, 1, 1.25e9, 50e-6, 1.25e8, 20e-3, gpu);
+  const hulk::Scenario base = scenario(p, small_job(1, 1, 2, 4, 8));
+  const hulk::Placement pl = one_per_host(2);
+  const double quiet = wall_s(base, pl), down_for = 2 * quiet;
+  for (int k = 1; k < 16; ++k) {
+    hulk::Scenario down = base;
+    hulk::EventSpec e = wan_event(0, 1, 0, quiet * k / 16, down_for);
+    e.kind = hulk::EventSpec::Kind::link_down;
+    down.events = {e};
+    const double added = wall_s(down, pl) - quiet;
+    EXPECT_LE(added, down_for + 1e-6 * quiet) << "down from " << quiet * k / 16 << " s";
+    EXPECT_GE(added, -1e-6 * quiet) << "down from " << quiet * k / 16 << " s";
+  }
+}
+
 /** pp 2 on two hosts of one region, network effectively free, GPUs slow enough that compute dominates. */
 hulk::Scenario pipeline_bound(int micro_batches) {
   hulk::GpuSpec gpu = infinite_gpu();
