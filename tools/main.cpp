@@ -1,6 +1,9 @@
 // The hulk command-line program. Every user mistake surfaces as hulk::InputError and becomes exactly one line on
 // stderr and exit code 2 (DESIGN.md, conventions 4); internal failures exit 1; an interrupt (SIGINT, SIGTERM)
 // becomes one line "interrupted" and exit code 130, as a shell reports a Ctrl-C.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -47,6 +50,34 @@ std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
       return "unknown option '" + name + "' of " + sub->get_name() + hulk::suggestion_suffix(name, known);
   }
   return "";
+}
+
+/** The message on one line, its control characters (a newline or NUL echoed from a bad file, say) escaped, so that
+ *  every error stays exactly one line whatever the input held. */
+std::string one_line(const std::string& message) {
+  std::string out;
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += ' ';
+    else if (u < 0x20 || u == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** True once everything printed on the standard output has reached it (false, e.g., on a full disk or closed pipe:
+ *  a placement printed there would be lost without a word). */
+bool stdout_written() {
+  std::cout.flush();
+  return std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
 }
 
 /** The --out of the subcommand that was given, and its kind ("" if none). */
@@ -110,24 +141,24 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);
     const std::string unknown =
         dynamic_cast<const CLI::ExtrasError*>(&e) ? unknown_option_message(app, argc, argv) : std::string();
-    std::cerr << "hulk: error: " << (unknown.empty() ? std::string(e.what()) : unknown) << " (see hulk "
+    std::cerr << "hulk: error: " << one_line(unknown.empty() ? std::string(e.what()) : unknown) << " (see hulk "
               << (argc > 1 && argv[1][0] != '-' ? std::string(argv[1]) + " " : std::string()) << "--help)\n";
     return fail(2);
   } catch (const hulk::InputError& e) {
     // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own.
     if (hulk::interrupt_requested()) {
       const bool detailed = dynamic_cast<const hulk::Interrupted*>(&e) != nullptr;
-      std::cerr << "hulk: " << (detailed ? std::string(e.what()) : std::string("interrupted")) << "\n";
+      std::cerr << "hulk: " << (detailed ? one_line(e.what()) : std::string("interrupted")) << "\n";
       return fail(130);
     }
-    std::cerr << "hulk: error: " << without_input_prefix(e.what()) << "\n";
+    std::cerr << "hulk: error: " << one_line(without_input_prefix(e.what())) << "\n";
     return fail(2);
   } catch (const std::exception& e) {
     if (hulk::interrupt_requested()) {
       std::cerr << "hulk: interrupted\n";
       return fail(130);
     }
-    std::cerr << "hulk: internal error: " << e.what() << "\n";
+    std::cerr << "hulk: internal error: " << one_line(e.what()) << "\n";
     return fail(1);
   }
   // A command that kept what finished before the interrupt (compare prints and writes the finished methods) still
@@ -135,6 +166,10 @@ int main(int argc, char** argv) {
   if (hulk::interrupt_requested()) {
     std::cerr << "hulk: interrupted\n";
     return 130;
+  }
+  if (!stdout_written()) {
+    std::cerr << "hulk: error: writing the standard output failed: " << std::strerror(errno) << "\n";
+    return 1;
   }
   return 0;
 }

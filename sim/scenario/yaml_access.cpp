@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "sim/core/did_you_mean.hpp"
@@ -12,10 +13,15 @@
 namespace hulk {
 
 YAML::Node YamlReader::load_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open file (expected a readable YAML file)");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // YAML text has no NUL byte; yaml-cpp reads one as an escape on the next line: name the line it is on.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')), "",
+                     "contains a NUL byte (a binary file?); expected YAML text");
   try {
-    return YAML::Load(in);
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     // e.msg is yaml-cpp's bare message; e.mark its 0-based position.
     throw InputError(path, e.mark.is_null() ? 0 : e.mark.line + 1, "", "malformed YAML: " + e.msg);

@@ -61,6 +61,12 @@ check "no-such-scenario.yaml" "not found" "$hulk" validate "$bad/no-such-scenari
 rm -rf "$tmp/out"
 check "no-such-scenario.yaml" "not found" "$hulk" simulate "$bad/no-such-scenario.yaml" --out "$tmp/out"
 
+# A NUL byte on line 2 (binary bytes in a text file): one line naming that line, not yaml-cpp's escape message on
+# the line after with the newline it echoed.
+printf 'name: x\nseed: 1\0\nplatform: {}\n' >"$tmp/nul-byte.yaml"
+rm -rf "$tmp/out"
+check "nul-byte.yaml" "nul-byte.yaml:2: contains a NUL byte" "$hulk" validate "$tmp/nul-byte.yaml"
+
 if [ "$checked" -lt 23 ]; then fail "only $checked cases checked (expected at least 23)"; fi
 echo "$checked cases, $failures failures"
 [ "$failures" -eq 0 ]

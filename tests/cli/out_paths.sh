@@ -40,5 +40,16 @@ expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placemen
 expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
 expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --shard 2/2 --out "$tmp/s"
 
+# The standard output cannot be written (a full disk): not a silent success, one line and exit 1.
+if [ -c /dev/full ]; then
+  "$hulk" place "$tiny" >/dev/full 2>"$tmp/full.err"
+  rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "writing the standard output failed" "$tmp/full.err"; then
+    ok "stdout on a full disk"
+  else
+    fail "stdout on a full disk: exit $rc, stderr: $(cat "$tmp/full.err")"
+  fi
+fi
+
 [ "$failures" -eq 0 ] && echo "out_paths: all ok"
 exit "$failures"
