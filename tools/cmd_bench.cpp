@@ -11,6 +11,7 @@
 
 #include <sys/resource.h>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/core/jobs.hpp"
@@ -198,7 +199,8 @@ void register_bench_command(CLI::App& app) {
   cmd->add_option("--reps", a->reps, "repetitions per measurement")->capture_default_str();
   cmd->add_option("--model", a->model, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_option("--budget", a->budget, "search budget in evaluations (0 = as compare: 20000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   cmd->add_flag("--no-gnn", a->skip_gnn, "skip the GNN measurements");
   cmd->add_flag("--simulation-only", a->simulation_only, "measure the SimGrid simulation only (the scale table)");
   cmd->add_option("--placement", a->placement, "placement method of the simulation")

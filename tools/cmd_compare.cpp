@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"
@@ -94,7 +95,8 @@ void register_compare_commands(CLI::App& app) {
       ->check(method_choices());
   place->footer(kPlaceFooter + methods_help());
   place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
-  place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str();
+  place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str()
+      ->check(budget_range());
   place->add_option("--model", pa->options.model_path, model_help());
   add_set_option(place, pa->sets);
   add_quiet_flag(place, pa->quiet);
@@ -121,7 +123,8 @@ void register_compare_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(method_choices(true));
   compare->footer(kCompareFooter + methods_help());
-  compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str();
+  compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str()
+      ->check(budget_range());
   compare->add_option("--model", ca->options.model_path, model_help());
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
   compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
@@ -131,7 +134,7 @@ void register_compare_commands(CLI::App& app) {
   compare->add_option("--robust-states", ca->robust_states,
                       "also report each method's mean SimGrid time over this many network states drawn from the "
                       "scenario's robust: distribution (a seed of their own, not the robust search's states)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, kMaxRobustStates));
   add_set_option(compare, ca->sets);
   add_quiet_flag(compare, ca->quiet);
   compare->callback([ca] {

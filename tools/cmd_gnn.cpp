@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "tools/shard.hpp"
@@ -257,7 +258,8 @@ void register_gnn_commands(CLI::App& app) {
   gen->add_option("--shard", g->shard,
                   "i/n: generate only the samples with index % n == i (0-based i, e.g. "
                   "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
-  gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str();
+  gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str()
+      ->check(budget_range());
   gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
   gen->add_option("--label", g->label,
                   "simgrid: the SimGrid-checked search labels, SimGrid times; evaluator: the annealing search over "

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/gnn_plugin.hpp"
@@ -227,7 +228,8 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--challenger", a->challenger,
                   "another model file, one more row (challenger) with gnn's decoder on the same scenarios");
   cmd->add_option("--budget", a->options.budget, "search budget in evaluations (0 = search's own, 20000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk train --epochs 0)")
       ->capture_default_str();
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");

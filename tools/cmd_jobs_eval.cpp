@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/method_choices.hpp"
@@ -178,7 +179,8 @@ void register_jobs_eval_command(CLI::App& app) {
       ->check(method_choices(true));
   cmd->add_option("--budget", a->options.budget,
                   "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_option("--out", a->out, "also write the per-cluster results and the summary as JSON");
   cmd->footer("Example:\n  hulk jobs-eval --count 20 --seed 9100 --jobs 2-4 --max-gpus 64\n"

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"
@@ -139,7 +140,8 @@ Methods (--methods, comma-separated):
 )" + methods_help());
   cmd->add_option("--budget", a->options.budget,
                   "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_flag("--no-plots", a->no_plots, "skip the matplotlib plots");
   add_quiet_flag(cmd, a->quiet);

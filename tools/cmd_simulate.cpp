@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <sstream>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/method_registry.hpp"
@@ -195,7 +196,8 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_option("--budget", args->options.budget,
                        "search budget in evaluations when the placement is search or gnn+refine "
                        "(0 = the method's own: 20000 for search, 2000 for gnn+refine)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   simulate->add_option("--model", args->options.model_path,
                        "GNN model file when the placement is gnn or gnn+refine (default: " + default_model_path() + ")");
   add_set_option(simulate, args->sets);

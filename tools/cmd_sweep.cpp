@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 
+#include "tools/budget_option.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/shard.hpp"
@@ -131,7 +132,8 @@ void register_sweep_commands(CLI::App& app) {
                     "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   sweep->add_option("--out", a->out, "output folder")->required();
   sweep->add_option("--budget", a->options.budget, "search budget in evaluations (0 = each method's default)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(budget_range());
   sweep->add_option("--model", a->options.model_path, "GNN model file");
   sweep->add_flag("--restart", a->restart,
                   "discard this folder's rows (of this shard) and recompute; without it a sweep whose inputs changed "

@@ -1,0 +1,18 @@
+#pragma once
+/** @file budget_option.hpp
+ *  @brief The one range of every `--budget` (search evaluations) and of `compare --robust-states`: a negative count
+ *  means nothing, and a huge one runs for days without a word, so both are refused as bad input (exit 2). */
+#include <CLI/CLI.hpp>
+
+namespace hulk::cli {
+
+/** @brief The largest --budget: 5,000 times the search's default 20,000 (hours of annealing on a 47-host cluster). */
+constexpr long kMaxBudget = 100000000;
+
+/** @brief The largest --robust-states: each state is one SimGrid run per method. */
+constexpr int kMaxRobustStates = 10000;
+
+/** @brief Checks a --budget value: 0 (the method's default) to kMaxBudget. */
+inline CLI::Range budget_range() { return CLI::Range(0L, kMaxBudget); }
+
+}  // namespace hulk::cli
