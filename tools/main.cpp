@@ -52,26 +52,8 @@ std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
-/** The message on one line, its control characters (a newline or NUL echoed from a bad file, say) escaped, so that
- *  every error stays exactly one line whatever the input held. */
-std::string one_line(const std::string& message) {
-  std::string out;
-  for (const char c : message) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += ' ';
-    else if (u < 0x20 || u == 0x7f) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+/** A message that did not come from an InputError on one line: its control characters escaped. */
+std::string one_line(const std::string& message) { return hulk::escape_control_chars(message); }
 
 /** True once everything printed on the standard output has reached it (false, e.g., on a full disk or closed pipe:
  *  a placement printed there would be lost without a word). */
@@ -148,10 +130,11 @@ int main(int argc, char** argv) {
     // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own.
     if (hulk::interrupt_requested()) {
       const bool detailed = dynamic_cast<const hulk::Interrupted*>(&e) != nullptr;
-      std::cerr << "hulk: " << (detailed ? one_line(e.what()) : std::string("interrupted")) << "\n";
+      std::cerr << "hulk: " << (detailed ? std::string(e.what()) : std::string("interrupted")) << "\n";
       return fail(130);
     }
-    std::cerr << "hulk: error: " << one_line(without_input_prefix(e.what())) << "\n";
+    // Already one line, control characters escaped (errors.hpp); several independent errors, one line each.
+    std::cerr << "hulk: error: " << without_input_prefix(e.what()) << "\n";
     return fail(2);
   } catch (const std::exception& e) {
     if (hulk::interrupt_requested()) {

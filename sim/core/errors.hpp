@@ -6,6 +6,22 @@
 
 namespace hulk {
 
+/** @brief `text` on one line: newlines and other control characters (echoed from a bad file, say) escaped as \n,
+ *  \r or \xNN, tabs as spaces, so that a message stays one line whatever the input held. */
+inline std::string escape_control_chars(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += ' ';
+    else if (u < 0x20 || u == 0x7f) out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    else out += c;
+  }
+  return out;
+}
+
 /** @brief A problem with user input (scenario, platform, data file, placement file, model file).
  *  what() is the complete one-line message: "FILE:LINE: KEY: message (expected ...)". */
 class InputError : public std::runtime_error {
@@ -15,7 +31,8 @@ class InputError : public std::runtime_error {
   InputError(const std::string& file, int line, const std::string& key, const std::string& message)
       : std::runtime_error(format(file, line, key, message)), file_(file), line_(line), key_(key) {}
 
-  /** @brief Tag for re-creating an error whose message is already formatted (e.g. sent by a child process). */
+  /** @brief Tag for re-creating an error whose message is already formatted (e.g. sent by a child process, or
+   *  several errors, one formatted line each, joined by newlines). */
   struct Preformatted {};
   InputError(Preformatted, const std::string& file, int line, const std::string& key, const std::string& what)
       : std::runtime_error(what), file_(file), line_(line), key_(key) {}
@@ -31,7 +48,7 @@ class InputError : public std::runtime_error {
     out += ": ";
     if (!key.empty()) out += key + ": ";
     out += message;
-    return out;
+    return escape_control_chars(out);
   }
 
  private:

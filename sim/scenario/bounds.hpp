@@ -43,6 +43,8 @@ constexpr long long kMaxDegree = 1000000;                ///< dp, tp and pp each
 constexpr long long kMaxIterations = 1000;               ///< simulated iterations
 constexpr long long kMaxMicroBatchesPerPipeline = 10000; ///< global_batch / (dp x micro_batch)
 constexpr long long kMaxChannelsPerPeer = 64;            ///< network.channels_per_peer (parallel channels per peer)
+constexpr double kMinJobWeight = 1e-6;                   ///< jobs[i].weight, smallest
+constexpr double kMaxJobWeight = 1e6;                    ///< jobs[i].weight, largest
 }  // namespace bounds
 
 /** @brief "" if value is finite and inside b, else what is wrong: "1e+308 s is out of range (expected a latency in

@@ -281,8 +281,10 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
                                 "].name; expected a unique name for each job)");
           break;
         }
-      if (!(j.weight > 0 && std::isfinite(j.weight)))
-        fail(k + ".weight", "weight " + number_text(j.weight) + " is out of range (expected a finite number > 0)");
+      if (!(j.weight >= bounds::kMinJobWeight && j.weight <= bounds::kMaxJobWeight))  // NaN fails too
+        fail(k + ".weight", "weight " + number_text(j.weight) +
+                                " is out of range (expected 1e-06 .. 1e+06: a job's share of the objective; beyond, "
+                                "the weighted mean overflows or drowns the other jobs in rounding)");
     }
     in_range(m.layers, bounds::kMaxLayers, k + ".model.layers", "10x the deepest published transformer");
     in_range(m.hidden, bounds::kMaxHidden, k + ".model.hidden", "5x the widest published transformer");

@@ -148,6 +148,13 @@ TEST(AtomicFile, WriterKilledWhileWritingLeavesNothing) {
   fs::remove_all(dir);
 }
 
+TEST(InputErrorFormat, IsOneLineWhateverTheInputEchoed) {
+  // A message quoting bad input (a NUL, a newline, an escape) stays one line: the CLI prints it as it is.
+  static const char kEchoed[] = "got 'a\nb\rc\0d\x1b\te'";
+  const InputError e("f.yaml", 3, "job.name", std::string(kEchoed, sizeof kEchoed - 1));
+  EXPECT_EQ(std::string(e.what()), "f.yaml:3: job.name: got 'a\\nb\\rc\\x00d\\x1b e'");
+}
+
 TEST(Seeding, Fnv1a64MatchesPublishedVectors) {
   EXPECT_EQ(fnv1a64(""), 14695981039346656037ULL);    // offset basis
   EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);     // FNV reference test vectors

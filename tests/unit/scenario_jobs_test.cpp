@@ -179,9 +179,12 @@ TEST(ScenarioJobs, DuplicateNameNamesBothIndices) {
   expect_error(f, "jobs[1].name", 21, "duplicate job name 'bert' (also jobs[0].name");
 }
 
-TEST(ScenarioJobs, WeightMustBeAPositiveNumber) {
+TEST(ScenarioJobs, WeightMustBeInItsBounds) {
   expect_error(load_error("w0.yaml", replace(kJobs, "weight: 2.5", "weight: 0")), "jobs[1].weight", 22,
-               "weight 0 is out of range (expected a finite number > 0)");
+               "weight 0 is out of range (expected 1e-06 .. 1e+06");
+  // 1e308 is finite, but the weighted mean overflowed: objective 0, every speedup NaN.
+  expect_error(load_error("whuge.yaml", replace(kJobs, "weight: 2.5", "weight: 1e308")), "jobs[1].weight", 22,
+               "weight 1e+308 is out of range (expected 1e-06 .. 1e+06");
   expect_error(load_error("wneg.yaml", replace(kJobs, "weight: 2.5", "weight: -1")), "jobs[1].weight", 22,
                "weight -1 is out of range");
   expect_error(load_error("wword.yaml", replace(kJobs, "weight: 2.5", "weight: heavy")), "jobs[1].weight", 22,
