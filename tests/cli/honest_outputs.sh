@@ -112,5 +112,11 @@ objective = json.load(open(sys.argv[2]))["objective_s"]
 assert abs(simulated - objective) <= 1e-4 * objective, (simulated, objective)
 PY
 
+# 9. The same place command writes the same bytes (its wall time goes to stderr only).
+"$hulk" place "$tiny" --method search --budget 200 --out "$tmp/p1.json" 2>/dev/null &&
+  "$hulk" place "$tiny" --method search --budget 200 --out "$tmp/p2.json" 2>/dev/null &&
+  cmp -s "$tmp/p1.json" "$tmp/p2.json" && ok "place writes the same bytes twice" ||
+  fail "place output differs between two runs: $(diff "$tmp/p1.json" "$tmp/p2.json" | head -4)"
+
 echo "$failures failures"
 [ "$failures" -eq 0 ]
