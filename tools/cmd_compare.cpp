@@ -148,6 +148,8 @@ void register_compare_commands(CLI::App& app) {
     }
     if (ca->robust_states > 0 && s.robust.samples <= 0)
       throw InputError(ca->file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
+    // A method the input rules out is refused before any method runs (exit 2, nothing written), not a failed row.
+    for (const std::string& m : methods) check_method_applies(s, m, ca->options);
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
     if (ca->robust_states > 0) add_robust_expectations(s, report, ca->robust_states, doc);

@@ -26,11 +26,15 @@ std::vector<Scenario> robust_states(const Scenario& scenario, const RobustSpec& 
   return out;
 }
 
-RobustEvaluator::RobustEvaluator(const Scenario& scenario) {
+void require_robust_distribution(const Scenario& scenario) {
   if (scenario.robust.samples <= 0)
     throw InputError(scenario.file, 0, "robust",
                      "the robust objective needs the scenario's `robust:` distribution (pair_probability, bandwidth, "
                      "samples)");
+}
+
+RobustEvaluator::RobustEvaluator(const Scenario& scenario) {
+  require_robust_distribution(scenario);
   for (const Scenario& s : robust_states(scenario, scenario.robust, scenario.robust.seed))
     evaluators_.push_back(std::make_unique<Evaluator>(s));
 }

@@ -18,6 +18,9 @@ namespace hulk {
  *  `seed`. A state with no pair degraded is the scenario itself. */
 std::vector<Scenario> robust_states(const Scenario& scenario, const RobustSpec& distribution, std::uint64_t seed);
 
+/** @brief Throws the InputError of a scenario without a `robust:` distribution (samples = 0); nothing otherwise. */
+void require_robust_distribution(const Scenario& scenario);
+
 /** @brief Mean of the analytic estimates over the states of scenario.robust (drawn from scenario.robust.seed). */
 class RobustEvaluator {
  public:

@@ -129,6 +129,21 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
   return std::make_unique<LearnedMethodPlacer>(method, options);
 }
 
+void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
+  check_method(method, scenario.file, "placement");
+  if (method.rfind(kPlacementFilePrefix, 0) == 0) {  // reading the file is cheap: read and check it
+    const Placement p = make_placer(method, options)->place(scenario);
+    const std::string problem = placement_problem(scenario, p, checks_memory(scenario));
+    if (!problem.empty())
+      throw InputError(scenario.file, 0, "placement",
+                       "the placement in " + method.substr(5) + " is not valid for this scenario: " + problem);
+  } else if (method == "robust") {
+    require_robust_distribution(scenario);
+  } else if (method == "exhaustive") {
+    ExhaustivePlacer().check_applies(scenario);
+  }
+}
+
 std::vector<std::string> parse_method_list(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);

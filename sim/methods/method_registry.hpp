@@ -55,6 +55,12 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
  *  @throws InputError for an unknown method or an infeasible job. */
 PlacementOutcome compute_placement(const Scenario& scenario, const std::string& method, const MethodOptions& options);
 
+/** @brief The input checks a method makes before it computes anything, alone, so that a report of several methods
+ *  can refuse a bad input up front (exit 2, nothing written) instead of listing a failed row: a placement file
+ *  that is missing or does not fit the scenario, `robust` without the scenario's `robust:` distribution,
+ *  `exhaustive` above its size caps. @throws InputError as compute_placement() would. */
+void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options);
+
 /** @brief Splits "a,b,c" into names and checks each is known. @throws InputError naming --methods. */
 std::vector<std::string> parse_method_list(const std::string& text);
 

@@ -62,7 +62,7 @@ long long count_placements_up_to_symmetry(const Scenario& scenario, long long li
   return n;
 }
 
-Placement ExhaustivePlacer::place(const Scenario& scenario) {
+void ExhaustivePlacer::check_applies(const Scenario& scenario) const {
   const int gpus = scenario.platform.total_gpus();
   if (gpus > options_.max_gpus)
     throw InputError(scenario.file, 0, "placement",
@@ -75,6 +75,10 @@ Placement ExhaustivePlacer::place(const Scenario& scenario) {
                          " placements to try (use search)");
   if (n == 0 && has_several_jobs(scenario)) throw InputError(scenario.file, 0, "jobs", jobs_do_not_fit(scenario));
   if (n == 0) throw InputError(scenario.file, 0, "job", "exhaustive placement: no placement fits GPU memory");
+}
+
+Placement ExhaustivePlacer::place(const Scenario& scenario) {
+  check_applies(scenario);
 
   // The JobsEvaluator's objective: with one job exactly the Evaluator's iteration time.
   std::unique_ptr<JobsEvaluator> ev;

@@ -16,17 +16,27 @@ assert len(rs) == 2 and all(r['ok'] and r['gap_to_search'] is None for r in rs),
 " "$tmp/c.json" && ok "gap_to_search null without search" || fail "gap_to_search is not null without search"
 
 # 2. compare where every method fails: non-zero exit, one reason per method. The job fits the A100 (so the scenario
-#    loads), but round-robin and the placement file both put it on the T4, listed first.
+#    loads), but round-robin and random may put it on the T4, listed first. A method the input rules out before it
+#    runs (here the placement file that puts the rank on the T4) is refused up front: exit 2, nothing written.
 mkdir -p "$tmp/oom"
 sed -e '/gpu: A100-80GB}/{h;d}' -e '/gpu: T4}/G' "$tests/data/bad/placement-file-out-of-memory.yaml" >"$tmp/oom/t4-first.yaml"
 cp "$tests/data/bad/placement-file-out-of-memory.json" "$tmp/oom/"
 oom_methods="round-robin,file:$tmp/oom/placement-file-out-of-memory.json"
-"$hulk" compare "$tmp/oom/t4-first.yaml" --methods "$oom_methods" >"$tmp/f.txt" 2>"$tmp/f.err"
+"$hulk" compare "$tmp/oom/t4-first.yaml" --methods round-robin >"$tmp/f.txt" 2>"$tmp/f.err"
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q "every method failed" "$tmp/f.err" && [ "$(grep -c 'failed:' "$tmp/f.txt")" -eq 2 ]; then
+if [ "$rc" -eq 2 ] && grep -q "every method failed" "$tmp/f.err" && [ "$(grep -c 'failed:' "$tmp/f.txt")" -eq 1 ]; then
   ok "compare exits 2 when every method failed"
 else
   fail "compare with every method failing: exit $rc"; cat "$tmp/f.txt" "$tmp/f.err"
+fi
+"$hulk" compare "$tmp/oom/t4-first.yaml" --methods "greedy,file:$tmp/oom/placement-file-out-of-memory.json" \
+  --out "$tmp/refused.json" >"$tmp/r.txt" 2>"$tmp/r.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(grep -c '' "$tmp/r.err")" -eq 1 ] && grep -q "placement-file-out-of-memory.json is not valid" "$tmp/r.err" &&
+  [ ! -e "$tmp/refused.json" ] && [ ! -s "$tmp/r.txt" ]; then
+  ok "compare refuses a bad placement file before running any method"
+else
+  fail "compare with a bad placement file: exit $rc"; cat "$tmp/r.txt" "$tmp/r.err"
 fi
 
 # 3. reproduce without search on a user folder: no 'paper scenarios', gap to search n/a, counts stated.
