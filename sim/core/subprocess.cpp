@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -96,6 +97,10 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
     // as an orphan holding the program's stdout (`| tee`) open. Checked after the call, as the parent may be gone.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);
+    // A crash here (SimGrid on a malformed platform) is reported by the parent as one line: no core file is left in
+    // the user's folder.
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
     // The envelope says whether the child succeeded, so the parent can re-throw the right exception type.
     nlohmann::json envelope;
     try {

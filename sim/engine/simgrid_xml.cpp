@@ -7,6 +7,8 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <unistd.h>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 #include <simgrid/Exception.hpp>
@@ -77,21 +79,50 @@ nlohmann::json describe_in_child(const std::string& file) {
   return out;
 }
 
-/** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. */
+/** The last non-empty line of a file ("" if none). */
+std::string last_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+/** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. The child's stderr goes to
+ *  a temporary file, whose last line (SimGrid's own message) joins the one-line error instead of a second line. */
 nlohmann::json load_description(const SimgridXmlOptions& options) {
   {
     std::ifstream probe(options.file);
     if (!probe) throw InputError(options.file, 0, "platform.simgrid.file", "cannot open the SimGrid XML file");
   }
+  char log_path[] = "/tmp/hulk-simgrid-load-XXXXXX";
+  const int log_fd = ::mkstemp(log_path);
+  struct Cleanup {
+    int fd;
+    const char* path;
+    ~Cleanup() {
+      if (fd >= 0) ::close(fd), ::unlink(path);
+    }
+  } cleanup{log_fd, log_path};
   nlohmann::json desc;
   try {
-    desc = run_in_child([&options]() { return describe_in_child(options.file); });
+    desc = run_in_child([&options, log_fd]() {
+      if (log_fd >= 0) ::dup2(log_fd, STDERR_FILENO);
+      return describe_in_child(options.file);
+    });
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    // SimGrid aborts (xbt_assert / xbt_die) on some malformed platforms: the child dies, the file is at fault.
+    // SimGrid aborts (xbt_assert / xbt_die) or crashes on some malformed platforms: the child dies, the file is at
+    // fault. A crash is most often a route SimGrid cannot build (zones without a zoneRoute between them).
+    const std::string said = log_fd >= 0 ? last_line_of(log_path) : "";
+    const bool crashed = std::string(e.what()).find("signal 11") != std::string::npos;
     throw InputError(options.file, 0, "platform.simgrid.file",
-                     std::string("SimGrid could not load the platform (") + e.what() + ")");
+                     std::string("SimGrid could not load the platform (") + e.what() +
+                         (said.empty() ? "" : "; SimGrid: " + said) + ")" +
+                         (crashed ? "; expected a route between every two hosts (a zoneRoute between every two "
+                                    "zones of a Full zone)"
+                                  : ""));
   }
   return desc;
 }

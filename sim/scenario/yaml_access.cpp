@@ -134,7 +134,16 @@ void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == name;
     // An unknown key is never read, so the rest of the map can still be checked (collecting mode).
-    if (!ok) soft_fail(kv.first, path, "unknown key '" + name + "'" + suggestion_suffix(name, allowed));
+    if (!ok) {
+      const std::string message = "unknown key '" + name + "'" + suggestion_suffix(name, allowed);
+      // A key that only an override brought in (--set job.paralelism.dp=2) is that override's mistake, not the file's.
+      std::string label;
+      for (const auto& [over, text] : overrides_)
+        if (label.empty() && (over == path || over.rfind(path + ".", 0) == 0)) label = text;
+      if (label.empty()) soft_fail(kv.first, path, message);
+      else if (!collecting_) throw InputError(file_, 0, path, message + " (from " + label + ")");
+      else errors_.push_back(InputError(file_, 0, path, message + " (from " + label + ")"));
+    }
     // The value's mark is where a problem with it shows; the key's mark is the fallback (null values).
     record(path, kv.second.IsNull() ? kv.first : kv.second);
   }

@@ -43,6 +43,10 @@ expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placemen
 expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
 expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --shard 2/2 --out "$tmp/s"
 
+# A key that only --set brought in is named with its --set, not blamed on a line of the file.
+expect_refusal "--set of an unknown key" "job.paralelism: unknown key 'paralelism' (did you mean 'parallelism'?) (from --set job.paralelism.dp=2)" \
+  "$hulk" place "$tiny" --set job.paralelism.dp=2
+
 # The standard output cannot be written (a full disk): not a silent success, one line and exit 1.
 if [ -c /dev/full ]; then
   "$hulk" place "$tiny" >/dev/full 2>"$tmp/full.err"
