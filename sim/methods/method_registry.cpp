@@ -1,5 +1,7 @@
 #include "sim/methods/method_registry.hpp"
 
+#include <iostream>
+
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -121,6 +123,7 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
   if (method == "exhaustive") {
     ExhaustiveOptions o;
     o.time_oracle = simulated_iteration_time_s;
+    o.progress = &std::cerr;  // up to 5,000 SimGrid runs: a line every 10 s
     return std::make_unique<ExhaustivePlacer>(o);
   }
   // gnn, gnn+refine: the only names left (method_names() is the list checked above).

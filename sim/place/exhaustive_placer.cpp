@@ -1,6 +1,8 @@
 #include "sim/place/exhaustive_placer.hpp"
 
+#include <chrono>
 #include <limits>
+#include <ostream>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -86,12 +88,21 @@ Placement ExhaustivePlacer::place(const Scenario& scenario) {
   Placement best;
   double best_t = std::numeric_limits<double>::infinity();
   evaluated_ = 0;
+  // Thousands of SimGrid runs can take minutes: say how far it is (the count is cheap next to them).
+  const long long total = options_.progress ? count_placements_up_to_symmetry(scenario, options_.max_placements) : 0;
+  auto last_report = std::chrono::steady_clock::now();
   for_each_placement_up_to_symmetry(scenario, [&](const Placement& p) {
     const double t = ev ? ev->objective_s(p) : options_.time_oracle(scenario, p);
     ++evaluated_;
     if (t < best_t) {
       best_t = t;
       best = p;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (options_.progress && std::chrono::duration<double>(now - last_report).count() >= options_.progress_every_s) {
+      *options_.progress << "exhaustive: " << evaluated_ << " of " << total << " placements timed, best "
+                         << best_t << " s so far\n" << std::flush;
+      last_report = now;
     }
     return true;
   });

@@ -18,6 +18,8 @@
 
 #include "sim/place/placer.hpp"
 
+#include <iosfwd>
+
 namespace hulk {
 
 /** @brief Options of the exhaustive placer. */
@@ -27,6 +29,9 @@ struct ExhaustiveOptions {
   TimeOracle time_oracle;
   long long max_placements = 5000; ///< refuse enumerations larger than this (default: ~minutes of SimGrid runs)
   int max_gpus = 8;               ///< refuse platforms with more GPUs than this
+  /** @brief Where a progress line goes every progress_every_s seconds of a long enumeration (nullptr: none). */
+  std::ostream* progress = nullptr;
+  double progress_every_s = 10.0;  ///< seconds between progress lines
 };
 
 /** @brief Calls fn for every placement up to symmetry (see file comment), in a deterministic order; stops early
