@@ -1,9 +1,8 @@
 #include "sim/methods/method_registry.hpp"
 
-#include <iostream>
-
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <sstream>
 
 #include "sim/core/errors.hpp"
@@ -115,7 +114,17 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
     o.simgrid_time = [](const Scenario& s, const Placement& p) {
       double sum = 0;
       const auto states = robust_states(s, s.robust, s.robust.seed);
-      for (const Scenario& state : states) sum += simulated_iteration_time_s(state, p);
+      // Up to 100,000 states, one SimGrid run each, per candidate: a progress line every 10 s.
+      auto last_report = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < states.size(); ++i) {
+        sum += simulated_iteration_time_s(states[i], p);
+        const auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - last_report).count() >= 10.0) {
+          std::cerr << "robust: SimGrid check of a candidate, " << i + 1 << " of " << states.size()
+                    << " network states\n";
+          last_report = now;
+        }
+      }
       return sum / static_cast<double>(states.size());
     };
     return std::make_unique<SearchPlacer>(o);
