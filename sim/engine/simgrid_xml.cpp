@@ -70,9 +70,11 @@ nlohmann::json describe_in_child(const std::string& file) {
       double latency_s = 0;
       hosts[a]->route_to(hosts[b], links, &latency_s);
       double bw = std::numeric_limits<double>::infinity();
-      for (const sg4::Link* l : links) bw = std::min(bw, l->get_bandwidth());
+      std::string slowest;
+      for (const sg4::Link* l : links)
+        if (l->get_bandwidth() < bw) bw = l->get_bandwidth(), slowest = l->get_name();
       if (links.empty()) bw = 0;  // no route: reported as zero bandwidth (the parent rejects it)
-      pairs.push_back({a, b, latency_s, bw});
+      pairs.push_back({a, b, latency_s, bw, slowest});
     }
   }
   out["pairs"] = pairs;
@@ -179,6 +181,11 @@ void add_pair_routes(const SimgridXmlOptions& options, const nlohmann::json& des
     const int a = spec_of_xml[p[0].get<size_t>()], b = spec_of_xml[p[1].get<size_t>()];
     if (a < 0 || b < 0) continue;
     const double lat = p[2].get<double>(), bw = p[3].get<double>();
+    const std::string slowest = p.size() > 4 ? p[4].get<std::string>() : "";
+    if (bw <= 0 && !slowest.empty())
+      throw InputError(options.file, 0, "platform.simgrid.file",
+                       "link '" + slowest + "' on the route between hosts '" + spec.hosts[a].name + "' and '" +
+                           spec.hosts[b].name + "' has no bandwidth (expected a bandwidth greater than zero)");
     if (bw <= 0)
       throw InputError(options.file, 0, "platform.simgrid.file",
                        "no route between hosts '" + spec.hosts[a].name + "' and '" + spec.hosts[b].name + "'");
