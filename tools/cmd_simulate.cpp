@@ -66,9 +66,24 @@ std::string shape_text(const JobSpec& j) {
   return "dp " + std::to_string(j.par.dp) + " x tp " + std::to_string(j.par.tp) + " x pp " + std::to_string(j.par.pp);
 }
 
+/** A job whose tensor-parallel groups cannot fit one host is valid (hulk simulates TP over the network) but rarely
+ *  meant: validate says so. */
+void warn_tp_wider_than_hosts(const Scenario& s) {
+  int widest = 0;
+  for (const HostSpec& h : s.platform.hosts) widest = std::max(widest, h.gpus);
+  for (int j = 0; j < job_count(s); ++j) {
+    const JobSpec& job = job_at(s, j);
+    if (job.par.tp > widest)
+      std::cerr << "hulk: warning: " << job_label(s, j) << ": tp " << job.par.tp << " is wider than the largest host ("
+                << widest << " GPUs): every tensor-parallel group spans hosts, its all-reduces crossing the network "
+                << "at every layer\n";
+  }
+}
+
 void run_validate(const std::string& file) {
   Scenario s = load_scenario_file(file);
   print_data_warnings(s, false);  // showing them is what validate is for
+  warn_tp_wider_than_hosts(s);
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, ";
   if (!has_several_jobs(s)) {

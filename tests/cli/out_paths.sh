@@ -47,6 +47,15 @@ expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation
 expect_refusal "--set of an unknown key" "job.paralelism: unknown key 'paralelism' (did you mean 'parallelism'?) (from --set job.paralelism.dp=2)" \
   "$hulk" place "$tiny" --set job.paralelism.dp=2
 
+# validate warns (and accepts) a job whose tensor-parallel groups are wider than every host.
+sed 's/{dp: 2, tp: 1, pp: 2}/{dp: 1, tp: 4, pp: 2}/' "$tiny" >"$tmp/wide-tp.yaml"  # hosts of 2 GPUs
+if grep -q "tp: 4" "$tmp/wide-tp.yaml" && "$hulk" validate "$tmp/wide-tp.yaml" >/dev/null 2>"$tmp/wide.err" &&
+  grep -q "tp 4 is wider than the largest host (2 GPUs)" "$tmp/wide.err"; then
+  ok "validate warns of TP groups wider than a host"
+else
+  fail "validate of a wide TP job: $(cat "$tmp/wide.err")"
+fi
+
 # The standard output cannot be written (a full disk): not a silent success, one line and exit 1.
 if [ -c /dev/full ]; then
   "$hulk" place "$tiny" >/dev/full 2>"$tmp/full.err"
