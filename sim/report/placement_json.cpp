@@ -33,6 +33,19 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
   if (!p->is_object() || !p->contains("ranks") || !(*p)["ranks"].is_array())
     throw InputError(file, 0, prefix + "ranks",
                      "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
+  // A file written for another shape of the job would be read in the wrong rank layout, even with as many ranks.
+  if (p->contains("parallelism")) {
+    const nlohmann::json& par = (*p)["parallelism"];
+    const Parallelism& want = scenario.job.par;
+    const auto degree = [&par](const char* k) {
+      return par.is_object() && par.contains(k) && par[k].is_number_integer() ? par[k].get<int>() : -1;
+    };
+    if (!par.is_object() || degree("dp") != want.dp || degree("tp") != want.tp || degree("pp") != want.pp)
+      throw InputError(file, 0, prefix + "parallelism",
+                       par.dump() + " is not the scenario's job (expected {\"dp\":" + std::to_string(want.dp) +
+                           ",\"pp\":" + std::to_string(want.pp) + ",\"tp\":" + std::to_string(want.tp) +
+                           "}: the ranks would be read in another layout)");
+  }
   const auto& hosts = scenario.platform.hosts;
   const int n = static_cast<int>((*p)["ranks"].size());
   const int expected = scenario.job.par.ranks();

@@ -86,6 +86,13 @@ TEST(MultiJobOutputs, BadPlacementFilesNameTheKey) {
   nlohmann::json short_list = good;
   short_list["jobs"][0]["ranks"].erase(1);
   EXPECT_NE(error_of(s, short_list).find("jobs[0].ranks"), std::string::npos) << error_of(s, short_list);
+  // Written for another shape of the job: the same rank count would be read in another layout.
+  nlohmann::json other_shape = good;
+  std::swap(other_shape["jobs"][0]["parallelism"]["dp"], other_shape["jobs"][0]["parallelism"]["pp"]);
+  if (other_shape["jobs"][0]["parallelism"] == good["jobs"][0]["parallelism"])
+    other_shape["jobs"][0]["parallelism"]["tp"] = 7;
+  EXPECT_NE(error_of(s, other_shape).find("jobs[0].parallelism"), std::string::npos) << error_of(s, other_shape);
+  EXPECT_NE(error_of(s, other_shape).find("another layout"), std::string::npos) << error_of(s, other_shape);
 }
 
 TEST(MultiJobOutputs, CommCsvHasAJobColumnOnlyWithSeveralJobs) {
