@@ -170,12 +170,16 @@ std::string YamlReader::str(const YAML::Node& node, const std::string& key) cons
 long long YamlReader::integer(const YAML::Node& node, const std::string& key, long long min, long long max) const {
   const std::string text = scalar(node, key, "an integer");
   long long v = 0;
-  if (!YAML::convert<long long>::decode(node, v)) fail(node, key, "expected an integer, got '" + text + "'");
-  if (v < min || v > max) {
-    std::string range = max >= (1LL << 62) ? ">= " + std::to_string(min)
-                                           : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-    fail(node, key, "expected an integer " + range + ", got " + text);
+  const std::string range = max >= (1LL << 62) ? ">= " + std::to_string(min)
+                                               : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (!YAML::convert<long long>::decode(node, v)) {
+    const bool digits = text.find_first_not_of("0123456789", text[0] == '-' || text[0] == '+' ? 1 : 0) ==
+                        std::string::npos;
+    if (digits && text.size() > 1)  // an integer, only too long for 64 bits
+      fail(node, key, "'" + text + "' is out of range (expected an integer " + range + ")");
+    fail(node, key, "expected an integer, got '" + text + "'");
   }
+  if (v < min || v > max) fail(node, key, "expected an integer " + range + ", got " + text);
   return v;
 }
 
