@@ -91,13 +91,10 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
 
 /** "job dp 2 x tp 8 x pp 8" for one job; "4 jobs: bert-large dp 32 x tp 1 x pp 1, ..." for several. */
 std::string jobs_summary(const Scenario& s) {
-  const auto shape = [](const JobSpec& job) {
-    return "dp " + std::to_string(job.par.dp) + " x tp " + std::to_string(job.par.tp) + " x pp " +
-           std::to_string(job.par.pp);
-  };
-  if (!has_several_jobs(s)) return "job " + shape(s.job);
+  if (!has_several_jobs(s)) return "job " + parallelism_text(s.job);
   std::string out = std::to_string(job_count(s)) + " jobs:";
-  for (int j = 0; j < job_count(s); ++j) out += (j ? ", " : " ") + job_at(s, j).name + " " + shape(job_at(s, j));
+  for (int j = 0; j < job_count(s); ++j)
+    out += (j ? ", " : " ") + job_at(s, j).name + " " + parallelism_text(job_at(s, j));
   return out;
 }
 

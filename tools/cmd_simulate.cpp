@@ -61,11 +61,6 @@ void check_run_size(const Scenario& s, const Placement& placement, bool allow_la
               << static_cast<long long>(w.micro_batches) << " micro-batches)\n";
 }
 
-/** "dp 2 x tp 1 x pp 4" */
-std::string shape_text(const JobSpec& j) {
-  return "dp " + std::to_string(j.par.dp) + " x tp " + std::to_string(j.par.tp) + " x pp " + std::to_string(j.par.pp);
-}
-
 /** A job whose tensor-parallel groups cannot fit one host is valid (hulk simulates TP over the network) but rarely
  *  meant: validate says so. */
 void warn_tp_wider_than_hosts(const Scenario& s) {
@@ -87,11 +82,11 @@ void run_validate(const std::string& file) {
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, ";
   if (!has_several_jobs(s)) {
-    std::cout << "job " << shape_text(s.job);
+    std::cout << "job " << parallelism_text(s.job);
   } else {
     std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
     for (std::size_t k = 0; k < s.jobs.size(); ++k)
-      std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << shape_text(s.jobs[k]);
+      std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << parallelism_text(s.jobs[k]);
   }
   // Issue 12's keys, only when present (the line of a scenario without them is unchanged); each trace row counts.
   if (!s.events.empty()) std::cout << ", " << s.events.size() << (s.events.size() == 1 ? " event" : " events");

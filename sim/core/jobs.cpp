@@ -70,4 +70,9 @@ std::string job_label(const Scenario& s, int j) {
   return has_several_jobs(s) ? "job '" + job_at(s, j).name + "'" : std::string("the job");
 }
 
+std::string parallelism_text(const JobSpec& job) {
+  return "dp " + std::to_string(job.par.dp) + " x tp " + std::to_string(job.par.tp) + " x pp " +
+         std::to_string(job.par.pp);
+}
+
 }  // namespace hulk

@@ -50,4 +50,7 @@ double weighted_objective(const Scenario& s, const std::vector<double>& iteratio
 /** @brief "job 'NAME'" for messages, or "the job" in a one-job scenario. */
 std::string job_label(const Scenario& s, int j);
 
+/** @brief The job's shape for summaries: "dp 2 x tp 1 x pp 4". */
+std::string parallelism_text(const JobSpec& job);
+
 }  // namespace hulk
