@@ -64,7 +64,7 @@ long long count_placements_up_to_symmetry(const Scenario& scenario, long long li
   return n;
 }
 
-void ExhaustivePlacer::check_applies(const Scenario& scenario) const {
+long long ExhaustivePlacer::check_applies(const Scenario& scenario) const {
   const int gpus = scenario.platform.total_gpus();
   if (gpus > options_.max_gpus)
     throw InputError(scenario.file, 0, "placement",
@@ -77,10 +77,11 @@ void ExhaustivePlacer::check_applies(const Scenario& scenario) const {
                          " placements to try (use search)");
   if (n == 0 && has_several_jobs(scenario)) throw InputError(scenario.file, 0, "jobs", jobs_do_not_fit(scenario));
   if (n == 0) throw InputError(scenario.file, 0, "job", "exhaustive placement: no placement fits GPU memory");
+  return n;
 }
 
 Placement ExhaustivePlacer::place(const Scenario& scenario) {
-  check_applies(scenario);
+  const long long total = check_applies(scenario);
 
   // The JobsEvaluator's objective: with one job exactly the Evaluator's iteration time.
   std::unique_ptr<JobsEvaluator> ev;
@@ -88,8 +89,7 @@ Placement ExhaustivePlacer::place(const Scenario& scenario) {
   Placement best;
   double best_t = std::numeric_limits<double>::infinity();
   evaluated_ = 0;
-  // Thousands of SimGrid runs can take minutes: say how far it is (the count is cheap next to them).
-  const long long total = options_.progress ? count_placements_up_to_symmetry(scenario, options_.max_placements) : 0;
+  // Thousands of SimGrid runs can take minutes: say how far it is.
   auto last_report = std::chrono::steady_clock::now();
   for_each_placement_up_to_symmetry(scenario, [&](const Placement& p) {
     const double t = ev ? ev->objective_s(p) : options_.time_oracle(scenario, p);

@@ -49,8 +49,9 @@ class ExhaustivePlacer : public Placer {
   /** @throws InputError above the GPU or enumeration cap, or if no placement fits. */
   Placement place(const Scenario& scenario) override;
   /** @brief The checks place() makes before it simulates anything (GPU and enumeration caps, a placement that fits
-   *  memory), alone: a report can refuse the method up front. @throws InputError as place(). */
-  void check_applies(const Scenario& scenario) const;
+   *  memory), alone: a report can refuse the method up front. @return the number of placements to try.
+   *  @throws InputError as place(). */
+  long long check_applies(const Scenario& scenario) const;
   /** @brief Time (several jobs: objective) of the returned placement (s) by the oracle used. */
   double best_time_s() const { return best_time_s_; }
   /** @brief Placements evaluated by the last place(). */
