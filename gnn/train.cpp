@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -309,25 +310,32 @@ void print_epoch(std::ostream& progress, const EpochStats& st, int epochs) {
   progress << line << std::flush;
 }
 
-/** Writes the selected model to `out`: the best epoch's weights (`out`.best) when an epoch was selected, else the
- *  last epoch's. A selected epoch whose weights cannot be put in place is an error, never silently the last
- *  epoch's weights. */
+/** True if some epoch of `history` can be selected (its score is a number). */
+bool has_selected_epoch(const std::vector<EpochStats>& history, bool by_gap) {
+  for (const EpochStats& e : history)
+    if (!std::isnan(selection_score(e, by_gap))) return true;
+  return false;
+}
+
+/** The error of a selected epoch whose weights (`out`.best) are gone: never silently the last epoch's weights. */
+InputError missing_best_weights(const std::string& out) {
+  return InputError(out + ".best", 0, "",
+                    "the selected best epoch's weights are missing (deleted?); delete " + out +
+                        ".ckpt to train afresh");
+}
+
+/** Writes the selected model to `out`: a copy of the best epoch's weights (`out`.best, kept so that a rerun or a
+ *  run with more epochs still has them) when an epoch was selected, else the last epoch's. */
 void write_selected_model(PlacementGnn& model, const std::string& out, const std::vector<EpochStats>& history,
                           bool by_gap) {
   const std::string best = out + ".best";
-  bool selected = false;
-  for (const EpochStats& e : history) selected = selected || !std::isnan(selection_score(e, by_gap));
-  if (!selected) {
+  if (!has_selected_epoch(history, by_gap)) {
     save_model(model, out);
     return;
   }
-  if (!std::filesystem::exists(best))
-    throw InputError(best, 0, "", "the selected best epoch's weights are missing (moved into place by a run that "
-                                  "already finished, or deleted); retrain without --resume");
-  std::error_code ec;
-  std::filesystem::rename(best, out, ec);
-  if (ec)
-    throw InputError(out, 0, "", "cannot put the best epoch's weights (" + best + ") in place: " + ec.message());
+  std::ifstream in(best, std::ios::binary);
+  if (!in) throw missing_best_weights(out);
+  write_file_atomic(out, [&in](std::ostream& o) { o << in.rdbuf(); });
 }
 
 }  // namespace
@@ -351,6 +359,9 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   if (start_epoch == 0) {
     std::error_code ec;
     std::filesystem::remove(out + ".best", ec);  // a fresh run never inherits another run's selection
+  } else if (has_selected_epoch(result.history, static_cast<bool>(evaluator)) &&
+             !std::filesystem::exists(out + ".best")) {
+    throw missing_best_weights(out);  // before training: the selection could not be written at the end
   }
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(opt.lr));
   if (opt_state) adam.load(*opt_state);

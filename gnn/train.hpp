@@ -73,8 +73,9 @@ struct TrainResult {
 };
 
 /** @brief Trains (or resumes) and writes the model to `out` when all epochs are done: the epoch with the lowest
- *  validation gap if an evaluator is given, else the lowest validation loss. Without an evaluator,
- *  self-imitation is off (plain labels).
+ *  validation gap if an evaluator is given, else the lowest validation loss (its weights kept in `out`.best, so
+ *  that rerunning a finished run, or resuming it with more epochs, writes the same selection). Without an
+ *  evaluator, self-imitation is off (plain labels).
  *  @param progress receives one line per epoch ("epoch E/N loss L val_loss V val_gap G% time Ts"); may be null.
  *  @throws InputError on an empty data set or an unreadable/incompatible checkpoint. */
 TrainResult train_model(const std::vector<Sample>& data, const std::string& out, const TrainOptions& options,

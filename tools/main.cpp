@@ -127,9 +127,10 @@ int main(int argc, char** argv) {
               << (argc > 1 && argv[1][0] != '-' ? std::string(argv[1]) + " " : std::string()) << "--help)\n";
     return fail(2);
   } catch (const hulk::InputError& e) {
-    // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own.
-    if (hulk::interrupt_requested()) {
-      const bool detailed = dynamic_cast<const hulk::Interrupted*>(&e) != nullptr;
+    // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own; so is
+    // an Interrupted thrown by the GNN plugin, whose copy of the interrupt flag is not this program's.
+    const bool detailed = dynamic_cast<const hulk::Interrupted*>(&e) != nullptr;
+    if (hulk::interrupt_requested() || detailed) {
       std::cerr << "hulk: " << (detailed ? std::string(e.what()) : std::string("interrupted")) << "\n";
       return fail(130);
     }

@@ -246,12 +246,19 @@ TEST(GnnTraining, WritesTheSelectedEpochOrFails) {
   train_model(data, upto, opt, testing::stand_in_time_s);
   PlacementGnn written = load_model(out), selected = load_model(upto);
   EXPECT_TRUE(same_weights(written, selected)) << "selected epoch " << best + 1;
-  EXPECT_FALSE(fs::exists(out + ".best"));  // moved into place
+  EXPECT_TRUE(fs::exists(out + ".best"));  // copied into place, kept for a rerun or more epochs
 
-  // Resuming the finished run: the selected epoch's weights are no longer there to put in place; writing the last
-  // epoch's weights instead would be a silent change of the model.
+  // Rerunning the finished run (nothing left to train) writes the same selected model again.
   opt.epochs = 3;
   opt.resume = true;
+  train_model(data, out, opt, testing::stand_in_time_s);
+  PlacementGnn rewritten = load_model(out);
+  EXPECT_TRUE(same_weights(rewritten, selected));
+
+  // Without the selected epoch's weights, writing the last epoch's instead would be a silent change of the model:
+  // an error, before any epoch is trained.
+  fs::remove(out + ".best");
+  opt.epochs = 5;
   EXPECT_THROW(train_model(data, out, opt, testing::stand_in_time_s), InputError);
 
   // The selected weights cannot be moved onto the output (a non-empty folder is in the way): an error.
