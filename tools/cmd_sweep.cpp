@@ -110,7 +110,8 @@ void run_merge(const std::string& dir, bool allow_missing) {
   std::string missing;
   for (auto i : merged.missing) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
   std::cerr << "merged " << merged.shards << " of " << merged.expected << " shards, " << merged.points
-            << " points into " << dir << "/sweep.csv"
+            << (merged.grid_points ? " of " + std::to_string(merged.grid_points) : std::string()) << " points into "
+            << dir << "/sweep.csv"
             << (missing.empty() ? "" : "; MISSING shards " + missing + " (accepted by --allow-missing)") << "\n";
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <optional>
 #include <sstream>
 
@@ -198,6 +199,60 @@ void append_sweep_rows(const std::string& path, const std::string& rows) {
   if (!out) throw InputError(path, 0, "", "could not append the point's rows to the sweep file (not writable?)");
 }
 
+namespace {
+
+/** Reads the rows of shard `index` of `count` into rows (point -> lines). Every row must have the header's
+ *  `fields`; with the shards' manifest, every row must be a point of this shard and a method of the sweep, once,
+ *  and every (point, method) of the shard must be there (an interrupted shard is incomplete) unless allow_missing.
+ *  @throws InputError naming the file and line of the first problem. */
+void read_shard_rows(const std::string& path, int index, int count, std::size_t fields, const SweepManifest* manifest,
+                     bool allow_missing, std::map<std::size_t, std::vector<std::string>>& rows) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // the header, checked by the caller
+  std::set<std::pair<std::size_t, std::string>> seen;
+  const std::size_t points = manifest ? sweep_point_count(manifest->grid) : 0;
+  const std::size_t method_column = manifest ? manifest->grid.size() + 1 : 0;
+  for (int line_no = 2; std::getline(in, line); ++line_no) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = csv_fields(line);
+    if (f.size() != fields)
+      throw InputError(path, line_no, "", "has " + std::to_string(f.size()) + " fields, the header " +
+                                              std::to_string(fields) + " (a truncated or edited row?)");
+    std::size_t point = 0;
+    try {
+      std::size_t used = 0;
+      point = std::stoul(f[0], &used);
+      if (used != f[0].size()) throw std::invalid_argument(f[0]);
+    } catch (const std::exception&) {
+      throw InputError(path, line_no, "point", "'" + f[0] + "' is not a point index");
+    }
+    if (manifest) {
+      if (point >= points || static_cast<int>(point % count) != index)
+        throw InputError(path, line_no, "point",
+                         std::to_string(point) + " is not a point of shard " + std::to_string(index) + " of " +
+                             std::to_string(count) + " (the grid has " + std::to_string(points) + " points)");
+      const std::string& method = f[method_column];
+      if (std::find(manifest->methods.begin(), manifest->methods.end(), method) == manifest->methods.end())
+        throw InputError(path, line_no, "method", "'" + method + "' is not a method of this sweep");
+      if (!seen.insert({point, method}).second)
+        throw InputError(path, line_no, "", "point " + std::to_string(point) + ", method " + method +
+                                                " appears twice");
+    }
+    rows[point].push_back(line);
+  }
+  if (!manifest || allow_missing) return;
+  for (std::size_t p = static_cast<std::size_t>(index); p < points; p += static_cast<std::size_t>(count))
+    for (const std::string& m : manifest->methods)
+      if (!seen.count({p, m}))
+        throw InputError(path, 0, "", "incomplete: point " + std::to_string(p) + ", method " + m +
+                                          " is missing (an interrupted shard? rerun its sweep --shard " +
+                                          std::to_string(index) + "/" + std::to_string(count) +
+                                          " to finish it, or pass --allow-missing)");
+}
+
+}  // namespace
+
 SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
   if (!fs::is_directory(dir)) throw InputError(dir, 0, "", "not a folder");
   std::map<int, fs::path> shards;  // index -> file
@@ -245,16 +300,24 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
     std::getline(in, line);
     if (head.empty()) head = line;
     if (line != head) throw InputError(path.string(), 1, "", "header differs from the other shards");
-    while (std::getline(in, line))
-      if (!line.empty()) rows[std::stoul(line.substr(0, line.find(',')))].push_back(line);
+    read_shard_rows(path.string(), i, count, csv_fields(head).size(), manifest ? &*manifest : nullptr, allow_missing,
+                    rows);
+  }
+  // A sweep.csv of another sweep (an unsharded run with other inputs) is not silently replaced.
+  const std::string merged_path = dir + "/sweep.csv";
+  if (manifest && fs::exists(merged_path) && fs::exists(sweep_manifest_path(merged_path))) {
+    const std::string diff = sweep_manifest_difference(read_sweep_manifest(sweep_manifest_path(merged_path)), *manifest);
+    if (!diff.empty())
+      throw InputError(merged_path, 0, "", "belongs to another sweep (" + diff + "); merge these shards elsewhere");
   }
   std::string out = head + "\n";
   for (const auto& [p, lines] : rows)
     for (const auto& l : lines) out += l + "\n";
-  write_file_atomic(dir + "/sweep.csv", out);
+  write_file_atomic(merged_path, out);
   if (manifest) write_sweep_manifest(sweep_manifest_path(dir + "/sweep.csv"), *manifest);
   merge.shards = shards.size();
   merge.points = rows.size();
+  merge.grid_points = manifest ? sweep_point_count(manifest->grid) : 0;
   return merge;
 }
 

@@ -55,11 +55,14 @@ struct SweepMerge {
   std::size_t shards = 0, points = 0;  ///< shard files joined, distinct points in them
   std::size_t expected = 0;            ///< n of the shards' i-of-n names
   std::vector<std::size_t> missing;    ///< indices of the shard files absent (only with allow_missing)
+  std::size_t grid_points = 0;         ///< points of the sweep's grid (0 without a manifest)
 };
 
 /** @brief Joins DIR/sweep.shard-I-of-N.csv into DIR/sweep.csv, rows ordered by point, and their common manifest into
  *  DIR/sweep.manifest.json. @throws InputError for a missing folder, no shard file, shards of different N, missing
- *  shards (unless allow_missing; the message names them), shards with other manifests or headers. */
+ *  shards (unless allow_missing; the message names them), shards with other manifests or headers, a row with
+ *  another field count than the header, and (with the manifest) a row of another shard or method, a row twice, a
+ *  shard missing some of its points (unless allow_missing), or a DIR/sweep.csv of another sweep. */
 SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing = false);
 
 }  // namespace hulk

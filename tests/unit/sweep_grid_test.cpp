@@ -120,20 +120,20 @@ TEST(SweepGrid, FailedAppendIsAnError) {
 
 TEST(SweepGrid, MergeOrdersRowsByPoint) {
   const fs::path dir = scratch("merge");
-  std::ofstream(dir / "sweep.shard-0-of-2.csv") << "h\n0,a\n2,a\n";
-  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "h\n1,a\n";
+  std::ofstream(dir / "sweep.shard-0-of-2.csv") << "h,m\n0,a\n2,a\n";
+  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "h,m\n1,a\n";
   const SweepMerge m = merge_sweep_shards(dir.string());
   EXPECT_EQ(m.shards, 2u);
   EXPECT_EQ(m.points, 3u);
-  EXPECT_EQ(read(dir / "sweep.csv"), "h\n0,a\n1,a\n2,a\n");
-  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other\n1,a\n";
+  EXPECT_EQ(read(dir / "sweep.csv"), "h,m\n0,a\n1,a\n2,a\n");
+  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other,m\n1,a\n";
   EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
   fs::remove_all(dir);
 }
 
 TEST(SweepGrid, MergeNamesMissingShards) {
   const fs::path dir = scratch("merge-missing");
-  std::ofstream(dir / "sweep.shard-0-of-3.csv") << "h\n0,a\n";
+  std::ofstream(dir / "sweep.shard-0-of-3.csv") << "h,m\n0,a\n";
   try {
     merge_sweep_shards(dir.string());
     ADD_FAILURE() << "a merge with shards 1 and 2 missing succeeded";
@@ -144,7 +144,51 @@ TEST(SweepGrid, MergeNamesMissingShards) {
   EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
   const SweepMerge m = merge_sweep_shards(dir.string(), true);
   EXPECT_EQ(m.missing, (std::vector<std::size_t>{1, 2}));
-  EXPECT_EQ(read(dir / "sweep.csv"), "h\n0,a\n");
+  EXPECT_EQ(read(dir / "sweep.csv"), "h,m\n0,a\n");
+  fs::remove_all(dir);
+}
+
+/** Writes shard `index` of `count` of a sweep over bw=a,b,c with greedy, its rows `rows` (point indices, in order),
+ *  and its manifest. */
+void write_shard(const fs::path& dir, int index, int count, const std::vector<int>& rows, const std::string& tail = "") {
+  SweepManifest m;
+  m.scenario_hash = "1";
+  m.grid = parse_sweep_axes({"bw=a,b,c"});
+  m.methods = {"greedy"};
+  m.version = "v";
+  const std::string csv = (dir / ("sweep.shard-" + std::to_string(index) + "-of-" + std::to_string(count) + ".csv")).string();
+  std::ofstream out(csv);
+  out << sweep_csv_header(m.grid) << "\n";
+  const char* value[] = {"a", "b", "c"};
+  for (int p : rows) out << p << "," << value[p % 3] << ",greedy,1,,,,,,,,\n";
+  out << tail;
+  out.close();
+  write_sweep_manifest(sweep_manifest_path(csv), m);
+}
+
+TEST(SweepGrid, MergeRefusesIncompleteTruncatedDuplicatedOrStrayRows) {
+  const fs::path dir = scratch("merge-checks");
+  const auto error_of = [&dir](bool allow_missing = false) {
+    try {
+      merge_sweep_shards(dir.string(), allow_missing);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  write_shard(dir, 0, 2, {0, 2});
+  write_shard(dir, 1, 2, {1});
+  EXPECT_EQ(error_of(), "");
+  EXPECT_EQ(merge_sweep_shards(dir.string()).grid_points, 3u);
+  write_shard(dir, 0, 2, {0});  // interrupted before point 2
+  EXPECT_NE(error_of().find("incomplete: point 2, method greedy is missing"), std::string::npos) << error_of();
+  EXPECT_EQ(error_of(true), "");  // --allow-missing takes what there is
+  write_shard(dir, 0, 2, {0, 2}, "2,c,gre");  // a row cut short
+  EXPECT_NE(error_of().find("sweep.shard-0-of-2.csv:4: has 3 fields, the header 12"), std::string::npos) << error_of();
+  write_shard(dir, 0, 2, {0, 2, 2});
+  EXPECT_NE(error_of().find("point 2, method greedy appears twice"), std::string::npos) << error_of();
+  write_shard(dir, 0, 2, {0, 1, 2});
+  EXPECT_NE(error_of().find("1 is not a point of shard 0 of 2"), std::string::npos) << error_of();
   fs::remove_all(dir);
 }
 
