@@ -1,7 +1,8 @@
 #pragma once
 /** @file budget_option.hpp
  *  @brief The one range of every `--budget` (search evaluations) and of `compare --robust-states`: a negative count
- *  means nothing, and a huge one runs for days without a word, so both are refused as bad input (exit 2). */
+ *  means nothing, and a huge one runs for days without a word, so both are refused as bad input (exit 2); and the
+ *  --max-gpus range of the commands that sample platforms. */
 #include <CLI/CLI.hpp>
 
 namespace hulk::cli {
@@ -14,5 +15,9 @@ constexpr int kMaxRobustStates = 10000;
 
 /** @brief Checks a --budget value: 0 (the method's default) to kMaxBudget. */
 inline CLI::Range budget_range() { return CLI::Range(0L, kMaxBudget); }
+
+/** @brief Checks a sampled platform's --max-gpus: at least the sampler's smallest platform (4 GPUs; below, every
+ *  draw was skipped and an empty data set written), at most a million GPUs (the scenario bound). */
+inline CLI::Range sampled_gpus_range() { return CLI::Range(4, 1000000); }
 
 }  // namespace hulk::cli

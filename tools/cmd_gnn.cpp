@@ -260,7 +260,9 @@ void register_gnn_commands(CLI::App& app) {
                   "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
   gen->add_option("--budget", g->budget, "search evaluations per label")->capture_default_str()
       ->check(budget_range());
-  gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")->capture_default_str();
+  gen->add_option("--max-gpus", g->max_gpus, "largest sampled platform (GPUs)")
+      ->capture_default_str()
+      ->check(sampled_gpus_range());
   gen->add_option("--label", g->label,
                   "simgrid: the SimGrid-checked search labels, SimGrid times; evaluator: the annealing search over "
                   "the analytic evaluator, no SimGrid (estimates stored as greedy_est/search_est; far faster)")
@@ -286,7 +288,8 @@ void register_gnn_commands(CLI::App& app) {
                     "extra sampled scenarios labelled with greedy (self-imitation only, never validation)")
       ->capture_default_str();
   train->add_option("--synthetic-max-gpus", t->synthetic_max_gpus, "largest synthetic platform (GPUs)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(sampled_gpus_range());
   train->add_option("--reinforce", t->reinforce,
                     "K >= 2: add a policy-gradient term (K sampled decodes per sample and step, reward -log of the "
                     "evaluator's time, mean baseline) to the imitation loss; 0 = off")

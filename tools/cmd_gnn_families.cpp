@@ -220,7 +220,8 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--seed", a->family.seed, "seed of the families' scenarios (each family its own stream)")
       ->capture_default_str();
   cmd->add_option("--max-gpus", a->family.max_gpus, "the training family's largest platform (GPUs)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(sampled_gpus_range());
   cmd->add_option("--families", a->families, "comma-separated: in-family, larger, wan-host, multi-job, paper")
       ->capture_default_str();
   cmd->add_option("--paper", a->family.paper_dir, "folder of the paper family's scenarios (default: scenarios/paper)");

@@ -173,7 +173,9 @@ void register_jobs_eval_command(CLI::App& app) {
       },
       "jobs per cluster: N or MIN-MAX (default 2-4)");
   (void)jobs;
-  cmd->add_option("--max-gpus", a->max_gpus, "GPUs per cluster at most")->capture_default_str();
+  cmd->add_option("--max-gpus", a->max_gpus, "GPUs per cluster at most")
+      ->capture_default_str()
+      ->check(sampled_gpus_range());
   cmd->add_option("--methods", a->methods, "comma-separated methods")
       ->capture_default_str()
       ->check(method_choices(true));
