@@ -23,7 +23,8 @@ using hulk::cli::OutKind;
 const std::map<std::string, OutKind> kOutKinds = {
     {"simulate", OutKind::folder}, {"sweep", OutKind::folder}, {"gen-data", OutKind::folder},
     {"reproduce", OutKind::folder}, {"compare", OutKind::file}, {"place", OutKind::file},
-    {"train", OutKind::file}, {"gnn-eval", OutKind::file}};
+    {"train", OutKind::file}, {"gnn-eval", OutKind::file}, {"jobs-eval", OutKind::file},
+    {"gnn-families", OutKind::file}, {"bench", OutKind::file}};  // bench: its --csv
 
 /** Messages of errors without a file start with "<input>: "; on the command line the option named next is clearer. */
 std::string without_input_prefix(const std::string& message) {
@@ -105,11 +106,12 @@ int main(int argc, char** argv) {
     const auto kind = kOutKinds.find(sub->get_name());
     if (kind == kOutKinds.end()) continue;
     sub->parse_complete_callback([sub, kind, &out] {
-      const CLI::Option* opt = sub->get_option_no_throw("--out");
+      const std::string option = sub->get_name() == "bench" ? "--csv" : "--out";
+      const CLI::Option* opt = sub->get_option_no_throw(option);
       if (opt == nullptr || opt->empty()) return;  // reproduce's default folder is checked as given too
       out.path = opt->as<std::string>();
       out.kind = kind->second;
-      hulk::cli::prepare_out(out.path, out.kind, out.created);
+      hulk::cli::prepare_out(out.path, out.kind, out.created, option);
     });
   }
 

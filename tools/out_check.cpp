@@ -14,8 +14,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InputError("", 0, "--out", "cannot write to '" + path + "': " + why);
+[[noreturn]] void refuse(const std::string& option, const std::string& path, const std::string& why) {
+  throw InputError("", 0, option, "cannot write to '" + path + "': " + why);
 }
 
 fs::path folder_of(const std::string& path, OutKind kind) {
@@ -26,11 +26,13 @@ fs::path folder_of(const std::string& path, OutKind kind) {
 
 }  // namespace
 
-void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created) {
+void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created,
+                 const std::string& option) {
   std::error_code ec;
-  if (kind == OutKind::file && fs::is_directory(path, ec)) refuse(path, "it is a folder, a file name is expected");
+  if (kind == OutKind::file && fs::is_directory(path, ec))
+    refuse(option, path, "it is a folder, a file name is expected");
   const fs::path dir = folder_of(path, kind);
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) refuse(path, dir.string() + " is not a folder");
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) refuse(option, path, dir.string() + " is not a folder");
   // Remember which folders do not exist yet, to remove them again if the command fails before writing.
   std::vector<std::string> missing;
   for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
@@ -38,7 +40,7 @@ void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>
     if (p == p.parent_path()) break;
   }
   fs::create_directories(dir, ec);
-  if (ec) refuse(path, ec.message());
+  if (ec) refuse(option, path, ec.message());
   created.insert(created.end(), missing.begin(), missing.end());
   const fs::path probe = dir / (".hulk-write-test." + std::to_string(::getpid()));
   errno = 0;
@@ -49,7 +51,7 @@ void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>
     if (!out) {
       const std::string why = errno ? std::strerror(errno) : "not writable";
       fs::remove(probe, ec);
-      refuse(path, why);
+      refuse(option, path, why);
     }
   }
   fs::remove(probe, ec);

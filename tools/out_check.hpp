@@ -14,8 +14,9 @@ enum class OutKind { folder, file };
 
 /** @brief Creates `path` (folder) or its parent folder (file) and checks that a file can be written there.
  *  Records the folders it created in `created` (outermost first).
- *  @throws InputError naming --out and the path. */
-void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created);
+ *  @throws InputError naming `option` (the command's --out, or bench's --csv) and the path. */
+void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created,
+                 const std::string& option = "--out");
 
 /** @brief After a failed or interrupted command: removes the temporary files ("NAME.tmp.PID") that the killed
  *  children `pids` left in the --out folder, then the folders of `created` that are empty (innermost first). */

@@ -39,6 +39,8 @@ expect_usage "bad --budget" "--budget" "$hulk" compare "$tiny" --budget lots
 expect_usage "negative --budget" "--budget: Value -5 not in range 0 to 100000000" "$hulk" place "$tiny" --method search --budget -5
 expect_usage "huge --budget" "--budget: Value 99999999999999 not in range" "$hulk" place "$tiny" --method search --budget 99999999999999
 expect_usage "negative --robust-states" "--robust-states: Value -1 not in range 0 to 10000" "$hulk" compare "$tiny" --robust-states -1
+expect_usage "jobs-eval --out a folder" "--out: cannot write to" "$hulk" jobs-eval --count 1 --out "$tmp"
+expect_usage "bench --csv a folder" "--csv: cannot write to" "$hulk" bench "$tiny" --reps 1 --no-gnn --csv "$tmp"
 expect_usage "bench --reps 0" "--reps: Value 0 not in range 1 to 1000" "$hulk" bench "$tiny" --reps 0 --no-gnn
 expect_usage "gen-data --max-gpus 3" "--max-gpus: Value 3 not in range 4 to 1000000" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
