@@ -70,6 +70,7 @@ void run_reproduce(const ReproduceArgs& args) {
   std::vector<Scenario> scenarios;
   for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
   for (const auto& s : scenarios) print_data_warnings(s, args.quiet);
+  for (const std::string& m : methods) check_method_files(m, args.options);  // before hours of work
   std::vector<CompareReport> reports;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     std::cerr << "reproduce: [" << i + 1 << "/" << scenarios.size() << "] " << scenarios[i].name << "\n";

@@ -78,6 +78,7 @@ void run_sweep(const SweepArgs& args) {
   // Validate every point up front: a bad value must fail now, not hours into the sweep. A point whose job fits no
   // GPU is a result (its methods fail, each with its reason, in its rows), not a bad value.
   for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
+  for (const std::string& m : methods) check_method_files(m, args.options);
   fs::create_directories(args.out);
   if (args.restart) fs::remove(csv);
   write_sweep_manifest(sweep_manifest_path(csv), manifest);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -141,8 +142,18 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
   return std::make_unique<LearnedMethodPlacer>(method, options);
 }
 
+void check_method_files(const std::string& method, const MethodOptions& options) {
+  const bool file = method.rfind(kPlacementFilePrefix, 0) == 0;
+  const std::string path = file ? method.substr(std::string(kPlacementFilePrefix).size()) : options.model_path;
+  if (!file && (!uses_learned_placer(method) || path.empty())) return;  // "": the committed model
+  if (!std::ifstream(path))
+    throw InputError(path, 0, file ? "--methods" : "--model",
+                     file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk train`)");
+}
+
 void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
   check_method(method, scenario.file, "placement");
+  check_method_files(method, options);
   if (method.rfind(kPlacementFilePrefix, 0) == 0) {  // reading the file is cheap: read and check it
     const Placement p = make_placer(method, options)->place(scenario);
     const std::string problem = placement_problem(scenario, p, checks_memory(scenario));

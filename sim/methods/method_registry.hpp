@@ -61,6 +61,11 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
  *  `exhaustive` above its size caps. @throws InputError as compute_placement() would. */
 void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options);
 
+/** @brief The files a method reads whatever the scenario: a placement file (file:PATH) and, for gnn and gnn+refine,
+ *  a --model given by the user must be readable. For commands over many scenarios or grid points (sweep,
+ *  reproduce), where a method may apply to some and not others. @throws InputError naming the file. */
+void check_method_files(const std::string& method, const MethodOptions& options);
+
 /** @brief Splits "a,b,c" into names and checks each is known. @throws InputError naming --methods. */
 std::vector<std::string> parse_method_list(const std::string& text);
 

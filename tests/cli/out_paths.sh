@@ -41,6 +41,11 @@ expect_usage "huge --budget" "--budget: Value 99999999999999 not in range" "$hul
 expect_usage "negative --robust-states" "--robust-states: Value -1 not in range 0 to 10000" "$hulk" compare "$tiny" --robust-states -1
 expect_usage "jobs-eval --out a folder" "--out: cannot write to" "$hulk" jobs-eval --count 1 --out "$tmp"
 expect_usage "bench --csv a folder" "--csv: cannot write to" "$hulk" bench "$tiny" --reps 1 --no-gnn --csv "$tmp"
+expect_usage "sweep with a missing model" "--model: cannot open the model file" "$hulk" sweep "$tiny" \
+  --set job.utilisation=0.3 --methods gnn --model "$tmp/no-such.pt" --out "$tmp/sw-missing-model"
+[ ! -e "$tmp/sw-missing-model" ] || fail "sweep with a missing model left its folder"
+expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
+  "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "bench --reps 0" "--reps: Value 0 not in range 1 to 1000" "$hulk" bench "$tiny" --reps 0 --no-gnn
 expect_usage "gen-data --max-gpus 3" "--max-gpus: Value 3 not in range 4 to 1000000" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
