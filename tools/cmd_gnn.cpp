@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tools/budget_option.hpp"
+#include "tools/job_range.hpp"
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "tools/shard.hpp"
@@ -48,15 +49,9 @@ struct GenArgs {
 /** Parses --jobs (N or MIN-MAX, 2..8) into args.min_jobs/max_jobs. */
 void parse_jobs_option(GenArgs& args) {
   if (args.jobs.empty()) return;
-  const auto dash = args.jobs.find('-');
-  try {
-    args.min_jobs = std::stoi(args.jobs.substr(0, dash));
-    args.max_jobs = dash == std::string::npos ? args.min_jobs : std::stoi(args.jobs.substr(dash + 1));
-  } catch (const std::exception&) {  // not a number: reported below
-    args.min_jobs = args.max_jobs = 0;
-  }
-  if (args.min_jobs < 2 || args.max_jobs > 8 || args.min_jobs > args.max_jobs)
-    throw InputError("", 0, "--jobs", "expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '" + args.jobs + "'");
+  const JobRange r = parse_job_range(args.jobs);
+  args.min_jobs = r.min;
+  args.max_jobs = r.max;
 }
 
 /** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */

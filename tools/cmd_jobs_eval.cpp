@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "tools/budget_option.hpp"
+#include "tools/job_range.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/method_choices.hpp"
@@ -163,13 +164,9 @@ void register_jobs_eval_command(CLI::App& app) {
   auto* jobs = cmd->add_option_function<std::string>(
       "--jobs",
       [a](const std::string& text) {
-        const auto dash = text.find('-');
-        try {
-          a->min_jobs = std::stoi(text.substr(0, dash));
-          a->max_jobs = dash == std::string::npos ? a->min_jobs : std::stoi(text.substr(dash + 1));
-        } catch (const std::exception&) {
-          throw InputError("", 0, "--jobs", "expected N or MIN-MAX (2..8), got '" + text + "'");
-        }
+        const JobRange r = parse_job_range(text);
+        a->min_jobs = r.min;
+        a->max_jobs = r.max;
       },
       "jobs per cluster: N or MIN-MAX (default 2-4)");
   (void)jobs;

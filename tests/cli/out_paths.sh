@@ -46,6 +46,9 @@ expect_usage "sweep with a missing model" "--model: cannot open the model file" 
 [ ! -e "$tmp/sw-missing-model" ] || fail "sweep with a missing model left its folder"
 expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
+expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
+  "$hulk" jobs-eval --count 1 --jobs 2-3-4
+expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs 2.5 --out "$tmp/gd-jobs"
 expect_usage "bench --reps 0" "--reps: Value 0 not in range 1 to 1000" "$hulk" bench "$tiny" --reps 0 --no-gnn
 expect_usage "gen-data --max-gpus 3" "--max-gpus: Value 3 not in range 4 to 1000000" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
