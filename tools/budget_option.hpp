@@ -20,4 +20,15 @@ inline CLI::Range budget_range() { return CLI::Range(0L, kMaxBudget); }
  *  draw was skipped and an empty data set written), at most a million GPUs (the scenario bound). */
 inline CLI::Range sampled_gpus_range() { return CLI::Range(4, 1000000); }
 
+/** @brief Checks a --seed: a whole number >= 0 ("-1" would wrap to 2^64 - 1 in an unsigned seed). */
+inline CLI::Validator seed_check() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
+                   ? std::string()
+                   : "expected a seed, a whole number >= 0, got '" + text + "'";
+      },
+      "SEED", "seed");
+}
+
 }  // namespace hulk::cli

@@ -169,6 +169,10 @@ void run_gen_data(GenArgs args) {
 
 void run_train(const gnn::TrainCommand& args) {
   if (args.data_dirs.empty() || args.model_out.empty()) throw InputError("", 0, "--data/--out", "both are required");
+  for (std::size_t i = 0; i < args.data_dirs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (fs::path(args.data_dirs[i]).lexically_normal() == fs::path(args.data_dirs[j]).lexically_normal())
+        throw InputError("", 0, "--data", "'" + args.data_dirs[i] + "' is given twice (its samples would count twice)");
   // The analytic evaluator judges self-imitation targets and the validation gap (SimGrid per epoch would need
   // forks after torch started). One Evaluator per scenario: its construction (routes, schedule) is the costly part.
   std::map<const Scenario*, std::unique_ptr<Evaluator>> evaluators;
@@ -248,7 +252,8 @@ void register_gnn_commands(CLI::App& app) {
   gen->footer("Example:\n  hulk gen-data --count 400 --seed 1 --budget 3000 --max-gpus 64 --out data/train");
   auto g = std::make_shared<GenArgs>();
   gen->add_option("--count", g->count, "number of samples")->capture_default_str();
-  gen->add_option("--seed", g->seed, "data seed")->capture_default_str();
+  gen->add_option("--seed", g->seed, "data seed")->capture_default_str()
+      ->check(seed_check());
   gen->add_option("--out", g->out, "data set folder")->required();
   gen->add_option("--shard", g->shard,
                   "i/n: generate only the samples with index % n == i (0-based i, e.g. "
@@ -276,8 +281,9 @@ void register_gnn_commands(CLI::App& app) {
   auto t = std::make_shared<gnn::TrainCommand>();
   train->add_option("--data", t->data_dirs, "data set folder (repeat to train on several)")->required();
   train->add_option("--out", t->model_out, "model file to write")->required();
-  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str();
-  train->add_option("--seed", t->seed, "training seed")->capture_default_str();
+  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str()->check(CLI::Range(0, 100000));
+  train->add_option("--seed", t->seed, "training seed")->capture_default_str()
+      ->check(seed_check());
   train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-data)");
   train->add_option("--synthetic", t->synthetic,
                     "extra sampled scenarios labelled with greedy (self-imitation only, never validation)")

@@ -1,6 +1,7 @@
 // `hulk gnn-families`: the learned placer per held-out family (sim/methods/gnn_families.hpp), against greedy and the
 // SimGrid-checked search, with its ablations; every time is SimGrid's. Torch runs in one child (all placements of
 // every variant), SimGrid in children of this process.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -80,8 +81,12 @@ std::vector<std::string> split_families(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);
   std::string f;
-  while (std::getline(ss, f, ','))
-    if (!f.empty()) out.push_back(f);
+  while (std::getline(ss, f, ',')) {
+    if (f.empty()) continue;
+    if (std::find(out.begin(), out.end(), f) != out.end())
+      throw InputError("", 0, "--families", "'" + f + "' is listed twice (expected each family once)");
+    out.push_back(f);
+  }
   if (out.empty()) throw InputError("", 0, "--families", "expected a comma-separated list of families");
   return out;
 }
@@ -218,7 +223,8 @@ void register_gnn_families_command(CLI::App& app) {
   auto a = std::make_shared<FamiliesArgs>();
   cmd->add_option("--count", a->family.count, "generated scenarios per family")->capture_default_str();
   cmd->add_option("--seed", a->family.seed, "seed of the families' scenarios (each family its own stream)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(seed_check());
   cmd->add_option("--max-gpus", a->family.max_gpus, "the training family's largest platform (GPUs)")
       ->capture_default_str()
       ->check(sampled_gpus_range());
@@ -232,7 +238,8 @@ void register_gnn_families_command(CLI::App& app) {
       ->capture_default_str()
       ->check(budget_range());
   cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk train --epochs 0)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(seed_check());
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"

@@ -160,7 +160,8 @@ void register_jobs_eval_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("jobs-eval", "Compare placement methods on generated clusters shared by several jobs");
   auto a = std::make_shared<JobsEvalArgs>();
   cmd->add_option("--count", a->count, "number of generated clusters")->capture_default_str();
-  cmd->add_option("--seed", a->seed, "seed of the first cluster (cluster i: seed + i)")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed of the first cluster (cluster i: seed + i)")->capture_default_str()
+      ->check(seed_check());
   auto* jobs = cmd->add_option_function<std::string>(
       "--jobs",
       [a](const std::string& text) {

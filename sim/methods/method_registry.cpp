@@ -1,5 +1,6 @@
 #include "sim/methods/method_registry.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -174,6 +175,8 @@ std::vector<std::string> parse_method_list(const std::string& text) {
   while (std::getline(ss, item, ',')) {
     if (item.empty()) continue;
     check_method(item, "", "--methods");
+    if (std::find(out.begin(), out.end(), item) != out.end())
+      throw InputError("", 0, "--methods", "'" + item + "' is listed twice (expected each method once)");
     out.push_back(item);
   }
   if (out.empty())

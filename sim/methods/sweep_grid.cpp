@@ -102,9 +102,13 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& sets) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
       throw InputError("", 0, "--set", "'" + s + "' is not KEY=V1,V2,... (e.g. wan.default.bandwidth=100Mbps,1Gbps)");
     SweepAxis a{s.substr(0, eq), {}};
-    for (const auto& v : split_top_level(s.substr(eq + 1)))
-      if (!v.empty()) a.values.push_back(v);
-    if (a.values.empty()) throw InputError("", 0, "--set", "no values for key '" + a.key + "'");
+    for (const auto& other : axes)
+      if (other.key == a.key)
+        throw InputError("", 0, "--set", "key '" + a.key + "' is given twice (expected one --set per key)");
+    for (const auto& v : split_top_level(s.substr(eq + 1))) {
+      if (v.empty()) throw InputError("", 0, "--set", "'" + s + "' has an empty value (expected KEY=V1,V2,...)");
+      a.values.push_back(v);
+    }
     axes.push_back(a);
   }
   if (axes.empty()) throw InputError("", 0, "--set", "give at least one --set KEY=V1,V2,...");
@@ -254,7 +258,8 @@ void read_shard_rows(const std::string& path, int index, int count, std::size_t 
 }  // namespace
 
 SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
-  if (!fs::is_directory(dir)) throw InputError(dir, 0, "", "not a folder");
+  if (!fs::exists(dir)) throw InputError(dir, 0, "", "not found (expected the --out folder of a sharded sweep)");
+  if (!fs::is_directory(dir)) throw InputError(dir, 0, "", "not a folder (expected the --out folder of a sharded sweep)");
   std::map<int, fs::path> shards;  // index -> file
   int count = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -275,10 +280,11 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
   for (int i = 0; i < count; ++i)
     if (!shards.count(i)) merge.missing.push_back(static_cast<std::size_t>(i));
   if (!merge.missing.empty() && !allow_missing) {
-    std::string names;
-    for (auto i : merge.missing)
-      names += (names.empty() ? "" : ", ") + ("sweep.shard-" + std::to_string(i) + "-of-" + std::to_string(count) +
-                                              ".csv");
+    std::string names;  // the first few: a run of 1,000 shards must not make a 30 kB line
+    for (std::size_t k = 0; k < merge.missing.size() && k < 5; ++k)
+      names += (names.empty() ? "" : ", ") + ("sweep.shard-" + std::to_string(merge.missing[k]) + "-of-" +
+                                              std::to_string(count) + ".csv");
+    if (merge.missing.size() > 5) names += " and " + std::to_string(merge.missing.size() - 5) + " more";
     throw InputError(dir, 0, "", std::to_string(merge.missing.size()) + " of " + std::to_string(count) +
                                      " shards missing (" + names + "); run them, or pass --allow-missing");
   }

@@ -49,6 +49,14 @@ expect_usage "reproduce with a missing placement file" "cannot open placement fi
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
   "$hulk" jobs-eval --count 1 --jobs 2-3-4
 expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs 2.5 --out "$tmp/gd-jobs"
+expect_usage "a method twice" "'greedy' is listed twice" "$hulk" compare "$tiny" --methods greedy,greedy
+expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" sweep "$tiny" \
+  --set job.utilisation=0.3 --set job.utilisation=0.4 --out "$tmp/sw-twice"
+expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
+  --out "$tmp/sw-empty"
+expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
+expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
+  --seed -1 --out "$tmp/gd-seed"
 expect_usage "bench --reps 0" "--reps: Value 0 not in range 1 to 1000" "$hulk" bench "$tiny" --reps 0 --no-gnn
 expect_usage "gen-data --max-gpus 3" "--max-gpus: Value 3 not in range 4 to 1000000" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy

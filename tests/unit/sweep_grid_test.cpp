@@ -131,6 +131,12 @@ TEST(SweepGrid, MergeOrdersRowsByPoint) {
   fs::remove_all(dir);
 }
 
+TEST(SweepGrid, AKeyTwiceOrAnEmptyValueIsRefused) {
+  EXPECT_THROW(parse_sweep_axes({"bw=1,2", "bw=3"}), InputError);  // the CSV had the column twice, the last won
+  EXPECT_THROW(parse_sweep_axes({"bw=1,,2"}), InputError);         // the empty item was dropped
+  EXPECT_EQ(parse_sweep_axes({"bw=1,2", "lat=3"}).size(), 2u);
+}
+
 TEST(SweepGrid, MergeNamesMissingShards) {
   const fs::path dir = scratch("merge-missing");
   std::ofstream(dir / "sweep.shard-0-of-3.csv") << "h,m\n0,a\n";
