@@ -11,7 +11,7 @@
 
 #include <sys/resource.h>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/core/jobs.hpp"

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/job_range.hpp"
 #include "tools/commands.hpp"
 #include "sim/methods/gnn_method.hpp"

@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/gnn_plugin.hpp"

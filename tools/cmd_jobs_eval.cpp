@@ -8,7 +8,7 @@
 #include <iostream>
 #include <memory>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/job_range.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"

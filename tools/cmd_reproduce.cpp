@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <sstream>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "sim/methods/method_registry.hpp"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <set>
 
-#include "tools/budget_option.hpp"
+#include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/shard.hpp"

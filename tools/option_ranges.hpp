@@ -1,8 +1,8 @@
 #pragma once
-/** @file budget_option.hpp
- *  @brief The one range of every `--budget` (search evaluations) and of `compare --robust-states`: a negative count
- *  means nothing, and a huge one runs for days without a word, so both are refused as bad input (exit 2); and the
- *  --max-gpus range of the commands that sample platforms. */
+/** @file option_ranges.hpp
+ *  @brief The ranges of the options that count work or seed it: every `--budget` (search evaluations), `compare
+ *  --robust-states`, the sampling commands' `--max-gpus` and every `--seed`. A negative count means nothing and a
+ *  huge one runs for days without a word: both are refused as bad input (exit 2), naming the option. */
 #include <CLI/CLI.hpp>
 
 namespace hulk::cli {
