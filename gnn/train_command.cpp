@@ -35,7 +35,7 @@ std::vector<Sample> synthetic_samples(const TrainCommand& c, std::ostream* progr
     }
     out.push_back(std::move(s));
   }
-  if (progress)
+  if (progress && c.synthetic > 0)  // nothing to say without --synthetic (a bad input is then its error line only)
     *progress << "train: " << out.size() << " synthetic scenarios (" << unplaceable << " sampled jobs did not fit)\n";
   return out;
 }
