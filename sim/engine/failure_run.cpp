@@ -219,9 +219,18 @@ void recover_from_failure(const Scenario& scenario, int f, const AttemptRun& run
 /** The run's result.json: the last attempt's, with whole-run times when there were several, and `events`. */
 nlohmann::json run_result(const Scenario& scenario, const Placement& placement, int total_iterations,
                           const RunProgress& p) {
-  double kept_time = 0;
-  for (const IterationRow& r : p.rows)
-    if (r.kept) kept_time += r.end_s - r.start_s;
+  // Goodput: the share of the wall time spent in iterations that count. With several jobs, each job's share of its
+  // own run (until its last iteration ended), averaged over the jobs: their iterations overlap in time (summed over
+  // the jobs, two jobs gave more than 100%), and a job that finished early is not idle for the others' time.
+  const int jobs = std::max(1, job_count(scenario));
+  std::vector<double> kept_time(jobs, 0.0), span(jobs, jobs == 1 ? p.wall : 0.0);
+  for (const IterationRow& r : p.rows) {
+    const int j = std::min(std::max(r.job, 0), jobs - 1);
+    if (r.kept) kept_time[j] += r.end_s - r.start_s;
+    if (jobs > 1) span[j] = std::max(span[j], r.end_s);
+  }
+  double goodput = 0;
+  for (int j = 0; j < jobs; ++j) goodput += (span[j] > 0 ? kept_time[j] / span[j] : 1.0) / jobs;
   nlohmann::json result = p.last;
   if (p.attempts.size() > 1) {  // times over the whole run, not the last attempt's
     result["iterations"] = total_iterations;
@@ -238,7 +247,7 @@ nlohmann::json run_result(const Scenario& scenario, const Placement& placement, 
                        {"redone_iterations", p.redone},
                        {"restart_s", p.restart_wait_s},
                        {"checkpoint_s", p.checkpoint_s},
-                       {"goodput", p.wall > 0 ? kept_time / p.wall : 1.0},
+                       {"goodput", goodput},
                        {"count", scenario.events.size()}};
   return result;
 }

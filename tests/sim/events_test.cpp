@@ -128,6 +128,27 @@ TEST(Events, ALinkDownAtAnyMomentOfAPipelineCostsAtMostItsDuration) {
   }
 }
 
+TEST(Events, GoodputOfSeveralJobsIsEachJobsShareAveraged) {
+  // Two jobs, each in a region of its own (pp 2 for 2 iterations, dp 2 for 3), and a WAN down neither crosses: every
+  // iteration counts, so the goodput is 100%. Summed over the jobs, whose iterations overlap, it was above 100%.
+  hulk::GpuSpec gpu = infinite_gpu();
+  gpu.fp16_flops = gpu.fp32_flops = 1e12;
+  const hulk::PlatformSpec p = grid_platform(2, 2, 1, 1.25e9, 50e-6, 1.25e8, 20e-3, gpu);
+  hulk::JobSpec a = small_job(1, 1, 2, 4, 4), b = small_job(2, 1, 1, 4, 2);
+  a.name = "a";
+  a.iterations = 2;
+  b.name = "b";
+  b.iterations = 3;
+  hulk::Scenario s = scenario(p, a);
+  s.jobs = {a, b};
+  hulk::EventSpec e = wan_event(0, 1, 0, 0, 1.0);
+  e.kind = hulk::EventSpec::Kind::link_down;
+  s.events = {e};
+  const hulk::Placement pl = one_per_host(4);  // a on region 0's hosts, b on region 1's
+  const double goodput = hulk::simulate_with_events(s, pl, quiet_options()).at("events").at("goodput").get<double>();
+  EXPECT_NEAR(goodput, 1.0, 1e-9);
+}
+
 /** pp 2 on two hosts of one region, network effectively free, GPUs slow enough that compute dominates. */
 hulk::Scenario pipeline_bound(int micro_batches) {
   hulk::GpuSpec gpu = infinite_gpu();
