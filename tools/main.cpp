@@ -63,6 +63,19 @@ bool stdout_written() {
   return std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
 }
 
+/** False (after one error line) if the first argument is a word that names no command: "did you mean" it. */
+bool known_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return true;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  const std::string word = argv[1];
+  for (const auto& n : names)
+    if (n == word) return true;
+  std::cerr << "hulk: error: unknown command '" << word << "'" << hulk::suggestion_suffix(word, names)
+            << " (see hulk --help)\n";
+  return false;
+}
+
 /** The --out of the subcommand that was given, and its kind ("" if none). */
 struct OutTarget {
   std::string path;
@@ -87,18 +100,7 @@ int main(int argc, char** argv) {
   hulk::cli::register_jobs_eval_command(app);
   hulk::cli::register_gnn_families_command(app);
 
-  std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
-  if (argc > 1 && argv[1][0] != '-') {
-    const std::string word = argv[1];
-    bool known = false;
-    for (const auto& n : names) known = known || n == word;
-    if (!known) {
-      std::cerr << "hulk: error: unknown command '" << word << "'" << hulk::suggestion_suffix(word, names)
-                << " (see hulk --help)\n";
-      return 2;
-    }
-  }
+  if (!known_command(app, argc, argv)) return 2;
 
   // --out is checked once the command line is parsed and before the command's callback does any work.
   OutTarget out;

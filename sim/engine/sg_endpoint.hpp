@@ -105,6 +105,8 @@ class MessageFabric {
   /** @brief When the route from src's host to dst's host is next up, at or after now (now when no link of it is
    *  down, or the scenario has no downs). */
   double route_up_time(int src, int dst) const;
+  /** @brief True if the scenario has link downs (else no route is ever down: receives skip every check). */
+  bool has_downs() const;
   /** @brief True if src -> dst is an eager channel (set_permanent_receiver with a receiver). */
   bool is_eager(int src, int dst) const;
   /** @brief The SimGrid host of a rank. */
