@@ -90,8 +90,10 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
                                           polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
-      out.cost * (1.0 + opt.large_job_margin) >= greedy_s) {
-    // A gain within the evaluator's error at this size (SamplingOptions::large_job_ranks): greedy's placement.
+      (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||
+       tp_groups_across_regions(scenario, out.placement) > tp_groups_across_regions(scenario, greedy))) {
+    // A gain within the evaluator's error at this size (SamplingOptions::large_job_ranks), or one that rests on TP
+    // rings over the WAN, where that error was not measured (estimate_trust.hpp): greedy's placement.
     out.placement = greedy;
     out.cost = greedy_s;
     out.chosen = -1;

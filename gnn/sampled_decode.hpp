@@ -46,7 +46,8 @@ struct SamplingOptions {
   bool tp_rings = true;
   /** @brief GnnPlacer, with greedy_candidate: on jobs of more than large_job_ranks ranks (0 = never) a placement
    *  other than greedy's is kept only if the evaluator finds it more than large_job_margin faster (estimated
-   *  speedup > 1 + margin), else greedy's is returned. Why: at that size the evaluator's error is of the order of
+   *  speedup > 1 + margin) and has no more TP groups across regions than greedy's (trusted_replacement), else
+   *  greedy's is returned. Why: at that size the evaluator's error is of the order of
    *  the gains the decoder and the exchanges find, and acting on it made the `larger` family's held-out worst case
    *  0.80x greedy in SimGrid (README, seed 20261205). Defaults: sim/evaluate/estimate_trust.hpp. */
   int large_job_ranks = kLargeJobRanks;

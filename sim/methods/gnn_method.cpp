@@ -86,7 +86,7 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
   auto [annealed, annealed_s] = annealing_runs(scenario, start, start_s, evaluations, reruns, objective_s);
   if (annealed.gpu_of_rank == start.gpu_of_rank || !(annealed_s < start_s)) return start;
   if (ranks <= kLargeJobRanks) return annealed;
-  return trusted_gain(annealed_s, start_s, ranks) ? annealed : start;
+  return trusted_replacement(scenario, annealed, annealed_s, start, start_s) ? annealed : start;
 }
 
 /** The fastest alternative start (alternative_starts.hpp: a DP-cluster placement with its stages reordered as the
@@ -95,8 +95,9 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
 TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& start, double start_s,
                                         int stage_orders) {
   AlternativeStart other = fastest_alternative_start(ev, stage_orders, start_s);
-  const int ranks = static_cast<int>(start.gpu_of_rank.size());
-  if (other.timed.time_s < start_s && trusted_gain(other.timed.time_s, start_s, ranks)) return other.timed;
+  if (other.timed.time_s < start_s &&
+      trusted_replacement(ev.scenario(), other.timed.placement, other.timed.time_s, start, start_s))
+    return other.timed;
   return {Placement{}, start_s};
 }
 
@@ -144,7 +145,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   if (!alt.placement.gpu_of_rank.empty() && alt.time_s < ordered.time_s) ordered = std::move(alt);
   if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
     return ordered.placement;  // never slower
-  return trusted_gain(ordered.time_s, start_s, ranks) ? ordered.placement : start;
+  return trusted_replacement(scenario, ordered.placement, ordered.time_s, start, start_s) ? ordered.placement : start;
 }
 
 Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
