@@ -3,6 +3,8 @@
  *  @brief When an estimated gain over a reference placement is trusted: on large jobs the evaluator's error is of
  *  the order of the gains a short search finds, so a placement must be estimated clearly faster to replace it, and
  *  may not leave the ground where that error was measured (tensor-parallel groups inside one region). */
+#include <vector>
+
 #include "sim/core/spec.hpp"
 
 namespace hulk {
@@ -25,6 +27,9 @@ inline bool trusted_gain(double estimate_s, double reference_s, int ranks) {
 /** @brief Tensor-parallel groups (the tp ranks of one stage and replica, of every job) whose GPUs lie in more than
  *  one region. */
 int tp_groups_across_regions(const Scenario& scenario, const Placement& placement);
+
+/** @brief The same for one job's placement given as the host of every rank. */
+int tp_groups_across_regions_of_hosts(const Scenario& scenario, const std::vector<int>& host_of_rank);
 
 /** @brief True if `candidate` (estimated candidate_s) should replace `reference` (estimated reference_s) on a
  *  scenario of `ranks` ranks: trusted_gain, and above kLargeJobRanks no more TP groups across regions than the

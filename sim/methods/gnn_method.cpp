@@ -64,6 +64,10 @@ std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Plac
   SearchOptions search;
   search.max_evaluations = evaluations;
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
+  // A large job's answer is trusted only with no more TP groups across regions than its start (estimate_trust.hpp):
+  // the runs do not propose others, so they look for a gain where it can be kept.
+  if (!has_several_jobs(scenario) && total_ranks(scenario) > kLargeJobRanks)
+    search.max_tp_groups_across_regions = tp_groups_across_regions(scenario, start);
   Placement annealed = SearchPlacer(search).place(scenario);
   double annealed_s = cost(annealed);
   for (int rerun = 1; rerun <= reruns && start_s > annealed_s * (1.0 + kLearnedAnnealRerunGain); ++rerun) {

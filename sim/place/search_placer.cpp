@@ -1,5 +1,7 @@
 #include "sim/place/search_placer.hpp"
 
+#include "sim/evaluate/estimate_trust.hpp"
+
 #include "sim/place/annealing.hpp"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/robust_evaluator.hpp"
 #include "sim/evaluate/sync_evaluator.hpp"
@@ -305,8 +308,12 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   std::vector<Candidate> top;
   if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
   double best_t = start.time_s;
+  const std::optional<int> max_across = options_.max_tp_groups_across_regions;
+  const auto propose = [&](State& c) {
+    return moves.propose(c) && (!max_across || tp_groups_across_regions_of_hosts(scenario, c.host) <= *max_across);
+  };
   const std::vector<GpuSlot> best = anneal(
-      cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
+      cur, start.time_s, options_, t0, rng, unit, propose,
       [&](const std::vector<int>& hosts) {
         if (robust) return robust->time_of_hosts(hosts);
         return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);

@@ -50,6 +50,10 @@ struct SearchOptions {
    *  run bit for bit, faster. False only to compare (tests, benchmarks). No effect with robust or synchronisation
    *  objectives, which have no bound. */
   bool lower_bound = true;
+  /** @brief If set (one job): proposals that place more tensor-parallel groups across regions than this are not
+   *  applicable, as moves that break memory are not. The gnn method's annealing on large jobs, whose answer no
+   *  SimGrid run checks, stays where the evaluator's error was measured (sim/evaluate/estimate_trust.hpp). */
+  std::optional<int> max_tp_groups_across_regions;
 };
 
 /** @brief What the last place() call did. */

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <utility>
+#include <vector>
 
 #include "placement_test_platforms.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/place/search_placer.hpp"
 
 namespace hulk {
 namespace {
@@ -63,6 +66,30 @@ TEST(EstimateTrust, SmallJobsOnlyNeedToBeFaster) {
   ASSERT_EQ(tp_groups_across_regions(s, split), 1);
   EXPECT_TRUE(trusted_replacement(s, split, 9.99, reference, 10.0));
   EXPECT_FALSE(trusted_replacement(s, split, 10.0, reference, 10.0));
+}
+
+
+TEST(EstimateTrust, AnnealingWithALimitProposesNoMoreTpGroupsAcrossRegions) {
+  // Two regions of one A100 host and one T4 host (1 GPU each) joined by a fast WAN; a TP group of 2 starts on
+  // region 0's two hosts. Its fastest GPUs are the two A100s, one per region: the unlimited annealing takes them,
+  // with the limit 0 the group stays in one region (an A100 and a T4), and neither is slower than its start.
+  Scenario s = make_scenario(make_platform({2, 2}, 1, a100(), {1.25e9, 50e-6}, {12.5e9, 1e-4}), make_job(1, 2, 1, 8));
+  s.platform.hosts[1].gpu = s.platform.hosts[3].gpu = t4();
+  s.job.model.hidden = 4096;  // compute outweighs the TP all-reduces over the WAN
+  s.job.model.heads = 32;
+  const Placement start = packed(s);
+  ASSERT_EQ(tp_groups_across_regions(s, start), 0);
+  SearchOptions o;
+  o.max_evaluations = 200;
+  o.start = start;
+  const Evaluator ev(s);
+  const Placement free_run = SearchPlacer(o).place(s);
+  EXPECT_EQ(tp_groups_across_regions(s, free_run), 1) << "the unlimited run should take the two A100s";
+  EXPECT_LT(ev.iteration_time_s(free_run), ev.iteration_time_s(start));
+  o.max_tp_groups_across_regions = 0;
+  const Placement limited = SearchPlacer(o).place(s);
+  EXPECT_EQ(tp_groups_across_regions(s, limited), 0);
+  EXPECT_LE(ev.iteration_time_s(limited), ev.iteration_time_s(start));
 }
 
 }  // namespace
