@@ -1,3 +1,4 @@
+#include <cmath>
 #include "gnn/train_command.hpp"
 
 #include <iterator>
@@ -47,7 +48,7 @@ TrainSummary train_from_dir(const TrainCommand& c,
                             std::ostream* progress) {
   if (c.synthetic < 0 || c.synthetic_max_gpus < 1)
     throw InputError("", 0, "--synthetic", "expected a non-negative count and a positive GPU cap");
-  if (c.reinforce < 0 || c.reinforce == 1 || !(c.reinforce_weight >= 0))
+  if (c.reinforce < 0 || c.reinforce == 1 || !(c.reinforce_weight >= 0) || !std::isfinite(c.reinforce_weight))
     throw InputError("", 0, "--reinforce", "expected 0 (off) or at least 2 sampled decodes, and a weight >= 0");
   std::vector<Sample> data;
   for (const std::string& dir : c.data_dirs) {

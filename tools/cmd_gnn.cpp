@@ -171,7 +171,7 @@ void run_train(const gnn::TrainCommand& args) {
   if (args.data_dirs.empty() || args.model_out.empty()) throw InputError("", 0, "--data/--out", "both are required");
   for (std::size_t i = 0; i < args.data_dirs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (fs::path(args.data_dirs[i]).lexically_normal() == fs::path(args.data_dirs[j]).lexically_normal())
+      if (fs::weakly_canonical(args.data_dirs[i]) == fs::weakly_canonical(args.data_dirs[j]))  // ./d/ is d
         throw InputError("", 0, "--data", "'" + args.data_dirs[i] + "' is given twice (its samples would count twice)");
   // The analytic evaluator judges self-imitation targets and the validation gap (SimGrid per epoch would need
   // forks after torch started). One Evaluator per scenario: its construction (routes, schedule) is the costly part.
@@ -296,7 +296,8 @@ void register_gnn_commands(CLI::App& app) {
                     "evaluator's time, mean baseline) to the imitation loss; 0 = off")
       ->capture_default_str();
   train->add_option("--reinforce-weight", t->reinforce_weight, "scale of the policy-gradient term")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));  // inf and nan made the loss nan and the model useless, without a word
   train->add_option("--init", t->init, "start from this model file's weights (fine-tuning)");
   train->callback([t] { run_train(*t); });
 

@@ -113,6 +113,11 @@ int main(int argc, char** argv) {
       if (opt == nullptr || opt->empty()) return;  // reproduce's default folder is checked as given too
       out.path = opt->as<std::string>();
       out.kind = kind->second;
+      std::vector<std::string> inputs;  // every other value given: the command's scenario, data, model files
+      for (const CLI::Option* o : sub->get_options())
+        if (o != opt)
+          for (const std::string& value : o->results()) inputs.push_back(value);
+      hulk::cli::refuse_input_as_out(out.path, out.kind, inputs, option);
       hulk::cli::prepare_out(out.path, out.kind, out.created, option);
     });
   }

@@ -31,6 +31,8 @@ void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>
   std::error_code ec;
   if (kind == OutKind::file && fs::is_directory(path, ec))
     refuse(option, path, "it is a folder, a file name is expected");
+  if (kind == OutKind::file && !fs::path(path).has_filename())  // "runs/new/": checked now, not after the work
+    refuse(option, path, "it ends with '/', a file name is expected");
   const fs::path dir = folder_of(path, kind);
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) refuse(option, path, dir.string() + " is not a folder");
   // Remember which folders do not exist yet, to remove them again if the command fails before writing.
@@ -55,6 +57,25 @@ void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>
     }
   }
   fs::remove(probe, ec);
+}
+
+void refuse_input_as_out(const std::string& path, OutKind kind, const std::vector<std::string>& inputs,
+                         const std::string& option) {
+  if (kind != OutKind::file) return;
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(path, ec);
+  if (ec) return;
+  for (const std::string& input : inputs) {
+    if (input.empty() || !fs::exists(input, ec)) continue;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    if (ec) continue;
+    if (in == out) refuse(option, path, "it is an input of the command ('" + input + "'), which it would overwrite");
+    if (fs::is_directory(in, ec)) {
+      const auto rel = out.lexically_relative(in);
+      if (!rel.empty() && *rel.begin() != "..")
+        refuse(option, path, "it is inside the input folder '" + input + "', whose files it could overwrite");
+    }
+  }
 }
 
 void clean_out(const std::string& path, OutKind kind, const std::vector<int>& pids,

@@ -18,6 +18,12 @@ enum class OutKind { folder, file };
 void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created,
                  const std::string& option = "--out");
 
+/** @brief Refuses a file --out that is one of the command's inputs or lies in an input folder (`inputs`: the values
+ *  of its other options and arguments; those that name no existing file or folder are ignored), which the command
+ *  would overwrite. @throws InputError naming `option`, the path and the input. */
+void refuse_input_as_out(const std::string& path, OutKind kind, const std::vector<std::string>& inputs,
+                         const std::string& option = "--out");
+
 /** @brief After a failed or interrupted command: removes the temporary files ("NAME.tmp.PID") that the killed
  *  children `pids` left in the --out folder, then the folders of `created` that are empty (innermost first). */
 void clean_out(const std::string& path, OutKind kind, const std::vector<int>& pids,

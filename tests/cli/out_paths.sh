@@ -27,6 +27,17 @@ touch "$tmp/file"
 expect_usage "sweep --out on a file" "--out: cannot write to '$tmp/file/s'" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$tmp/file/s"
 # A folder where a file is needed.
 expect_usage "compare --out on a folder" "it is a folder" "$hulk" compare "$tiny" --methods greedy --out "$tmp"
+# A file path ending with '/' is refused before the work, not after it.
+expect_usage "compare --out ending with /" "ends with '/'" "$hulk" compare "$tiny" --methods greedy --out "$tmp/newdir/"
+[ -e "$tmp/newdir" ] && fail "a refused --out ending with / left its folder" || ok "--out ending with / leaves nothing"
+# An --out that is the command's own input (or inside an input folder) is refused: it would be overwritten.
+cp "$tiny" "$tmp/own.yaml"
+expect_usage "place --out = its scenario" "is an input of the command" "$hulk" place "$tmp/own.yaml" --out "$tmp/./own.yaml"
+cmp -s "$tiny" "$tmp/own.yaml" || fail "place overwrote its own scenario"
+mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
+expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
+expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
+expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
 # A refused run leaves no folder behind.
 expect_usage "bad scenario after --out" "nope.yaml" "$hulk" simulate "$tmp/nope.yaml" --out "$tmp/new/deeper"
 [ -e "$tmp/new" ] && fail "a failed simulate left the --out folder it created" || ok "failed run removes the folders it created"
