@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "tools/option_ranges.hpp"
@@ -125,6 +126,9 @@ void run_jobs_eval(const JobsEvalArgs& a) {
   if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
     throw InputError("", 0, "--jobs", "expected MIN-MAX with 2 <= MIN <= MAX <= 8");
   if (a.count < 1) throw InputError("", 0, "--count", "expected at least 1 cluster");
+  if (a.seed > std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(a.count - 1))
+    throw InputError("", 0, "--seed", "the clusters' seeds " + std::to_string(a.seed) + " + 0.." +
+                                          std::to_string(a.count - 1) + " pass 2^64 - 1 (expected a smaller seed)");
   std::vector<std::string> methods = parse_method_list(a.methods);
   const bool ablation = std::find(methods.begin(), methods.end(), "gnn") != methods.end();
   SamplerOptions opt;

@@ -122,7 +122,9 @@ void register_sweep_commands(CLI::App& app) {
   auto* sweep = app.add_subcommand("sweep", "Run a grid of scenario variants x methods into a CSV (resumable)");
   auto a = std::make_shared<SweepArgs>();
   sweep->add_option("scenario", a->file, "scenario YAML file")->required();
-  sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")->required();
+  sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")
+      ->required()
+      ->allow_extra_args(false);  // one KEY=V1,V2 per --set: the scenario after it is never taken as a second
   sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
   sweep->footer(
       "Example:\n  hulk sweep scenarios/paper/gpt3-6.7b-3d.yaml --set platform.hulk.wan_bandwidth=100Mbps,1Gbps,10Gbps "

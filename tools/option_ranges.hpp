@@ -24,9 +24,14 @@ inline CLI::Range sampled_gpus_range() { return CLI::Range(4, 1000000); }
 inline CLI::Validator seed_check() {
   return CLI::Validator(
       [](std::string& text) {
-        return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
-                   ? std::string()
-                   : "expected a seed, a whole number >= 0, got '" + text + "'";
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+          return "expected a seed, a whole number >= 0, got '" + text + "'";
+        // Larger than 2^64 - 1 was clamped to it without a word (and a range of seeds then wrapped around to 0).
+        const std::string digits = text.substr(std::min(text.find_first_not_of('0'), text.size()));
+        const std::string largest = "18446744073709551615";
+        if (digits.size() > largest.size() || (digits.size() == largest.size() && digits > largest))
+          return "seed '" + text + "' is out of range (expected a whole number from 0 to " + largest + ")";
+        return std::string();
       },
       "SEED", "seed");
 }

@@ -38,6 +38,12 @@ mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
 expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
 expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
 expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
+# A seed past 2^64 - 1 is refused (it was clamped without a word), as is a range of seeds that passes it.
+expect_usage "seed past 2^64-1" "out of range" "$hulk" jobs-eval --seed 18446744073709551616 --count 1
+expect_usage "seeds passing 2^64-1" "pass 2^64 - 1" "$hulk" jobs-eval --seed 18446744073709551615 --count 2
+# sweep's --set takes one KEY=V1,V2 per occurrence: the scenario after it is the scenario.
+"$hulk" sweep --set job.utilisation=0.3 "$tiny" --methods greedy --out "$tmp/sweep-order" >/dev/null 2>"$tmp/err" &&
+  ok "sweep --set before the scenario" || fail "sweep --set before the scenario: $(head -1 "$tmp/err")"
 # A refused run leaves no folder behind.
 expect_usage "bad scenario after --out" "nope.yaml" "$hulk" simulate "$tmp/nope.yaml" --out "$tmp/new/deeper"
 [ -e "$tmp/new" ] && fail "a failed simulate left the --out folder it created" || ok "failed run removes the folders it created"
