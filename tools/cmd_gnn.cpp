@@ -236,13 +236,24 @@ void run_gnn_eval(const EvalArgs& args) {
     answers.push_back(std::move(a));
   }
   const HeldOutReport report = evaluate_held_out(cases, answers, &std::cerr);
+  if (report.interrupted) {  // no summary of part of the set; the finished rows kept beside --out
+    const std::string kept = args.out.empty() ? std::string() : args.out + ".partial";
+    if (!kept.empty()) write_file_atomic(kept, held_out_csv(report));
+    throw Interrupted(std::to_string(report.rows.size()) + " of " + std::to_string(report.total) +
+                      " samples simulated" + (kept.empty() ? "" : ", their rows in " + kept) +
+                      " (no summary); a rerun starts over");
+  }
   const HeldOutFigures f = held_out_figures(report);
   if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
   std::printf("gnn decodes up to %d candidates%s, and greedy's placement is one more; then the score-guided host "
               "exchanges and the short annealing (jobs of <= %d ranks), as the gnn method\n",
               args.candidates, args.candidates == 1 ? " (the argmax decode)" : "", kLearnedAnnealMaxRanks);
   std::fputs(held_out_summary(f, report.total, gnn::read_manifest(args.data).generator).c_str(), stdout);
-  if (!args.out.empty()) write_file_atomic(args.out, held_out_csv(report));
+  if (!args.out.empty()) {
+    write_file_atomic(args.out, held_out_csv(report));
+    std::error_code stale;
+    fs::remove(args.out + ".partial", stale);  // of an earlier, interrupted run
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/core/seeding.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/compare_runner.hpp"
 #include "sim/methods/reproduce_summary.hpp"
@@ -141,7 +142,11 @@ void run_jobs_eval(const JobsEvalArgs& a) {
     const Scenario s = sample_jobs_scenario(seed, jobs_of(a, seed), opt);
     std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] " << s.name << ": " << s.jobs.size() << " jobs, "
               << s.platform.total_gpus() << " GPUs, " << s.platform.regions.size() << " regions\n";
-    reports.push_back(run_compare(s, methods, a.options, true));
+    CompareReport report = run_compare(s, methods, a.options, true);
+    if (interrupt_requested())  // its methods were cut short: not a result; no verdict on part of the set
+      throw Interrupted(std::to_string(reports.size()) + " of " + std::to_string(a.count) +
+                        " clusters finished (their tables above); no summary, nothing written; a rerun starts over");
+    reports.push_back(std::move(report));
     if (ablation) add_prior_row(s, reports.back());
     scenarios.push_back(s);
     std::cout << report_table(reports.back()) << "\n" << std::flush;

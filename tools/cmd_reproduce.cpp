@@ -17,6 +17,7 @@
 #include "sim/methods/compare_runner.hpp"
 #include "sim/methods/reproduce_summary.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/methods/scenario_loading.hpp"
@@ -74,7 +75,14 @@ void run_reproduce(const ReproduceArgs& args) {
   std::vector<CompareReport> reports;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     std::cerr << "reproduce: [" << i + 1 << "/" << scenarios.size() << "] " << scenarios[i].name << "\n";
-    reports.push_back(run_compare(scenarios[i], methods, args.options, true));
+    CompareReport report = run_compare(scenarios[i], methods, args.options, true);
+    if (interrupt_requested()) {  // its methods were cut short: not a result; no verdict on part of the set
+      write_file_atomic(args.out + "/reproduce.partial.csv", reproduce_csv(reports));
+      throw Interrupted(std::to_string(reports.size()) + " of " + std::to_string(scenarios.size()) +
+                        " scenarios finished, their rows in " + args.out + "/reproduce.partial.csv (no verdict, " +
+                        "reproduce.csv and .json untouched); a rerun starts over");
+    }
+    reports.push_back(std::move(report));
     std::cout << report_table(reports.back()) << "\n";
   }
   // The paper's claim is tested on gnn when it ran, else on the last requested method; scenarios of one job and of
@@ -107,6 +115,8 @@ void run_reproduce(const ReproduceArgs& args) {
   if (assumptions) std::cout << "\nAssumptions (" << assumptions_file << "):\n" << assumptions.rdbuf() << "\n";
   write_file_atomic(args.out + "/reproduce.json", doc.dump(2) + "\n");
   write_file_atomic(args.out + "/reproduce.csv", reproduce_csv(reports));
+  std::error_code stale;
+  std::filesystem::remove(args.out + "/reproduce.partial.csv", stale);  // of an earlier, interrupted run
   std::cerr << "reproduce: wrote " << args.out << "/reproduce.json and reproduce.csv\n";
   if (!args.no_plots) {
     // Debian's matplotlib belongs to /usr/bin/python3; a python3 earlier on PATH (pyenv, venv) may lack it.

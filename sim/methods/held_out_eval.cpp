@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
 
 namespace hulk {
@@ -25,7 +26,15 @@ HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std
     }
     HeldOutRow row;
     row.index = c.index;
-    row.gnn_s = simulated_iteration_time_s(c.scenario, answers[i].placement);
+    try {
+      row.gnn_s = simulated_iteration_time_s(c.scenario, answers[i].placement);
+    } catch (const InputError&) {
+      if (!interrupt_requested()) throw;
+    }
+    if (interrupt_requested()) {  // the simulation was cut short: the cases before it are the result
+      report.interrupted = true;
+      break;
+    }
     row.greedy_s = c.times_s.at("greedy");
     row.search_s = c.times_s.at("search");
     row.round_robin_s = c.times_s.count("round-robin") ? c.times_s.at("round-robin") : NAN;

@@ -39,6 +39,7 @@ struct HeldOutRow {
 struct HeldOutReport {
   int total = 0;                                  ///< cases in the data set
   std::vector<HeldOutRow> rows;                   ///< placed cases, in data set order
+  bool interrupted = false;  ///< the interrupt stopped the simulations: rows holds the cases finished before it
   std::vector<std::pair<int, std::string>> failures;  ///< (sample index, error)
 };
 

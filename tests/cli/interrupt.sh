@@ -97,5 +97,26 @@ assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
 " "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin"; fail=1; }
 pid=""
 
+# reproduce interrupted during its second scenario: exit 130, the first scenario's row in reproduce.partial.csv, no
+# verdict printed and no reproduce.csv (a verdict on part of the set read as the set's).
+rdir="$tmp/rset"
+mkdir -p "$rdir"
+cp "$2/data/tiny/tiny.yaml" "$rdir/a-tiny.yaml"
+sed -e "s#dir: .*#dir: $(readlink -f "$source_dir/../shared/data/hulk")#" -e 's/iterations: 1$/iterations: 10/' "$medium" >"$rdir/b-long.yaml"
+setsid "$hulk" reproduce "$rdir" --methods round-robin,greedy --no-plots --quiet --out "$tmp/rout" >"$tmp/r.out" 2>"$tmp/r.err" &
+pid=$!
+for _ in $(seq 1 1200); do grep -q "\[2/2\]" "$tmp/r.err" && break; sleep 0.1; done
+sleep 1
+kill -INT -- -"$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { echo "FAIL: reproduce interrupted: exit $rc (expected 130)"; cat "$tmp/r.err"; fail=1; }
+grep -q "^hulk: interrupted: 1 of 2 scenarios finished" "$tmp/r.err" || { echo "FAIL: reproduce: no interrupted line"; cat "$tmp/r.err"; fail=1; }
+grep -q "REPRODUCED\|HOLD" "$tmp/r.out" && { echo "FAIL: reproduce printed a verdict on part of the set"; fail=1; }
+[ -e "$tmp/rout/reproduce.csv" ] && { echo "FAIL: reproduce wrote reproduce.csv though interrupted"; fail=1; }
+[ "$(wc -l <"$tmp/rout/reproduce.partial.csv" 2>/dev/null)" = "$(( 1 + 2 ))" ] ||
+  { echo "FAIL: reproduce.partial.csv does not hold the finished scenario's rows:"; cat "$tmp/rout/reproduce.partial.csv"; fail=1; }
+pid=""
+
 [ "$fail" -eq 0 ] && echo "interrupt: ok ($done_count samples kept, resumed; simulate interrupted cleanly)"
 exit "$fail"
