@@ -38,6 +38,7 @@ SweepManifest manifest_of(const SweepArgs& args, const std::vector<SweepAxis>& a
   SweepManifest m;
   m.scenario_file = args.file;
   m.scenario_hash = file_content_hash(args.file);
+  m.loaded_hash = scenario_inputs_hash(load_scenario_file(args.file, {}, false));
   m.grid = axes;
   m.methods = methods;
   m.budget = args.options.budget;
@@ -103,7 +104,8 @@ void run_sweep(const SweepArgs& args) {
     std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << sweep_point_label(axes, p) << "\n";
   }
   if (interrupt_requested())
-    throw Interrupted(std::to_string(finished) + " points saved in " + csv + "; rerun to resume");
+    throw Interrupted(std::to_string(finished) + (finished == 1 ? " point" : " points") + " saved in " + csv +
+                      "; rerun to resume");
 }
 
 void run_merge(const std::string& dir, bool allow_missing) {

@@ -7,6 +7,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
+#include "sim/scenario/scenario_json.hpp"
 
 namespace hulk {
 namespace {
@@ -23,6 +24,21 @@ std::string was_now(const std::string& what, const std::string& was, const std::
 
 }  // namespace
 
+std::string scenario_inputs_hash(const Scenario& scenario) {
+  std::ostringstream text;
+  text << scenario_to_json(scenario).dump() << '\n';
+  if (!scenario.platform.simgrid_xml.empty()) text << file_content_hash(scenario.platform.simgrid_xml) << '\n';
+  text.precision(17);
+  for (const EventSpec& e : scenario.events)
+    text << static_cast<int>(e.kind) << ' ' << static_cast<int>(e.target.kind) << ' ' << e.target.region_a << ' '
+         << e.target.region_b << ' ' << e.target.host << ' ' << e.at_s << ' '
+         << e.duration_s << ' ' << e.bandwidth_factor << ' ' << e.bandwidth_Bps << ' ' << e.latency_s << ' '
+         << e.speed_factor << ' ' << e.restart_s << '\n';
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(text.str())));
+  return buf;
+}
+
 std::string file_content_hash(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "absent";
@@ -38,6 +54,7 @@ nlohmann::json sweep_manifest_to_json(const SweepManifest& m) {
   for (const auto& a : m.grid) grid.push_back({{"key", a.key}, {"values", a.values}});
   return {{"scenario_file", m.scenario_file},
           {"scenario_hash", m.scenario_hash},
+          {"loaded_hash", m.loaded_hash},
           {"grid", grid},
           {"methods", m.methods},
           {"budget", m.budget},
@@ -55,6 +72,7 @@ SweepManifest read_sweep_manifest(const std::string& path) {
     if (j.is_discarded()) throw std::runtime_error("not JSON");
     m.scenario_file = j.at("scenario_file").get<std::string>();
     m.scenario_hash = j.at("scenario_hash").get<std::string>();
+    m.loaded_hash = j.value("loaded_hash", std::string());  // absent in manifests of an older hulk: then differs
     for (const auto& a : j.at("grid"))
       m.grid.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
     m.methods = j.at("methods").get<std::vector<std::string>>();
@@ -74,6 +92,9 @@ void write_sweep_manifest(const std::string& path, const SweepManifest& m) {
 
 std::string sweep_manifest_difference(const SweepManifest& a, const SweepManifest& b) {
   if (a.scenario_hash != b.scenario_hash) return "the scenario file's content";
+  if (a.loaded_hash != b.loaded_hash)
+    return "the scenario as loaded (a data file it reads: measured data, SimGrid XML or an event trace; or a "
+           "manifest of an older hulk)";
   std::vector<std::string> ka, kb;
   for (const auto& x : a.grid) ka.push_back(x.key);
   for (const auto& x : b.grid) kb.push_back(x.key);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/spec.hpp"
 #include "sim/methods/sweep_grid.hpp"
 
 namespace hulk {
@@ -15,6 +16,8 @@ namespace hulk {
 struct SweepManifest {
   std::string scenario_file;           ///< as given (informative; not compared)
   std::string scenario_hash;           ///< FNV-1a 64 of the scenario file's bytes, hex
+  /** @brief FNV-1a 64 of the loaded scenario (scenario_inputs_hash): changes with the data files it reads too. */
+  std::string loaded_hash;
   std::vector<SweepAxis> grid;         ///< keys and value lists, in order
   std::vector<std::string> methods;    ///< in order
   long budget = 0;                     ///< --budget (0 = each method's default)
@@ -24,6 +27,11 @@ struct SweepManifest {
 
 /** @brief FNV-1a 64 of a file's bytes as 16 hex digits, or "absent" if it cannot be read. */
 std::string file_content_hash(const std::string& path);
+
+/** @brief FNV-1a 64 (hex) of what a loaded scenario holds: its JSON form (scenario_json.hpp: platform with the
+ *  measured data, network, jobs), the bytes of its SimGrid XML platform file and its events (trace rows included),
+ *  so that a change to any file the scenario reads changes it. */
+std::string scenario_inputs_hash(const Scenario& scenario);
 
 /** @brief JSON form (the file's content). */
 nlohmann::json sweep_manifest_to_json(const SweepManifest& m);

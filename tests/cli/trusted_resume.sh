@@ -25,6 +25,17 @@ expect_refusal "changed scenario refused" "scenario file's content" \
 [ "$(points "$tmp/s/sweep.csv" | tr '\n' ' ')" = "0,100Mbps 0,100Mbps 1,10Gbps 1,10Gbps " ] &&
   ok "refusals left the rows alone" || { fail "rows changed by a refused run:"; cat "$tmp/s/sweep.csv"; }
 
+# A file the scenario reads (here an event trace) changed: its rows are not reused either.
+mkdir -p "$tmp/tr"
+cp "$tiny" "$tmp/tr/t.yaml"
+printf 'events:\n  - {trace: wan.csv}\n' >>"$tmp/tr/t.yaml"
+printf 'time,target,bandwidth\n0s,east~west,50%%\n' >"$tmp/tr/wan.csv"
+"$hulk" sweep "$tmp/tr/t.yaml" --set job.utilisation=0.4 --methods round-robin --out "$tmp/trs" 2>"$tmp/err" ||
+  fail "sweep with a trace: $(cat "$tmp/err")"
+printf 'time,target,bandwidth\n0s,east~west,20%%\n' >"$tmp/tr/wan.csv"
+expect_refusal "changed data file refused" "the scenario as loaded" \
+  "$hulk" sweep "$tmp/tr/t.yaml" --set job.utilisation=0.4 --methods round-robin --out "$tmp/trs"
+
 "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --out "$tmp/s" --restart 2>"$tmp/err" ||
   fail "--restart: $(cat "$tmp/err")"
 want="0,100Mbps 0,100Mbps 1,1Gbps 1,1Gbps 2,10Gbps 2,10Gbps "
