@@ -185,6 +185,34 @@ const char* kSimulateFooter = R"(Examples:
 Placements (--placement, default: the scenario's `placement` key):
 )";
 
+/** The files a simulate run writes into its --out folder (and into attempt-N/ after a failure). */
+const char* const kSimulateOutputs[] = {"result.json", "comm.csv", "trace.json", "iterations.csv"};
+
+/** Removes what an earlier simulate run left in `dir` (its output files, and attempt-N/ folders holding only
+ *  them), saying so: they would not belong to this run's result.json (a run without failures writes no
+ *  iterations.csv, one with --no-comm-csv no comm.csv). Other files are left alone. */
+void remove_earlier_run(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<std::string> removed;
+  const auto remove_outputs = [&](const fs::path& folder, const std::string& prefix) {
+    for (const char* name : kSimulateOutputs)
+      if (fs::remove(folder / name, ec)) removed.push_back(prefix + name);
+  };
+  remove_outputs(dir, "");
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory(ec) || name.rfind("attempt-", 0) != 0) continue;
+    remove_outputs(entry.path(), name + "/");
+    if (fs::is_empty(entry.path(), ec) && fs::remove(entry.path(), ec)) removed.push_back(name + "/");
+  }
+  if (removed.empty()) return;
+  std::string list;
+  for (const std::string& r : removed) list += (list.empty() ? "" : ", ") + r;
+  std::cerr << "hulk: removed the outputs of an earlier run in " << dir << ": " << list << "\n";
+}
+
 }  // namespace
 
 void register_simulate_commands(CLI::App& app) {
@@ -234,6 +262,7 @@ void register_simulate_commands(CLI::App& app) {
     check_run_size(s, placed.placement, args->allow_large);
     if (args->event_costs && s.events.empty())
       throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
+    if (!args->out_dir.empty()) remove_earlier_run(args->out_dir);
     nlohmann::json result;
     if (args->no_comm_csv && !s.events.empty()) {
       SimOptions sim_options;
@@ -242,10 +271,6 @@ void register_simulate_commands(CLI::App& app) {
       result = simulate_with_events(s, placed.placement, sim_options, args->out_dir);
     } else if (args->no_comm_csv) {
       result = simulate_without_comm_csv(s, placed.placement, args->out_dir);
-      // A comm.csv left by an earlier run in this folder would not belong to this result.json.
-      std::error_code ec;
-      if (std::filesystem::remove(args->out_dir + "/comm.csv", ec))
-        std::cerr << "hulk: removed " << args->out_dir << "/comm.csv of an earlier run (--no-comm-csv)\n";
     } else {
       SimOptions sim_options;
       sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();

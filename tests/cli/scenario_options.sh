@@ -50,6 +50,13 @@ for f in result.json trace.json; do [ -s "$tmp/lean/$f" ] || fail "--no-comm-csv
 [ "$(iter "$tmp/full/result.json")" = "$(iter "$tmp/lean/result.json")" ] || fail "--no-comm-csv changed the iteration time"
 python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["traceEvents"]) > 10' "$tmp/lean/trace.json" \
   || fail "--no-comm-csv: trace.json has no spans"
+# An earlier run's outputs that this run does not write (iterations.csv, attempt-N/) are removed, other files kept.
+mkdir -p "$tmp/lean/attempt-2" && echo stale >"$tmp/lean/iterations.csv" && echo stale >"$tmp/lean/attempt-2/result.json"
+echo mine >"$tmp/lean/notes.txt"
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/lean" >/dev/null 2>"$tmp/err" || fail "rerun into a used folder failed"
+[ -e "$tmp/lean/iterations.csv" ] || [ -e "$tmp/lean/attempt-2" ] && fail "an earlier run's iterations.csv or attempt-2/ left beside the new result"
+grep -q "removed the outputs of an earlier run" "$tmp/err" || fail "removing an earlier run's outputs was not said"
+[ -s "$tmp/lean/notes.txt" ] || fail "a file simulate does not write was removed"
 "$hulk" simulate "$tiny" --no-comm-csv >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--no-comm-csv" "$tmp/err" || fail "--no-comm-csv without --out is not refused"
 
