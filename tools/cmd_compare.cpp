@@ -52,7 +52,7 @@ Methods (--method, default: greedy):
 const char* kCompareFooter = R"(Examples:
   hulk compare scenarios/examples/two-region-gpt.yaml
   hulk compare scenarios/examples/two-region-gpt.yaml --methods round-robin,greedy,gnn,gnn+refine --out runs/cmp.json
-  hulk compare scenarios/examples/two-region-gpt.yaml --set wan.default.bandwidth=100Mbps --budget 5000
+  hulk compare scenarios/examples/two-region-gpt.yaml --set wan.pairs.0.bandwidth=100Mbps --budget 5000
   hulk compare scenarios/examples/events.yaml --events --methods greedy,search,robust --robust-states 16
 
 Methods (--methods, comma-separated, default: round-robin,greedy,search):

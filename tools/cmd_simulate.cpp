@@ -179,7 +179,7 @@ nlohmann::json simulate_without_comm_csv(const Scenario& s, const Placement& pla
 const char* kSimulateFooter = R"(Examples:
   hulk simulate scenarios/examples/two-region-gpt.yaml
   hulk simulate scenarios/examples/two-region-gpt.yaml --placement greedy --out runs/two-region
-  hulk simulate scenarios/examples/two-region-gpt.yaml --set wan.default.bandwidth=10Gbps --json
+  hulk simulate scenarios/examples/two-region-gpt.yaml --set wan.pairs.0.bandwidth=10Gbps --json
   hulk simulate scenarios/examples/big-1024.yaml --out runs/big --no-comm-csv   (comm.csv: ~218 MB here)
 
 Placements (--placement, default: the scenario's `placement` key):

@@ -167,9 +167,9 @@ std::string family_table(const FamilyFigures& f) {
                 "on %d\n",
                 f.family.c_str(), f.cases, f.search_vs_greedy, f.search_worst_vs_greedy, f.hard);
   std::string out = b;
-  out += "  variant      vs_greedy   worst  <0.97x  >=greedy  closed  closed>=10%   ms_mean    ms_max  search/x\n";
+  out += "  variant        vs_greedy   worst  <0.97x  >=greedy  closed  closed>=10%   ms_mean    ms_max  search/x\n";
   for (const FamilyRow& r : f.rows) {
-    std::snprintf(b, sizeof b, "  %-10s  %8.3fx  %6.3fx  %6d  %8s  %6s  %11s  %8.1f  %8.1f  %8.3g\n",
+    std::snprintf(b, sizeof b, "  %-12s  %8.3fx  %6.3fx  %6d  %8s  %6s  %11s  %8.1f  %8.1f  %8.3g\n",
                   r.variant.c_str(), r.geomean_vs_greedy, r.worst_vs_greedy, r.below_097,
                   (std::to_string(r.at_least_greedy) + "/" + std::to_string(f.cases)).c_str(),
                   percent_or_dash(r.closed).c_str(), percent_or_dash(r.closed_hard).c_str(), r.mean_ms, r.max_ms,
