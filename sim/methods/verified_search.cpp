@@ -1,5 +1,6 @@
 #include "sim/methods/verified_search.hpp"
 
+#include <iostream>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,6 +53,10 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
       so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
       so.network = network;
+      if (k == 0) {  // one restart speaks for all: they run side by side with equal budgets
+        so.progress = &std::cerr;
+        so.progress_label = "search (restart 1 of " + std::to_string(restarts) + ")";
+      }
       annealed[k] = SearchPlacer(so).place(scenario);  // throws if nothing fits
     });
   // One more run, from an alternative start when the evaluator finds one faster than greedy's: the restarts all

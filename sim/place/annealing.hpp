@@ -99,10 +99,16 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
   long long iter = 0;
   int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
   RecentObjectives recent(cur.host.size());
+  double next_progress_s = options.progress_every_s;
   while (stats.evaluations < budget && idle < 10000) {
-    if (options.max_seconds > 0 && (iter++ & 31) == 0) {
+    if ((options.max_seconds > 0 || options.progress) && (iter++ & 31) == 0) {
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (el > options.max_seconds) break;
+      if (options.max_seconds > 0 && el > options.max_seconds) break;
+      if (options.progress && el >= next_progress_s) {
+        *options.progress << options.progress_label << ": " << stats.evaluations << " of " << budget
+                          << " evaluations, best " << best_t << " s (evaluator)\n" << std::flush;
+        next_progress_s = el + options.progress_every_s;
+      }
     }
     cand.gpu = cur.gpu;
     cand.host = cur.host;

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
+#include <string>
 
 #include "sim/place/placer.hpp"
 #include "sim/topology/route_model.hpp"
@@ -54,6 +56,11 @@ struct SearchOptions {
    *  applicable, as moves that break memory are not. The gnn method's annealing on large jobs, whose answer no
    *  SimGrid run checks, stays where the evaluator's error was measured (sim/evaluate/estimate_trust.hpp). */
   std::optional<int> max_tp_groups_across_regions;
+  /** @brief If set: a line "LABEL: E of B evaluations, best T s" goes here every progress_every_s seconds of the
+   *  annealing (a budget of millions of evaluations runs for minutes). */
+  std::ostream* progress = nullptr;
+  std::string progress_label = "search";  ///< the progress lines' prefix
+  double progress_every_s = 10.0;         ///< seconds between progress lines
 };
 
 /** @brief What the last place() call did. */
