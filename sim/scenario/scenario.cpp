@@ -122,7 +122,11 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
 NetworkSpec parse_network(const YamlReader& r, const YAML::Node& node) {
   r.check_keys(node, "network", {"model", "tcp_window", "crosstraffic", "channels_per_peer"});
   NetworkSpec n;
-  if (node["model"]) n.model = r.one_of(node["model"], "network.model", {"CM02", "LV08", "SMPI", "IB", "Constant"});
+  // SimGrid's Constant model has no links at all (every transfer a fixed time): SimGrid stops on a platform of links.
+  if (node["model"] && node["model"].IsScalar() && node["model"].Scalar() == "Constant")
+    r.fail(node["model"], "network.model",
+           "'Constant' (SimGrid's model without links) cannot run a platform of links (expected CM02, LV08, SMPI or IB)");
+  if (node["model"]) n.model = r.one_of(node["model"], "network.model", {"CM02", "LV08", "SMPI", "IB"});
   if (node["tcp_window"]) {
     const YAML::Node w = node["tcp_window"];
     // 0 means "no window cap" (SimGrid's TCP-gamma 0), which parse_bytes would reject as a size.
