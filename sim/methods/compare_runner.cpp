@@ -30,7 +30,9 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
     r.method_wall_s = placed.wall_s;
     simulate_placement(scenario, r);
   } catch (const InputError& e) {
-    r.error = e.what();
+    // An error about the scenario raised without its file (e.g. a method's limit on the job) names the file here.
+    const std::string what = e.what(), no_file = "<input>: ";
+    r.error = what.rfind(no_file, 0) == 0 ? scenario.file + ": " + what.substr(no_file.size()) : what;
   }
   return r;
 }
@@ -56,6 +58,11 @@ std::string ratio_text(const std::optional<double>& v) { return v ? sig4(*v) + "
 std::string percent_text(const std::optional<double>& v) { return v ? sig4(100.0 * *v) + "%" : "n/a"; }
 
 }  // namespace
+
+double gap_to_bound(double time_s, double lower_bound_s) {
+  const double gap = time_s / lower_bound_s - 1.0;
+  return std::abs(gap) < 1e-9 ? 0.0 : gap;
+}
 
 void simulate_placement(const Scenario& scenario, MethodResult& r) {
   SimOptions quiet;
@@ -103,7 +110,7 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
     if (r.ok) {
       if (rr.ok) r.speedup_vs_round_robin = rr.iteration_time_s / r.iteration_time_s;
       if (greedy.ok) r.speedup_vs_greedy = greedy.iteration_time_s / r.iteration_time_s;
-      if (report.lower_bound_s > 0) r.gap_to_lower_bound = r.iteration_time_s / report.lower_bound_s - 1.0;
+      if (report.lower_bound_s > 0) r.gap_to_lower_bound = gap_to_bound(r.iteration_time_s, report.lower_bound_s);
       if (search && search->ok) r.gap_to_search = r.iteration_time_s / search->iteration_time_s - 1.0;
     }
     report.results.push_back(r);

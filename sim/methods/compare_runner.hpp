@@ -45,6 +45,10 @@ struct CompareReport {
  *  and ok. @throws InputError as simulate() does. */
 void simulate_placement(const Scenario& scenario, MethodResult& r);
 
+/** @brief t / lower_bound - 1, and 0 within rounding (|gap| < 1e-9: a time equal to its bound came out a few ulps
+ *  below it, printed as a negative gap). */
+double gap_to_bound(double time_s, double lower_bound_s);
+
 /** @brief Runs the methods. Each places for the scenario without its events (a quiet network); every placement is
  *  then simulated with the scenario as given, events included. round-robin and greedy are always simulated (as references for the speedups) even
  *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its
