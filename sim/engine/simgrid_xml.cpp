@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -71,8 +72,14 @@ nlohmann::json describe_in_child(const std::string& file) {
       hosts[a]->route_to(hosts[b], links, &latency_s);
       double bw = std::numeric_limits<double>::infinity();
       std::string slowest;
-      for (const sg4::Link* l : links)
+      for (const sg4::Link* l : links) {
+        // SimGrid reads "nans"/"infGbps" as NaN or infinity: not a link any run could use (and not JSON numbers).
+        if (!std::isfinite(l->get_bandwidth()) || !std::isfinite(l->get_latency()))
+          out["bad_link"] = {{"name", l->get_name()},
+                             {"what", !std::isfinite(l->get_bandwidth()) ? "bandwidth" : "latency"}};
         if (l->get_bandwidth() < bw) bw = l->get_bandwidth(), slowest = l->get_name();
+      }
+      if (out.contains("bad_link")) return out;
       if (links.empty()) bw = 0;  // no route: reported as zero bandwidth (the parent rejects it)
       pairs.push_back({a, b, latency_s, bw, slowest});
     }
@@ -177,6 +184,11 @@ void add_pair_routes(const SimgridXmlOptions& options, const nlohmann::json& des
   const size_t R = spec.regions.size();
   spec.wan.assign(R, std::vector<LinkSpec>(R));
   std::vector<std::vector<bool>> wan_set(R, std::vector<bool>(R, false));
+  if (desc.contains("bad_link"))
+    throw InputError(options.file, 0, "platform.simgrid.file",
+                     "link '" + desc["bad_link"].at("name").get<std::string>() + "' has a " +
+                         desc["bad_link"].at("what").get<std::string>() + " that is not a finite number (expected " +
+                         "e.g. 10Gbps and 5ms)");
   for (const auto& p : desc.at("pairs")) {
     const int a = spec_of_xml[p[0].get<size_t>()], b = spec_of_xml[p[1].get<size_t>()];
     if (a < 0 || b < 0) continue;
