@@ -3,6 +3,7 @@
 #include <set>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/utf8.hpp"
 
 namespace hulk::cli {
 
@@ -21,6 +22,8 @@ std::vector<Override> parse_set_overrides(const std::vector<std::string>& sets) 
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
       throw InputError("", 0, "--set", "'" + s + "' is not KEY=VALUE (e.g. wan.default.bandwidth=10Gbps)");
     const std::string key = s.substr(0, eq);
+    if (first_invalid_utf8(s) != std::string::npos)
+      throw InputError("", 0, "--set", "the value of '" + key + "' has a byte that is not UTF-8 (expected UTF-8 text)");
     // Two values for one key would silently keep one of them; sweep is the command for several values.
     if (!keys.insert(key).second)
       throw InputError("", 0, "--set", "key '" + key + "' given twice (to try several values, use hulk sweep)");

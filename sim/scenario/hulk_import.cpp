@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/utf8.hpp"
 
 namespace hulk {
 namespace {
@@ -51,11 +53,17 @@ struct TextFile {
 };
 
 TextFile read_lines(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, "", "is a folder (expected the Hulk data file of that name)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open Hulk data file (expected it inside the hulk dir)");
   std::stringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos)
+    throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
+                     "a byte is not UTF-8 (expected CSV text in UTF-8)");
   TextFile f{path, {}, text.empty() || text.back() == '\n'};
   std::string line;
   std::istringstream is(text);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/units.hpp"
+#include "sim/core/utf8.hpp"
 
 namespace hulk {
 
@@ -20,6 +22,12 @@ YAML::Node YamlReader::load_file(const std::string& path) {
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
     throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')), "",
                      "contains a NUL byte (a binary file?); expected YAML text");
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
+    throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
+                     std::string("byte ") + hex + " is not UTF-8 (expected YAML text in UTF-8)");
+  }
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {

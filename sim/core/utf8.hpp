@@ -1,0 +1,45 @@
+#pragma once
+/** @file utf8.hpp
+ *  @brief UTF-8 validity of input text: YAML and CSV inputs are UTF-8, and a name with another byte sequence reached
+ *  the JSON outputs, whose writer stops on it (an internal error after the work). Pure code. */
+#include <cstddef>
+#include <string>
+
+namespace hulk {
+
+/** @brief Offset of the first byte of `text` that does not start or continue a well-formed UTF-8 sequence (overlong
+ *  forms, surrogates and code points above U+10FFFF included), or std::string::npos if the text is valid UTF-8. */
+inline std::size_t first_invalid_utf8(const std::string& text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = byte(i);
+    int extra = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) lo = 0xA0;  // no overlong forms
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;  // <= U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + extra >= text.size()) return i;  // the sequence is cut short by the end of the text
+    for (int k = 1; k <= extra; ++k) {
+      const unsigned char b = byte(i + k);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += extra + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace hulk
