@@ -113,7 +113,9 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
     } catch (...) {
       envelope = {{"ok", false}, {"input_error", false}, {"message", "unknown exception"}};
     }
-    write_all(fds[1], envelope.dump());
+    // A message may quote bytes of a corrupt input file that are not UTF-8: replaced (U+FFFD), not an exception
+    // that would leave the parent without an answer.
+    write_all(fds[1], envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     ::close(fds[1]);
     ::_exit(0);  // skip atexit handlers and static destructors (SimGrid's engine)
   }
