@@ -1,6 +1,8 @@
 #include "sim/scenario/scenario_json.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "sim/core/errors.hpp"
 #include "sim/scenario/bounds.hpp"
@@ -23,6 +25,23 @@ T get(const json& doc, const char* key, const std::string& file, const std::stri
   }
 }
 
+std::string text_of(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// get<T>, and the value must lie in [lo, hi] (finite): a data set's numbers bound what a run allocates and computes.
+template <class T>
+T get_in(const json& doc, const char* key, const std::string& file, const std::string& path, double lo, double hi) {
+  const T v = get<T>(doc, key, file, path);
+  const double d = static_cast<double>(v);
+  if (!std::isfinite(d) || d < lo || d > hi)
+    throw InputError(file, 0, path.empty() ? key : path + "." + key,
+                     "out of range (expected a number in [" + text_of(lo) + ", " + text_of(hi) + "])");
+  return v;
+}
+
 const json& sub(const json& doc, const char* key, const std::string& file, const std::string& path,
                 json::value_t type) {
   const std::string full = path.empty() ? key : path + "." + key;
@@ -33,8 +52,12 @@ const json& sub(const json& doc, const char* key, const std::string& file, const
 }
 
 json link_to_json(const LinkSpec& l) { return json{{"bandwidth_Bps", l.bandwidth_Bps}, {"latency_s", l.latency_s}}; }
-LinkSpec link_from_json(const json& j, const std::string& file, const std::string& path) {
-  return LinkSpec{get<double>(j, "bandwidth_Bps", file, path), get<double>(j, "latency_s", file, path)};
+// unset: a link that may be absent (a WAN matrix's diagonal), all zeros.
+LinkSpec link_from_json(const json& j, const std::string& file, const std::string& path, bool may_be_unset = false) {
+  if (may_be_unset && get<double>(j, "bandwidth_Bps", file, path) == 0 && get<double>(j, "latency_s", file, path) == 0)
+    return LinkSpec{0, 0};
+  return LinkSpec{get_in<double>(j, "bandwidth_Bps", file, path, bounds::kBandwidth.min, bounds::kBandwidth.max),
+                  get_in<double>(j, "latency_s", file, path, bounds::kLatency.min, bounds::kLatency.max)};
 }
 
 json gpu_to_json(const GpuSpec& g) {
@@ -48,9 +71,9 @@ json gpu_to_json(const GpuSpec& g) {
 GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string& path) {
   GpuSpec g;
   g.name = get<std::string>(j, "name", file, path);
-  g.fp16_flops = get<double>(j, "fp16_flops", file, path);
-  g.fp32_flops = get<double>(j, "fp32_flops", file, path);
-  g.memory_bytes = get<double>(j, "memory_bytes", file, path);
+  g.fp16_flops = get_in<double>(j, "fp16_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
+  g.fp32_flops = get_in<double>(j, "fp32_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
+  g.memory_bytes = get_in<double>(j, "memory_bytes", file, path, bounds::kMemory.min, bounds::kMemory.max);
   g.capability = get<std::string>(j, "capability", file, path);
   g.source = get<std::string>(j, "source", file, path);
   return g;
@@ -97,18 +120,18 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   JobSpec out;
   const json& m = sub(j, "model", file, key, json::value_t::object);
   out.model.name = get<std::string>(m, "name", file, key + ".model");
-  out.model.layers = get<int>(m, "layers", file, key + ".model");
-  out.model.hidden = get<int>(m, "hidden", file, key + ".model");
-  out.model.heads = get<int>(m, "heads", file, key + ".model");
-  out.model.seq_len = get<int>(m, "seq_len", file, key + ".model");
-  out.model.vocab = get<int>(m, "vocab", file, key + ".model");
+  out.model.layers = get_in<int>(m, "layers", file, key + ".model", 1, bounds::kMaxLayers);
+  out.model.hidden = get_in<int>(m, "hidden", file, key + ".model", 1, bounds::kMaxHidden);
+  out.model.heads = get_in<int>(m, "heads", file, key + ".model", 1, bounds::kMaxHeads);
+  out.model.seq_len = get_in<int>(m, "seq_len", file, key + ".model", 1, bounds::kMaxSeqLen);
+  out.model.vocab = get_in<int>(m, "vocab", file, key + ".model", 0, bounds::kMaxVocab);
   out.precision = get<std::string>(j, "precision", file, key);
   out.global_batch = get<int>(j, "global_batch", file, key);
   out.micro_batch = get<int>(j, "micro_batch", file, key);
   const json& par = sub(j, "parallelism", file, key, json::value_t::object);
-  out.par.dp = get<int>(par, "dp", file, key + ".parallelism");
-  out.par.tp = get<int>(par, "tp", file, key + ".parallelism");
-  out.par.pp = get<int>(par, "pp", file, key + ".parallelism");
+  out.par.dp = get_in<int>(par, "dp", file, key + ".parallelism", 1, bounds::kMaxDegree);
+  out.par.tp = get_in<int>(par, "tp", file, key + ".parallelism", 1, bounds::kMaxDegree);
+  out.par.pp = get_in<int>(par, "pp", file, key + ".parallelism", 1, bounds::kMaxDegree);
   if (out.par.dp < 1 || out.par.tp < 1 || out.par.pp < 1)
     throw InputError(file, 0, key + ".parallelism", "degrees must be >= 1");
   out.schedule = get<std::string>(j, "schedule", file, key);
@@ -197,8 +220,7 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
     hs.name = get<std::string>(h, "name", file, path);
     hs.region = get<int>(h, "region", file, path);
     if (hs.region < 0 || hs.region >= R) throw InputError(file, 0, path + ".region", "region index out of range");
-    hs.gpus = get<int>(h, "gpus", file, path);
-    if (hs.gpus < 1) throw InputError(file, 0, path + ".gpus", "expected at least 1 GPU");
+    hs.gpus = get_in<int>(h, "gpus", file, path, 1, bounds::kMaxGpusPerHost);
     hs.gpu = gpu_from_json(sub(h, "gpu", file, path, json::value_t::object), file, path + ".gpu");
     hs.host_link = link_from_json(sub(h, "host_link", file, path, json::value_t::object), file, path + ".host_link");
     hs.intra_link = link_from_json(sub(h, "intra_link", file, path, json::value_t::object), file, path + ".intra_link");
@@ -211,7 +233,8 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
       throw InputError(file, 0, "platform.wan." + std::to_string(a), "expected one entry per region");
     std::vector<LinkSpec> row;
     for (std::size_t b = 0; b < wan[a].size(); ++b)
-      row.push_back(link_from_json(wan[a][b], file, "platform.wan." + std::to_string(a) + "." + std::to_string(b)));
+      row.push_back(
+          link_from_json(wan[a][b], file, "platform.wan." + std::to_string(a) + "." + std::to_string(b), a == b));
     s.platform.wan.push_back(row);
   }
   // Absent in files written before the field existed: those platforms were `pair`.
