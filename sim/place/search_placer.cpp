@@ -158,10 +158,16 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
 class MoveProposer {
  public:
   MoveProposer(const Scenario& scenario, const Evaluator& ev, std::mt19937_64& rng,
-               std::uniform_real_distribution<double>& unit)
-      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit) {}
+               std::uniform_real_distribution<double>& unit, std::optional<int> max_tp_groups_across_regions)
+      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit), max_across_(max_tp_groups_across_regions) {}
 
+  /** A move, if it applies and (with the limit) leaves at most that many TP groups across regions. */
   bool propose(State& cand) {
+    return move(cand) && (!max_across_ || tp_groups_across_regions_of_hosts(sc_, cand.host) <= *max_across_);
+  }
+
+ private:
+  bool move(State& cand) {
     const double u = unit_(rng_);
     if (u < 0.30) return swap_two_ranks(cand);
     if (u < 0.50) return move_to_unused_gpu(cand);
@@ -170,7 +176,6 @@ class MoveProposer {
     return swap_stages(cand);
   }
 
- private:
   int uniform(int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng_)); }
 
   bool swap_two_ranks(State& cand) {
@@ -228,6 +233,7 @@ class MoveProposer {
   const Evaluator& ev_;
   std::mt19937_64& rng_;
   std::uniform_real_distribution<double>& unit_;
+  const std::optional<int> max_across_;
 };
 
 /** The best by SimGrid of the kept candidates and the start (fills the SimGrid fields of stats). */
@@ -302,18 +308,14 @@ Placement SearchPlacer::place(const Scenario& scenario) {
 
   std::mt19937_64 rng(options_.seed ? *options_.seed : component_seed(scenario.seed, "search"));
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  MoveProposer moves(scenario, ev, rng, unit);
+  MoveProposer moves(scenario, ev, rng, unit, options_.max_tp_groups_across_regions);
 
   State cur = make_state(scenario, start.placement);
   std::vector<Candidate> top;
   if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
   double best_t = start.time_s;
-  const std::optional<int> max_across = options_.max_tp_groups_across_regions;
-  const auto propose = [&](State& c) {
-    return moves.propose(c) && (!max_across || tp_groups_across_regions_of_hosts(scenario, c.host) <= *max_across);
-  };
   const std::vector<GpuSlot> best = anneal(
-      cur, start.time_s, options_, t0, rng, unit, propose,
+      cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
       [&](const std::vector<int>& hosts) {
         if (robust) return robust->time_of_hosts(hosts);
         return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
