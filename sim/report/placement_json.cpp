@@ -10,6 +10,9 @@
 
 namespace hulk {
 
+/** @brief Larger slots than any host's GPUs (placement_problem then names the host); bounded so the int holds it. */
+constexpr long long kMaxGpuSlot = 1 << 20;
+
 namespace {
 
 /** One job's placement object (`scenario` is a one-job scenario or view). */
@@ -61,16 +64,21 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
     if (!e.is_object() || !e.contains("rank") || !e.contains("host") || !e.contains("slot") ||
         !e["rank"].is_number_integer() || !e["host"].is_string() || !e["slot"].is_number_integer())
       throw InputError(file, 0, key, "expected {\"rank\": int, \"host\": name, \"slot\": int}");
-    const int rank = e["rank"].get<int>();
-    if (rank < 0 || rank >= n || seen[rank])
-      throw InputError(file, 0, key + ".rank", "rank " + std::to_string(rank) + " is out of range or repeated");
+    // Read as 64-bit first: get<int> wraps 4294967297 to 1 without a word (and above 2^63 the value reads negative).
+    const long long rank_value = e["rank"].get<long long>(), slot_value = e["slot"].get<long long>();
+    if (rank_value < 0 || rank_value >= n || seen[rank_value])
+      throw InputError(file, 0, key + ".rank", "rank " + e["rank"].dump() + " is out of range or repeated");
+    const int rank = static_cast<int>(rank_value);
+    if (slot_value < 0 || slot_value > kMaxGpuSlot)
+      throw InputError(file, 0, key + ".slot", "slot " + e["slot"].dump() + " is out of range (expected a GPU index "
+                                               "of its host, from 0)");
     seen[rank] = true;
     const std::string name = e["host"].get<std::string>();
     int host = -1;
     for (int h = 0; h < static_cast<int>(hosts.size()); ++h)
       if (hosts[h].name == name) host = h;
     if (host < 0) throw InputError(file, 0, key + ".host", "unknown host '" + name + "' (not in the platform)");
-    out.gpu_of_rank[rank] = {host, e["slot"].get<int>()};
+    out.gpu_of_rank[rank] = {host, static_cast<int>(slot_value)};
   }
   const std::string problem = placement_problem(scenario, out, false);
   if (!problem.empty()) throw InputError(file, 0, prefix + "ranks", problem);
