@@ -160,7 +160,10 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
   std::ifstream in(path);
   if (!in) return done;
   std::string line;
-  if (!std::getline(in, line)) return done;
+  if (!std::getline(in, line)) {  // an empty file (a run stopped before its header): the header, no rows
+    write_file_atomic(path, sweep_csv_header(axes) + "\n");
+    return done;
+  }
   if (line != sweep_csv_header(axes))
     throw InputError(path, 1, "", "existing sweep file has a different header (other keys or version); "
                                   "use another --out or delete it");
@@ -169,10 +172,12 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
   const std::set<std::string> wanted(methods.begin(), methods.end());
   std::map<std::size_t, std::map<std::string, std::string>> rows;  // point -> method -> line
   const std::size_t points = sweep_point_count(axes);
+  // A row of fewer fields than the header (cut short) is not a result: its point runs again.
+  const std::size_t columns = csv_fields(sweep_csv_header(axes)).size();
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const std::vector<std::string> f = csv_fields(line);
-    if (f.size() < axes.size() + 2) continue;
+    if (f.size() != columns) continue;
     std::size_t point = 0;
     try {
       point = std::stoul(f[0]);

@@ -25,6 +25,19 @@ expect_refusal "changed scenario refused" "scenario file's content" \
 [ "$(points "$tmp/s/sweep.csv" | tr '\n' ' ')" = "0,100Mbps 0,100Mbps 1,10Gbps 1,10Gbps " ] &&
   ok "refusals left the rows alone" || { fail "rows changed by a refused run:"; cat "$tmp/s/sweep.csv"; }
 
+# A resumed sweep reruns a row cut short (it counted as done) and writes the header into an empty sweep.csv (rows
+# went in without one).
+"$hulk" sweep "$tiny" --set job.utilisation=0.3,0.4 --methods round-robin --out "$tmp/cut" 2>/dev/null || fail "sweep for the cut row"
+cp "$tmp/cut/sweep.csv" "$tmp/cut-full.csv"
+head -c -20 "$tmp/cut-full.csv" >"$tmp/cut/sweep.csv"
+"$hulk" sweep "$tiny" --set job.utilisation=0.3,0.4 --methods round-robin --out "$tmp/cut" 2>"$tmp/err" || fail "resume after a cut row"
+grep -q "1 already done" "$tmp/err" && ok "a row cut short is not counted as done" || fail "cut row: $(head -1 "$tmp/err")"
+[ "$(cut -d, -f1-9 "$tmp/cut/sweep.csv")" = "$(cut -d, -f1-9 "$tmp/cut-full.csv")" ] || fail "the cut row was not recomputed"
+: >"$tmp/cut/sweep.csv"
+"$hulk" sweep "$tiny" --set job.utilisation=0.3,0.4 --methods round-robin --out "$tmp/cut" 2>/dev/null || fail "resume from an empty sweep.csv"
+[ "$(cut -d, -f1-9 "$tmp/cut/sweep.csv")" = "$(cut -d, -f1-9 "$tmp/cut-full.csv")" ] && ok "an empty sweep.csv gets its header" ||
+  fail "an empty sweep.csv resumed without its header"
+
 # A file the scenario reads (here an event trace) changed: its rows are not reused either.
 mkdir -p "$tmp/tr"
 cp "$tiny" "$tmp/tr/t.yaml"

@@ -1,5 +1,6 @@
 // sweep's grid and CSV (sim/methods/sweep_grid.hpp): point order, empty fields for absent values, resuming after
 // the last complete point, a failed append is an error, merging shards.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -66,14 +67,38 @@ TEST(SweepGrid, AbsentValuesAreEmptyFieldsNeverZero) {
             "0,v,search,1,2,,1,3,0.5,0,0.25,\n");
 }
 
+/** Rows "r1\nr2\n" each padded with ",1" to the header's column count (a complete row, as a run writes). */
+std::string rows(const std::vector<SweepAxis>& axes, const std::vector<std::string>& starts) {
+  const auto fields = [](const std::string& line) {  // commas outside quotes, + 1
+    std::size_t n = 1;
+    bool quoted = false;
+    for (char c : line) quoted = c == '"' ? !quoted : quoted, n += !quoted && c == ',';
+    return n;
+  };
+  const std::size_t columns = fields(sweep_csv_header(axes));
+  std::string out;
+  for (std::string r : starts) {
+    while (fields(r) < columns) r += ",1";
+    out += r + "\n";
+  }
+  return out;
+}
+
 TEST(SweepGrid, ResumeKeepsOnlyCompletePoints) {
   const fs::path dir = scratch("resume");
   const auto axes = parse_sweep_axes({"k=1,2"});
   const std::string head = sweep_csv_header(axes);
   const fs::path csv = dir / "sweep.csv";
-  std::ofstream(csv) << head << "\n0,1,a,1\n0,1,b,1\n1,2,a,1\n";  // point 1 lacks method b
+  std::ofstream(csv) << head << "\n" << rows(axes, {"0,1,a", "0,1,b", "1,2,a"});  // point 1 lacks method b
   EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), std::set<std::size_t>{0});
-  EXPECT_EQ(read(csv), head + "\n0,1,a,1\n0,1,b,1\n");
+  EXPECT_EQ(read(csv), head + "\n" + rows(axes, {"0,1,a", "0,1,b"}));
+  // A row cut short (fewer fields than the header) is not a result.
+  std::ofstream(csv) << head << "\n" << rows(axes, {"0,1,a", "0,1,b"}) << "1,2,a,1\n" << rows(axes, {"1,2,b"});
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), std::set<std::size_t>{0});
+  // An empty file gets its header.
+  std::ofstream(csv, std::ios::trunc).flush();
+  EXPECT_TRUE(completed_sweep_points(csv.string(), axes, {"a", "b"}).empty());
+  EXPECT_EQ(read(csv), head + "\n");
   std::ofstream(csv) << "other,header\n";
   EXPECT_THROW(completed_sweep_points(csv.string(), axes, {"a", "b"}), InputError);
   fs::remove_all(dir);
@@ -84,15 +109,15 @@ TEST(SweepGrid, ResumeKeysRowsByPointValuesAndMethods) {
   const fs::path csv = dir / "sweep.csv";
   // Rows of the grid 100Mbps,10Gbps; the grid is now 100Mbps,1Gbps,10Gbps: point 1 is 1Gbps, not 10Gbps.
   const auto axes = parse_sweep_axes({"bw=100Mbps,1Gbps,10Gbps"});
-  std::ofstream(csv) << sweep_csv_header(axes) << "\n0,100Mbps,a,1\n1,10Gbps,a,1\n";
+  std::ofstream(csv) << sweep_csv_header(axes) << "\n" << rows(axes, {"0,100Mbps,a", "1,10Gbps,a"});
   EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a"}), std::set<std::size_t>{0});
-  EXPECT_EQ(read(csv), sweep_csv_header(axes) + "\n0,100Mbps,a,1\n");
+  EXPECT_EQ(read(csv), sweep_csv_header(axes) + "\n" + rows(axes, {"0,100Mbps,a"}));
   // Other methods: the same number of rows per point, but not the requested methods.
-  std::ofstream(csv) << sweep_csv_header(axes) << "\n0,100Mbps,a,1\n0,100Mbps,b,1\n";
+  std::ofstream(csv) << sweep_csv_header(axes) << "\n" << rows(axes, {"0,100Mbps,a", "0,100Mbps,b"});
   EXPECT_TRUE(completed_sweep_points(csv.string(), axes, {"a", "c"}).empty());
   // Quoted values (flow maps) are compared unquoted.
   const auto maps = parse_sweep_axes({"k={x: 1, y: 2},{x: 3}"});
-  std::ofstream(csv) << sweep_csv_header(maps) << "\n0,\"{x: 1, y: 2}\",a,1\n";
+  std::ofstream(csv) << sweep_csv_header(maps) << "\n" << rows(maps, {"0,\"{x: 1, y: 2}\",a"});
   EXPECT_EQ(completed_sweep_points(csv.string(), maps, {"a"}), std::set<std::size_t>{0});
   fs::remove_all(dir);
 }
