@@ -1,7 +1,5 @@
 #include "sim/place/search_placer.hpp"
 
-#include "sim/evaluate/estimate_trust.hpp"
-
 #include "sim/place/annealing.hpp"
 
 #include <algorithm>
@@ -236,6 +234,19 @@ class MoveProposer {
   const std::optional<int> max_across_;
 };
 
+/** The robust objective also starts from greedy's answer for each sampled network state (where a pair is degraded
+ *  greedy may keep the job off it: a valley annealing rarely crosses from the quiet answer), whichever is best. */
+void start_from_robust_states(const Scenario& scenario, const PlacementTime& time_of, Start& start) {
+  for (const Scenario& state : robust_states(scenario, scenario.robust, scenario.robust.seed)) {
+    try {
+      const Placement p = GreedyPlacer().place(state);
+      const double t = time_of(p);
+      if (t < start.time_s) start = Start{p, t, "greedy (a robust state)"};
+    } catch (const InputError&) {
+    }
+  }
+}
+
 /** The best by SimGrid of the kept candidates and the start (fills the SimGrid fields of stats). */
 Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candidate>& top, const Placement& start,
                                const TimeOracle& simgrid_time, SearchStats& stats) {
@@ -286,17 +297,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
   };
   Start start = pick_start(scenario, ev, time_of, options_.start);
-  // The robust objective also starts from greedy's answer for each sampled network state (where a pair is degraded
-  // greedy may keep the job off it: a valley annealing rarely crosses from the quiet answer), whichever is best.
-  if (robust && !options_.start)
-    for (const Scenario& state : robust_states(scenario, scenario.robust, scenario.robust.seed)) {
-      try {
-        const Placement p = GreedyPlacer().place(state);
-        const double t = time_of(p);
-        if (t < start.time_s) start = Start{p, t, "greedy (a robust state)"};
-      } catch (const InputError&) {
-      }
-    }
+  if (robust && !options_.start) start_from_robust_states(scenario, time_of, start);
   long long order_evaluations = 0;
   const PlacementTime counted_time = [&](const Placement& p) {
     ++order_evaluations;
