@@ -54,6 +54,10 @@ PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const s
   } catch (const c10::Error& e) {
     throw InputError(path, 0, "", "corrupt model file (weights do not match the hyper-parameters)");
   }
+  // A NaN or infinite weight turns every score into NaN, and the decoder would rank hosts by garbage.
+  for (const auto& item : model->named_parameters())
+    if (!torch::isfinite(item.value()).all().item<bool>())
+      throw InputError(path, 0, "", "corrupt model file (weight " + item.key() + " is NaN or infinite)");
   model->eval();
   return model;
 }

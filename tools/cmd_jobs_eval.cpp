@@ -21,6 +21,7 @@
 #include "sim/core/subprocess.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/compare_runner.hpp"
+#include "sim/methods/method_registry.hpp"
 #include "sim/methods/reproduce_summary.hpp"
 #include "sim/report/outputs.hpp"
 
@@ -131,6 +132,7 @@ void run_jobs_eval(const JobsEvalArgs& a) {
     throw InputError("", 0, "--seed", "the clusters' seeds " + std::to_string(a.seed) + " + 0.." +
                                           std::to_string(a.count - 1) + " pass 2^64 - 1 (expected a smaller seed)");
   std::vector<std::string> methods = parse_method_list(a.methods);
+  for (const std::string& m : methods) check_method_files(m, a.options);  // a bad model: refused, not failed rows
   const bool ablation = std::find(methods.begin(), methods.end(), "gnn") != methods.end();
   SamplerOptions opt;
   opt.max_total_gpus = a.max_gpus;

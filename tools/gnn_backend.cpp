@@ -10,6 +10,9 @@ MethodOptions cli_method_options() {
     return gnn_plugin().make_placer(model_path, gnn::SamplingOptions{})->place(scenario);
   };
   options.prepare_learned = [] { gnn_plugin(); };
+  options.check_learned_model = [](const std::string& model_path) {
+    gnn_plugin().make_placer(model_path, gnn::SamplingOptions{});  // loads (and so checks) the model file
+  };
   return options;
 }
 

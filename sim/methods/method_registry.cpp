@@ -146,10 +146,17 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
 void check_method_files(const std::string& method, const MethodOptions& options) {
   const bool file = method.rfind(kPlacementFilePrefix, 0) == 0;
   const std::string path = file ? method.substr(std::string(kPlacementFilePrefix).size()) : options.model_path;
-  if (!file && (!uses_learned_placer(method) || path.empty())) return;  // "": the committed model
-  if (!std::ifstream(path))
+  if (!file && !uses_learned_placer(method)) return;
+  if (!path.empty() && !std::ifstream(path))  // "": the committed model
     throw InputError(path, 0, file ? "--methods" : "--model",
                      file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk train`)");
+  if (file || !options.check_learned_model) return;
+  if (options.prepare_learned) options.prepare_learned();
+  const std::string model = path.empty() ? default_model_path() : path;
+  run_in_child([&]() {  // torch must not start in this process (subprocess.hpp)
+    options.check_learned_model(model);
+    return nlohmann::json::object();
+  });
 }
 
 void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options) {

@@ -27,6 +27,9 @@ struct MethodOptions {
   /** @brief Called in the calling process before a learned method's child is forked (the program loads its GNN
    *  plugin there once, so every child inherits it instead of loading torch again); may be empty. */
   std::function<void()> prepare_learned;
+  /** @brief Reads and checks the model file at a path, throwing InputError for a bad one; check_method_files
+   *  calls it in a child process, so that a corrupt model is refused up front; may be empty. */
+  std::function<void(const std::string& model_path)> check_learned_model;
 };
 
 /** @brief A placement and how long the method took to compute it (wall seconds, measured in the child). */
@@ -58,11 +61,12 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
 /** @brief The input checks a method makes before it computes anything, alone, so that a report of several methods
  *  can refuse a bad input up front (exit 2, nothing written) instead of listing a failed row: a placement file
  *  that is missing or does not fit the scenario, `robust` without the scenario's `robust:` distribution,
- *  `exhaustive` above its size caps. @throws InputError as compute_placement() would. */
+ *  `exhaustive` above its size caps, a model file gnn and gnn+refine cannot load (check_method_files). @throws
+ *  InputError as compute_placement() would. */
 void check_method_applies(const Scenario& scenario, const std::string& method, const MethodOptions& options);
 
-/** @brief The files a method reads whatever the scenario: a placement file (file:PATH) and, for gnn and gnn+refine,
- *  a --model given by the user must be readable. For commands over many scenarios or grid points (sweep,
+/** @brief The files a method reads whatever the scenario: a placement file (file:PATH) must be readable and, for gnn
+ *  and gnn+refine, the model file (--model or the committed one) must load (options.check_learned_model). For commands over many scenarios or grid points (sweep,
  *  reproduce), where a method may apply to some and not others. @throws InputError naming the file. */
 void check_method_files(const std::string& method, const MethodOptions& options);
 

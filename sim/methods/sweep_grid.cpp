@@ -1,7 +1,9 @@
 #include "sim/methods/sweep_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -154,6 +156,22 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
   return rows;
 }
 
+namespace {
+
+/** A resumed row counts as a result only if it reads as one: ok 0 or 1, and an ok row's iteration time a finite
+ *  positive number (a hand-edited or damaged "nan" would otherwise be kept as the point's answer). */
+bool reads_as_result(const std::vector<std::string>& fields, std::size_t axis_count) {
+  const std::string& ok = fields[axis_count + 2];
+  if (ok == "0") return true;
+  if (ok != "1") return false;
+  const std::string& time = fields[axis_count + 3];
+  char* end = nullptr;
+  const double t = std::strtod(time.c_str(), &end);
+  return !time.empty() && end == time.c_str() + time.size() && std::isfinite(t) && t > 0;
+}
+
+}  // namespace
+
 std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
                                              const std::vector<std::string>& methods) {
   std::set<std::size_t> done;
@@ -177,7 +195,7 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const std::vector<std::string> f = csv_fields(line);
-    if (f.size() != columns) continue;
+    if (f.size() != columns || !reads_as_result(f, axes.size())) continue;
     std::size_t point = 0;
     try {
       point = std::stoul(f[0]);

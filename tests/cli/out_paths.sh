@@ -61,6 +61,16 @@ expect_usage "bench --csv a folder" "--csv: cannot write to" "$hulk" bench "$tin
 expect_usage "sweep with a missing model" "--model: cannot open the model file" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --methods gnn --model "$tmp/no-such.pt" --out "$tmp/sw-missing-model"
 [ ! -e "$tmp/sw-missing-model" ] || fail "sweep with a missing model left its folder"
+# A model file that cannot be loaded is refused before any method runs (it was a failed row and exit 0).
+echo "not a model" > "$tmp/corrupt.pt"
+expect_usage "compare with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" compare "$tiny" \
+  --methods greedy,gnn --model "$tmp/corrupt.pt"
+grep -q "greedy" "$tmp/out" && fail "compare ran greedy before refusing the corrupt model"
+expect_usage "sweep with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" sweep "$tiny" \
+  --set job.utilisation=0.3 --methods gnn --model "$tmp/corrupt.pt" --out "$tmp/sw-corrupt-model"
+[ ! -e "$tmp/sw-corrupt-model" ] || fail "sweep with a corrupt model left its folder"
+expect_usage "jobs-eval with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" jobs-eval --count 1 \
+  --methods greedy,gnn --model "$tmp/corrupt.pt"
 expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \

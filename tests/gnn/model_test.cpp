@@ -6,6 +6,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -408,7 +409,21 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("version 99"), std::string::npos) << e.what();
   }
-  for (const auto& p : {garbage, good, cut, other}) fs::remove(p);
+  // A NaN weight (every score NaN): refused, with the weight's name.
+  const std::string nan_weights = tmp_path("nan.pt");
+  {
+    torch::NoGradGuard no_grad;
+    PlacementGnn poisoned(small_config());
+    poisoned->parameters().front().view(-1)[0] = std::numeric_limits<float>::quiet_NaN();
+    save_model(poisoned, nan_weights);
+  }
+  try {
+    load_model(nan_weights);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("NaN or infinite"), std::string::npos) << e.what();
+  }
+  for (const auto& p : {garbage, good, cut, other, nan_weights}) fs::remove(p);
 }
 
 double median_place_ms(GnnPlacer& placer, const Scenario& s) {

@@ -95,6 +95,14 @@ TEST(SweepGrid, ResumeKeepsOnlyCompletePoints) {
   // A row cut short (fewer fields than the header) is not a result.
   std::ofstream(csv) << head << "\n" << rows(axes, {"0,1,a", "0,1,b"}) << "1,2,a,1\n" << rows(axes, {"1,2,b"});
   EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), std::set<std::size_t>{0});
+  // A row that says ok with a time that is no time (nan, empty, negative), or whose ok is neither 0 nor 1, is not a
+  // result either; a failed row (ok 0, no time) is.
+  for (const char* bad : {"1,2,b,1,nan", "1,2,b,1,", "1,2,b,1,-3", "1,2,b,yes,1"}) {
+    std::ofstream(csv) << head << "\n" << rows(axes, {"0,1,a", "0,1,b", "1,2,a", bad});
+    EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), std::set<std::size_t>{0}) << bad;
+  }
+  std::ofstream(csv) << head << "\n" << rows(axes, {"0,1,a", "0,1,b", "1,2,a", "1,2,b,0,"});
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"a", "b"}), (std::set<std::size_t>{0, 1}));
   // An empty file gets its header.
   std::ofstream(csv, std::ios::trunc).flush();
   EXPECT_TRUE(completed_sweep_points(csv.string(), axes, {"a", "b"}).empty());
