@@ -65,6 +65,8 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   xfer_f_.assign(sd, 0.0);
   lat_b_.assign(sd, 0.0);
   xfer_b_.assign(sd, 0.0);
+  room_f_.assign(tcp_window_bytes_ > 0 ? sd : 0, 1.0);  // headroom under the window: none without one
+  room_b_ = room_f_;
   links_f_.assign(3 * sd, -1);
   links_b_.assign(3 * sd, -1);
   weights_f_.assign(3 * sd, 1);
@@ -211,12 +213,14 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
 void Evaluator::handoff_times_by_group() const {
   // src_/dst_ hold one boundary's transfers of one direction, replica after replica (tp of each together).
   const int T = scenario_.job.par.tp;
+  const bool windowed = tcp_window_bytes_ > 0;  // room_: each transfer's headroom under the window
   for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
     const int first = group_first_[g], size = group_first_[g + 1] - first;
     if (size <= kJointReplicas) {  // each replica's tp transfers at once
       for (int i = first; i < first + size; ++i) {
         const int d = group_members_[i];
-        concurrent_times(src_.data() + d * T, dst_.data() + d * T, T, cost_.pp_message_bytes, times_.data() + d * T);
+        concurrent_times(src_.data() + d * T, dst_.data() + d * T, T, cost_.pp_message_bytes, times_.data() + d * T,
+                         nullptr, windowed ? room_.data() + d * T : nullptr);
       }
       continue;
     }
@@ -228,10 +232,14 @@ void Evaluator::handoff_times_by_group() const {
         group_dst_.push_back(dst_[group_members_[i] * T + t]);
       }
     group_times_.resize(group_src_.size());
-    concurrent_times(group_src_.data(), group_dst_.data(), size * T, cost_.pp_message_bytes, group_times_.data());
-    for (int i = 0; i < size; ++i)
-      std::copy(group_times_.begin() + i * T, group_times_.begin() + (i + 1) * T,
-                times_.begin() + group_members_[first + i] * T);
+    group_room_.resize(windowed ? group_src_.size() : 0);
+    concurrent_times(group_src_.data(), group_dst_.data(), size * T, cost_.pp_message_bytes, group_times_.data(),
+                     nullptr, windowed ? group_room_.data() : nullptr);
+    for (int i = 0; i < size; ++i) {
+      const int at = group_members_[first + i] * T;
+      std::copy(group_times_.begin() + i * T, group_times_.begin() + (i + 1) * T, times_.begin() + at);
+      if (windowed) std::copy(group_room_.begin() + i * T, group_room_.begin() + (i + 1) * T, room_.begin() + at);
+    }
   }
 }
 
@@ -261,6 +269,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
     src_.resize(n);
     dst_.resize(n);
     times_.resize(n);
+    room_.resize(tcp_window_bytes_ > 0 ? n : 0);
     for (int dir = 0; dir < 2; ++dir) {
       for (int i = 0; i < n; ++i) {
         const int a = host_of_rank[s * n + i], b = host_of_rank[(s + 1) * n + i];
@@ -283,6 +292,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         handoff_weights(d, route, joint, weights);
         lat[s * D + d] = l;
         xfer[s * D + d] = times_[worst] - l;
+        if (!room_.empty()) (dir == 0 ? room_f_ : room_b_)[s * D + d] = room_[worst];
         out.pp_hop_s = std::max(out.pp_hop_s, times_[worst]);
       }
     }
@@ -302,6 +312,7 @@ bool Evaluator::replicas_identical(const int* replicas, int n) const {
       const size_t x = static_cast<size_t>(s) * D + a, y = static_cast<size_t>(s) * D + b;
       if (lat_f_[x] != lat_f_[y] || xfer_f_[x] != xfer_f_[y] || lat_b_[x] != lat_b_[y] || xfer_b_[x] != xfer_b_[y])
         return false;
+      if (!room_f_.empty() && (room_f_[x] != room_f_[y] || room_b_[x] != room_b_[y])) return false;
       for (int k = 0; k < 3; ++k)
         if (links_f_[3 * x + k] != links_f_[3 * y + k] || links_b_[3 * x + k] != links_b_[3 * y + k] ||
             weights_f_[3 * x + k] != weights_f_[3 * y + k] || weights_b_[3 * x + k] != weights_b_[3 * y + k])
@@ -318,6 +329,9 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   sf_.resize(static_cast<size_t>(n) * P);
   sb_.resize(sf_.size());
   for (std::vector<double>* v : {&slf_, &sxf_, &slb_, &sxb_}) v->resize(nb);
+  const bool windowed = !room_f_.empty();
+  sroom_f_.resize(windowed ? nb : 0);
+  sroom_b_.resize(windowed ? nb : 0);
   for (std::vector<int>* v : {&slinks_f_, &slinks_b_, &sweights_f_, &sweights_b_}) v->resize(3 * nb);
   for (int i = 0; i < n; ++i) {
     const int d = replicas[i];
@@ -331,6 +345,10 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
       sxf_[e] = xfer_f_[src];
       slb_[e] = lat_b_[src];
       sxb_[e] = xfer_b_[src];
+      if (windowed) {
+        sroom_f_[e] = room_f_[src];
+        sroom_b_[e] = room_b_[src];
+      }
       for (int k = 0; k < 3; ++k) {
         slinks_f_[3 * e + k] = links_f_[3 * src + k];
         slinks_b_[3 * e + k] = links_b_[3 * src + k];
@@ -343,7 +361,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
   PipelineMemo& key = pipe_key_;
   key.times.clear();
-  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_})
+  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_})
     key.times.insert(key.times.end(), v->begin(), v->end());
   key.links.assign(1, multiplicity);
   key.links.insert(key.links.end(), sweights_f_.begin(), sweights_f_.end());
@@ -376,6 +394,10 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   links.flow_multiplicity = multiplicity;
   links.route_weights_fwd = sweights_f_.data();
   links.route_weights_bwd = sweights_b_.data();
+  if (windowed) {
+    links.headroom_fwd = sroom_f_.data();
+    links.headroom_bwd = sroom_b_.data();
+  }
   const double span =
       pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
   key.span = span;
@@ -500,9 +522,11 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
     const EvalBreakdown first = out;
     xfer_f_free_ = xfer_f_;
     xfer_b_free_ = xfer_b_;
+    room_f_free_ = room_f_;
+    room_b_free_ = room_b_;
     out.pp_hop_s = out.pipeline_s = out.bubble_s = 0.0;
     pp_handoffs(host_of_rank, out, true);
-    if (xfer_f_ == xfer_f_free_ && xfer_b_ == xfer_b_free_) {
+    if (xfer_f_ == xfer_f_free_ && xfer_b_ == xfer_b_free_ && room_f_ == room_f_free_ && room_b_ == room_b_free_) {
       out = first;  // no hand-off got slower: the pipelines and DP times would come out the same
     } else {
       replica_pipelines(m, out);

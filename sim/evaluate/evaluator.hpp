@@ -51,12 +51,15 @@
  *  5. PP: the dp replicas' pipelines are an event simulation of their stages (one rank per stage, the slowest of the
  *     boundary's tp transfers for every hand-off) with the p2p mode, in-order connections and latency placement
  *     above; messages in flight share the links of their routes by processor sharing, each counting its tp flows on
- *     them. Replicas whose hand-offs share a link (directly or through others) are simulated together, so replicas
- *     that drift apart share only when their messages overlap; the others alone; equal replicas on the same links
- *     as one, its flows counted once per replica (the same result). Before this (until 2026-12), every replica's
- *     hand-off counted all dp*tp transfers of its boundary as simultaneous: 16-20% pessimistic on 1F1B jobs of
- *     128-256 GPUs, and blind to other replicas' hand-offs of other boundaries on the same link (up to 21%
- *     optimistic on searched placements). Groups above kJointReplicas keep that lockstep sharing.
+ *     them; under a TCP window a window-bound message keeps its capped rate while its links' fair share stays above
+ *     it (PipelineLinks::headroom_*: until 2026-12-05 such messages shared as if uncapped, +70% on GPT-3 XL pp 8
+ *     behind a 4 MB window). Replicas whose hand-offs share a link (directly or through others) are simulated
+ *     together, so replicas that drift apart share only when their messages overlap; the others alone; equal
+ *     replicas on the same links as one, its flows counted once per replica (the same result). Before this (until
+ *     2026-12), every replica's hand-off counted all dp*tp transfers of its boundary as simultaneous: 16-20%
+ *     pessimistic on 1F1B jobs of 128-256 GPUs, and blind to other replicas' hand-offs of other boundaries on the
+ *     same link (up to 21% optimistic on searched placements). Groups above kJointReplicas keep that lockstep
+ *     sharing.
  *  7. DP during the pipeline: a stage's DP all-reduce starts at its own end, while other stages may still be in
  *     their pipeline. When that happens the pipeline is computed again (once) with every earlier-ending stage's DP
  *     flows as background load on each PP boundary's hand-off links (each phase's flows per link, weighted by the
@@ -170,9 +173,11 @@ class Evaluator {
  private:
   /** @brief Host index of every rank of a placement (only a rank's host matters here). */
   static std::vector<int> host_indices(const Placement& placement);
-  /** @brief Times of concurrent transfers src[i] -> dst[i] of `bytes` each, sharing links (approximation 1). */
+  /** @brief Times of concurrent transfers src[i] -> dst[i] of `bytes` each, sharing links (approximation 1).
+   *  @param headroom if non-null, receives per transfer how much faster it would go without the TCP window: its
+   *  share without the window over its share (1 when the window does not bind it). */
   void concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
-                        const double* bytes_each = nullptr) const;
+                        const double* bytes_each = nullptr, double* headroom = nullptr) const;
   /** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
   double rings_phase_s(const RingSet& rings) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
@@ -284,6 +289,9 @@ class Evaluator {
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 7: the transfers before the DP load
+  /** @brief Per hand-off (boundary, replica), with a TCP window: PipelineLinks::headroom_* (else empty). */
+  mutable std::vector<double> room_f_, room_b_, room_f_free_, room_b_free_, sroom_f_, sroom_b_;
+  mutable std::vector<double> room_, group_room_;  ///< pp_handoffs: concurrent_times' headroom (scratch)
   mutable PipelineScratch pipe_scratch_;
   mutable std::vector<double> dp_s_;  ///< DP all-reduce time per stage
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)

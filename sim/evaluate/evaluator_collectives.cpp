@@ -15,7 +15,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
-                                 const double* bytes_each) const {
+                                 const double* bytes_each, double* headroom) const {
   // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
   // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
   for (int i = 0; i < n; ++i) {
@@ -26,12 +26,15 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
     const Route& r = network_->route(src[i], dst[i]);
     double share = r.flow_cap_Bps;
     // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
-    if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
+    const bool windowed = tcp_window_bytes_ > 0 && r.latency_s > 0;
+    const double window_cap = windowed ? tcp_window_bytes_ / (2.0 * r.latency_s) : kInf;
     for (int k = 0; k < r.n_links; ++k) {
       const int l = r.links[k];
       // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
       share = std::min(share, link_capacity_Bps(l) / (link_count_[l] + extra_load_[l]));
     }
+    if (headroom) headroom[i] = share > window_cap ? share / window_cap : 1.0;
+    share = std::min(share, window_cap);  // min is exact: the same bits in any order
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
   for (int i = 0; i < n; ++i) {

@@ -260,6 +260,8 @@ class PipelineRun {
     f.start_at = links_.latency_at_receiver ? t : t + latency;
     f.transferring = false;
     f.rate = 1.0;
+    const double* room = fwd ? links_.headroom_fwd : links_.headroom_bwd;
+    f.headroom = room ? room[b] : 1.0;
     f.since = t;
     f.event_t = t + transfer;
     if (links_.latency_at_receiver) {  // uses bandwidth at once
@@ -361,17 +363,19 @@ class PipelineRun {
   // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
   // Weighted (route_weights_*): a message of w flows on a link now carrying n flows gets w/n of its alone rate
   // there (fair sharing among flows), the least over its links.
+  // Window-bound (headroom > 1): the shared rate is scaled by the headroom and capped at the alone rate.
   double rate_of(const Flight& f) const {
+    double rate = 1.0;
     if (weighted_) {
-      double rate = 1.0;
       for (int i = 0; i < 3; ++i)
         if (f.links[i] >= 0) rate = std::min(rate, static_cast<double>(f.weights[i]) / sc_.flows_on_link[f.links[i]]);
-      return rate;
+    } else {
+      int k = 1;
+      for (int i = 0; i < 3; ++i)
+        if (f.links[i] >= 0) k = std::max(k, sc_.flows_on_link[f.links[i]]);
+      rate = k < kInverses ? kInverse.of[k] : 1.0 / k;
     }
-    int k = 1;
-    for (int i = 0; i < 3; ++i)
-      if (f.links[i] >= 0) k = std::max(k, sc_.flows_on_link[f.links[i]]);
-    return k < kInverses ? kInverse.of[k] : 1.0 / k;
+    return f.headroom > 1.0 ? std::min(1.0, rate * f.headroom) : rate;
   }
 
   void count(const Flight& f, int delta) {

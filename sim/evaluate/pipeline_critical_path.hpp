@@ -34,6 +34,7 @@ struct PipelineScratch {
     double start_at;     ///< transfer starts then (after the route latency when links carry it)
     bool transferring;   ///< counted on its links
     double rate;         ///< cached progress rate (1/k, or weighted), valid while transferring
+    double headroom;     ///< PipelineLinks::headroom_* of its message (1 = none)
     long long seq;       ///< order of creation: ties between flight events go to the older flight
     int refreshed;       ///< the refresh pass that last updated it (a flight on two changed links once)
   };
@@ -102,6 +103,12 @@ struct PipelineLinks {
    *  so a message leaves after its transfer and queued messages pipeline their latency. False: the latency comes
    *  first and a message has "left" only when it arrived. */
   bool latency_at_receiver = true;
+  /** @brief Optional (a TCP window): per boundary, replica-major like transfer_*, how much faster than its alone rate
+   *  the message could go without the window (>= 1). A window-bound message keeps its alone rate while its fair
+   *  share of its links stays above it: its rate is min(1, headroom x the shared rate), as SimGrid's max-min
+   *  sharing gives a capped flow its cap while the link has room (nullptr: 1 everywhere). */
+  const double* headroom_fwd = nullptr;
+  const double* headroom_bwd = nullptr;
 };
 
 /** @brief Critical path of one pipeline, a small event simulation of the engine's rank actors: F(s,j) starts after
