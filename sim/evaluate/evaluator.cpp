@@ -34,14 +34,22 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
     : scenario_(scenario),
       cost_(compute_job_cost(scenario.job)),
       plan_(scenario.job.par),
-      network_(network ? std::move(network) : std::make_shared<const RouteModel>(scenario.platform)),
+      network_(network ? std::move(network)
+                       : std::make_shared<const RouteModel>(scenario.platform,
+                                                            network_model_factors(scenario.network.model))),
       channels_(std::max(1, scenario.network.channels_per_peer)),
       latency_at_receiver_(scenario.network.model == "CM02"),
-      tcp_window_bytes_(scenario.network.tcp_window_bytes) {
+      // The window caps a flow at window / (2 x its links' own latency): SimGrid divides by the latency before the
+      // model's latency factor, which this evaluator's routes include (so the window scales by that factor).
+      tcp_window_bytes_(scenario.network.tcp_window_bytes * network_->factors().latency) {
   if (network_->hosts() != static_cast<int>(scenario.platform.hosts.size()))
     throw std::invalid_argument("Evaluator: the route model given is of another platform (" +
                                 std::to_string(network_->hosts()) + " hosts, the scenario has " +
                                 std::to_string(scenario.platform.hosts.size()) + ")");
+  const NetworkFactors expected = network_model_factors(scenario.network.model);
+  if (network_->factors().latency != expected.latency || network_->factors().bandwidth != expected.bandwidth)
+    throw std::invalid_argument("Evaluator: the route model given has other network-model factors than " +
+                                scenario.network.model + "'s");
   pipe_memo_capacity_ = std::max<size_t>(kPipelineMemoMinEntries, 4 * static_cast<size_t>(scenario.job.par.dp));
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());

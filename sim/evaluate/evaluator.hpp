@@ -119,8 +119,9 @@ class Evaluator {
   /** @brief Precomputes cost model, routes and schedule for the scenario's job and platform.
    *  @param network the platform's route model if the caller has one (it depends on the platform only, and at
    *  1,024 hosts takes longer to build than a hundred evaluations: placers that build several evaluators of one
-   *  scenario share one); nullptr = built here. @throws std::invalid_argument if network has another number of hosts
-   *  than the platform. */
+   *  scenario share one); nullptr = built here, scaled by network_model_factors() of the scenario's network model
+   *  (the evaluator's figures are SimGrid's under that model). @throws std::invalid_argument if network has another
+   *  number of hosts than the platform, or other factors. */
   explicit Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network = nullptr);
 
   /** @brief Estimated iteration time (s) of a placement; +infinity if infeasible (memory) or malformed. */
@@ -272,7 +273,7 @@ class Evaluator {
   bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (time_lower_bound_of_hosts)
   int channels_ = 1;                 ///< network.channels_per_peer
   bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
-  double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes (0 = no per-flow cap)
+  double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes x the latency factor (0 = no cap)
   const std::vector<double>* link_divisors_ = nullptr;  ///< share_links: per-link capacity divisors, or none
 
   // Scratch (mutable: evaluation is logically const).

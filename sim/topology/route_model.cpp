@@ -217,7 +217,27 @@ void RouteModel::summarise_regions() {
   }
 }
 
-RouteModel::RouteModel(const PlatformSpec& platform) {
+NetworkFactors network_model_factors(const std::string& model) {
+  if (model == "LV08") return {13.01, 0.97};
+  if (model == "SMPI" || model == "IB") return {11.6436, 0.940694};
+  return {};
+}
+
+void RouteModel::apply_factors() {
+  if (factors_.latency == 1 && factors_.bandwidth == 1) return;  // CM02: the same bits
+  for (size_t id = 0; id < links_.size(); ++id) {
+    links_[id].latency_s *= factors_.latency;
+    links_[id].bandwidth_Bps *= factors_.bandwidth;
+    capacity_Bps_[id] *= factors_.bandwidth;
+  }
+  for (Route& r : routes_) {
+    r.latency_s *= factors_.latency;
+    r.bandwidth_Bps *= factors_.bandwidth;
+    r.flow_cap_Bps *= factors_.bandwidth;  // +inf stays +inf
+  }
+}
+
+RouteModel::RouteModel(const PlatformSpec& platform, NetworkFactors factors) : factors_(factors) {
   hosts_ = static_cast<int>(platform.hosts.size());
   regions_ = std::max<int>(1, static_cast<int>(platform.regions.size()));
   for (const auto& h : platform.hosts) regions_ = std::max(regions_, h.region + 1);
@@ -232,6 +252,7 @@ RouteModel::RouteModel(const PlatformSpec& platform) {
   add_host_links(platform);
   if (!from_xml_) add_wan_links(platform);
   build_routes(platform);
+  apply_factors();
   summarise_regions();
 }
 

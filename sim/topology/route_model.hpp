@@ -104,14 +104,32 @@ struct RouteLinks {
 /** @brief The one definition of a route (see the file comment). */
 RouteLinks route_links(const PlatformSpec& platform, int a, int b);
 
+/** @brief SimGrid's corrections of the links' figures under a network model (network/latency-factor and
+ *  network/bandwidth-factor): CM02 none; LV08 latency x 13.01 and bandwidth x 0.97 (SimGrid 3.32's LV08 defaults,
+ *  from Velho and Legrand's TCP measurements); SMPI and IB latency x 11.6436 and bandwidth x 0.940694 (its
+ *  smpi/lat-factor and smpi/bw-factor for messages of 65,472 bytes and more, which training's messages are; smaller
+ *  messages get other factors, not modelled). Not modelled either: LV08's weight-S, which gives flows of longer
+ *  routes a smaller share of a link. */
+struct NetworkFactors {
+  double latency = 1;    ///< multiplies every latency
+  double bandwidth = 1;  ///< multiplies every bandwidth
+};
+
+/** @brief The factors SimGrid applies under a network/model name ({1, 1} for CM02 and unknown names). */
+NetworkFactors network_model_factors(const std::string& model);
+
 /** @brief Links and route table of a platform (all ordered host pairs, including a host to itself). */
 class RouteModel {
  public:
   /** @brief Builds links and routes. Link ids are in the order the engine creates the links: per host NIC UP,
    *  NIC DOWN, intra, port; then per region pair a < b the WAN UP and DOWN halves (capacity `pair`) or per host,
    *  per other region that has a host, its wan_host link (capacity `host`); then the per-route latency links
-   *  (or XML pair links) in route order (a-major). */
-  explicit RouteModel(const PlatformSpec& platform);
+   *  (or XML pair links) in route order (a-major).
+   *  @param factors scales every latency and bandwidth (links and routes) for analytic use, as SimGrid does under
+   *  a network model; the engine builds its links from an unscaled model (SimGrid applies the factors itself). */
+  explicit RouteModel(const PlatformSpec& platform, NetworkFactors factors = {});
+  /** @brief The factors this model was built with. */
+  const NetworkFactors& factors() const { return factors_; }
 
   /** @brief Number of hosts. */
   int hosts() const { return hosts_; }
@@ -151,10 +169,12 @@ class RouteModel {
   int link_id(const ModelLink& l);
   void build_routes(const PlatformSpec& platform);
   void summarise_regions();
+  void apply_factors();
 
   int hosts_ = 0;
   int regions_ = 0;
   bool from_xml_ = false;
+  NetworkFactors factors_;
   std::vector<int> region_;
   std::vector<std::string> host_names_, region_names_;
   std::vector<ModelLink> links_;
