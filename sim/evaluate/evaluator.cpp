@@ -30,13 +30,15 @@ std::uint64_t memo_hash(const std::vector<double>& times, const std::vector<int>
 
 }  // namespace
 
+std::shared_ptr<const RouteModel> analytic_route_model(const Scenario& scenario) {
+  return std::make_shared<const RouteModel>(scenario.platform, network_model_factors(scenario.network.model));
+}
+
 Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network)
     : scenario_(scenario),
       cost_(compute_job_cost(scenario.job)),
       plan_(scenario.job.par),
-      network_(network ? std::move(network)
-                       : std::make_shared<const RouteModel>(scenario.platform,
-                                                            network_model_factors(scenario.network.model))),
+      network_(network ? std::move(network) : analytic_route_model(scenario)),
       channels_(std::max(1, scenario.network.channels_per_peer)),
       latency_at_receiver_(scenario.network.model == "CM02"),
       // The window caps a flow at window / (2 x its links' own latency): SimGrid divides by the latency before the

@@ -111,6 +111,10 @@ struct RingSet {
   int size() const { return static_cast<int>(steps.size()); }
 };
 
+/** @brief The route model an Evaluator of the scenario builds (its platform, scaled by network_model_factors() of
+ *  its network model), to share among evaluators and placers of one scenario. */
+std::shared_ptr<const RouteModel> analytic_route_model(const Scenario& scenario);
+
 /** @brief Analytic iteration-time estimator. Construction precomputes everything placement-independent
  *  (JobCost, plan, route tables, GPU speeds, schedule). Evaluation reuses internal scratch buffers: one
  *  Evaluator must not be used from two threads at once. */

@@ -32,7 +32,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   };
   // One job: one route model for greedy and every restart (several jobs: the joint search builds its own).
   std::shared_ptr<const RouteModel> network;
-  if (!has_several_jobs(scenario)) network = std::make_shared<const RouteModel>(scenario.platform);
+  if (!has_several_jobs(scenario)) network = analytic_route_model(scenario);
   try {
     add("greedy", network ? GreedyPlacer::place_with(scenario, Evaluator(scenario, network))
                           : GreedyPlacer().place(scenario));

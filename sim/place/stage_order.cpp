@@ -47,7 +47,7 @@ CostMatrix handoff_costs(const Scenario& scenario, const std::vector<int>& host_
   const Parallelism& par = scenario.job.par;
   const int p = par.pp, n = par.dp * par.tp;
   std::optional<RouteModel> own;
-  const RouteModel& net = network ? *network : own.emplace(scenario.platform);
+  const RouteModel& net = network ? *network : own.emplace(scenario.platform, network_model_factors(scenario.network.model));
   const double bytes = compute_job_cost(scenario.job).pp_message_bytes;
   std::vector<int> flows(static_cast<size_t>(net.links()), 0);
   CostMatrix c(p, std::vector<double>(p, 0.0));

@@ -110,7 +110,7 @@ Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement
   const int tp = par.tp, groups = par.pp * par.dp;
   if (tp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != groups * tp) return placement;
   std::optional<RouteModel> own;
-  const RouteModel& net = network ? *network : own.emplace(scenario.platform);
+  const RouteModel& net = network ? *network : own.emplace(scenario.platform, network_model_factors(scenario.network.model));
   RingCosts costs(scenario, net);
   Placement out = placement;
   for (int g = 0; g < groups; ++g) {

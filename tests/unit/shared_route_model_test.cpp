@@ -59,5 +59,17 @@ TEST(SharedRouteModel, AModelOfAnotherPlatformIsRefused) {
   EXPECT_THROW(Evaluator(small, Evaluator(big).shared_network()), std::invalid_argument);
 }
 
+TEST(SharedRouteModel, ItCarriesTheNetworkModelsFactorsAndAnotherModelsIsRefused) {
+  Scenario lv08 = testing::small_sampled_cluster(1);
+  lv08.network.model = "LV08";
+  const Scenario cm02 = testing::small_sampled_cluster(1);
+  const std::shared_ptr<const RouteModel> scaled = analytic_route_model(lv08), plain = analytic_route_model(cm02);
+  EXPECT_DOUBLE_EQ(scaled->route(0, 1).latency_s, 13.01 * plain->route(0, 1).latency_s);
+  EXPECT_DOUBLE_EQ(scaled->link_bandwidth_Bps(0), 0.97 * plain->link_bandwidth_Bps(0));
+  EXPECT_EQ(&Evaluator(lv08, scaled).network(), scaled.get());
+  EXPECT_THROW(Evaluator(lv08, plain), std::invalid_argument);  // a CM02 model would make LV08 13x too fast
+  EXPECT_THROW(Evaluator(cm02, scaled), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace hulk
