@@ -23,6 +23,7 @@
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/csv_text.hpp"
 #include "sim/core/parallel_tasks.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/simulator.hpp"
@@ -139,12 +140,11 @@ void bench_file(const std::string& file, BenchArgs& args) {
               sim.closed_form, sim.wall_median_s, sim.peak_rss_mb, 1.0 / sim.wall_median_s,
               several ? "objective" : "iteration", sim.iteration_time_s);
   if (!args.csv.empty()) {
-    char row[512];
-    std::snprintf(row, sizeof row, "%s,%d,%zu,%s,%d,%.6g,%.3f,%.0f,%.0f,%.0f,%.0f\n", s.name.c_str(),
-                  s.platform.total_gpus(), s.platform.hosts.size(), args.placement.c_str(), args.reps,
-                  sim.iteration_time_s, sim.wall_median_s, sim.peak_rss_mb, sim.messages, sim.simgrid_messages,
-                  sim.closed_form);
-    args.csv_rows += row;
+    char numbers[256];  // the names are quoted apart: a long or odd name never cuts or splits the row
+    std::snprintf(numbers, sizeof numbers, ",%d,%.6g,%.3f,%.0f,%.0f,%.0f,%.0f\n", args.reps, sim.iteration_time_s,
+                  sim.wall_median_s, sim.peak_rss_mb, sim.messages, sim.simgrid_messages, sim.closed_form);
+    args.csv_rows += csv_field(s.name) + "," + std::to_string(s.platform.total_gpus()) + "," +
+                     std::to_string(s.platform.hosts.size()) + "," + csv_field(args.placement) + numbers;
     // Rewritten after every scenario: an interrupted table keeps the rows finished so far.
     write_file_atomic(args.csv, "scenario,gpus,hosts,placement,reps,iteration_time_s,wall_median_s,peak_rss_mb,messages,"
                                 "simgrid_messages,tp_closed_form_allreduces\n" + args.csv_rows);

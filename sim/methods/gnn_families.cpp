@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/features/scenario_sampler.hpp"
@@ -237,7 +238,7 @@ std::string family_csv(const std::vector<std::string>& families, const std::vect
   char b[64];
   for (std::size_t f = 0; f < families.size(); ++f)
     for (const FamilyCase& c : cases[f]) {
-      out += families[f] + "," + c.name;
+      out += families[f] + "," + csv_field(c.name);
       for (double x : {c.greedy_s, c.search_s, c.search_wall_s}) {
         std::snprintf(b, sizeof b, ",%.9g", x);
         out += b;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/core/csv_text.hpp"
+
 namespace hulk {
 namespace {
 
@@ -145,7 +147,7 @@ std::string reproduce_csv(const std::vector<CompareReport>& reports) {
       "gap_to_lower_bound,lower_bound_s,method_wall_s\n";
   for (const auto& rep : reports)
     for (const auto& r : rep.results)
-      csv += rep.scenario + "," + r.method + "," + (r.ok ? "1" : "0") + "," +
+      csv += csv_field(rep.scenario) + "," + csv_field(r.method) + "," + (r.ok ? "1" : "0") + "," +
              (r.ok ? fmt("%.9g", r.iteration_time_s) : "") + "," + opt("%.6g", r.speedup_vs_round_robin) + "," +
              opt("%.6g", r.speedup_vs_greedy) + "," + opt("%.6g", r.gap_to_search) + "," +
              opt("%.6g", r.gap_to_lower_bound) + "," + fmt("%.9g", rep.lower_bound_s) + "," +

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/methods/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
@@ -30,20 +31,13 @@ std::vector<std::size_t> point_coords(const std::vector<SweepAxis>& axes, std::s
   return idx;
 }
 
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
-  return out + "\"";
-}
-
 std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
 }
 
-/** Splits one CSV line into fields (quoted fields as csv_escape writes them). */
+/** Splits one CSV line into fields (quoted fields as csv_field writes them). */
 std::vector<std::string> csv_fields(const std::string& line) {
   std::vector<std::string> fields(1);
   bool quoted = false;
@@ -138,21 +132,21 @@ std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t po
 
 std::string sweep_csv_header(const std::vector<SweepAxis>& axes) {
   std::string h = "point";
-  for (const auto& a : axes) h += "," + csv_escape(a.key);
+  for (const auto& a : axes) h += "," + csv_field(a.key);
   return h + ",method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_lower_bound,"
              "lower_bound_s,method_wall_s,compute_utilisation,error";
 }
 
 std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report) {
   std::string prefix = std::to_string(point);
-  for (const auto& o : sweep_point_overrides(axes, point)) prefix += "," + csv_escape(o.value);
+  for (const auto& o : sweep_point_overrides(axes, point)) prefix += "," + csv_field(o.value);
   std::string rows;
   for (const auto& r : report.results)
     rows += prefix + "," + r.method + "," + (r.ok ? "1" : "0") + "," + (r.ok ? number(r.iteration_time_s) : "") +
             "," + optional_number(r.speedup_vs_round_robin) + "," + optional_number(r.speedup_vs_greedy) + "," +
             optional_number(r.gap_to_lower_bound) + "," + number(report.lower_bound_s) + "," +
             (r.ok ? number(r.method_wall_s) : "") + "," + optional_number(r.compute_utilisation) + "," +
-            csv_escape(r.error) + "\n";
+            csv_field(r.error) + "\n";
   return rows;
 }
 

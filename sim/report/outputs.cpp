@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/csv_text.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/report/placement_json.hpp"
 
@@ -102,10 +103,10 @@ std::string comm_csv_header(const Scenario& scenario) {
 
 void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e) {
   const auto& hosts = scenario.platform.hosts;
-  if (has_several_jobs(scenario)) out += scenario.jobs.at(e.job).name + ',';
+  if (has_several_jobs(scenario)) out += csv_field(scenario.jobs.at(e.job).name) + ',';
   out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
-         std::to_string(e.dst_rank) + ',' + hosts.at(e.src_host).name + ',' + hosts.at(e.dst_host).name + ',' +
-         num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
+         std::to_string(e.dst_rank) + ',' + csv_field(hosts.at(e.src_host).name) + ',' +
+         csv_field(hosts.at(e.dst_host).name) + ',' + num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
 }
 
 std::string comm_csv(const Scenario& scenario, const SimResult& result) {

@@ -29,7 +29,12 @@ YAML::Node YamlReader::load_file(const std::string& path) {
                      std::string("byte ") + hex + " is not UTF-8 (expected YAML text in UTF-8)");
   }
   try {
-    return YAML::Load(text);
+    // One document: a second one (after `---`) would otherwise be dropped without a word.
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1)
+      throw InputError(path, line_of(documents[1]), "",
+                       "holds " + std::to_string(documents.size()) + " YAML documents (expected one scenario)");
+    return documents.empty() ? YAML::Node() : documents.front();
   } catch (const YAML::Exception& e) {
     // e.msg is yaml-cpp's bare message; e.mark its 0-based position.
     throw InputError(path, e.mark.is_null() ? 0 : e.mark.line + 1, "", "malformed YAML: " + e.msg);
@@ -187,6 +192,11 @@ long long YamlReader::integer(const YAML::Node& node, const std::string& key, lo
       fail(node, key, "'" + text + "' is out of range (expected an integer " + range + ")");
     fail(node, key, "expected an integer, got '" + text + "'");
   }
+  // YAML 1.1 reads 010 as 8 and 0x10 as 16: only plain decimal is taken, so a typo is never a silent other number.
+  const std::size_t first = text[0] == '-' || text[0] == '+' ? 1 : 0;
+  if (text.find_first_not_of("0123456789", first) != std::string::npos ||
+      (text.size() > first + 1 && text[first] == '0'))
+    fail(node, key, "expected a decimal integer, got '" + text + "' (a leading 0 or 0x is octal or hex in YAML)");
   if (v < min || v > max) fail(node, key, "expected an integer " + range + ", got " + text);
   return v;
 }

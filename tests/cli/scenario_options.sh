@@ -73,5 +73,15 @@ for cmd in "simulate --placement round-robin" "place --method round-robin" "comp
   "$hulk" $cmd "$hulk47" --quiet >/dev/null 2>"$tmp/q.err" || fail "$cmd --quiet failed"
   grep -q "warning" "$tmp/q.err" && fail "$cmd --quiet still prints warnings"
 done
+# Names with a comma or a quote (scenario, region, so its hosts) are quoted in every CSV: each row keeps its fields.
+mkdir -p "$tmp/odd"
+sed -e 's/^name: tiny/name: "ti,ny \\"odd\\""/' -e 's/- name: east/- name: "ea,st"/' "$tiny" >"$tmp/odd/odd.yaml"
+"$hulk" simulate "$tmp/odd/odd.yaml" --placement greedy --out "$tmp/odd-sim" >/dev/null 2>&1 || fail "simulate of odd names failed"
+"$hulk" reproduce "$tmp/odd" --methods greedy --out "$tmp/odd-rep" --no-plots --quiet >/dev/null 2>&1 ||
+  fail "reproduce of odd names failed"
+for f in "$tmp/odd-sim/comm.csv" "$tmp/odd-rep/reproduce.csv"; do
+  python3 -c 'import csv,sys; sys.exit(len({len(r) for r in csv.reader(open(sys.argv[1]))}) != 1)' "$f" ||
+    fail "$(basename "$f"): a name with a comma split its row"
+done
 echo "$failures failures"
 [ "$failures" -eq 0 ]
