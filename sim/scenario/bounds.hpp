@@ -43,6 +43,9 @@ constexpr long long kMaxDegree = 1000000;                ///< dp, tp and pp each
 constexpr long long kMaxIterations = 1000;               ///< simulated iterations
 constexpr long long kMaxMicroBatchesPerPipeline = 10000; ///< global_batch / (dp x micro_batch)
 constexpr long long kMaxChannelsPerPeer = 64;            ///< network.channels_per_peer (parallel channels per peer)
+/** @brief job.utilisation, smallest: 0.1% of peak flop/s (measured runs reach 10-60%; 1e-300 gave 1e300-second
+ *  iterations). */
+constexpr double kMinUtilisation = 1e-3;
 constexpr double kMinJobWeight = 1e-6;                   ///< jobs[i].weight, smallest
 constexpr double kMaxJobWeight = 1e6;                    ///< jobs[i].weight, largest
 }  // namespace bounds

@@ -303,9 +303,9 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
     in_range(j.par.pp, bounds::kMaxDegree, k + ".parallelism.pp", "the platform's GPU bound");
     in_range(j.iterations, bounds::kMaxIterations, k + ".iterations",
              "iterations of a deterministic simulation repeat each other");
-    if (!(j.utilisation > 0 && j.utilisation <= 1))
+    if (!(j.utilisation >= bounds::kMinUtilisation && j.utilisation <= 1))
       fail(k + ".utilisation", "utilisation " + number_text(j.utilisation) +
-                                   " is out of range (expected a fraction of peak flop/s in (0, 1])");
+                                   " is out of range (expected a fraction of peak flop/s in [0.001, 1])");
   }
   // Read from the network section, but a scenario built in code (or read from JSON) meets the same bound.
   in_range(s.network.channels_per_peer, bounds::kMaxChannelsPerPeer, "network.channels_per_peer",
