@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
+#include <utility>
+#include <vector>
 
 #include "placement_test_platforms.hpp"
 #include "sim/topology/event_timeline.hpp"
@@ -57,6 +60,58 @@ TEST(EventTimeline, LatestStartedEventWinsAndLinksReturnToTheirOwn) {
     if (c.link == up) of_up.push_back({c.at_s, c.bandwidth_Bps});
   const std::vector<std::pair<double, double>> expected{{10, 0.5e8}, {15, 1e6}, {20, 0.5e8}, {30, 1e8}};
   EXPECT_EQ(of_up, expected);
+}
+
+/** The rule stated plainly, for one link: at t, the in-force event that sets the value with the latest `at`, the
+ *  last written on a tie (down first, then bandwidth; latency apart); the link's own value when none. */
+std::pair<double, double> value_at(const std::vector<EventSpec>& events, double t, double own_bw, double own_lat) {
+  const auto in_force = [&](auto sets) {
+    int best = -1;
+    for (int i = 0; i < static_cast<int>(events.size()); ++i) {
+      const EventSpec& e = events[i];
+      if (sets(e) && e.at_s <= t && t < e.at_s + e.duration_s && (best < 0 || e.at_s >= events[best].at_s)) best = i;
+    }
+    return best;
+  };
+  const int down = in_force([](const EventSpec& e) { return e.kind == EventSpec::Kind::link_down; });
+  const int bw = in_force([](const EventSpec& e) {
+    return e.kind == EventSpec::Kind::link_change && (e.bandwidth_factor > 0 || e.bandwidth_Bps > 0);
+  });
+  const int lat =
+      in_force([](const EventSpec& e) { return e.kind == EventSpec::Kind::link_change && e.latency_s >= 0; });
+  const double b = down >= 0 ? -1 : bw >= 0 ? own_bw * events[bw].bandwidth_factor : own_bw;
+  return {b, lat >= 0 ? events[lat].latency_s : own_lat};
+}
+
+TEST(EventTimeline, ManyOverlappingEventsFollowTheRuleEverywhere) {
+  // 400 random overlapping events on one pair (some for good, some at equal times): the timeline's value at every
+  // change and between changes is the rule's (the timeline keeps the events in force in an ordered set).
+  const RouteModel model(three_regions(WanCapacity::pair));
+  std::mt19937_64 rng(5);
+  std::vector<EventSpec> events;
+  for (int i = 0; i < 400; ++i) {
+    EventSpec e = pair_event(0, 1, static_cast<double>(rng() % 200), rng() % 7 == 0 ? kInf : 1.0 + rng() % 40);
+    const int what = static_cast<int>(rng() % 10);
+    e.kind = what == 0 ? EventSpec::Kind::link_down : EventSpec::Kind::link_change;
+    if (what >= 1 && what <= 6) e.bandwidth_factor = 0.05 * (1 + rng() % 19);
+    if (what >= 5) e.latency_s = 1e-3 * (1 + rng() % 100);
+    events.push_back(e);
+  }
+  const int up = event_links(model, events.front().target).front();
+  const double own_bw = model.link(up).bandwidth_Bps, own_lat = model.link(up).latency_s;
+  std::vector<LinkChange> changes;
+  for (const LinkChange& c : link_timeline(model, events))
+    if (c.link == up) changes.push_back(c);
+  ASSERT_GT(changes.size(), 50u);
+  std::pair<double, double> now{own_bw, own_lat};
+  std::size_t next = 0;
+  for (double t = 0; t < 260; t += 0.5) {
+    for (; next < changes.size() && changes[next].at_s <= t; ++next)
+      now = {changes[next].bandwidth_Bps, changes[next].latency_s};
+    std::pair<double, double> expected = value_at(events, t, own_bw, own_lat);
+    if (expected.first < 0) expected.first = now.first < own_bw * 1e-6 ? now.first : -1;  // down: a trickle
+    EXPECT_EQ(now, expected) << "t = " << t;
+  }
 }
 
 TEST(EventTimeline, DownWinsAndLatencyIsItsOwnProperty) {
