@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
@@ -88,13 +89,19 @@ nlohmann::json describe_in_child(const std::string& file) {
   return out;
 }
 
-/** The last non-empty line of a file ("" if none). */
-std::string last_line_of(const std::string& path) {
+/** SimGrid's own message in its log ("" if none): the last non-empty line before its backtrace (an abort prints
+ *  "[0.000000] src/file.cpp:32: [category/CRITICAL] message", then "Backtrace ..." and one "  -> N# frame" line per
+ *  frame, whose last line says nothing), without the time, source and category prefix. */
+std::string simgrid_message_of(const std::string& path) {
   std::ifstream in(path);
   std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  return last;
+  while (std::getline(in, line)) {
+    if (line.rfind("Backtrace", 0) == 0) break;
+    if (line.find_first_not_of(" \t\r") != std::string::npos && line.find("->") != line.find_first_not_of(' '))
+      last = line;
+  }
+  static const std::regex prefix(R"(^\[[^\]]*\] [^\[]*\[[^\]]*\] )");
+  return std::regex_replace(last, prefix, "");
 }
 
 /** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. The child's stderr goes to
@@ -124,7 +131,7 @@ nlohmann::json load_description(const SimgridXmlOptions& options) {
   } catch (const std::exception& e) {
     // SimGrid aborts (xbt_assert / xbt_die) or crashes on some malformed platforms: the child dies, the file is at
     // fault. A crash is most often a route SimGrid cannot build (zones without a zoneRoute between them).
-    const std::string said = log_fd >= 0 ? last_line_of(log_path) : "";
+    const std::string said = log_fd >= 0 ? simgrid_message_of(log_path) : "";
     const bool crashed = std::string(e.what()).find("signal 11") != std::string::npos;
     throw InputError(options.file, 0, "platform.simgrid.file",
                      std::string("SimGrid could not load the platform (") + e.what() +
