@@ -332,7 +332,7 @@ bool Evaluator::replicas_identical(const int* replicas, int n) const {
   return true;
 }
 
-double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity) const {
+void Evaluator::gather_group_inputs(const int* replicas, int n) const {
   // Inputs of the joint run, replica-major (PipelineLinks::replicas).
   const int P = scenario_.job.par.pp, D = scenario_.job.par.dp;
   const size_t nb = static_cast<size_t>(n) * (P - 1);
@@ -367,6 +367,11 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
       }
     }
   }
+}
+
+double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity) const {
+  gather_group_inputs(replicas, n);
+  const bool windowed = !sroom_f_.empty();
   // The key: every input of the pipeline computation, link ids renamed in order of first use. The computation uses
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
   PipelineMemo& key = pipe_key_;

@@ -252,6 +252,8 @@ class Evaluator {
    *  message's flows counted `multiplicity` times (PipelineLinks::flow_multiplicity): computed,
    *  or taken from an earlier group of this evaluation with the same inputs up to the naming of links. */
   double group_makespan_s(const int* replicas, int n, int multiplicity) const;
+  /** @brief group_makespan_s' inputs of replicas[0..n), replica-major: sf_, sb_, slf_ ... sroom_b_ (PipelineLinks). */
+  void gather_group_inputs(const int* replicas, int n) const;
   /** @brief True if replicas[0..n) have equal op times, hand-off costs, links and weights (they run in lockstep). */
   bool replicas_identical(const int* replicas, int n) const;
   /** @brief pp_handoffs: times_ of the boundary's transfers in src_/dst_, shared within each replica (groups of
