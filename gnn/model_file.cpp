@@ -75,8 +75,12 @@ void save_model(PlacementGnn& model, const std::string& path) {
 }
 
 PlacementGnn load_model(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path))
+  if (!std::filesystem::exists(path))
     throw InputError(path, 0, "", "model file not found (train one with `hulk train`, or pass --model PATH)");
+  if (!std::filesystem::is_regular_file(path))
+    throw InputError(path, 0, "",
+                     std::string(std::filesystem::is_directory(path) ? "is a folder" : "is not a regular file") +
+                         ", not a model file (expected a file written by `hulk train`)");
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(path);

@@ -66,6 +66,8 @@ echo "not a model" > "$tmp/corrupt.pt"
 expect_usage "compare with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" compare "$tiny" \
   --methods greedy,gnn --model "$tmp/corrupt.pt"
 grep -q "greedy" "$tmp/out" && fail "compare ran greedy before refusing the corrupt model"
+expect_usage "compare with a folder as the model" "is a folder, not a model file" "$hulk" compare "$tiny" \
+  --methods gnn --model "$tmp"
 expect_usage "sweep with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --methods gnn --model "$tmp/corrupt.pt" --out "$tmp/sw-corrupt-model"
 [ ! -e "$tmp/sw-corrupt-model" ] || fail "sweep with a corrupt model left its folder"
