@@ -130,8 +130,6 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
   const RingModel model{channels_, latency_at_receiver_};
-  std::vector<double>& clock = tp_clock_;
-  clock.resize(2 * static_cast<size_t>(T));
   std::vector<double>& all_hops = tp_all_hops_;
   std::vector<double>& all_lat = tp_all_lat_;
   if (T > 1) tp_hop_times(host_of_rank);
@@ -157,60 +155,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
         fwd = comp_f + comm;
         bwd = 2.0 * comp_f + comp_r + comm + cost_.recompute_tp_allreduces * st.layers * ring;
       } else if (T > 1) {
-        const double* hop = stage_hops + d * T;
-        const double* lat = stage_lat + d * T;
-        double* c = clock.data();
-        double* next = clock.data() + T;
-        auto compute = [&](double flops) {
-          for (int t = 0; t < T; ++t) c[t] += flops / speed_[host_of_rank[first + d * T + t]];
-        };
-        auto allreduce = [&]() {
-          ring_steps_from(hop, lat, T, 2 * (T - 1), model, c, next, ring_scratch_);
-          std::copy(next, next + T, c);
-        };
-        auto latest = [&]() { return *std::max_element(c, c + T); };
-        // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
-        // extrapolated (the rank skew settles into a periodic regime after a few layers).
-        constexpr int kExact = 3, kLast = 1;
-        auto layers = [&](int n_layers, const auto& one_layer) {
-          double before = 0.0;
-          for (int l = 0; l < std::min(n_layers, kExact); ++l) {
-            if (l == kExact - kLast) before = latest();
-            one_layer();
-          }
-          const double end = latest();
-          return n_layers > kExact ? end + (n_layers - kExact) * (end - before) / kLast : end;
-        };
-        // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
-        std::fill(c, c + T, 0.0);
-        double t_layers = layers(st.layers, [&]() {
-          compute(st.layer_fwd_flops / 2);
-          allreduce();
-          compute(st.layer_fwd_flops / 2);
-          allreduce();
-        });
-        fwd = t_layers + st.extra_fwd_flops / speed;
-        // Backward: the logits' gradient, then per layer (recomputation first) compute(f), all-reduce, twice.
-        std::fill(c, c + T, 0.0);
-        compute(2 * st.extra_fwd_flops);
-        const bool full_recompute = cost_.recompute_tp_allreduces == 2;
-        t_layers = layers(st.layers, [&]() {
-          if (st.recompute_layer_flops > 0) {
-            if (full_recompute) {
-              compute(st.recompute_layer_flops / 2);
-              allreduce();
-              compute(st.recompute_layer_flops / 2);
-              allreduce();
-            } else {
-              compute(st.recompute_layer_flops);
-            }
-          }
-          compute(st.layer_fwd_flops);
-          allreduce();
-          compute(st.layer_fwd_flops);
-          allreduce();
-        });
-        bwd = t_layers;
+        skewed_op_times(s, d, host_of_rank, stage_hops + d * T, stage_lat + d * T, speed, fwd, bwd);
       }
       fwd_[s * D + d] = fwd;
       bwd_[s * D + d] = bwd;
@@ -218,6 +163,69 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       out.tp_comm_s = std::max(out.tp_comm_s, m * std::max(0.0, fwd + bwd - 3.0 * comp_f - comp_r));
     }
   }
+}
+
+void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_rank, const double* hop,
+                                const double* lat, double speed, double& fwd, double& bwd) const {
+  // The replica's TP ranks differ in speed or hops: each rank's clock through the layers, every all-reduce a ring
+  // each rank leaves when its own chunks are done (approximation 4).
+  const StageCost& st = cost_.stages[s];
+  const int T = scenario_.job.par.tp, first = s * scenario_.job.par.dp * T;
+  const RingModel model{channels_, latency_at_receiver_};
+  std::vector<double>& clock = tp_clock_;
+  clock.resize(2 * static_cast<size_t>(T));
+  double* c = clock.data();
+  double* next = clock.data() + T;
+  auto compute = [&](double flops) {
+    for (int t = 0; t < T; ++t) c[t] += flops / speed_[host_of_rank[first + d * T + t]];
+  };
+  auto allreduce = [&]() {
+    ring_steps_from(hop, lat, T, 2 * (T - 1), model, c, next, ring_scratch_);
+    std::copy(next, next + T, c);
+  };
+  auto latest = [&]() { return *std::max_element(c, c + T); };
+  // Runs `layers` identical layers; past kExact layers the per-layer increment of the last ones is
+  // extrapolated (the rank skew settles into a periodic regime after a few layers).
+  constexpr int kExact = 3, kLast = 1;
+  auto layers = [&](int n_layers, const auto& one_layer) {
+    double before = 0.0;
+    for (int l = 0; l < std::min(n_layers, kExact); ++l) {
+      if (l == kExact - kLast) before = latest();
+      one_layer();
+    }
+    const double end = latest();
+    return n_layers > kExact ? end + (n_layers - kExact) * (end - before) / kLast : end;
+  };
+  // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
+  std::fill(c, c + T, 0.0);
+  double t_layers = layers(st.layers, [&]() {
+    compute(st.layer_fwd_flops / 2);
+    allreduce();
+    compute(st.layer_fwd_flops / 2);
+    allreduce();
+  });
+  fwd = t_layers + st.extra_fwd_flops / speed;
+  // Backward: the logits' gradient, then per layer (recomputation first) compute(f), all-reduce, twice.
+  std::fill(c, c + T, 0.0);
+  compute(2 * st.extra_fwd_flops);
+  const bool full_recompute = cost_.recompute_tp_allreduces == 2;
+  t_layers = layers(st.layers, [&]() {
+    if (st.recompute_layer_flops > 0) {
+      if (full_recompute) {
+        compute(st.recompute_layer_flops / 2);
+        allreduce();
+        compute(st.recompute_layer_flops / 2);
+        allreduce();
+      } else {
+        compute(st.recompute_layer_flops);
+      }
+    }
+    compute(st.layer_fwd_flops);
+    allreduce();
+    compute(st.layer_fwd_flops);
+    allreduce();
+  });
+  bwd = t_layers;
 }
 
 void Evaluator::handoff_times_by_group() const {

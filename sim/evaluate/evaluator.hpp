@@ -202,6 +202,10 @@ class Evaluator {
   /** @brief Forward/backward op time of every (stage, replica) with its TP all-reduces (fwd_, bwd_); m =
    *  micro-batches. */
   void stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
+  /** @brief stage_op_times' forward and backward op time of replica d of stage s whose TP ranks differ in GPU speed
+   *  or ring hops (hop, lat: its ranks' hop times and latencies; speed: its slowest GPU's flop/s). */
+  void skewed_op_times(int s, int d, const std::vector<int>& host_of_rank, const double* hop, const double* lat,
+                       double speed, double& fwd, double& bwd) const;
   /** @brief Time and latency of every TP ring hop of every stage (tp_all_hops_, tp_all_lat_; approximation 1). */
   void tp_hop_times(const std::vector<int>& host_of_rank) const;
   /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*); with_dp_load: the DP
