@@ -178,6 +178,33 @@ bool Evaluator::dp_fluid_applies() const {
                                             : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
+namespace {
+
+/** The engine's tree all-reduce of one DP group into the fluid: member i sends its whole buffer to its parent
+ *  (i-1)/2 once its children's arrived; the root, once its children's arrived, sends the result to its children;
+ *  every member forwards it on arrival. t0: when each member enters; up/down: scratch. */
+void add_tree(TransferFluid& fl, const std::vector<int>& hosts, double bytes, const std::vector<double>& t0,
+              std::vector<int>& up, std::vector<int>& down) {
+  const int D = static_cast<int>(hosts.size());
+  up.assign(D, -1);
+  down.assign(D, -1);
+  for (int i = D - 1; i >= 1; --i) {
+    up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, std::max(t0[i], t0[(i - 1) / 2]));
+    for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
+  }
+  for (int i = 1; i < D; ++i) {
+    const int parent = (i - 1) / 2;
+    down[i] = fl.add(hosts[parent], hosts[i], bytes, std::max(t0[parent], t0[i]));
+    if (parent == 0) {
+      for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
+    } else {
+      fl.after(down[i], down[parent]);
+    }
+  }
+}
+
+}  // namespace
+
 bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
@@ -194,8 +221,8 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   const std::string& algo = scenario_.job.collective;
   TransferFluid& fl = fluid_;
   fl.clear();
-  std::vector<int>& up = tree_up_;      // tree: per member, its reduce transfer to the parent
-  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it
+  std::vector<int>& up = tree_up_;  // tree: per member, its reduce transfer to the parent (scratch)
+  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
   std::vector<int>& hosts = member_hosts_;
   std::vector<int> last_send, last_recv, ids, ring;
   tree_first_.assign(P + 1, 0);
@@ -211,23 +238,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
       last_send.assign(D, -1);
       last_recv.assign(D, -1);
       if (algo == "tree") {
-        // The engine's tree: member i sends its whole buffer to its parent (i-1)/2 once its children's arrived; the
-        // root, once its children's arrived, sends the result to its children; every member forwards it on arrival.
-        up.assign(D, -1);
-        down.assign(D, -1);
-        for (int i = D - 1; i >= 1; --i) {
-          up[i] = fl.add(hosts[i], hosts[(i - 1) / 2], bytes, std::max(t0[i], t0[(i - 1) / 2]));
-          for (int c = 2 * i + 1; c <= 2 * i + 2 && c < D; ++c) fl.after(up[i], up[c]);
-        }
-        for (int i = 1; i < D; ++i) {
-          const int parent = (i - 1) / 2;
-          down[i] = fl.add(hosts[parent], hosts[i], bytes, std::max(t0[parent], t0[i]));
-          if (parent == 0) {
-            for (int c = 1; c <= 2 && c < D; ++c) fl.after(down[i], up[c]);
-          } else {
-            fl.after(down[i], down[parent]);
-          }
-        }
+        add_tree(fl, hosts, bytes, t0, up, down);
         continue;
       }
       const bool hierarchical = algo == "hierarchical";
