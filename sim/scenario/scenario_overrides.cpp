@@ -88,7 +88,11 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
                        "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
     YAML::Node value;
     try {
-      value = without_marks(YAML::Load(ov.value));
+      const std::vector<YAML::Node> documents = YAML::LoadAll(ov.value);
+      if (documents.size() > 1)  // `a\n---\nb` would otherwise be `a` without a word
+        throw InputError(file, 0, ov.key, "override value holds " + std::to_string(documents.size()) +
+                                              " YAML documents (expected one value)");
+      value = without_marks(documents.empty() ? YAML::Node() : documents.front());
     } catch (const YAML::Exception& e) {
       throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: " + e.msg);
     }

@@ -38,6 +38,9 @@ mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
 expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
 expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
 expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
+# A --set value of two YAML documents is refused (the second was dropped).
+expect_usage "--set value of two documents" "holds 2 YAML documents" "$hulk" compare "$tiny" --methods greedy \
+  --set $'name=a\n---\nb'
 # A seed past 2^64 - 1 is refused (it was clamped without a word), as is a range of seeds that passes it.
 expect_usage "seed past 2^64-1" "out of range" "$hulk" jobs-eval --seed 18446744073709551616 --count 1
 expect_usage "seeds passing 2^64-1" "pass 2^64 - 1" "$hulk" jobs-eval --seed 18446744073709551615 --count 2
