@@ -42,6 +42,11 @@ int tp_groups_across_regions_of_hosts(const Scenario& scenario, const std::vecto
                         [&](int r) { return host_of_rank[r]; });
 }
 
+bool estimates_checked(const Scenario& scenario) {
+  const NetworkSpec& n = scenario.network;
+  return !n.crosstraffic && !(n.tcp_window_bytes > 0 && n.channels_per_peer > 1);
+}
+
 bool trusted_replacement(const Scenario& scenario, const Placement& candidate, double candidate_s,
                          const Placement& reference, double reference_s) {
   const int ranks = static_cast<int>(candidate.gpu_of_rank.size());

@@ -10,6 +10,7 @@
 #include "sim/core/seeding.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/place/alternative_starts.hpp"
+#include "sim/place/greedy_placer.hpp"
 #include "sim/place/gpu_share.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -158,6 +159,24 @@ Placement learned_placement(const Scenario& scenario, const std::string& model_p
                                     : learned(scenario, model_path);
 }
 
+namespace {
+
+/** Where the evaluator's estimates are not checked (estimates_checked), SimGrid decides between the gnn's placement
+ *  and greedy's: two simulations, in this process's children (the GNN's inference ran in a child of its own). */
+Placement simgrid_choice_with_greedy(const Scenario& scenario, const Placement& placement) {
+  Placement greedy;
+  try {
+    greedy = GreedyPlacer().place(scenario);
+  } catch (const InputError&) {
+    return placement;  // greedy cannot place this job: nothing to compare with
+  }
+  if (greedy.gpu_of_rank == placement.gpu_of_rank) return placement;
+  return simulated_iteration_time_s(scenario, greedy) < simulated_iteration_time_s(scenario, placement) ? greedy
+                                                                                                      : placement;
+}
+
+}  // namespace
+
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget) {
   // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
@@ -166,7 +185,8 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
     const Placement placed = learned_placement(scenario, model_path, learned);
     return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
   });
-  const Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
+  Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
+  if (!estimates_checked(scenario)) placement = simgrid_choice_with_greedy(scenario, placement);
   if (!refine) return placement;
   // gnn+refine: a short annealing run from the GNN's answer; SimGrid decides between the two.
   SearchOptions options;
