@@ -27,6 +27,18 @@ double percentile(std::vector<double> v, double q) {
   return v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
+/** Greedy's placement of s and a random one (seeded from rng); empty when greedy cannot place the job. */
+std::vector<Placement> greedy_and_random(const Scenario& s, std::mt19937_64& rng) {
+  std::vector<Placement> ps;
+  try {
+    ps.push_back(GreedyPlacer().place(s));
+  } catch (const std::exception&) {
+    return ps;
+  }
+  ps.push_back(RandomPlacer(rng()).place(s));
+  return ps;
+}
+
 TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
   std::mt19937_64 rng(777);
   std::vector<double> err_all, err_good;
@@ -41,13 +53,8 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
   for (int i = 0; i < 60; ++i) {
     const Scenario s = testing::random_scenario(rng);
     const Evaluator ev(s);
-    std::vector<Placement> ps;
-    try {
-      ps.push_back(GreedyPlacer().place(s));
-    } catch (const std::exception&) {
-      continue;
-    }
-    ps.push_back(RandomPlacer(rng()).place(s));
+    std::vector<Placement> ps = greedy_and_random(s, rng);
+    if (ps.empty()) continue;
     ps.push_back(RandomPlacer(rng()).place(s));
     SearchOptions so;
     so.max_evaluations = 2000;
@@ -113,14 +120,7 @@ TEST(EvaluatorAccuracy, OtherNetworkModelsScaleLatencyAndBandwidthAsSimGridDoes)
       Scenario s = testing::random_scenario(rng);
       s.network.model = model;
       const Evaluator ev(s);
-      std::vector<Placement> ps;
-      try {
-        ps.push_back(GreedyPlacer().place(s));
-      } catch (const std::exception&) {
-        continue;
-      }
-      ps.push_back(RandomPlacer(rng()).place(s));
-      for (const Placement& p : ps)
+      for (const Placement& p : greedy_and_random(s, rng))
         err.push_back(std::fabs(ev.iteration_time_s(p) / simulated_iteration_time_s(s, p) - 1));
     }
     std::printf("[evaluator-models] %s n=%zu: |err| median %.2f%% p90 %.2f%% max %.2f%%\n", model, err.size(),
