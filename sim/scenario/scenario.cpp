@@ -3,8 +3,9 @@
 #include "sim/scenario/scenario.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
@@ -243,10 +244,14 @@ void validate_job(const Scenario& scenario) { detail::validate_job_with(scenario
 namespace detail {
 
 namespace {
+// The shortest text that reads back as v: a value just out of range never prints as the bound (1.0000001 as "1").
 std::string number_text(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  return text;
 }
 
 // The key path of job i in messages: "job" for a one-job scenario, "jobs[i]" for an entry of jobs:.

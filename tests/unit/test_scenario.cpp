@@ -249,6 +249,7 @@ TEST(Scenario, BadJobSettings) {
       {"  utilisation: 1.5\n", "job.utilisation", 19, "expected a fraction of peak flop/s in [0.001, 1]"},
       {"  utilisation: 0\n", "job.utilisation", 19, "[0.001, 1]"},
       {"  utilisation: 1e-300\n", "job.utilisation", 19, "[0.001, 1]"},
+      {"  utilisation: 1.0000001\n", "job.utilisation", 19, "utilisation 1.0000001 is out of range"},
       {"  iterations: 0\n", "job.iterations", 19, "expected an integer >= 1, got 0"},
       {"  check_memory: maybe\n", "job.check_memory", 19, "expected true or false"},
       {"  recompute: partial\n", "job.recompute", 19, "'partial' is not allowed: expected one of none | selective | full"},
