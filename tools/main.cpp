@@ -83,6 +83,22 @@ struct OutTarget {
   std::vector<std::string> created;
 };
 
+/** The command's --out (bench: --csv), if given: refused when it is one of the command's inputs, else prepared
+ *  (folders created, recorded in `out` so that a failed run removes them). */
+void check_out(const CLI::App& sub, OutKind kind, OutTarget& out) {
+  const std::string option = sub.get_name() == "bench" ? "--csv" : "--out";
+  const CLI::Option* opt = sub.get_option_no_throw(option);
+  if (opt == nullptr || opt->empty()) return;  // reproduce's default folder is checked as given too
+  out.path = opt->as<std::string>();
+  out.kind = kind;
+  std::vector<std::string> inputs;  // every other value given: the command's scenario, data, model files
+  for (const CLI::Option* o : sub.get_options())
+    if (o != opt)
+      for (const std::string& value : o->results()) inputs.push_back(value);
+  hulk::cli::refuse_input_as_out(out.path, out.kind, inputs, option);
+  hulk::cli::prepare_out(out.path, out.kind, out.created, option);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,20 +122,8 @@ int main(int argc, char** argv) {
   OutTarget out;
   for (CLI::App* sub : app.get_subcommands({})) {
     const auto kind = kOutKinds.find(sub->get_name());
-    if (kind == kOutKinds.end()) continue;
-    sub->parse_complete_callback([sub, kind, &out] {
-      const std::string option = sub->get_name() == "bench" ? "--csv" : "--out";
-      const CLI::Option* opt = sub->get_option_no_throw(option);
-      if (opt == nullptr || opt->empty()) return;  // reproduce's default folder is checked as given too
-      out.path = opt->as<std::string>();
-      out.kind = kind->second;
-      std::vector<std::string> inputs;  // every other value given: the command's scenario, data, model files
-      for (const CLI::Option* o : sub->get_options())
-        if (o != opt)
-          for (const std::string& value : o->results()) inputs.push_back(value);
-      hulk::cli::refuse_input_as_out(out.path, out.kind, inputs, option);
-      hulk::cli::prepare_out(out.path, out.kind, out.created, option);
-    });
+    if (kind != kOutKinds.end())
+      sub->parse_complete_callback([sub, kind, &out] { check_out(*sub, kind->second, out); });
   }
 
   auto fail = [&out](int code) {
