@@ -10,83 +10,89 @@
 
 namespace hulk {
 
+void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t, int phase) const {
+  // Phase 0: tree: reduce up the tree; ring: every hop; hierarchical: the rings in the regions (reduce-scatter,
+  // and later the all-gather on the same hops). Phase 1: tree: broadcast down, the same edges reversed;
+  // hierarchical: the rings across regions.
+  const int D = scenario_.job.par.dp;
+  const std::string& algo = scenario_.job.collective;
+  std::vector<std::pair<int, int>>& hops = dp_hops_;
+  std::vector<int>& hosts = member_hosts_;
+  std::vector<int>& order = hier_order_;  // hosts of the members, region by region when hierarchical
+  auto ring = [&](const int* members, int n) {
+    if (n < 2) return;
+    for (int i = 0; i < n; ++i) hops.emplace_back(members[i], members[(i + 1) % n]);
+  };
+  hosts.resize(D);
+  for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+  if (algo == "tree") {  // children 2i+1, 2i+2
+    for (int i = 1; i < D; ++i)
+      hops.emplace_back(phase == 0 ? hosts[i] : hosts[(i - 1) / 2], phase == 0 ? hosts[(i - 1) / 2] : hosts[i]);
+    return;
+  }
+  order.assign(hosts.begin(), hosts.end());
+  int R = 1, k = D;
+  if (algo == "hierarchical") {
+    RegionBlocks& rb = region_blocks_;
+    rb.group(*network_, hosts.data(), D);
+    order.clear();
+    for (int i : rb.order) order.push_back(hosts[i]);
+    // Unbalanced: one ring over the members region by region.
+    if (rb.balanced()) R = rb.regions, k = rb.per_region;
+  }
+  if (R == 1) {
+    if (phase == 0) ring(order.data(), D);
+    return;
+  }
+  if (phase == 0) {
+    for (int b = 0; b < R; ++b) ring(order.data() + b * k, k);
+    return;
+  }
+  std::vector<int>& cross = cross_ring_;
+  cross.resize(R);
+  for (int j = 0; j < k; ++j) {
+    for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
+    ring(cross.data(), R);
+  }
+}
+
 void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   // Per stage, the flows its DP all-reduce puts on each directed link: its hops phase by phase (as collectives.cpp
   // runs them), each link counted with the largest number of its flows in any one phase (phases follow each other).
-  const Parallelism& par = scenario_.job.par;
-  const int P = par.pp, D = par.dp, T = par.tp;
-  const std::string& algo = scenario_.job.collective;
+  const int P = scenario_.job.par.pp, T = scenario_.job.par.tp;
   dp_flow_links_.clear();
   dp_flow_counts_.clear();
   dp_flow_first_.assign(P + 1, 0);
   std::vector<int>& phase_count = link_count_;  // zero between uses (concurrent_times resets it too)
   std::vector<int>& touched = touched_links_;
-  std::vector<int>& hosts = member_hosts_;
-  auto hop = [&](int a, int b) {
-    if (a == b) return;
-    const Route& r = network_->route(a, b);
-    for (int k = 0; k < r.n_links; ++k) {
-      if (phase_count[r.links[k]]++ == 0) touched.push_back(r.links[k]);
-    }
-  };
-  auto ring = [&](const int* members, int n) {
-    if (n < 2) return;
-    for (int i = 0; i < n; ++i) hop(members[i], members[(i + 1) % n]);
-  };
-  // A phase ends: every link's count so far is a candidate for its stage's per-link maximum.
   // Per link: its entry in the current stage's list, or -1 (every entry is -1 again between stages and calls).
   std::vector<int>& slot = dp_link_slot_;
   if (static_cast<int>(slot.size()) != network_->links()) slot.assign(network_->links(), -1);
-  auto end_phase = [&]() {
-    for (int l : touched) {
-      if (slot[l] < 0) {
-        slot[l] = static_cast<int>(dp_flow_links_.size());
-        dp_flow_links_.push_back(l);
-        dp_flow_counts_.push_back(0.0);
-      }
-      double& flows = dp_flow_counts_[slot[l]];
-      flows = std::max(flows, static_cast<double>(phase_count[l]));
-      phase_count[l] = 0;
-    }
-    touched.clear();
-  };
-  std::vector<int>& order = hier_order_;  // hosts of the members, region by region when hierarchical
-  std::vector<int>& cross = cross_ring_;
-  RegionBlocks& rb = region_blocks_;
   for (int s = 0; s < P; ++s) {
     dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
-    for (int t = 0; t < T; ++t) {
-      hosts.resize(D);
-      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
-      if (algo == "tree") {  // reduce up the tree (children 2i+1, 2i+2), broadcast down: the same edges reversed
-        for (int i = 1; i < D; ++i) hop(hosts[i], hosts[(i - 1) / 2]);
-        end_phase();
-        for (int i = 1; i < D; ++i) hop(hosts[(i - 1) / 2], hosts[i]);
-        end_phase();
-        continue;
+    // The tp groups' all-reduces run at once: a phase's flows are those of every group (until 2026-12-05 each
+    // group's phases were counted apart, the largest kept: a link that eight groups' rings crossed counted one).
+    for (int phase = 0; phase < 2; ++phase) {
+      dp_hops_.clear();
+      for (int t = 0; t < T; ++t) dp_phase_hops(host_of_rank, s, t, phase);
+      for (const auto& [a, b] : dp_hops_) {
+        if (a == b) continue;
+        const Route& r = network_->route(a, b);
+        for (int k = 0; k < r.n_links; ++k)
+          if (phase_count[r.links[k]]++ == 0) touched.push_back(r.links[k]);
       }
-      order.assign(hosts.begin(), hosts.end());
-      int R = 1, k = D;
-      if (algo == "hierarchical") {
-        rb.group(*network_, hosts.data(), D);
-        order.clear();
-        for (int i : rb.order) order.push_back(hosts[i]);
-        // Unbalanced: one ring over the members region by region.
-        if (rb.balanced()) R = rb.regions, k = rb.per_region;
+      // The phase ends: every link's count is a candidate for its stage's per-link maximum.
+      for (int l : touched) {
+        if (slot[l] < 0) {
+          slot[l] = static_cast<int>(dp_flow_links_.size());
+          dp_flow_links_.push_back(l);
+          dp_flow_counts_.push_back(0.0);
+        }
+        double& flows = dp_flow_counts_[slot[l]];
+        flows = std::max(flows, static_cast<double>(phase_count[l]));
+        phase_count[l] = 0;
       }
-      if (R == 1) {
-        ring(order.data(), D);
-        end_phase();
-        continue;
-      }
-      for (int b = 0; b < R; ++b) ring(order.data() + b * k, k);  // reduce-scatter (and all-gather) in regions
-      end_phase();
-      cross.resize(R);
-      for (int j = 0; j < k; ++j) {
-        for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
-        ring(cross.data(), R);
-      }
-      end_phase();
+      touched.clear();
     }
     for (int i = dp_flow_first_[s]; i < static_cast<int>(dp_flow_links_.size()); ++i) slot[dp_flow_links_[i]] = -1;
   }

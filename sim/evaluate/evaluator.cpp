@@ -81,6 +81,8 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   links_b_.assign(3 * sd, -1);
   weights_f_.assign(3 * sd, 1);
   weights_b_.assign(3 * sd, 1);
+  slack_f_.assign(3 * sd, 1.0);
+  slack_b_.assign(3 * sd, 1.0);
   dp_s_.assign(par.pp, 0.0);
   stage_done_.assign(par.pp, 0.0);
   replica_done_.assign(sd, 0.0);
@@ -129,7 +131,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   // of all replicas of a stage are concurrent (approximation 1).
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  const RingModel model{channels_, latency_at_receiver_};
+  RingModel model{channels_, latency_at_receiver_};
   std::vector<double>& all_hops = tp_all_hops_;
   std::vector<double>& all_lat = tp_all_lat_;
   if (T > 1) tp_hop_times(host_of_rank);
@@ -148,6 +150,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       for (int t = 1; t < T && uniform; ++t)
         uniform = stage_hops[d * T + t] == stage_hops[d * T] && stage_lat[d * T + t] == stage_lat[d * T] &&
                   speed_[host_of_rank[first + d * T + t]] == speed;
+      if (T > 1 && !tp_all_room_.empty()) model.headroom = tp_all_room_.data() + first + d * T;
       if (T > 1 && uniform) {
         const double ring = ring_steps_s(stage_hops + d * T, stage_lat + d * T, T, 2 * (T - 1), model,
                                          ring_scratch_);
@@ -171,7 +174,8 @@ void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_ra
   // each rank leaves when its own chunks are done (approximation 4).
   const StageCost& st = cost_.stages[s];
   const int T = scenario_.job.par.tp, first = s * scenario_.job.par.dp * T;
-  const RingModel model{channels_, latency_at_receiver_};
+  const RingModel model{channels_, latency_at_receiver_,
+                        tp_all_room_.empty() ? nullptr : tp_all_room_.data() + first + d * T};
   std::vector<double>& clock = tp_clock_;
   clock.resize(2 * static_cast<size_t>(T));
   double* c = clock.data();
@@ -274,6 +278,17 @@ void Evaluator::handoff_weights(int d, const Route& route, bool joint, int* weig
   }
 }
 
+void Evaluator::handoff_slack(const Route& route, const int* weights, double* slack) const {
+  // Without it a link faster than the bottleneck slowed the hand-off as if it were the bottleneck: six replicas'
+  // activations over a 10 Gbit/s WAN pair into hosts of 1 Gbit/s NICs (two each) were priced at 1/6 of their alone
+  // rate instead of 1/2, the pipeline 2.4x too long (a probe's cluster, tests/data/unchecked/window-channels.yaml).
+  double tightest = kInf;
+  for (int k = 0; k < route.n_links; ++k)
+    tightest = std::min(tightest, link_capacity_Bps(route.links[k]) / std::max(1, weights[k]));
+  for (int k = 0; k < 3; ++k)
+    slack[k] = k < route.n_links ? link_capacity_Bps(route.links[k]) / std::max(1, weights[k]) / tightest : 1.0;
+}
+
 void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load) const {
   // PP hand-offs, each direction separately. A replica in a group computed together (replica_groups): its tp
   // transfers at once, the other replicas' messages counted when in flight at the same time (replica_pipelines).
@@ -308,6 +323,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
         int* weights = (dir == 0 ? weights_f_ : weights_b_).data() + 3 * (s * D + d);
         for (int k = 0; k < 3; ++k) ids[k] = k < route.n_links ? route.links[k] : -1;
         handoff_weights(d, route, joint, weights);
+        handoff_slack(route, weights, (dir == 0 ? slack_f_ : slack_b_).data() + 3 * (s * D + d));
         lat[s * D + d] = l;
         xfer[s * D + d] = times_[worst] - l;
         if (!room_.empty()) (dir == 0 ? room_f_ : room_b_)[s * D + d] = room_[worst];
@@ -351,6 +367,8 @@ void Evaluator::gather_group_inputs(const int* replicas, int n) const {
   sroom_f_.resize(windowed ? nb : 0);
   sroom_b_.resize(windowed ? nb : 0);
   for (std::vector<int>* v : {&slinks_f_, &slinks_b_, &sweights_f_, &sweights_b_}) v->resize(3 * nb);
+  sslack_f_.resize(3 * nb);
+  sslack_b_.resize(3 * nb);
   for (int i = 0; i < n; ++i) {
     const int d = replicas[i];
     for (int s = 0; s < P; ++s) {
@@ -372,6 +390,8 @@ void Evaluator::gather_group_inputs(const int* replicas, int n) const {
         slinks_b_[3 * e + k] = links_b_[3 * src + k];
         sweights_f_[3 * e + k] = weights_f_[3 * src + k];
         sweights_b_[3 * e + k] = weights_b_[3 * src + k];
+        sslack_f_[3 * e + k] = slack_f_[3 * src + k];
+        sslack_b_[3 * e + k] = slack_b_[3 * src + k];
       }
     }
   }
@@ -384,7 +404,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
   PipelineMemo& key = pipe_key_;
   key.times.clear();
-  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_})
+  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_, &sslack_f_, &sslack_b_})
     key.times.insert(key.times.end(), v->begin(), v->end());
   key.links.assign(1, multiplicity);
   key.links.insert(key.links.end(), sweights_f_.begin(), sweights_f_.end());
@@ -417,6 +437,8 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   links.flow_multiplicity = multiplicity;
   links.route_weights_fwd = sweights_f_.data();
   links.route_weights_bwd = sweights_b_.data();
+  links.route_slack_fwd = sslack_f_.data();
+  links.route_slack_bwd = sslack_b_.data();
   if (windowed) {
     links.headroom_fwd = sroom_f_.data();
     links.headroom_bwd = sroom_b_.data();

@@ -72,12 +72,14 @@
 #include <limits>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
 #include "sim/evaluate/region_blocks.hpp"
+#include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/core/spec.hpp"
@@ -245,6 +247,9 @@ class Evaluator {
   bool dp_overlaps_pipeline() const;
   /** @brief Per stage, the directed links its DP all-reduce uses and its flows on each (dp_flow_*). */
   void dp_link_flows(const std::vector<int>& host_of_rank) const;
+  /** @brief Appends to dp_hops_ the (host, host) hops of DP group (stage s, tp rank t) in phase 0 or 1 of its
+   *  all-reduce (dp_link_flows). */
+  void dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t, int phase) const;
   /** @brief Adds to extra_load_ the DP flows that overlap PP boundary `boundary`'s hand-offs in time (weighted by
    *  the overlap's share of the boundary's window). */
   void add_handoff_dp_load(int boundary) const;
@@ -265,6 +270,8 @@ class Evaluator {
   void handoff_times_by_group() const;
   /** @brief pp_handoffs: replica d's flows on each link of `route` (joint), or 1 per link of it (larger group). */
   void handoff_weights(int d, const Route& route, bool joint, int* weights) const;
+  /** @brief pp_handoffs: each link's slack (slack_f_) on `route` for a hand-off of these weights. */
+  void handoff_slack(const Route& route, const int* weights, double* slack) const;
   /** @brief Groups the replicas whose hand-offs share links (group_members_, group_first_, group_of_). */
   void replica_groups(const std::vector<int>& host_of_rank) const;
   /** @brief Largest group of replicas simulated together (approximation 5): the joint run's cost grows with its
@@ -294,6 +301,12 @@ class Evaluator {
   mutable std::vector<int> src_, dst_;
   mutable std::vector<double> times_, lat_buf_;
   mutable std::vector<double> ring_scratch_;  ///< ring_steps_s's per-step times
+  /** @brief Whether ring hops need their headroom (RingModel::headroom): a TCP window and several channels. */
+  bool rings_use_headroom() const { return tcp_window_bytes_ > 0 && channels_ > 1; }
+  /** @brief The ring model of the DP ring whose first hop is transfer `first` of ring_room_ (if filled). */
+  RingModel ring_model(size_t first) const {
+    return {channels_, latency_at_receiver_, ring_room_.empty() ? nullptr : ring_room_.data() + first};
+  }
   mutable std::vector<double> tp_clock_;      ///< per TP rank: its clock through one op (scratch)
   mutable TransferFluid fluid_;                ///< tree all-reduces (scratch)
   mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
@@ -308,6 +321,9 @@ class Evaluator {
   mutable std::vector<int> links_f_, links_b_, slinks_f_, slinks_b_;  ///< hand-off route link ids (3 per entry)
   /** @brief Per hand-off route link: the flows the replica's hand-off (its tp transfers) puts on it. */
   mutable std::vector<int> weights_f_, weights_b_, sweights_f_, sweights_b_;
+  /** @brief Per hand-off route link: its capacity per flow of the hand-off over the route's tightest such
+   *  capacity (PipelineLinks::route_slack_*; 1 on the bottleneck). */
+  mutable std::vector<double> slack_f_, slack_b_, sslack_f_, sslack_b_;
   mutable std::vector<double> sf_, sb_, slf_, sxf_, slb_, sxb_, last_end_;  ///< one group's inputs/outputs
   mutable std::vector<int> group_parent_, group_members_, group_first_, group_of_;  ///< replica_groups (scratch)
   mutable std::vector<int> group_src_, group_dst_;  ///< pp_handoffs: a larger group's transfers (scratch)
@@ -341,6 +357,7 @@ class Evaluator {
   mutable std::vector<int> link_rename_;  ///< scratch: link id -> its first-use name (-1 = unseen)
   mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
   mutable RingSet hier_local_, hier_cross_, hier_fallback_;  ///< hierarchical all-reduce phases (scratch)
+  mutable std::vector<std::pair<int, int>> dp_hops_;  ///< dp_phase_hops: one phase's hops (scratch)
   mutable std::vector<int> hier_order_, cross_ring_;  ///< its grouping's hosts (scratch)
   mutable RegionBlocks region_blocks_;  ///< hierarchical: a DP group's members region by region (scratch)
   mutable std::vector<double> bytes_each_;  ///< rings_phase_s: chunk bytes per transfer (scratch)
@@ -350,6 +367,8 @@ class Evaluator {
   mutable std::vector<int> dp_ring_links_, dp_ring_links_first_;  ///< refine_dp_overlap: DP ring links per stage
   mutable std::vector<int> dp_flow_links_, dp_flow_first_;  ///< dp_link_flows: links of stage s in [first[s], first[s+1])
   mutable std::vector<double> tp_all_hops_, tp_all_lat_;  ///< tp_hop_times: every stage's TP hop times (scratch)
+  /// With a TCP window and several channels: each TP hop's and each DP ring hop's headroom (RingModel), else empty.
+  mutable std::vector<double> tp_all_room_, ring_room_;
   mutable std::vector<double> tp_duty_;                    ///< tp_hop_times: per stage, its all-reduce duty (scratch)
   mutable std::vector<double> bound_round_trip_, bound_f_end_;  ///< time_lower_bound_of_hosts (scratch)
   mutable std::vector<double> bound_done_, bound_op_end_, bound_entered_, bound_hop_;  ///< time_lower_bound_of_hosts (scratch)

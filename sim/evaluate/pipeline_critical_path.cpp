@@ -256,6 +256,10 @@ class PipelineRun {
     const bool weights_given = shared_ && links_.route_weights_fwd && links_.route_weights_bwd;
     const int* weight = weights_given ? (fwd ? links_.route_weights_fwd : links_.route_weights_bwd) + 3 * b : nullptr;
     for (int k = 0; k < 3; ++k) f.weights[k] = weight ? std::max(1, weight[k]) : 1;
+    const double* slack = weights_given && links_.route_slack_fwd && links_.route_slack_bwd
+                              ? (fwd ? links_.route_slack_fwd : links_.route_slack_bwd) + 3 * b
+                              : nullptr;
+    for (int k = 0; k < 3; ++k) f.units[k] = slack ? f.weights[k] * slack[k] : f.weights[k];
     for (int k = 0; k < 3; ++k) f.counted[k] = f.weights[k] * multiplicity_;
     f.start_at = links_.latency_at_receiver ? t : t + latency;
     f.transferring = false;
@@ -362,13 +366,14 @@ class PipelineRun {
   // transmitting messages of this pipeline on its busiest link it progresses at 1/k (processor sharing, as
   // SimGrid's fair sharing). Rates change only at events, so progress is linear between events.
   // Weighted (route_weights_*): a message of w flows on a link now carrying n flows gets w/n of its alone rate
-  // there (fair sharing among flows), the least over its links.
+  // there (fair sharing among flows), times the link's slack (route_slack_*: a link c times faster per flow than
+  // the route's bottleneck gives c w/n), the least over its links.
   // Window-bound (headroom > 1): the shared rate is scaled by the headroom and capped at the alone rate.
   double rate_of(const Flight& f) const {
     double rate = 1.0;
     if (weighted_) {
       for (int i = 0; i < 3; ++i)
-        if (f.links[i] >= 0) rate = std::min(rate, static_cast<double>(f.weights[i]) / sc_.flows_on_link[f.links[i]]);
+        if (f.links[i] >= 0) rate = std::min(rate, f.units[i] / sc_.flows_on_link[f.links[i]]);
     } else {
       int k = 1;
       for (int i = 0; i < 3; ++i)

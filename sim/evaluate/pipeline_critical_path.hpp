@@ -29,6 +29,7 @@ struct PipelineScratch {
     int msg;             ///< message index (see pipeline_critical_path.cpp)
     int links[3];
     int weights[3];      ///< its flows on each link (PipelineLinks::route_weights_*)
+    double units[3];     ///< weights x PipelineLinks::route_slack_*: its flows' worth of each link's capacity
     int counted[3];      ///< flows counted on each link: weights x PipelineLinks::flow_multiplicity
     int on_link_at[3];   ///< transferring: its position in on_link[links[k]]
     double start_at;     ///< transfer starts then (after the route latency when links carry it)
@@ -95,6 +96,12 @@ struct PipelineLinks {
    *  progress rate is then min over its links of weight / flows on the link (nullptr: weight 1 everywhere). */
   const int* route_weights_fwd = nullptr;
   const int* route_weights_bwd = nullptr;
+  /** @brief Optional, with route weights: per route link, its capacity per flow of the message over the message's
+   *  alone rate per flow (>= 1; 1 on the route's tightest link). A link faster than the route's bottleneck slows
+   *  the message only once it carries that many times more flows: the rate is min(1, min over links of weight x
+   *  slack / flows on the link). nullptr: 1 everywhere (every link as tight as the bottleneck). */
+  const double* route_slack_fwd = nullptr;
+  const double* route_slack_bwd = nullptr;
   /** @brief Identical copies of these pipelines running in lockstep on the same links (replicas with equal inputs
    *  and routes): each message puts this many times its flows on its links. The result is the joint run's, without
    *  simulating the copies. */

@@ -9,7 +9,8 @@ namespace hulk {
 // chunk from rank j-1 and a channel of its connection to j+1 is free (chunk q-channels has left, in-order
 // connections), then completes its receive q; receives are posted kRingRecvWindow steps ahead (a rendezvous: chunk q
 // starts once rank j+1 completed its receive q-kRingRecvWindow). A chunk leaves after its transfer and arrives one
-// latency later (latency at the receiver, CM02 in the engine); otherwise it leaves when it arrives. With equal
+// latency later (latency at the receiver, CM02 in the engine); otherwise it leaves when it arrives. Chunks of one
+// connection in flight at once (several channels) share its bandwidth, one transfer after another. With equal
 // hops this is the closed form steps x hop; a slow hop pipelines its chunks (latency + steps x transfer); a slow
 // hop with a long latency is bounded by the receive window.
 // The same with member j entering at start_s[j] (it posts its first receives then); end_s[j] receives when j is
@@ -37,8 +38,19 @@ double ring_steps_impl(const double* hop_s, const double* latency_s, int n, int 
       const int to = j + 1 == n ? 0 : j + 1;
       const double recv_posted =
           q < kRingRecvWindow ? (start_s ? start_s[to] : 0.0) : C[row * (q - kRingRecvWindow) + to];
-      const double start = std::max(post, recv_posted);
+      double start = std::max(post, recv_posted);
       const double x = hop_s[j] - latency_s[j];
+      // Several channels let chunks of one connection overlap, but they share its route's rate: a chunk's transfer
+      // (after the latency unless the latency is at the receiver) ends no earlier than the previous chunk's end
+      // plus its own transfer at the connection's rate (first in, first out: the same last end as fair sharing),
+      // x without a window, x / min(channels, headroom) where the window caps each chunk below its share. Its
+      // start is shifted, not recomputed, so one channel (where post >= L[q-1]) keeps the same bits.
+      if (ch > 1 && q > 0) {
+        const double transfer_begins = model.latency_at_receiver ? start : start + latency_s[j];
+        const double parallel = model.headroom ? std::min(static_cast<double>(ch), model.headroom[j]) : 1.0;
+        const double earliest_end = L[row * (q - 1) + j] + x / std::max(1.0, parallel);
+        if (transfer_begins + x < earliest_end) start += earliest_end - (transfer_begins + x);
+      }
       Aq[j] = start + hop_s[j];
       Lq[j] = model.latency_at_receiver ? start + x : Aq[j];
     }

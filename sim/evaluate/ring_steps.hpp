@@ -14,6 +14,10 @@ constexpr int kRingRecvWindow = 8;
 struct RingModel {
   int channels = 1;                 ///< NetworkSpec::channels_per_peer
   bool latency_at_receiver = true;  ///< CM02: a chunk leaves after its transfer and arrives one latency later
+  /** Per hop, with a TCP window: how much faster than its window-capped rate its fair share would let it go
+   *  (Evaluator::concurrent_times' headroom): up to that many chunks of one connection in flight at once go at the
+   *  capped rate each. Null: 1 for every hop (no window: chunks in flight at once share the hop's rate). */
+  const double* headroom = nullptr;
 };
 
 /** @brief `steps` steps of a ring of n members whose member j enters at start_s[j]; hop_s[i] = time of hop

@@ -33,9 +33,11 @@ void Evaluator::tp_hop_times(const std::vector<int>& host_of_rank) const {
   lat.resize(n);
   for (size_t i = 0; i < n; ++i) lat[i] = network_->route(src_[i], dst_[i]).latency_s;
   const double chunk = cost_.tp_allreduce_bytes / T;
+  tp_all_room_.resize(rings_use_headroom() ? n : 0);
+  const auto room_of = [&](int s) { return tp_all_room_.empty() ? nullptr : tp_all_room_.data() + s * per_stage; };
   for (int s = 0; s < P; ++s)
     concurrent_times(src_.data() + s * per_stage, dst_.data() + s * per_stage, per_stage, chunk,
-                     hops.data() + s * per_stage);
+                     hops.data() + s * per_stage, nullptr, room_of(s));
   if (P < 2) return;
   // Duty of each stage: its all-reduces' share of a forward pass, each ring at its slowest hop.
   std::vector<double>& duty = tp_duty_;
@@ -70,7 +72,7 @@ void Evaluator::tp_hop_times(const std::vector<int>& host_of_rank) const {
   for (int s = 0; s < P; ++s) {
     load(s, -duty[s]);
     concurrent_times(src_.data() + s * per_stage, dst_.data() + s * per_stage, per_stage, chunk,
-                     hops.data() + s * per_stage);
+                     hops.data() + s * per_stage, nullptr, room_of(s));
     load(s, duty[s]);
   }
   for (int l : touched) extra_load_[l] = 0.0;

@@ -50,6 +50,9 @@ Scenario wan_host_cluster(std::uint64_t sampler_seed) {
   return sample_scenario(sampler_seed, o);
 }
 
+/** The sampler seed of a wan-host cluster where the verified search's run from a DP-cluster placement wins. */
+constexpr std::uint64_t kDpClusterSeed = 2;
+
 /** The verified search's candidates by SimGrid: the best time of those from `origin`, and of the others. */
 std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, const std::string& origin) {
   double from_origin = INFINITY, others = INFINITY;
@@ -61,10 +64,12 @@ std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, con
 }
 
 TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
-  // A 64-GPU cluster of the wan-host family (gnn-families seed 20261218) whose job, dp 3 x tp 2 x pp 7, greedy
-  // places with each stage's replicas over slowly connected regions: the evaluator finds a DP-cluster placement
-  // faster, and the run from it ends faster in SimGrid than every restart from greedy.
-  const Scenario s = wan_host_cluster(13791468928243415858ULL);
+  // A cluster of the wan-host family whose job, dp 2 x tp 2 x pp 10, greedy places with each stage's replicas
+  // over slowly connected regions: the evaluator finds a DP-cluster placement faster, and the run from it ends
+  // faster in SimGrid (7.97 s) than every restart from greedy (10.52 s; greedy 11.18 s). Found by scanning sampler
+  // seeds 1-39 (2026-12-05, two of them have such a cluster) after the evaluator's hand-off sharing was corrected:
+  // on the earlier cluster (gnn-families seed 20261218) the restarts from greedy now end faster.
+  const Scenario s = wan_host_cluster(kDpClusterSeed);
   VerifiedSearchPlacer placer;
   placer.place(s);
   const auto [cluster, others] = best_simgrid_s(placer, "anneal-dp-cluster");
@@ -77,7 +82,7 @@ TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
 TEST(MethodRegistry, SearchIsTheSameOnOneThreadOrTwo) {
   // The restarts and the alternative start's run go one per core (parallel_tasks.hpp): the candidates, their order
   // and the answer must not depend on it. The DP-cluster cluster above, so the alternative start's run is there too.
-  const Scenario s = wan_host_cluster(13791468928243415858ULL);
+  const Scenario s = wan_host_cluster(kDpClusterSeed);
   VerifiedSearchOptions options;
   options.total_evaluations = 2000;
   std::vector<std::vector<std::string>> origins;
