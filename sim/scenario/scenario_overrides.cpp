@@ -11,7 +11,11 @@ namespace {
 // Copies a parsed value without yaml-cpp's marks: those would point into the override string, and a line number
 // from there would wrongly point into the scenario file.
 YAML::Node without_marks(const YAML::Node& n) {
-  if (n.IsScalar()) return YAML::Node(n.Scalar());
+  if (n.IsScalar()) {
+    YAML::Node out(n.Scalar());
+    out.SetTag(n.Tag());  // "!" for a quoted scalar: a string, never a number (YamlReader::integer)
+    return out;
+  }
   if (n.IsSequence()) {
     YAML::Node out(YAML::NodeType::Sequence);
     for (const auto& c : n) out.push_back(without_marks(c));

@@ -180,11 +180,21 @@ std::string YamlReader::str(const YAML::Node& node, const std::string& key) cons
   return scalar(node, key, "a non-empty string");
 }
 
+namespace {
+/** A quoted scalar ("3", '0.4') is a string in YAML: taking it as a number would be a guess. */
+bool quoted(const YAML::Node& node) { return node.Tag() == "!"; }
+std::string quoted_message(const char* expected, const std::string& text) {
+  return std::string("expected ") + expected + ", got the quoted string '" + text + "' (write it without quotes)";
+}
+}  // namespace
+
 long long YamlReader::integer(const YAML::Node& node, const std::string& key, long long min, long long max) const {
   const std::string text = scalar(node, key, "an integer");
+  if (quoted(node)) fail(node, key, quoted_message("an integer", text));
   long long v = 0;
-  const std::string range = max >= (1LL << 62) ? ">= " + std::to_string(min)
-                                               : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  // Below the range names its lower end only when the upper one is a 64-bit limit nobody writes; above it, both.
+  const std::string range = "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const std::string below = max >= (1LL << 62) ? ">= " + std::to_string(min) : range;
   if (!YAML::convert<long long>::decode(node, v)) {
     const bool digits = text.find_first_not_of("0123456789", text[0] == '-' || text[0] == '+' ? 1 : 0) ==
                         std::string::npos;
@@ -197,12 +207,13 @@ long long YamlReader::integer(const YAML::Node& node, const std::string& key, lo
   if (text.find_first_not_of("0123456789", first) != std::string::npos ||
       (text.size() > first + 1 && text[first] == '0'))
     fail(node, key, "expected a decimal integer, got '" + text + "' (a leading 0 or 0x is octal or hex in YAML)");
-  if (v < min || v > max) fail(node, key, "expected an integer " + range + ", got " + text);
+  if (v < min || v > max) fail(node, key, "expected an integer " + (v < min ? below : range) + ", got " + text);
   return v;
 }
 
 double YamlReader::number(const YAML::Node& node, const std::string& key) const {
   const std::string text = scalar(node, key, "a number");
+  if (quoted(node)) fail(node, key, quoted_message("a number", text));
   double v = 0;
   if (!YAML::convert<double>::decode(node, v) || !std::isfinite(v))
     fail(node, key, "expected a number, got '" + text + "'");
@@ -211,6 +222,7 @@ double YamlReader::number(const YAML::Node& node, const std::string& key) const 
 
 bool YamlReader::boolean(const YAML::Node& node, const std::string& key) const {
   const std::string text = scalar(node, key, "true or false");
+  if (quoted(node)) fail(node, key, quoted_message("true or false", text));
   bool v = false;
   if (!YAML::convert<bool>::decode(node, v)) fail(node, key, "expected true or false, got '" + text + "'");
   return v;

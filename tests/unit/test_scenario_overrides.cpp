@@ -78,6 +78,13 @@ TEST(Overrides, OverriddenValuesAreValidatedLikeFileValues) {
   msg = error_of({{"job.iteratons", "3"}}, &key);
   EXPECT_EQ(key, "job.iteratons");
   EXPECT_NE(msg.find("did you mean 'iterations'?"), std::string::npos) << msg;
+  // A quoted value is a string, in an override as in the file (it was read as the number).
+  msg = error_of({{"job.iterations", "'3'"}}, &key);
+  EXPECT_EQ(key, "job.iterations");
+  EXPECT_NE(msg.find("expected an integer, got the quoted string '3'"), std::string::npos) << msg;
+  msg = error_of({{"network", "{model: CM02, crosstraffic: \"true\"}"}}, &key);
+  EXPECT_EQ(key, "network.crosstraffic");
+  EXPECT_NE(msg.find("expected true or false, got the quoted string 'true'"), std::string::npos) << msg;
 }
 
 TEST(Overrides, UnknownPathsNameTheKey) {
