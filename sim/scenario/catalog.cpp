@@ -33,7 +33,7 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
   for_each_entry(path, "gpus", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
     r.check_keys(e, key, {"name", "fp16", "fp32", "memory", "capability", "source", "notes"});
     GpuSpec g;
-    g.name = r.str(r.require(e, key, "name"), key + ".name");
+    g.name = r.name(r.require(e, key, "name"), key + ".name");
     g.fp16_flops = r.flops(r.require(e, key, "fp16"), key + ".fp16");
     g.fp32_flops = r.flops(r.require(e, key, "fp32"), key + ".fp32");
     g.memory_bytes = r.bytes(r.require(e, key, "memory"), key + ".memory");
@@ -69,7 +69,7 @@ ModelCatalog ModelCatalog::load(const std::string& path) {
   for_each_entry(path, "models", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
     r.check_keys(e, key, {"name", "layers", "hidden", "heads", "seq_len", "vocab", "source", "notes"});
     ModelSpec m;
-    m.name = r.str(r.require(e, key, "name"), key + ".name");
+    m.name = r.name(r.require(e, key, "name"), key + ".name");
     m.layers = static_cast<int>(r.integer(r.require(e, key, "layers"), key + ".layers", 1, 100000));
     m.hidden = static_cast<int>(r.integer(r.require(e, key, "hidden"), key + ".hidden", 1, 1000000));
     m.heads = static_cast<int>(r.integer(r.require(e, key, "heads"), key + ".heads", 1, 100000));

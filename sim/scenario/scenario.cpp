@@ -53,7 +53,7 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
   field("heads", m.heads);
   field("seq_len", m.seq_len);
   field("vocab", m.vocab);
-  if (node["name"]) r.collect([&] { m.name = r.str(node["name"], key + ".name"); });
+  if (node["name"]) r.collect([&] { m.name = r.name(node["name"], key + ".name"); });
   return m;
 }
 
@@ -72,7 +72,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] {
       if (!job["name"])
         r.fail(job, key + ".name", "missing key 'name' (expected a unique name for each job of jobs:)");
-      j.name = r.str(job["name"], key + ".name");
+      j.name = r.name(job["name"], key + ".name");
     });
     if (job["weight"]) r.collect([&] { j.weight = r.number(job["weight"], key + ".weight"); });
   }
@@ -200,7 +200,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
-  if (root["name"]) r.collect([&] { s.name = r.str(root["name"], "name"); });
+  if (root["name"]) r.collect([&] { s.name = r.name(root["name"], "name"); });
   if (root["description"]) r.collect([&] { r.str(root["description"], "description"); });
   if (root["seed"]) r.collect([&] { s.seed = static_cast<std::uint64_t>(r.integer(root["seed"], "seed", 0)); });
   const std::size_t before_platform = r.error_count();

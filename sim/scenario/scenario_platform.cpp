@@ -59,7 +59,7 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
            "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
   r.check_keys(node, key, {"name", "flops", "fp32", "memory", "capability"});
   GpuSpec g;
-  g.name = r.str(r.require(node, key, "name"), key + ".name");
+  g.name = r.name(r.require(node, key, "name"), key + ".name");
   g.fp16_flops = r.flops(r.require(node, key, "flops"), key + ".flops");
   // Tensor-core GPUs run fp32 at a fraction of fp16; /2 is a documented default, not a datasheet value.
   g.fp32_flops = node["fp32"] ? r.flops(node["fp32"], key + ".fp32") : g.fp16_flops / 2;
@@ -105,7 +105,7 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
                   std::set<std::string>& host_names, long long& total_gpus) {
   const std::string key = "platform.regions." + std::to_string(i);
   r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
-  const std::string name = r.str(r.require(reg, key, "name"), key + ".name");
+  const std::string name = r.name(r.require(reg, key, "name"), key + ".name");
   for (std::size_t j = 0; j < p.regions.size(); ++j)
     if (p.regions[j] == name)
       r.fail(reg["name"], key + ".name",
@@ -122,7 +122,7 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
       reg["host_link"] ? parse_link(r, reg["host_link"], key + ".host_link", kDefaultHostLink) : kDefaultHostLink;
   const LinkSpec intra = reg["intra_host"] ? parse_link(r, reg["intra_host"], key + ".intra_host", kDefaultIntraHost)
                                            : kDefaultIntraHost;
-  const std::string prefix = reg["host_prefix"] ? r.str(reg["host_prefix"], key + ".host_prefix") : name;
+  const std::string prefix = reg["host_prefix"] ? r.name(reg["host_prefix"], key + ".host_prefix") : name;
   // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
   total_gpus += static_cast<long long>(hosts) * gpus;
   if (total_gpus > kMaxGpus)

@@ -180,6 +180,15 @@ std::string YamlReader::str(const YAML::Node& node, const std::string& key) cons
   return scalar(node, key, "a non-empty string");
 }
 
+std::string YamlReader::name(const YAML::Node& node, const std::string& key) const {
+  const std::string text = str(node, key);
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
+      fail(node, key, "expected a name without control characters (a line break, tab or NUL), got one at byte " +
+                          std::to_string(i + 1));
+  return text;
+}
+
 namespace {
 /** A quoted scalar ("3", '0.4') is a string in YAML: taking it as a number would be a guess. */
 bool quoted(const YAML::Node& node) { return node.Tag() == "!"; }

@@ -88,6 +88,9 @@ class YamlReader {
 
   /** @brief A non-empty scalar string. */
   std::string str(const YAML::Node& node, const std::string& key) const;
+  /** @brief A name (of the scenario, a job, a region, a GPU ...): str() without control characters, which would
+   *  break the CSV rows and terminal lines it is printed in (a line break, a tab, a NUL). */
+  std::string name(const YAML::Node& node, const std::string& key) const;
   /** @brief An integer in [min, max]. */
   long long integer(const YAML::Node& node, const std::string& key, long long min = -(1LL << 62),
                     long long max = (1LL << 62)) const;
