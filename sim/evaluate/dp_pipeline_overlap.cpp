@@ -59,6 +59,9 @@ void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t
 void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   // Per stage, the flows its DP all-reduce puts on each directed link: its hops phase by phase (as collectives.cpp
   // runs them), each link counted with the largest number of its flows in any one phase (phases follow each other).
+  // Once per placement: refine_dp_overlap and approximation 7 both use them, up to three times per evaluation.
+  if (dp_flows_ready_) return;
+  dp_flows_ready_ = true;
   const int P = scenario_.job.par.pp, T = scenario_.job.par.tp;
   dp_flow_links_.clear();
   dp_flow_counts_.clear();

@@ -551,6 +551,7 @@ void Evaluator::dp_times(const std::vector<int>& host_of_rank) const {
 
 EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
   EvalBreakdown out;
+  dp_flows_ready_ = false;  // a new placement
   if (!hosts_fit(host_of_rank, out)) return out;
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp;

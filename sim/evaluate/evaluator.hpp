@@ -374,6 +374,7 @@ class Evaluator {
   mutable std::vector<double> bound_done_, bound_op_end_, bound_entered_, bound_hop_;  ///< time_lower_bound_of_hosts (scratch)
   mutable std::vector<double> bound_link_work_;  ///< time_lower_bound_of_hosts: bytes per link id, 0 between calls
   mutable std::vector<int> bound_links_;         ///< time_lower_bound_of_hosts: the links with work (scratch)
+  mutable bool dp_flows_ready_ = false;  ///< dp_link_flows done for the placement evaluate_hosts is evaluating
   mutable std::vector<double> dp_flow_counts_;               ///< dp_link_flows: flows on each of those links
   mutable std::vector<int> dp_link_slot_;                    ///< dp_link_flows: per link, its entry (scratch)
 };
