@@ -7,7 +7,7 @@ namespace hulk::gnn {
 /** @brief Version of the GNN data-set format written by `hulk gen-data`. */
 constexpr int kDatasetFormatVersion = 1;
 /** @brief Version of the model checkpoint format written by `hulk train`. */
-constexpr int kModelFormatVersion = 2;  // 2: reference-role node features, prior_scale
+constexpr int kModelFormatVersion = 3;  // 2: reference-role node features, prior_scale; 3: weights digest
 
 /** @brief Human-readable summary used by `hulk --version`. */
 const char* format_summary();

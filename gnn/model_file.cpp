@@ -1,5 +1,6 @@
 #include "gnn/model_file.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -15,6 +16,28 @@ std::vector<std::int64_t> config_vector(const ModelConfig& c) {
   return {c.hidden, c.layers, c.p_max, c.nearest_neighbours, kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures};
 }
 
+/** FNV-1a (64 bits) of every parameter's and buffer's name, shape and float bytes, in the module's order. LibTorch
+ *  reads its zip records without checking their CRC-32, so a damaged weight byte would load as a silently different
+ *  model: the digest, written beside the weights, is what notices. */
+std::int64_t weights_digest(PlacementGnn& model) {
+  std::uint64_t h = 14695981039346656037ULL;
+  const auto mix = [&h](const void* data, std::size_t bytes) {
+    const auto* b = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < bytes; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+  };
+  const auto mix_tensor = [&mix](const std::string& name, const torch::Tensor& value) {
+    mix(name.data(), name.size());
+    for (const std::int64_t d : value.sizes()) mix(&d, sizeof d);
+    const torch::Tensor t = value.detach().to(torch::kCPU).contiguous();
+    mix(t.data_ptr(), static_cast<std::size_t>(t.numel()) * t.element_size());
+  };
+  for (const auto& item : model->named_parameters()) mix_tensor(item.key(), item.value());
+  for (const auto& item : model->named_buffers()) mix_tensor(item.key(), item.value());
+  std::int64_t out = 0;
+  std::memcpy(&out, &h, sizeof out);
+  return out;
+}
+
 }  // namespace
 
 void model_to_archive(PlacementGnn& model, torch::serialize::OutputArchive& archive) {
@@ -23,6 +46,7 @@ void model_to_archive(PlacementGnn& model, torch::serialize::OutputArchive& arch
   torch::serialize::OutputArchive weights;
   model->save(weights);
   archive.write("weights", weights);
+  archive.write("weights_digest", torch::tensor(weights_digest(model), torch::kInt64));
 }
 
 PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const std::string& path) {
@@ -54,6 +78,12 @@ PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const s
   } catch (const c10::Error& e) {
     throw InputError(path, 0, "", "corrupt model file (weights do not match the hyper-parameters)");
   }
+  torch::Tensor digest;
+  if (!archive.try_read("weights_digest", digest) || digest.numel() != 1 || digest.scalar_type() != torch::kInt64)
+    throw InputError(path, 0, "", "corrupt model file (no weights digest)");
+  if (digest.item<std::int64_t>() != weights_digest(model))
+    throw InputError(path, 0, "",
+                     "corrupt model file (its weights do not match their digest: damaged after `hulk train` wrote it)");
   // A NaN or infinite weight turns every score into NaN, and the decoder would rank hosts by garbage.
   for (const auto& item : model->named_parameters())
     if (!torch::isfinite(item.value()).all().item<bool>())

@@ -423,7 +423,28 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("NaN or infinite"), std::string::npos) << e.what();
   }
-  for (const auto& p : {garbage, good, cut, other, nan_weights}) fs::remove(p);
+  // One weight byte damaged inside the archive (LibTorch does not check the zip's CRC-32): the digest notices.
+  const std::string damaged = tmp_path("damaged.pt");
+  {
+    std::ifstream in(good, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    torch::Tensor w;  // the largest weight: its first 64 bytes are found once in the file
+    for (const torch::Tensor& p : model->parameters())
+      if (!w.defined() || p.numel() > w.numel()) w = p.detach().contiguous();
+    const std::string weight_bytes(static_cast<const char*>(w.data_ptr()), 64);
+    const std::size_t at = bytes.find(weight_bytes);
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 5] = static_cast<char>(bytes[at + 5] ^ 0x40);
+    std::ofstream(damaged, std::ios::binary) << bytes;
+  }
+  try {
+    load_model(damaged);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), damaged);
+    EXPECT_NE(std::string(e.what()).find("digest"), std::string::npos) << e.what();
+  }
+  for (const auto& p : {garbage, good, cut, other, nan_weights, damaged}) fs::remove(p);
 }
 
 double median_place_ms(GnnPlacer& placer, const Scenario& s) {
