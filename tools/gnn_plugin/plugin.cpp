@@ -1,4 +1,5 @@
 // The GNN plugin: the only part of the program that links LibTorch (see tools/gnn_plugin_api.hpp).
+#include "gnn/blas_threads.hpp"
 #include "gnn/gnn_placer.hpp"
 #include "gnn/huge_page_tensors.hpp"
 #include "gnn/model_file.hpp"
@@ -23,5 +24,6 @@ const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk
 
 extern "C" __attribute__((visibility("default"))) const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api() {
   hulk::gnn::use_huge_page_tensors();  // before any tensor: placement, training and the untrained model alike
+  hulk::gnn::use_one_blas_thread();
   return &kApi;
 }
