@@ -8,6 +8,7 @@
 #include "sim/evaluate/traffic_estimate.hpp"
 #include "sim/features/reference_graph.hpp"
 #include "sim/place/greedy_placer.hpp"
+#include "sim/place/replica_order.hpp"
 #include "sim/place/stage_order.hpp"
 #include "sim/place/tp_ring_order.hpp"
 
@@ -62,12 +63,17 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
   SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost, bound);
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
-  if (opt.greedy_candidate && greedy_s < best.cost) {
-    // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
-    if (greedy.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
-    best.placement = greedy;
-    best.cost = greedy_s;
-    best.chosen = -1;
+  if (opt.greedy_candidate) {
+    // Greedy's placement with its DP rings re-ordered when that is faster (replica_order.hpp: whole replicas move,
+    // which neither the decoder's role counts nor the exchanges express). Strictly faster only: on a tie the
+    // model's decode stays (it is greedy's in most ties anyway).
+    TimedPlacement candidate = fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound);
+    if (candidate.time_s < best.cost) {
+      if (candidate.placement.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
+      best.placement = std::move(candidate.placement);
+      best.cost = candidate.time_s;
+      best.chosen = -1;
+    }
   }
   // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
   TimedPlacement ordered =
@@ -85,6 +91,11 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
       best.cost = rechained.time_s;
       best.rechained = 1;
     }
+  }
+  TimedPlacement rering = fastest_replica_order(scenario, best.placement, best.cost, cost, network, bound);
+  if (rering.time_s < best.cost) {
+    best.placement = std::move(rering.placement);
+    best.cost = rering.time_s;
   }
   SampledPlacement out = polish_placement(scenario, s, std::move(best),
                                           polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound);

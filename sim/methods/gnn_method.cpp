@@ -17,6 +17,7 @@
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/jobs_search.hpp"
+#include "sim/place/replica_order.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/place/stage_order.hpp"
@@ -132,6 +133,9 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
     TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &judge.network(),
                                              [&judge](const Placement& p) { return judge.time_lower_bound(p); });
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &judge.network());
+    if (options.replica_order)
+      out = fastest_replica_order(scenario, out.placement, out.time_s, time_s, judge.network(),
+                                  [&judge](const Placement& p) { return judge.time_lower_bound(p); });
     return out;
   };
   // From a faster alternative start too, the faster answer kept (the learned one on ties), so never slower than

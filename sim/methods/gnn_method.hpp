@@ -43,6 +43,7 @@ struct LearnedAnnealOptions {
   bool tp_rings = true;                         ///< re-chain the TP rings after the runs
   int reruns = kLearnedAnnealReruns;            ///< further runs while a run gains kLearnedAnnealRerunGain
   bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
+  bool replica_order = true;       ///< re-order the answer's DP replicas last (sim/place/replica_order.hpp)
 };
 
 /** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves

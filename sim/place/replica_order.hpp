@@ -1,0 +1,52 @@
+#pragma once
+/** @file replica_order.hpp
+ *  @brief Re-ordering a job's data-parallel replicas over the same GPUs: the DP rings' order (issue 14).
+ *
+ *  A stage's DP all-reduce runs as a ring over the replicas in index order (replica d sends to d + 1, the last to
+ *  the first), for each tensor-parallel rank at once. When the replicas sit in several regions, that order decides
+ *  which WAN links the ring crosses and how many of its hops share a link: on a wan-host cluster of the held-out
+ *  seed 20261233 (dp 14 x tp 4 over 8 regions) greedy's order gave 718.6 s and the same GPUs in another replica order
+ *  84.6 s in SimGrid (the search: 84.3 s), the gnn method 387.8 s. Local moves (the annealing's) change one GPU or
+ *  host at a time and rarely reach it: a better ring moves whole replicas.
+ *
+ *  Re-indexing whole replicas keeps every pipeline on its GPUs (hand-offs, memory and every host's load unchanged)
+ *  and changes the DP rings only. The order is found on a proxy: per stage, one ring step in which every hop (for
+ *  every TP rank) sends its chunk (dp_grad_bytes / dp) at once over its route, flows counted on the shared links
+ *  they cross; the step takes its slowest hop (latency + chunk at the hop's share of its tightest link); the
+ *  proxy is the sum over stages. A local search on it (swaps of two replicas and reversals of a stretch of the
+ *  ring, first improvement, from the current order) within a bounded amount of work. The proxy ignores the
+ *  collective's algorithm (tree, hierarchical) and the overlap with the pipeline: the caller's cost function
+ *  decides (fastest_replica_order). */
+#include <functional>
+
+#include "sim/core/spec.hpp"
+#include "sim/place/fastest_candidate.hpp"
+#include "sim/place/stage_order.hpp"
+
+namespace hulk {
+
+class RouteModel;
+
+/** @brief Proxy hop evaluations (stages x replicas x tp per proxy call) the local search may spend: about 10 ms on
+ *  the development machine; a dp 14 x tp 4 job converges in ~20,000. */
+constexpr long kReplicaOrderProxyWork = 2'000'000;
+
+/** @brief `placement` with replica d's ranks (every stage, every TP rank) moved to the GPUs of replica
+ *  new_index[d]'s ranks. @pre new_index is a permutation of 0..dp-1 and placement has the job's ranks. */
+Placement replicas_renumbered(const Scenario& scenario, const Placement& placement, const std::vector<int>& new_index);
+
+/** @brief The proxy's cost (seconds, file comment) of the placement's replica order: 0 for dp < 2. */
+double replica_ring_proxy_s(const Scenario& scenario, const Placement& placement, const RouteModel& network);
+
+/** @brief `placement` with its replicas in the order the proxy's local search ends at (file comment); equal to it
+ *  when no order is better by the proxy, for dp < 3 (a ring of two has one order) and for placements of another
+ *  size than the job's ranks. Deterministic. */
+Placement replicas_reordered(const Scenario& scenario, const Placement& placement, const RouteModel& network);
+
+/** @brief The faster by `time_s` of `start` (whose time is start_time_s) and replicas_reordered(start); `start` on
+ *  ties. One evaluation at most (none when the order is unchanged or `bound` shows it cannot be faster). */
+TimedPlacement fastest_replica_order(const Scenario& scenario, const Placement& start, double start_time_s,
+                                     const std::function<double(const Placement&)>& time_s,
+                                     const RouteModel& network, const PlacementBound& bound = {});
+
+}  // namespace hulk
