@@ -50,8 +50,9 @@ struct LearnedAnnealOptions {
  *  (at most kLearnedAnnealRankBudget / ranks, search_placer.hpp), the evaluator judging, no SimGrid, the search's
  *  own seed; up to options.reruns further runs (as many evaluations each), each from the last one's answer, while
  *  the last gained more than kLearnedAnnealRerunGain; then up to stage_orders reorderings of the answer's stage blocks (the
- *  annealing changes blocks, rarely their order) and, with tp_rings, its TP rings re-chained
- *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring). With options.alternative_starts, the same again
+ *  annealing changes blocks, rarely their order), with tp_rings, its TP rings re-chained
+ *  (sim/place/tp_ring_order.hpp: swaps rarely find a better ring) and, with replica_order, its DP replicas
+ *  re-ordered (sim/place/replica_order.hpp: whole replicas, which the swaps rarely move). With options.alternative_starts, the same again
  *  from the fastest alternative start (sim/place/alternative_starts.hpp: DP-cluster placements, each with up to
  *  stage_orders reorderings of its stages, and greedy on the fastest hosts) when that is faster than the learned
  *  placement by a gain trusted_gain() accepts for the job's size, the faster of the two answers kept (the learned
