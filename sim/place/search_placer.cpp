@@ -1,6 +1,7 @@
 #include "sim/place/search_placer.hpp"
 
 #include "sim/place/annealing.hpp"
+#include "sim/place/replica_order.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -333,10 +334,11 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   // The answer's pipeline stage blocks in other orders (stage_order.hpp): a valley the annealing's local moves
   // rarely cross. After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
   // Then its TP rings re-chained over the same GPUs (tp_ring_order.hpp): swaps reach a better ring only through
-  // orders that are slower on the way.
+  // orders that are slower on the way; and its DP replicas re-ordered (replica_order.hpp), for the same reason.
   if (reorder && std::isfinite(best_t)) {
     TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, counted_time, &ev.network());
     o = fastest_tp_ring_order(scenario, o.placement, o.time_s, counted_time, &ev.network());
+    o = fastest_replica_order(scenario, o.placement, o.time_s, counted_time, ev.network());
     if (o.time_s < best_t) {
       out = std::move(o.placement);
       best_t = o.time_s;

@@ -11,8 +11,9 @@
  *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
  *  returned, so the result is never worse than the start by the evaluator; without a given start
  *  (SearchOptions::start), up to kSearchStageOrders orders of its pipeline stages' GPU blocks are tried on it at
- *  the end (stage_order.hpp), then its TP rings re-chained (tp_ring_order.hpp). Optionally (simgrid_candidates) the final choice among the best few and the start is
- *  made by SimGrid.
+ *  the end (stage_order.hpp), then its TP rings re-chained (tp_ring_order.hpp) and its DP replicas re-ordered
+ *  (replica_order.hpp). Optionally (simgrid_candidates) the final choice among the best few and the start is made
+ *  by SimGrid.
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
 #include <memory>
