@@ -30,8 +30,8 @@ class RingProxy {
     for (int s = 0; s < par_.pp; ++s) chunk_bytes_.push_back(cost.stages[s].dp_grad_bytes / par_.dp);
   }
 
-  /** Hop evaluations of one cost() call. */
-  long work() const { return static_cast<long>(par_.pp) * par_.dp * par_.tp; }
+  /** Work of one cost() call: per stage and TP rank, a ring of dp members paced over 2 (dp - 1) steps. */
+  long work() const { return static_cast<long>(par_.pp) * par_.tp * par_.dp * 2 * par_.dp; }
 
   /** The proxy cost of the rings visiting the replicas in `ring` order (seconds): per stage the slowest of its TP
    *  ranks' rings, their hops sharing links, each paced as the evaluator paces a ring (ring_steps.hpp). */
@@ -96,6 +96,7 @@ class RingProxy {
 std::vector<int> proxy_ring_order(RingProxy& proxy, int dp) {
   std::vector<int> ring(dp);
   std::iota(ring.begin(), ring.end(), 0);
+  if (2 * proxy.work() > kReplicaOrderProxyWork) return ring;  // not even one trial affordable
   double best = proxy.cost(ring);
   long spent = proxy.work();
   for (bool improved = true; improved;) {

@@ -27,9 +27,10 @@ namespace hulk {
 
 class RouteModel;
 
-/** @brief Proxy hop evaluations (stages x replicas x tp per proxy call) the local search may spend: about 10 ms on
- *  the development machine; a dp 14 x tp 4 job converges in ~20,000. */
-constexpr long kReplicaOrderProxyWork = 2'000'000;
+/** @brief Work the local search may spend, in ring-step cells (stages x tp x dp x 2 dp per proxy call: every ring
+ *  is paced over its 2 (dp - 1) steps): about 8 ms on the development machine, where the 1,024-GPU examples
+ *  (dp 64 x pp 16, dp 16 x tp 8 x pp 8) stop; a dp 14 x tp 4 job converges in a seventh of it (1.2 ms). */
+constexpr long kReplicaOrderProxyWork = 4'000'000;
 
 /** @brief `placement` with replica d's ranks (every stage, every TP rank) moved to the GPUs of replica
  *  new_index[d]'s ranks. @pre new_index is a permutation of 0..dp-1 and placement has the job's ranks. */
