@@ -10,11 +10,14 @@
  *  host at a time and rarely reach it: a better ring moves whole replicas.
  *
  *  Re-indexing whole replicas keeps every pipeline on its GPUs (hand-offs, memory and every host's load unchanged)
- *  and changes the DP rings only. The order is found on a proxy: per stage, one ring step in which every hop (for
- *  every TP rank) sends its chunk (dp_grad_bytes / dp) at once over its route, flows counted on the shared links
- *  they cross; the step takes its slowest hop (latency + chunk at the hop's share of its tightest link); the
- *  proxy is the sum over stages. A local search on it (swaps of two replicas and reversals of a stretch of the
- *  ring, first improvement, from the current order) within a bounded amount of work. The proxy ignores the
+ *  and changes the DP rings only. The order is found on a proxy: per stage, every hop of every TP rank's ring sends
+ *  its chunk (dp_grad_bytes / dp) at once, flows counted on the shared links they cross, a hop taking its latency
+ *  plus the chunk at its share of its tightest link (route cap and TCP window applied); each ring is then paced
+ *  over its 2 (dp - 1) steps as the evaluator paces a ring (ring_steps.hpp), the stage taking its slowest; the
+ *  proxy is the sum over stages. (A first proxy that took one step's slowest hop found the brute-force best on
+ *  15 of 30 small jobs, `ctest -R ReplicaOrder`.) The best by it of the current order and nearest-neighbour rings (by each hop's
+ *  time alone) is improved by a local search (swaps of two replicas and reversals of a stretch of the ring, first
+ *  improvement) within a bounded amount of work. The proxy ignores the
  *  collective's algorithm (tree, hierarchical) and the overlap with the pipeline: the caller's cost function
  *  decides (fastest_replica_order). */
 #include <functional>

@@ -102,8 +102,8 @@ TEST(ReplicaOrder, NearTheBruteForceBestOrderOfSmallJobs) {
   }
   std::printf("[replica-order] brute-force best on %d of %d small jobs, worst %.2f%% slower; start improved on %d\n",
               exact, cases, 100 * (worst - 1), improved);
-  EXPECT_GE(exact, cases * 8 / 10) << "the brute-force best on at least 80% of the cases";
-  EXPECT_LE(worst, 1.10) << "the proxy paces rings as the evaluator does: within a few percent elsewhere";
+  EXPECT_GE(exact, cases * 5 / 6) << "the brute-force best on at least five cases of six";
+  EXPECT_LE(worst, 1.05) << "the proxy paces rings as the evaluator does: within a few percent elsewhere";
   EXPECT_GE(improved, cases / 2) << "the start order is the best on most cases: the check would be empty";
 }
 
