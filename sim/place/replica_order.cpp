@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "sim/evaluate/ring_steps.hpp"
+#include "sim/place/ring_hop_rate.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/plan.hpp"
@@ -61,7 +62,7 @@ class RingProxy {
         for (int i = 0; i < n; ++i) {
           const Route& r = hop(s, ring, i, t);
           lat_[i] = r.latency_s;
-          hop_[i] = r.latency_s + chunk_bytes_[s] / share_Bps(r);
+          hop_[i] = r.latency_s + chunk_bytes_[s] / ring_hop_rate_Bps(r, network_, flows_, window_);
         }
         slowest = std::max(slowest, ring_steps_s(hop_.data(), lat_.data(), n, 2 * (n - 1), model_, scratch_));
       }
@@ -85,15 +86,6 @@ class RingProxy {
         const Route& r = hop(s, ring, i, t);
         for (int k = 0; k < r.n_links; ++k) flows_[r.links[k]] += delta;
       }
-  }
-
-  // A hop's rate: its share of each shared link it crosses, capped by its route's FATPIPE links and the TCP window.
-  double share_Bps(const Route& r) const {
-    double share = r.flow_cap_Bps;
-    if (window_ > 0 && r.latency_s > 0) share = std::min(share, window_ / (2.0 * r.latency_s));
-    for (int k = 0; k < r.n_links; ++k)
-      share = std::min(share, network_.link_bandwidth_Bps(r.links[k]) / flows_[r.links[k]]);
-    return share;
   }
 
   const Parallelism par_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/evaluate/ring_steps.hpp"
+#include "sim/place/ring_hop_rate.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/workload/cost_model.hpp"
 
@@ -33,12 +34,8 @@ class RingCosts {
       for (int k = 0; k < route(i).n_links; ++k) ++flows_[route(i).links[k]];
     for (size_t i = 0; i < n; ++i) {
       const Route& r = route(i);
-      double share = r.flow_cap_Bps;
-      if (window_ > 0 && r.latency_s > 0) share = std::min(share, window_ / (2.0 * r.latency_s));
-      for (int k = 0; k < r.n_links; ++k)
-        share = std::min(share, net_.link_bandwidth_Bps(r.links[k]) / flows_[r.links[k]]);
       lat_[i] = r.latency_s;
-      hop_[i] = r.latency_s + chunk_ / share;
+      hop_[i] = r.latency_s + chunk_ / ring_hop_rate_Bps(r, net_, flows_, window_);
     }
     for (size_t i = 0; i < n; ++i)  // back to all zero for the next ring
       for (int k = 0; k < route(i).n_links; ++k) flows_[route(i).links[k]] = 0;
