@@ -2,9 +2,11 @@
 /** @file gnn_placer.hpp
  *  @brief The learned placer: build the cluster graph, run the GNN (eval mode, NoGradGuard), decode scores into
  *  valid placements with the matching step (the argmax decode and sampled ones, sampled_decode.hpp), add greedy's
- *  own placement as one more candidate, keep the one the analytic evaluator ranks first, then improve it by the
- *  score-guided host exchanges of polish.hpp (so never slower than greedy by the evaluator; by SimGrid up to the
- *  evaluator's error). Header is torch-free (pimpl) so tools/ can include it cheaply. */
+ *  own placement (its DP replicas re-ordered when faster, sim/place/replica_order.hpp) as one more candidate, keep
+ *  the one the analytic evaluator ranks first, reorder its stage blocks (stage_order.hpp), re-chain its TP rings
+ *  (tp_ring_order.hpp) and re-order its replicas, then improve it by the score-guided host exchanges of polish.hpp
+ *  (so never slower than greedy by the evaluator; by SimGrid up to the evaluator's error). Header is torch-free
+ *  (pimpl) so tools/ can include it cheaply. */
 #include <functional>
 #include <memory>
 #include <string>
