@@ -9,7 +9,7 @@ constexpr int kDatasetFormatVersion = 1;
 /** @brief Version of the model checkpoint format written by `hulk train`. */
 constexpr int kModelFormatVersion = 3;  // 2: reference-role node features, prior_scale; 3: weights digest
 
-/** @brief Human-readable summary used by `hulk --version`. */
+/** @brief Human-readable summary printed by `hulk --version` (e.g. "dataset format 1, model format 3"). */
 const char* format_summary();
 
 }  // namespace hulk::gnn

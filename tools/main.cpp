@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gnn/format_version.hpp"
 #include "tools/commands.hpp"
 #include "tools/out_check.hpp"
 #include "sim/core/did_you_mean.hpp"
@@ -105,7 +106,8 @@ int main(int argc, char** argv) {
   hulk::install_interrupt_handlers();
   CLI::App app{"hulk: simulate DL training on multi-region GPU clusters and find where each rank should run"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", hulk::cli::kHulkVersion);
+  // The file formats too: a model or data set written by another build says which format it needs.
+  app.set_version_flag("--version", std::string(hulk::cli::kHulkVersion) + " (" + hulk::gnn::format_summary() + ")");
   hulk::cli::register_simulate_commands(app);
   hulk::cli::register_compare_commands(app);
   hulk::cli::register_sweep_commands(app);

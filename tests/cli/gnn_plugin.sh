@@ -12,6 +12,10 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
 scenario="$tests/data/tiny/tiny.yaml"
 
 ldd "$hulk" | grep -q torch && fail "hulk links torch: $(ldd "$hulk" | grep torch | head -1)"
+# --version names the model format the plugin reads (gnn/format_version.hpp), without loading the plugin.
+HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" --version >"$tmp/version" 2>&1 || fail "--version without the plugin"
+grep -Eq '^hulk [0-9.]+ \(dataset format [0-9]+, model format [0-9]+\)$' "$tmp/version" ||
+  { fail "--version does not name the file formats"; cat "$tmp/version"; }
 [ -f "$(dirname "$hulk")/libhulk_gnn_plugin.so" ] || fail "no libhulk_gnn_plugin.so beside $hulk"
 
 HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" place "$scenario" --method greedy --out "$tmp/g.json" >/dev/null 2>&1 ||
