@@ -16,9 +16,10 @@ std::vector<std::int64_t> config_vector(const ModelConfig& c) {
   return {c.hidden, c.layers, c.p_max, c.nearest_neighbours, kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures};
 }
 
-/** FNV-1a (64 bits) of every parameter's and buffer's name, shape and float bytes, in the module's order. LibTorch
- *  reads its zip records without checking their CRC-32, so a damaged weight byte would load as a silently different
- *  model: the digest, written beside the weights, is what notices. */
+/** FNV-1a (64 bits) of the hyper-parameter record and of every parameter's and buffer's name, shape and float
+ *  bytes, in the module's order. LibTorch reads its zip records without checking their CRC-32, so a damaged weight
+ *  byte, or a hyper-parameter still plausible (nearest_neighbours: the graph the model reads), would load as a
+ *  silently different model: the digest, written beside the weights, is what notices. */
 std::int64_t weights_digest(PlacementGnn& model) {
   std::uint64_t h = 14695981039346656037ULL;
   const auto mix = [&h](const void* data, std::size_t bytes) {
@@ -31,6 +32,7 @@ std::int64_t weights_digest(PlacementGnn& model) {
     const torch::Tensor t = value.detach().to(torch::kCPU).contiguous();
     mix(t.data_ptr(), static_cast<std::size_t>(t.numel()) * t.element_size());
   };
+  for (const std::int64_t v : config_vector(model->config())) mix(&v, sizeof v);
   for (const auto& item : model->named_parameters()) mix_tensor(item.key(), item.value());
   for (const auto& item : model->named_buffers()) mix_tensor(item.key(), item.value());
   std::int64_t out = 0;

@@ -1,8 +1,8 @@
 #pragma once
 /** @file model_file.hpp
  *  @brief The model file: a LibTorch archive holding the format version (kModelFormatVersion), the
- *  hyper-parameters and feature sizes, the weights and a digest of them (LibTorch does not check its records'
- *  CRC-32: a damaged weight byte is noticed by the digest). A missing, corrupt or other-version file gives an
+ *  hyper-parameters and feature sizes, the weights and a digest of both (LibTorch does not check its records'
+ *  CRC-32: a damaged weight byte or hyper-parameter is noticed by the digest). A missing, corrupt or other-version file gives an
  *  InputError naming the file. */
 #include <string>
 

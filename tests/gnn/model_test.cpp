@@ -444,7 +444,24 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
     EXPECT_EQ(e.file(), damaged);
     EXPECT_NE(std::string(e.what()).find("digest"), std::string::npos) << e.what();
   }
-  for (const auto& p : {garbage, good, cut, other, nan_weights, damaged}) fs::remove(p);
+  // A hyper-parameter changed to another plausible value (the graph's nearest neighbours), the weights intact.
+  const std::string other_graph = tmp_path("other-graph.pt");
+  {
+    torch::serialize::OutputArchive a;
+    model_to_archive(model, a);
+    const ModelConfig c = model->config();
+    a.write("config", torch::tensor(std::vector<int64_t>{c.hidden, c.layers, c.p_max, c.nearest_neighbours + 1,
+                                                         kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures},
+                                    torch::kInt64));
+    a.save_to(other_graph);
+  }
+  try {
+    load_model(other_graph);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("digest"), std::string::npos) << e.what();
+  }
+  for (const auto& p : {garbage, good, cut, other, nan_weights, damaged, other_graph}) fs::remove(p);
 }
 
 double median_place_ms(GnnPlacer& placer, const Scenario& s) {
