@@ -367,6 +367,24 @@ TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
   fs::remove(path);
 }
 
+/** Saves the model's archive with one record replaced (a damaged or edited file, the rest intact). */
+void save_with_record(PlacementGnn& model, const std::string& key, const torch::Tensor& value, const std::string& path) {
+  torch::serialize::OutputArchive a;
+  model_to_archive(model, a);
+  a.write(key, value);
+  a.save_to(path);
+}
+
+/** load_model(path) throws an InputError whose message holds `fragment`. */
+void expect_load_error(const std::string& path, const std::string& fragment) {
+  try {
+    load_model(path);
+    FAIL() << path << " loaded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
 TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
   const std::string missing = tmp_path("missing.pt");
   fs::remove(missing);
@@ -397,18 +415,8 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
   EXPECT_THROW(load_model(cut), InputError);
   // Other format version.
   const std::string other = tmp_path("v99.pt");
-  {
-    torch::serialize::OutputArchive a;
-    model_to_archive(model, a);
-    a.write("hulk_model_format", torch::tensor(static_cast<int64_t>(99)));
-    a.save_to(other);
-  }
-  try {
-    load_model(other);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("version 99"), std::string::npos) << e.what();
-  }
+  save_with_record(model, "hulk_model_format", torch::tensor(static_cast<int64_t>(99)), other);
+  expect_load_error(other, "version 99");
   // A NaN weight (every score NaN): refused, with the weight's name.
   const std::string nan_weights = tmp_path("nan.pt");
   {
@@ -417,12 +425,7 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
     poisoned->parameters().front().view(-1)[0] = std::numeric_limits<float>::quiet_NaN();
     save_model(poisoned, nan_weights);
   }
-  try {
-    load_model(nan_weights);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("NaN or infinite"), std::string::npos) << e.what();
-  }
+  expect_load_error(nan_weights, "NaN or infinite");
   // One weight byte damaged inside the archive (LibTorch does not check the zip's CRC-32): the digest notices.
   const std::string damaged = tmp_path("damaged.pt");
   {
@@ -446,21 +449,13 @@ TEST(GnnModelFile, MissingCorruptAndWrongVersionAreInputErrors) {
   }
   // A hyper-parameter changed to another plausible value (the graph's nearest neighbours), the weights intact.
   const std::string other_graph = tmp_path("other-graph.pt");
-  {
-    torch::serialize::OutputArchive a;
-    model_to_archive(model, a);
-    const ModelConfig c = model->config();
-    a.write("config", torch::tensor(std::vector<int64_t>{c.hidden, c.layers, c.p_max, c.nearest_neighbours + 1,
-                                                         kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures},
-                                    torch::kInt64));
-    a.save_to(other_graph);
-  }
-  try {
-    load_model(other_graph);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("digest"), std::string::npos) << e.what();
-  }
+  const ModelConfig c = model->config();
+  save_with_record(model, "config",
+                   torch::tensor(std::vector<int64_t>{c.hidden, c.layers, c.p_max, c.nearest_neighbours + 1,
+                                                      kNodeFeatures, kEdgeFeatures, kJobFeatures, kStageFeatures},
+                                 torch::kInt64),
+                   other_graph);
+  expect_load_error(other_graph, "digest");
   for (const auto& p : {garbage, good, cut, other, nan_weights, damaged, other_graph}) fs::remove(p);
 }
 
