@@ -23,12 +23,20 @@ int task_threads() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+namespace {
+thread_local bool t_inside_task = false;
+}  // namespace
+
+bool inside_task() { return t_inside_task; }
+
 void run_tasks(const std::vector<std::function<void()>>& tasks) {
   const int n = static_cast<int>(tasks.size());
-  const int threads = std::min(n, task_threads());
+  const int threads = t_inside_task ? 1 : std::min(n, task_threads());
   std::vector<std::exception_ptr> errors(n);
   std::atomic<int> next{0};
   const auto work = [&]() {
+    const bool outer = t_inside_task;  // the calling thread may be inside a task already
+    t_inside_task = true;
     for (int i = next++; i < n; i = next++) {
       try {
         tasks[i]();
@@ -36,6 +44,7 @@ void run_tasks(const std::vector<std::function<void()>>& tasks) {
         errors[i] = std::current_exception();
       }
     }
+    t_inside_task = outer;
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);

@@ -13,7 +13,11 @@ namespace hulk {
 int task_threads();
 
 /** @brief Runs every task, on up to task_threads() threads (never more than there are tasks), and returns when all
- *  have finished. If tasks throw, the exception of the first of them in task order is rethrown after all ended. */
+ *  have finished. Called from inside a task, it runs the tasks in the calling thread: the outer tasks already use
+ *  the cores. If tasks throw, the exception of the first of them in task order is rethrown after all ended. */
 void run_tasks(const std::vector<std::function<void()>>& tasks);
+
+/** @brief True while the calling thread runs a task of run_tasks. */
+bool inside_task();
 
 }  // namespace hulk

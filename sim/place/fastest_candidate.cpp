@@ -1,34 +1,99 @@
 #include "sim/place/fastest_candidate.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
+#include <mutex>
 #include <numeric>
+#include <optional>
 
+#include "sim/core/parallel_tasks.hpp"
 #include "sim/evaluate/evaluator.hpp"
 
 namespace hulk {
-FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates) {
-  const double inf = std::numeric_limits<double>::infinity();
-  const int n = static_cast<int>(candidates.size());
-  std::vector<double> bound(n);
-  for (int i = 0; i < n; ++i) bound[i] = ev.time_lower_bound_of_hosts(candidates[i]);
-  std::vector<int> by_bound(n);
-  std::iota(by_bound.begin(), by_bound.end(), 0);
-  std::stable_sort(by_bound.begin(), by_bound.end(), [&](int a, int b) { return bound[a] < bound[b]; });
-  FastestCandidate best;
-  best.time_s = inf;
-  for (const int i : by_bound) {
-    if (!(bound[i] < inf)) break;  // infeasible, as every later one
-    if (best.index >= 0 && bound[i] > best.time_s * (1.0 + kBoundRoundingSlack)) break;  // nor can any later one win
-    const double t = ev.time_of_hosts(candidates[i]);
-    ++best.evaluated;
-    if (t < best.time_s || (t == best.time_s && best.index >= 0 && i < best.index)) {
-      best.index = i;
-      best.time_s = t;
+namespace {
+
+/** The candidates after the first (evaluated already, its time given) in order of their bound, taken one at a time
+ *  by one or more workers, and the best so far. Which worker evaluates which candidate, and which are skipped,
+ *  may depend on timing; the answer does not: a candidate is skipped only when its bound shows it slower than a
+ *  time some candidate has, so every candidate of the least time is evaluated, and the least (time, index) wins,
+ *  as in a loop over the list in order that keeps strictly faster ones. */
+class CandidateQueue {
+ public:
+  CandidateQueue(const std::vector<std::vector<int>>& candidates, std::vector<double> bound, double first_s)
+      : candidates_(candidates), bound_(std::move(bound)), order_(candidates.size() - 1) {
+    std::iota(order_.begin(), order_.end(), 1);
+    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return bound_[a] < bound_[b]; });
+    best_.time_s = std::numeric_limits<double>::infinity();
+    record(0, first_s);
+  }
+
+  /** Evaluates candidates with `ev` until none is left that can still win. */
+  void work(const Evaluator& ev) {
+    for (std::optional<int> i = take(); i; i = take()) record(*i, ev.time_of_hosts(candidates_[*i]));
+  }
+
+  FastestCandidate result() const {
+    FastestCandidate out = best_;
+    if (out.index < 0) out.time_s = std::numeric_limits<double>::infinity();
+    return out;
+  }
+
+ private:
+  /** The next candidate in bound order that can still win, if any. */
+  std::optional<int> take() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (next_ >= order_.size()) return std::nullopt;
+    const int i = order_[next_];
+    if (!(bound_[i] < std::numeric_limits<double>::infinity())) return std::nullopt;  // infeasible, as every later
+    if (best_.index >= 0 && bound_[i] > best_.time_s * (1.0 + kBoundRoundingSlack)) return std::nullopt;
+    ++next_;
+    return i;
+  }
+
+  /** Keeps candidate i if its (time, index) is the least so far. */
+  void record(int i, double t) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++best_.evaluated;
+    if (t < best_.time_s || (t == best_.time_s && best_.index >= 0 && i < best_.index)) {
+      best_.index = i;
+      best_.time_s = t;
     }
   }
-  if (best.index < 0) best.time_s = inf;
-  return best;
+
+  const std::vector<std::vector<int>>& candidates_;
+  const std::vector<double> bound_;
+  std::vector<int> order_;
+  size_t next_ = 0;
+  FastestCandidate best_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates,
+                                   double parallel_from_s) {
+  const int n = static_cast<int>(candidates.size());
+  if (n == 0) return FastestCandidate{-1, std::numeric_limits<double>::infinity(), 0};
+  // The first candidate is evaluated before any bound: its time is a best to skip others by from the start, and
+  // with its cost it says how long the candidates its time does not rule out may take.
+  const auto t0 = std::chrono::steady_clock::now();
+  const double first_s = ev.time_of_hosts(candidates[0]);
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<double> bound(n);
+  int may_win = 0;
+  for (int i = 1; i < n; ++i) {
+    bound[i] = ev.time_lower_bound_of_hosts(candidates[i]);
+    may_win += bound[i] <= first_s * (1.0 + kBoundRoundingSlack) ? 1 : 0;
+  }
+  CandidateQueue queue(candidates, std::move(bound), first_s);
+  if (took_s * may_win < parallel_from_s || task_threads() < 2 || inside_task()) {
+    queue.work(ev);
+  } else {  // a second worker, with an evaluator of its own (a copy: one evaluator's scratch is not shared)
+    const Evaluator own(ev);
+    run_tasks({[&]() { queue.work(ev); }, [&]() { queue.work(own); }});
+  }
+  return queue.result();
 }
 
 }  // namespace hulk

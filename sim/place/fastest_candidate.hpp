@@ -32,9 +32,18 @@ struct FastestCandidate {
   int evaluated = 0;    ///< candidates evaluated in full (the others were bounded out)
 };
 
+/** @brief Evaluations expected to take this long in all (the first candidate's time, times the candidates its time
+ *  does not rule out) are shared with a second thread: starting one costs tens of µs, and its evaluator starts
+ *  with an empty pipeline memo. On a 128-256-GPU cluster where one evaluation takes 15 ms, greedy evaluates ~50. */
+constexpr double kParallelCandidatesFromS = 2e-3;
+
 /** @brief Index of the candidate (host of every rank) with the least ev.time_of_hosts, the first in list order
  *  among equal times; -1 when none is finite. Candidates whose lower bound exceeds the best time found so far are
- *  not evaluated (they cannot be faster). */
-FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates);
+ *  not evaluated (they cannot be faster). Where the evaluations are expected to take parallel_from_s or more, two
+ *  threads evaluate them (each with its evaluator), unless HULK_THREADS=1 or this runs inside a task of
+ *  run_tasks already (parallel_tasks.hpp); the answer is the same bit for bit (FastestCandidate::evaluated may
+ *  differ). */
+FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates,
+                                   double parallel_from_s = kParallelCandidatesFromS);
 
 }  // namespace hulk

@@ -152,6 +152,10 @@ TEST(FastestCandidate, SameAnswerAsEvaluatingEveryCandidateInOrder) {
     EXPECT_EQ(got.index, want) << s.name;
     EXPECT_EQ(got.time_s, want_s) << s.name;
     skipped += static_cast<int>(c.size()) - got.evaluated;
+    // Two threads however cheap the evaluations (where the machine has two: task_threads()).
+    const FastestCandidate shared = fastest_candidate(ev, c, 0.0);
+    EXPECT_EQ(shared.index, want) << s.name << ", two threads";
+    EXPECT_EQ(shared.time_s, want_s) << s.name << ", two threads";
   }
   EXPECT_GT(skipped, 0) << "the bound never saved an evaluation";
   const Scenario s = sample_scenario(1);

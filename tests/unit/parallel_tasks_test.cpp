@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "placement_test_platforms.hpp"
@@ -54,6 +55,27 @@ TEST(ParallelTasks, EveryTaskRunsOnceOnAnyNumberOfThreads) {
     run_tasks(tasks);
     EXPECT_EQ(runs, std::vector<int>(50, 1)) << threads << " threads";
   }
+}
+
+TEST(ParallelTasks, TasksStartedInsideATaskRunOnItsThread) {
+  const ThreadsEnv env("4");
+  EXPECT_FALSE(inside_task());
+  std::vector<std::thread::id> outer(2), inner(6);
+  std::vector<int> inside(2, 0);
+  std::vector<std::function<void()>> tasks;
+  for (int i = 0; i < 2; ++i)
+    tasks.push_back([&, i]() {
+      outer[i] = std::this_thread::get_id();
+      inside[i] = inside_task() ? 1 : 0;
+      std::vector<std::function<void()>> nested;
+      for (int j = 0; j < 3; ++j) nested.push_back([&, i, j]() { inner[3 * i + j] = std::this_thread::get_id(); });
+      run_tasks(nested);
+    });
+  run_tasks(tasks);
+  EXPECT_EQ(inside, std::vector<int>(2, 1));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(inner[3 * i + j], outer[i]) << "task " << i << ", nested " << j;
+  EXPECT_FALSE(inside_task());  // the calling thread's state restored after its tasks
 }
 
 TEST(ParallelTasks, TheFirstFailingTaskInOrderIsRethrownAfterAllRan) {
