@@ -7,6 +7,9 @@
 #include <random>
 
 #include "sim/core/jobs.hpp"
+#include "sim/core/parallel_tasks.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/scenario/catalog.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
@@ -40,6 +43,21 @@ void BM_GreedyHulkLike(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(GreedyPlacer().place(s));
 }
 BENCHMARK(BM_GreedyHulkLike)->Unit(benchmark::kMillisecond);
+
+// Greedy on a sampled 128-256-GPU cluster whose every evaluation is slow (dp 21 x pp 11 over 52 hosts, 31
+// micro-batches: about 15 ms each, ~50 of greedy's candidates evaluated): fastest_candidate.hpp shares them with a
+// second thread; HULK_THREADS=1 keeps one. (Sampler seed of the `larger` family of the design seed 20261232.)
+void BM_GreedySlowEvaluations(benchmark::State& state) {
+  SamplerOptions options;
+  options.gpu_types = GpuCatalog::builtin().all();
+  options.min_total_gpus = 128;
+  options.max_total_gpus = 256;
+  const Scenario s = sample_scenario(8796701739931171276ULL, options);
+  for (auto _ : state) benchmark::DoNotOptimize(GreedyPlacer().place(s));
+  state.SetLabel("dp " + std::to_string(s.job.par.dp) + " x pp " + std::to_string(s.job.par.pp) + ", " +
+                 std::to_string(s.platform.hosts.size()) + " hosts, " + std::to_string(task_threads()) + " thread(s)");
+}
+BENCHMARK(BM_GreedySlowEvaluations)->Unit(benchmark::kMillisecond)->Iterations(3)->Repetitions(3);
 
 // Search with the default budget (20,000 evaluations): wall time per place().
 void BM_SearchDefaultBudgetHulkLike(benchmark::State& state) {
