@@ -151,10 +151,17 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
       if (!other.placement.gpu_of_rank.empty()) alt = runs_from(own, other.placement, other.time_s);
     });
   run_tasks(branches);
-  if (!alt.placement.gpu_of_rank.empty() && alt.time_s < ordered.time_s) ordered = std::move(alt);
-  if (ranks <= kLargeJobRanks || ordered.placement.gpu_of_rank == start.gpu_of_rank)
-    return ordered.placement;  // never slower
-  return trusted_replacement(scenario, ordered.placement, ordered.time_s, start, start_s) ? ordered.placement : start;
+  // The faster branch's answer (the learned one on ties) if the job's size trusts it over the start, else the other
+  // branch's if trusted: an untrusted faster answer from the alternative start does not discard a trusted one.
+  const auto trusted = [&](const TimedPlacement& answer) {
+    if (answer.placement.gpu_of_rank.empty()) return false;
+    return ranks <= kLargeJobRanks || answer.placement.gpu_of_rank == start.gpu_of_rank ||
+           trusted_replacement(scenario, answer.placement, answer.time_s, start, start_s);
+  };
+  const bool alt_first = !alt.placement.gpu_of_rank.empty() && alt.time_s < ordered.time_s;
+  for (const TimedPlacement* answer : {alt_first ? &alt : &ordered, alt_first ? &ordered : &alt})
+    if (trusted(*answer)) return answer->placement;  // never slower than the start
+  return start;
 }
 
 Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,

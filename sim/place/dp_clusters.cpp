@@ -1,6 +1,7 @@
 #include "sim/place/dp_clusters.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -10,7 +11,7 @@
 namespace hulk {
 namespace {
 
-enum class FirstRegion { kBestFit, kLargest };
+enum class FirstRegion { kBestFit, kLargest, kBestConnected };
 
 /** The hosts a construction may use: all, or (fastest_only) those whose GPUs are at least as fast as the slowest
  *  GPU the job needs when it takes the fastest first, so that spare slower GPUs are left out (hosts of equal speed
@@ -50,20 +51,42 @@ class ClusterBuilder {
 
   /** The hosts of every rank; empty when some stage finds too few GPUs that fit it. */
   std::vector<int> build() {
-    const Parallelism& par = sc_.job.par;
-    std::vector<int> stages(par.pp);
-    std::iota(stages.begin(), stages.end(), 0);
-    const auto& cost = ev_.cost().stages;
-    std::stable_sort(stages.begin(), stages.end(),
-                     [&](int a, int b) { return cost[a].peak_memory_bytes > cost[b].peak_memory_bytes; });
-    std::vector<int> host_of_rank(par.ranks(), -1);
-    for (int s : stages) {
-      const std::vector<int> hosts = take_cluster(s);
-      if (hosts.empty()) return {};
-      for (int d = 0; d < par.dp; ++d)
-        for (int t = 0; t < par.tp; ++t) host_of_rank[ev_.plan().rank_of(s, d, t)] = hosts[d * par.tp + t];
+    const std::vector<int> stages = stages_by_memory();
+    if (first_ != FirstRegion::kBestConnected) {
+      std::vector<int> host_of_rank(sc_.job.par.ranks(), -1);
+      for (int s : stages) {
+        int have = 0;
+        const std::vector<int> cluster = grow_cluster(first_region(s, need()), s, have);
+        if (have < need()) return {};
+        take(cluster, s, host_of_rank);
+      }
+      return host_of_rank;
     }
-    return host_of_rank;
+    // kBestConnected looks one stage ahead: the first stage's cluster is each of the clusters grown from one of its
+    // regions, the other stages then take the best-connected cluster left; the construction whose slowest cluster
+    // link is the cheapest wins (the first on ties). Why: the stages' gradient all-reduces run side by side and the
+    // slowest ends the iteration, so the best pair for the first stage may leave the next only a slow one. On a
+    // wan-host cluster of the design seed 20261233 (dp 2 x tp 8 x pp 2) the first stage took a 6.6 Gbit/s pair and
+    // left the second 1.2 Gbit/s; its pairs of 5.4 and 6.9 Gbit/s, the search's answer, ran 4x faster.
+    std::vector<int> best;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (const std::vector<int>& first : grown_clusters(stages.front())) {
+      ClusterBuilder trial = *this;
+      std::vector<int> host_of_rank(sc_.job.par.ranks(), -1);
+      trial.take(first, stages.front(), host_of_rank);
+      double cost = trial.cluster_cost(first, stages.front());
+      for (size_t k = 1; k < stages.size() && std::isfinite(cost); ++k) {
+        const std::vector<int> cluster = trial.best_connected_cluster(stages[k]);
+        if (cluster.empty()) cost = std::numeric_limits<double>::infinity();
+        else cost = std::max(cost, trial.cluster_cost(cluster, stages[k]));
+        if (std::isfinite(cost)) trial.take(cluster, stages[k], host_of_rank);
+      }
+      if (cost < best_cost) {
+        best = std::move(host_of_rank);
+        best_cost = cost;
+      }
+    }
+    return best;
   }
 
  private:
@@ -103,19 +126,30 @@ class ClusterBuilder {
     return worst;
   }
 
-  /** Takes the dp x tp GPUs of stage s from a cluster of regions; their hosts in rank order (empty: too few). */
-  std::vector<int> take_cluster(int s) {
-    const Parallelism& par = sc_.job.par;
-    const int need = par.dp * par.tp;
+  int need() const { return sc_.job.par.dp * sc_.job.par.tp; }
+
+  /** Stages by decreasing peak memory (greedy's memory safety net: the heaviest take the GPUs they fit first). */
+  std::vector<int> stages_by_memory() const {
+    std::vector<int> stages(sc_.job.par.pp);
+    std::iota(stages.begin(), stages.end(), 0);
+    const auto& cost = ev_.cost().stages;
+    std::stable_sort(stages.begin(), stages.end(),
+                     [&](int a, int b) { return cost[a].peak_memory_bytes > cost[b].peak_memory_bytes; });
+    return stages;
+  }
+
+  /** The cluster grown from region `first` for stage s: while it lacks GPUs, the region with the cheapest DP link to
+   *  it (ties: the most free GPUs); `have` = its GPUs fitting the stage (fewer than need() when it runs out). */
+  std::vector<int> grow_cluster(int first, int s, int& have) const {
     const double bytes = ev_.cost().stages[s].dp_grad_bytes;
     std::vector<int> cluster;
-    int have = 0;
-    for (int r = first_region(s, need); r >= 0 && have < need;) {
+    have = 0;
+    for (int r = first; r >= 0 && have < need();) {
       cluster.push_back(r);
       have += free_fitting(r, s);
       int next = -1, next_free = 0;
       double next_cost = std::numeric_limits<double>::infinity();
-      for (int c = 0; c < static_cast<int>(region_hosts_.size()) && have < need; ++c) {
+      for (int c = 0; c < static_cast<int>(region_hosts_.size()) && have < need(); ++c) {
         const int n = free_fitting(c, s);
         if (n <= 0 || std::find(cluster.begin(), cluster.end(), c) != cluster.end()) continue;
         const double cost = link_cost(c, cluster, bytes);
@@ -127,10 +161,59 @@ class ClusterBuilder {
       }
       r = next;
     }
-    if (have < need) return {};
+    return cluster;
+  }
+
+  /** The distinct clusters grown from each region with GPUs fitting stage s that hold the stage, in region order. */
+  std::vector<std::vector<int>> grown_clusters(int s) const {
+    std::vector<std::vector<int>> out;
+    std::set<std::vector<int>> seen;
+    for (int r = 0; r < static_cast<int>(region_hosts_.size()); ++r) {
+      if (free_fitting(r, s) <= 0) continue;
+      int have = 0;
+      std::vector<int> cluster = grow_cluster(r, s, have);
+      std::vector<int> key = cluster;
+      std::sort(key.begin(), key.end());
+      if (have >= need() && seen.insert(key).second) out.push_back(std::move(cluster));
+    }
+    return out;
+  }
+
+  /** The cluster's slowest DP link for stage s (latency + gradient bytes / bandwidth; 0 for one region). */
+  double cluster_cost(const std::vector<int>& cluster, int s) const {
+    const double bytes = ev_.cost().stages[s].dp_grad_bytes;
+    double cost = 0;
+    for (size_t i = 1; i < cluster.size(); ++i)
+      cost = std::max(cost, link_cost(cluster[i], std::vector<int>(cluster.begin(), cluster.begin() + i), bytes));
+    return cost;
+  }
+
+  /** Of grown_clusters(s), the one whose slowest link is the cheapest, ties to the fewest free GPUs, then the first
+   *  (empty when none holds the stage). */
+  std::vector<int> best_connected_cluster(int s) const {
+    std::vector<int> best;
+    double best_cost = std::numeric_limits<double>::infinity();
+    int best_free = 0;
+    for (std::vector<int>& cluster : grown_clusters(s)) {
+      const double cost = cluster_cost(cluster, s);
+      int n = 0;
+      for (int r : cluster) n += free_fitting(r, s);
+      if (cost < best_cost || (cost == best_cost && n < best_free)) {
+        best = std::move(cluster);
+        best_cost = cost;
+        best_free = n;
+      }
+    }
+    return best;
+  }
+
+  /** Gives stage s the dp x tp GPUs of `cluster` (which holds them), host by host in the host order, TP groups
+   *  consecutive, into host_of_rank. */
+  void take(const std::vector<int>& cluster, int s, std::vector<int>& host_of_rank) {
+    const Parallelism& par = sc_.job.par;
     std::vector<int> hosts;
     for (int r : cluster) {
-      int quota = std::min(free_fitting(r, s), need - static_cast<int>(hosts.size()));
+      int quota = std::min(free_fitting(r, s), need() - static_cast<int>(hosts.size()));
       for (int h : region_hosts_[r]) {
         if (!ev_.stage_fits(s, h)) continue;
         for (; free_[h] > 0 && quota > 0; --quota) {
@@ -139,7 +222,8 @@ class ClusterBuilder {
         }
       }
     }
-    return hosts;
+    for (int d = 0; d < par.dp; ++d)
+      for (int t = 0; t < par.tp; ++t) host_of_rank[ev_.plan().rank_of(s, d, t)] = hosts[d * par.tp + t];
   }
 
   const Evaluator& ev_;
@@ -157,7 +241,7 @@ std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
   std::set<std::vector<int>> seen;
   for (bool fastest_only : {false, true}) {
     const std::vector<bool> usable = usable_hosts(evaluator, fastest_only);
-    for (FirstRegion first : {FirstRegion::kBestFit, FirstRegion::kLargest})
+    for (FirstRegion first : {FirstRegion::kBestFit, FirstRegion::kLargest, FirstRegion::kBestConnected})
       for (HostOrder order : {HostOrder::kSpeed, HostOrder::kSize}) {
         const std::vector<int> hosts = ClusterBuilder(evaluator, first, order, usable).build();
         if (!hosts.empty() && seen.insert(hosts).second) out.push_back(placement_from_hosts(hosts));

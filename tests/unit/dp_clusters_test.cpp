@@ -3,6 +3,8 @@
 // method's annealing starts from one when it is faster than the learned placement.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "learned_anneal_helpers.hpp"
@@ -46,6 +48,25 @@ TEST(DpClusters, AStageTooLargeForOneRegionJoinsTheBestConnectedOne) {
     EXPECT_EQ(placement_problem(s, p, true), "");
     EXPECT_EQ(regions_of_stage(s, p, 0), (std::set<int>{0, 2})) << "the DP group crosses a slow link";
   }
+}
+
+TEST(DpClusters, TheFirstStageLeavesTheNextAFastPair) {
+  // Four regions of one 4-GPU host, stages of dp 2 x tp 4 (two regions each). Pair 0-1 is the fastest link, 0-2
+  // and 1-3 nearly as fast, the others 100x slower. The stage placed first on 0-1 leaves the other 2-3, a slow
+  // pair; looking one stage ahead, 0-2 and 1-3 give both stages a fast pair.
+  Scenario s = with_fast_pairs(4, {{0, 2}, {1, 3}}, make_job(2, 4, 2, 4));
+  s.platform.wan[0][1] = s.platform.wan[1][0] = {2.5e9, 5e-3};
+  const Evaluator ev(s);
+  const auto fast = [](const std::set<int>& r) { return r == std::set<int>{0, 2} || r == std::set<int>{1, 3}; };
+  double best_s = std::numeric_limits<double>::infinity(), slow_pair_s = std::numeric_limits<double>::infinity();
+  for (const Placement& p : dp_cluster_placements(ev)) {
+    EXPECT_EQ(placement_problem(s, p, true), "");
+    const bool both_fast = fast(regions_of_stage(s, p, 0)) && fast(regions_of_stage(s, p, 1));
+    (both_fast ? best_s : slow_pair_s) = std::min(both_fast ? best_s : slow_pair_s, ev.iteration_time_s(p));
+  }
+  ASSERT_TRUE(std::isfinite(best_s)) << "no placement gives both stages a fast pair";
+  EXPECT_LT(best_s, slow_pair_s);
+  EXPECT_EQ(fastest_dp_cluster(ev, 0).time_s, best_s);
 }
 
 TEST(DpClusters, OnePlacementLeavesSpareSlowGpusOut) {
