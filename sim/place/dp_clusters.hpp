@@ -13,7 +13,10 @@
  *  Construction, one stage at a time (stages by decreasing peak memory, as greedy's memory safety net):
  *  - the stage's first region: the one whose free GPUs that fit the stage are the fewest that still hold its
  *    dp x tp ranks (best fit), else the one with the most (rule `kBestFit`); or always the one with the most
- *    (`kLargest`);
+ *    (`kLargest`); or (`kBestConnected`) of the clusters grown from every region as below, the one whose slowest
+ *    DP link is the cheapest, the first stage's cluster chosen one stage ahead: each of its grown clusters is tried
+ *    with the other stages taking theirs that way, and the construction whose slowest cluster link is the cheapest
+ *    wins (the stages' all-reduces run side by side, so the best pair for one stage may leave the next a slow one);
  *  - while the cluster lacks GPUs: the region with the cheapest DP link to the cluster, cost of a candidate region
  *    = its slowest pair with a member (route latency + the stage's gradient bytes / bandwidth), ties to the most
  *    free GPUs;
