@@ -8,9 +8,19 @@
 namespace hulk::detail {
 namespace {
 
+/** Deepest nesting of an override value: no scenario key is nested this deep, and an alias that contains itself
+ *  (`&a [*a]`) nests without end. */
+constexpr int kMaxOverrideDepth = 64;
+
+/** Thrown by without_marks past kMaxOverrideDepth, or on a map key that is a list or a map; the caller names the
+ *  key. */
+struct TooDeep {};
+struct NonScalarKey {};
+
 // Copies a parsed value without yaml-cpp's marks: those would point into the override string, and a line number
 // from there would wrongly point into the scenario file.
-YAML::Node without_marks(const YAML::Node& n) {
+YAML::Node without_marks(const YAML::Node& n, int depth = 0) {
+  if (depth > kMaxOverrideDepth) throw TooDeep{};
   if (n.IsScalar()) {
     YAML::Node out(n.Scalar());
     out.SetTag(n.Tag());  // "!" for a quoted scalar: a string, never a number (YamlReader::integer)
@@ -18,12 +28,15 @@ YAML::Node without_marks(const YAML::Node& n) {
   }
   if (n.IsSequence()) {
     YAML::Node out(YAML::NodeType::Sequence);
-    for (const auto& c : n) out.push_back(without_marks(c));
+    for (const auto& c : n) out.push_back(without_marks(c, depth + 1));
     return out;
   }
   if (n.IsMap()) {
     YAML::Node out(YAML::NodeType::Map);
-    for (const auto& kv : n) out[kv.first.Scalar()] = without_marks(kv.second);
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar()) throw NonScalarKey{};
+      out[kv.first.Scalar()] = without_marks(kv.second, depth + 1);
+    }
     return out;
   }
   return YAML::Node(YAML::NodeType::Null);
@@ -99,6 +112,13 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
       value = without_marks(documents.empty() ? YAML::Node() : documents.front());
     } catch (const YAML::Exception& e) {
       throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: " + e.msg);
+    } catch (const TooDeep&) {
+      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' nests deeper than " +
+                                            std::to_string(kMaxOverrideDepth) +
+                                            " levels (an alias that contains itself?); expected a plain value");
+    } catch (const NonScalarKey&) {
+      throw InputError(file, 0, ov.key, "override value '" + ov.value +
+                                            "' has a map key that is a list or a map (expected key: value)");
     }
     if (!root.IsMap()) throw InputError(file, 0, ov.key, "cannot override: the scenario is not a map");
     YAML::Node cur;

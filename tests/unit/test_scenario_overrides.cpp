@@ -170,3 +170,12 @@ TEST(Overrides, ErrorsInOverriddenEventsNameTheOverride) {
   EXPECT_EQ(key, "events[1].latency") << msg;
   EXPECT_NE(msg.find("--set events.1.latency=20s"), std::string::npos) << msg;
 }
+
+TEST(Overrides, AnAliasThatContainsItselfIsAnErrorNotACrash) {
+  // `--set 'description=&a [*a]'` nests without end: it once overflowed the stack while the value was copied.
+  std::string key;
+  EXPECT_NE(error_of({{"description", "&a [*a]"}}, &key).find("nests deeper than"), std::string::npos);
+  EXPECT_EQ(key, "description");
+  EXPECT_NE(error_of({{"job.model", "&a {preset: *a}"}}).find("nests deeper than"), std::string::npos);
+  EXPECT_NE(error_of({{"description", "{[1, 2]: x}"}}).find("map key that is a list or a map"), std::string::npos);
+}
