@@ -252,6 +252,11 @@ void add_hosts(const std::vector<Server>& servers, const HulkImportOptions& opti
     p.hosts.push_back(h);
   }
   for (auto& w : gpu_warnings) p.warnings.push_back(w);
+  // A gpu_map entry no server uses changes nothing: most likely a typo of a capability the data has.
+  for (const auto& [cap, gpu] : options.gpu_map)
+    if (std::none_of(servers.begin(), servers.end(), [&](const Server& s) { return s.capability == cap; }))
+      p.warnings.push_back("platform.hulk.gpu_map." + cap + ": no server has compute capability " + cap +
+                           ", so the entry (" + gpu + ") maps nothing");
 }
 
 struct Measured {

@@ -232,7 +232,13 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   if (root["events"])
     r.collect(
         [&] { s.events = detail::parse_events(r, root["events"], platform_read ? &s.platform : nullptr, base_dir); });
-  if (root["robust"]) r.collect([&] { s.robust = detail::parse_robust(r, root["robust"], s.seed); });
+  if (root["robust"]) r.collect([&] {
+    // The robust states scale the route model's links, which an XML platform's SimGrid routes do not follow.
+    if (platform_read && !s.platform.simgrid_xml.empty())
+      r.fail(root["robust"], "robust",
+             "robust is not supported on SimGrid XML platforms (its link states apply to regions and hosts)");
+    s.robust = detail::parse_robust(r, root["robust"], s.seed);
+  });
   if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();

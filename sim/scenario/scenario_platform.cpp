@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 
 #include "sim/scenario/bounds.hpp"
@@ -288,8 +289,14 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
     r.expect_map(map, key + ".gpu_map");
     const GpuCatalog& cat = GpuCatalog::builtin();
     for (const auto& kv : map) {
-      std::string cap = r.str(kv.first, key + ".gpu_map");
-      if (cap.find('.') == std::string::npos) cap += ".0";  // "8" means 8.0, as in node_feature.csv
+      const std::string written = r.str(kv.first, key + ".gpu_map");
+      // Spelled as the importer spells node_feature.csv's capabilities (one decimal, "8" for 8.0): any other key
+      // would match no server and be dropped without a word.
+      static const std::regex capability(R"([0-9]{1,2}(\.[0-9])?)");
+      if (!std::regex_match(written, capability))
+        r.fail(kv.first, key + ".gpu_map." + written,
+               "'" + written + "' is not a compute capability (expected a key such as 8.0, 8.6 or 9)");
+      const std::string cap = written.find('.') == std::string::npos ? written + ".0" : written;
       const std::string k = key + ".gpu_map." + cap;
       const std::string name = r.str(kv.second, k);
       if (cat.find(name) == nullptr)

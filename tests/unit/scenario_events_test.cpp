@@ -561,3 +561,19 @@ TEST(ScenarioRobust, BadValues) {
   expect_bad("{pair_probability: 0.1, bandwidth: 10%, seed: -1}", "robust.seed", "expected an integer >= 0");
   expect_bad("{pair_probability: 0.1, bandwidth: 10%, sample: 3}", "robust.sample", "did you mean 'samples'?");
 }
+
+TEST(ScenarioEvents, HostFailuresWithSeveralJobsAreRefusedWhenLoaded) {
+  // validate used to pass what simulate refused (the failure run restarts one job).
+  const std::string text =
+      "platform:\n"                                                          // 1
+      "  regions:\n"                                                         // 2
+      "    - {name: a, hosts: 4, gpus_per_host: 1, gpu: A100-80GB}\n"      // 3
+      "jobs:\n"                                                              // 4
+      "  - {name: x, model: {preset: bert-large}, global_batch: 2, parallelism: {dp: 2}}\n"  // 5
+      "  - {name: y, model: {preset: bert-large}, global_batch: 2, parallelism: {dp: 2}}\n"  // 6
+      "events:\n"                                                            // 7
+      "  - {at: 1s, host: a-0, fail: true, restart: 1s}\n";                   // 8
+  const InputError e = error_of("jobs_fail.yaml", text);
+  EXPECT_EQ(e.line(), 8) << e.what();
+  EXPECT_NE(std::string(e.what()).find("host failures with several jobs"), std::string::npos) << e.what();
+}

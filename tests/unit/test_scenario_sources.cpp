@@ -73,3 +73,31 @@ TEST(ScenarioSources, SimgridXmlExample) {
     }
   EXPECT_EQ(a100, 1);
 }
+
+TEST(ScenarioSources, HulkGpuMapKeysMustBeCapabilities) {
+  // A key that is not spelled as a capability ("8.00", " 8.0", "banana") matched no server and was dropped silently.
+  for (const char* key : {"8.00", " 8.0", "banana", "8.60"}) {
+    try {
+      load_scenario_file(example("hulk-47.yaml"), {{"platform.hulk.gpu_map", std::string("{\"") + key + "\": A10}"}});
+      ADD_FAILURE() << key;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a compute capability"), std::string::npos) << e.what();
+    }
+  }
+  // A well-formed capability that no server has is a warning.
+  const Scenario s = load_scenario_file(example("hulk-47.yaml"), {{"platform.hulk.gpu_map", "{\"9.0\": A10}"}});
+  bool warned = false;
+  for (const std::string& w : s.platform.warnings) warned = warned || w.find("gpu_map.9.0: no server") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(ScenarioSources, RobustIsRefusedOnSimgridXml) {
+  // Its link states scale the route model, which SimGrid's XML routes do not follow: it was ignored without a word.
+  try {
+    load_scenario_file(example("simgrid-xml.yaml"), {{"robust", "{pair_probability: 1, bandwidth: 1%}"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "robust");
+    EXPECT_NE(std::string(e.what()).find("not supported on SimGrid XML"), std::string::npos) << e.what();
+  }
+}
