@@ -153,7 +153,8 @@ void register_compare_commands(CLI::App& app) {
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
     if (ca->robust_states > 0) add_robust_expectations(s, report, ca->robust_states, doc);
-    if (!ca->out.empty()) write_file_atomic(ca->out, doc.dump(2) + "\n");
+    // A report with no result is not written (exit 2, no output file); its reasons are printed below.
+    if (!ca->out.empty() && any_method_ok(report)) write_file_atomic(ca->out, doc.dump(2) + "\n");
     if (ca->json)
       std::cout << doc.dump(2) << "\n";
     else

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -95,7 +96,13 @@ void check_out(const CLI::App& sub, OutKind kind, OutTarget& out) {
   std::vector<std::string> inputs;  // every other value given: the command's scenario, data, model files
   for (const CLI::Option* o : sub.get_options())
     if (o != opt)
-      for (const std::string& value : o->results()) inputs.push_back(value);
+      for (const std::string& value : o->results()) {
+        inputs.push_back(value);
+        // and the placement files of a method list ("--methods file:p.json,greedy", "--placement file:p.json")
+        std::stringstream items(value);
+        for (std::string item; std::getline(items, item, ',');)
+          if (item.rfind("file:", 0) == 0) inputs.push_back(item.substr(5));
+      }
   hulk::cli::refuse_input_as_out(out.path, out.kind, inputs, option);
   hulk::cli::prepare_out(out.path, out.kind, out.created, option);
 }

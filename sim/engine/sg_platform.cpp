@@ -17,6 +17,16 @@ using Dir = sg4::LinkInRoute::Direction;
 
 SgPlatform load_xml(const PlatformSpec& platform, const JobSpec& job) {
   auto* engine = sg4::Engine::get_instance();
+  // SimGrid carries a message between two GPUs of one host over the host's route to itself, or, in zones that give
+  // it none (Full routing), over its loopback link: that one is platform.simgrid.intra_host (every host's
+  // intra_link but those whose own route the importer found, sim/engine/simgrid_xml.cpp). Set before loading.
+  for (const HostSpec& h : platform.hosts)
+    if (h.gpus > 1) {
+      const LinkSpec& intra = platform.hosts.front().intra_link;
+      sg4::Engine::set_config("network/loopback-bw:" + std::to_string(intra.bandwidth_Bps));
+      sg4::Engine::set_config("network/loopback-lat:" + std::to_string(intra.latency_s));
+      break;
+    }
   try {
     engine->load_platform(platform.simgrid_xml);
   } catch (const std::exception& e) {
@@ -43,19 +53,23 @@ SgPlatform load_xml(const PlatformSpec& platform, const JobSpec& job) {
 }
 
 /** Route latencies of the loaded XML platform (SimGrid's own routing), then, if asked, every link's latency set
- *  to 0 so that the receiver applies it (see sg_build_platform). */
-void xml_route_latencies(SgPlatform& out, bool latency_at_receiver) {
+ *  to 0 so that the receiver applies it (see sg_build_platform). A host's route to itself only for hosts of
+ *  several GPUs (one GPU sends nothing to itself; SimGrid crashes on it in a Full zone without routes); over the
+ *  loopback (no link on the route) the latency stays on the link, as intra-host links do on generated platforms. */
+void xml_route_latencies(const PlatformSpec& platform, SgPlatform& out, bool latency_at_receiver) {
   const std::size_t n = out.hosts.size();
   out.route_latency_s.assign(n * n, 0.0);
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b) {
+      if (a == b && platform.hosts[a].gpus < 2) continue;
       std::vector<sg4::Link*> links;
       double latency = 0;
       out.hosts[a]->route_to(out.hosts[b], links, &latency);
-      out.route_latency_s[a * n + b] = latency;
+      out.route_latency_s[a * n + b] = a == b && links.empty() ? 0.0 : latency;
     }
   if (!latency_at_receiver) return;
-  for (sg4::Link* link : sg4::Engine::get_instance()->get_all_links()) link->set_latency(0);
+  for (sg4::Link* link : sg4::Engine::get_instance()->get_all_links())
+    if (link->get_name() != "__loopback__") link->set_latency(0);
   out.latency_at_receiver = true;
 }
 
@@ -119,7 +133,7 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
                              const std::map<int, LinkProfile>& bandwidth_profiles) {
   if (!platform.simgrid_xml.empty()) {
     SgPlatform out = load_xml(platform, job);
-    xml_route_latencies(out, latency_at_receiver);
+    xml_route_latencies(platform, out, latency_at_receiver);
     return out;
   }
 

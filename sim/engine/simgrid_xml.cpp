@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
+#include <cstdio>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -28,7 +29,56 @@ namespace sg4 = simgrid::s4u;
 /** Runs in the child: loads the XML and returns every host (creation order = XML document order, because
  *  SimGrid creates hosts while parsing; Engine::get_all_hosts() would give name order instead), its englobing
  *  netzone, and for every ordered host pair the route latency and bottleneck bandwidth. */
-nlohmann::json describe_in_child(const std::string& file) {
+/** Written to the describing child's log before each host's route to itself is asked for. */
+constexpr const char* kSelfRouteMarker = "hulk: route to itself of ";
+
+/** The host named by the last kSelfRouteMarker line of the log ("" if none). */
+std::string last_self_route_host(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::string line, host;
+  while (std::getline(in, line))
+    if (line.rfind(kSelfRouteMarker, 0) == 0) host = line.substr(std::string(kSelfRouteMarker).size());
+  return host;
+}
+
+/** GPUs the options give the XML host `name` (0: none). */
+int gpus_of(const SimgridXmlOptions& options, const std::string& name) {
+  const auto it = options.per_host.find(name);
+  if (it != options.per_host.end()) return it->second.count;
+  return options.has_default ? options.default_gpus.count : 0;
+}
+
+/** For each host the options give several GPUs: SimGrid's route from it to itself (its ranks' messages to each other
+ *  go there), as {host index, latency, bottleneck bandwidth (0: no link, SimGrid's loopback), links}. Then one
+ *  message from each such host without links to itself: where the zone has no loopback either (a torus cluster),
+ *  SimGrid aborts here ("no connecting path"), while loading, rather than in the middle of a simulation. */
+nlohmann::json self_routes(const SimgridXmlOptions& options, sg4::Engine& engine, const std::vector<sg4::Host*>& hosts) {
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<sg4::Host*> loopback;
+  for (size_t a = 0; a < hosts.size(); ++a) {
+    if (gpus_of(options, hosts[a]->get_name()) < 2) continue;
+    // SimGrid crashes here on a Full zone without any route: the last such line of the log names the host.
+    std::fprintf(stderr, "%s%s\n", kSelfRouteMarker, hosts[a]->get_cname());
+    std::fflush(stderr);
+    std::vector<sg4::Link*> links;
+    double latency_s = 0;
+    hosts[a]->route_to(hosts[a], links, &latency_s);
+    double bw = links.empty() ? 0.0 : std::numeric_limits<double>::infinity();
+    for (const sg4::Link* l : links) bw = std::min(bw, l->get_bandwidth());
+    out.push_back({a, latency_s, bw, links.size()});
+    if (links.empty()) loopback.push_back(hosts[a]);
+  }
+  for (sg4::Host* h : loopback) {
+    sg4::Mailbox* box = sg4::Mailbox::by_name("hulk-self-" + h->get_name());
+    sg4::Actor::create("send", h, [box]() { box->put(new int(0), 1.0); });
+    sg4::Actor::create("recv", h, [box]() { delete box->get<int>(); });
+  }
+  if (!loopback.empty()) engine.run();
+  return out;
+}
+
+nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
+  const std::string& file = options.file;
   // Same analytic defaults as the simulator (DESIGN.md) so latencies are reported as written in the file.
   const std::unique_ptr<sg4::Engine> engine_owner = start_engine(NetworkSpec{}, EngineLog::critical);
   sg4::Engine& engine = *engine_owner;
@@ -86,6 +136,7 @@ nlohmann::json describe_in_child(const std::string& file) {
     }
   }
   out["pairs"] = pairs;
+  out["self"] = self_routes(options, engine, hosts);
   return out;
 }
 
@@ -124,7 +175,7 @@ nlohmann::json load_description(const SimgridXmlOptions& options) {
   try {
     desc = run_in_child([&options, log_fd]() {
       if (log_fd >= 0) ::dup2(log_fd, STDERR_FILENO);
-      return describe_in_child(options.file);
+      return describe_in_child(options);
     });
   } catch (const InputError&) {
     throw;
@@ -133,12 +184,21 @@ nlohmann::json load_description(const SimgridXmlOptions& options) {
     // fault. A crash is most often a route SimGrid cannot build (zones without a zoneRoute between them).
     const std::string said = log_fd >= 0 ? simgrid_message_of(log_path) : "";
     const bool crashed = std::string(e.what()).find("signal 11") != std::string::npos;
+    const std::string self = log_fd >= 0 ? last_self_route_host(log_path) : "";
+    if (crashed && !self.empty())
+      throw InputError(options.file, 0, "platform.simgrid.file",
+                       "SimGrid crashed on the route from host '" + self + "' to itself (its Full zone has no "
+                       "route at all); expected a route from each host with several GPUs to itself, e.g. <route "
+                       "src=\"" + self + "\" dst=\"" + self + "\"> with a link, or one GPU for the host");
     throw InputError(options.file, 0, "platform.simgrid.file",
                      std::string("SimGrid could not load the platform (") + e.what() +
                          (said.empty() ? "" : "; SimGrid: " + said) + ")" +
                          (crashed ? "; expected a route between every two hosts (a zoneRoute between every two "
-                                    "zones of a Full zone)"
-                                  : ""));
+                                    "zones of a Full zone) and from each host with several GPUs to itself"
+                          : said.find("no connecting path") != std::string::npos
+                              ? "; expected a route from each host with several GPUs to itself (its GPUs exchange "
+                                "messages over it), e.g. a <route> from the host to itself, or one GPU per host"
+                              : ""));
   }
   return desc;
 }
@@ -229,6 +289,26 @@ void add_pair_routes(const SimgridXmlOptions& options, const nlohmann::json& des
     for (size_t rb = ra + 1; rb < R; ++rb) spec.wan[rb][ra] = spec.wan[ra][rb];
 }
 
+/** The GPU-to-GPU link of each host with several GPUs, as SimGrid will carry it: the host's route to itself when
+ *  it has links (a <cluster> node's private link, say), else SimGrid's loopback, which the engine sets to
+ *  options.intra_host (sim/engine/sg_platform.cpp); a warning names the hosts of the first kind. */
+void add_self_routes(const SimgridXmlOptions& options, const nlohmann::json& desc, const std::vector<int>& spec_of_xml,
+                     PlatformSpec& spec) {
+  std::vector<std::string> routed;
+  for (const auto& r : desc.at("self")) {
+    const int h = spec_of_xml[r[0].get<size_t>()];
+    if (h < 0 || r[3].get<size_t>() == 0) continue;
+    spec.hosts[h].intra_link = {r[2].get<double>(), r[1].get<double>()};
+    routed.push_back(spec.hosts[h].name);
+  }
+  if (!routed.empty())
+    spec.warnings.push_back(
+        std::to_string(routed.size()) + " host(s) with several GPUs (" + routed.front() +
+        (routed.size() > 1 ? ", ..." : "") +
+        ") reach themselves over links of the XML file: their GPUs exchange messages there, not over "
+        "platform.simgrid.intra_host (" + options.file + ")");
+}
+
 }  // namespace
 
 PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
@@ -237,6 +317,7 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
   spec.simgrid_xml = options.file;
   const std::vector<int> spec_of_xml = add_gpu_hosts(options, desc, spec);
   add_pair_routes(options, desc, spec_of_xml, spec);
+  add_self_routes(options, desc, spec_of_xml, spec);
   for (auto& h : spec.hosts)
     if (h.host_link.bandwidth_Bps <= 0) h.host_link.bandwidth_Bps = h.intra_link.bandwidth_Bps;  // single host
   return spec;

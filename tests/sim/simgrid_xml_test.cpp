@@ -36,9 +36,21 @@ const char* kTwoZones = R"(<?xml version='1.0'?>
     </zone>
     <zone id="west" routing="Full">
       <host id="m_west" speed="1Gf"/>
+      <link id="w_self" bandwidth="50GBps" latency="3us"/>
+      <route src="m_west" dst="m_west"><link_ctn id="w_self"/></route>
     </zone>
     <link id="wan" bandwidth="1GBps" latency="50ms"/>
     <zoneRoute src="east" dst="west" gw_src="z_east1" gw_dst="m_west"><link_ctn id="wan"/></zoneRoute>
+  </zone>
+</platform>
+)";
+
+// One host alone in a Full zone without any route: SimGrid crashes on its route to itself.
+const char* kLoneHost = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <host id="h0" speed="1Gf"/>
   </zone>
 </platform>
 )";
@@ -139,4 +151,60 @@ TEST(SimgridXml, MalformedXmlIsInputErrorNamingTheFile) {
 
 TEST(SimgridXml, MissingFileIsInputError) {
   EXPECT_THROW(hulk::describe_simgrid_xml(options_for("/nonexistent/platform.xml")), hulk::InputError);
+}
+
+TEST(SimgridXml, HostsReachThemselvesOverTheirOwnRouteOrTheLoopback) {
+  // m_west's route to itself is its own link: its GPUs exchange messages there (the evaluator's intra-host link),
+  // with a warning; the east hosts have no such route, SimGrid's loopback (intra_host) carries theirs.
+  const std::string path = write_temp(kTwoZones);
+  hulk::SimgridXmlOptions o = options_for(path);
+  o.intra_host = {150e9, 2e-6};
+  const hulk::PlatformSpec p = hulk::describe_simgrid_xml(o);
+  EXPECT_DOUBLE_EQ(p.hosts[2].intra_link.bandwidth_Bps, 50e9);
+  EXPECT_DOUBLE_EQ(p.hosts[2].intra_link.latency_s, 3e-6);
+  EXPECT_DOUBLE_EQ(p.hosts[0].intra_link.bandwidth_Bps, 150e9);
+  bool warned = false;
+  for (const std::string& w : p.warnings) warned = warned || w.find("m_west") != std::string::npos;
+  EXPECT_TRUE(warned);
+  std::remove(path.c_str());
+}
+
+TEST(SimgridXml, ALoneHostWithoutRoutesNeedsOneGpuOrARouteToItself) {
+  const std::string path = write_temp(kLoneHost);
+  hulk::SimgridXmlOptions o = options_for(path);
+  o.default_gpus.count = 1;
+  EXPECT_EQ(hulk::describe_simgrid_xml(o).hosts.size(), 1u);  // one GPU sends nothing to itself
+  o.default_gpus.count = 2;
+  try {
+    hulk::describe_simgrid_xml(o);
+    FAIL() << "expected InputError";
+  } catch (const hulk::InputError& e) {
+    EXPECT_EQ(e.key(), "platform.simgrid.file");
+    EXPECT_NE(std::string(e.what()).find("route from host 'h0' to itself"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+TEST(SimgridXml, ATorusClusterNeedsOneGpuPerNode) {
+  // A torus cluster gives a node no route to itself and no loopback: SimGrid aborts on a message between two GPUs
+  // of one node ("no connecting path"), found when loading rather than in the middle of a simulation.
+  const std::string path = write_temp(R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="t" topology="TORUS" topo_parameters="2,2,2" prefix="t" radical="0-7" suffix="" speed="1Gf"
+           bw="25Gbps" lat="1us"/>
+</platform>
+)");
+  hulk::SimgridXmlOptions o = options_for(path);
+  o.default_gpus.count = 1;
+  EXPECT_EQ(hulk::describe_simgrid_xml(o).hosts.size(), 8u);
+  o.default_gpus.count = 2;
+  try {
+    hulk::describe_simgrid_xml(o);
+    FAIL() << "expected InputError";
+  } catch (const hulk::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a route from each host with several GPUs to itself"),
+              std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }

@@ -22,6 +22,7 @@
 namespace hulk {
 namespace {
 
+using testing::a100;
 using testing::make_job;
 using testing::make_platform;
 using testing::make_scenario;
@@ -134,6 +135,15 @@ TEST(Placers, GreedyKeepsTensorParallelInsideHostsAndBeatsRoundRobin) {
     for (int i = 1; i < n; ++i)
       EXPECT_EQ(s.platform.hosts[g.gpu_of_rank[st * n].host].region,
                 s.platform.hosts[g.gpu_of_rank[st * n + i].host].region);
+}
+
+TEST(Placers, GreedyIsNeverSlowerThanRoundRobinWhereHostsReachThemselvesSlowly) {
+  // Hosts of 2 GPUs joined by PCIe (8 GB/s) behind 400 Gbit/s NICs: a TP group on one host is slower than one
+  // spread over two. Greedy's rules keep TP groups on a host; round-robin's placement is one of its candidates.
+  const Scenario s = make_scenario(make_platform({4}, 2, a100(), {50e9, 2e-6}, {1.25e8, 20e-3}, {8e9, 5e-6}),
+                                   make_job(2, 2, 2, 8));
+  Evaluator ev(s);
+  EXPECT_LE(ev.iteration_time_s(GreedyPlacer().place(s)), ev.iteration_time_s(round_robin_placement(s)));
 }
 
 TEST(Placers, SearchNeverWorseThanGreedy) {
