@@ -65,13 +65,12 @@ std::vector<bool> hosts_used(const Scenario& scenario, const Placement& placemen
   return used;
 }
 
-/** Hosts down at time t: those whose failure (among `failures`) is in force then. */
-std::vector<bool> hosts_down(const Scenario& scenario, const std::vector<int>& failures, double t) {
+/** Hosts down at time t: those with a failure in force then (whether it hit the job or not: a spare that died is
+ *  no spare). */
+std::vector<bool> hosts_down(const Scenario& scenario, double t) {
   std::vector<bool> down(scenario.platform.hosts.size(), false);
-  for (int f : failures) {
-    const EventSpec& e = scenario.events[f];
-    if (e.active_at(t)) down[e.target.host] = true;
-  }
+  for (const EventSpec& e : scenario.events)
+    if (e.kind == EventSpec::Kind::host_fail && e.active_at(t)) down[e.target.host] = true;
   return down;
 }
 
@@ -188,7 +187,7 @@ nlohmann::json record_attempt(const AttemptRun& run, int attempt, const Checkpoi
 /** After failure f ended an attempt: back to the last checkpoint written before it (none in this attempt: where it
  *  started), the iterations after it marked redone, and the next attempt on spare GPUs or, the host back, on the same
  *  ones. @throws InputError if the host fails for good and no idle GPUs can take its ranks. */
-void recover_from_failure(const Scenario& scenario, int f, const AttemptRun& run, std::size_t first_row,
+void recover_from_failure(const Scenario& scenario, int f, double t, const AttemptRun& run, std::size_t first_row,
                           RunProgress& p) {
   const EventSpec& failure = scenario.events[f];
   p.failures.push_back(f);
@@ -198,14 +197,13 @@ void recover_from_failure(const Scenario& scenario, int f, const AttemptRun& run
     if (p.rows[r].iteration > restored) p.rows[r].kept = false;
   p.redone += reached - restored;
   p.done = restored;
-  const double t = failure.at_s;
-  const std::vector<bool> down = hosts_down(scenario, p.failures, t);
+  const std::vector<bool> down = hosts_down(scenario, t);
   const std::optional<Placement> spares = move_to_spares(scenario, p.current, failure.target.host, down);
   double available = t;
   if (spares) {
     p.current = *spares;
   } else if (std::isfinite(failure.duration_s)) {
-    available = t + failure.duration_s;  // the same GPUs, once the host is back
+    available = std::max(t, failure.at_s + failure.duration_s);  // the same GPUs, once the host is back
   } else {
     throw InputError(scenario.file, failure.line, failure.origin,
                      "host '" + scenario.platform.hosts[failure.target.host].name +
@@ -268,7 +266,9 @@ nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& p
     opts.apply_events = true;
     opts.event_origin_s = p.origin;
     opts.first_iteration = p.done;
-    opts.stop_at_s = f >= 0 ? scenario.events[f].at_s - p.origin : kInf;
+    // A failure in force when the attempt starts (fail_at = its origin) ends it at once.
+    const double fail_at = f >= 0 ? std::max(scenario.events[f].at_s, p.origin) : kInf;
+    opts.stop_at_s = fail_at - p.origin;
     const AttemptRun run = run_attempt(part, p.current, opts, attempt_dir(out_dir, attempt));
     const std::size_t first_row = p.rows.size();
     nlohmann::json entry = record_attempt(run, attempt, job_at(scenario, 0).checkpoint, p);
@@ -279,9 +279,9 @@ nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& p
       break;
     }
     entry["ended_by"] = scenario.events[f].origin;
-    entry["end_s"] = scenario.events[f].at_s;
+    entry["end_s"] = fail_at;
     p.attempts.push_back(entry);
-    recover_from_failure(scenario, f, run, first_row, p);
+    recover_from_failure(scenario, f, fail_at, run, first_row, p);
   }
   const nlohmann::json result = run_result(scenario, placement, total_iterations, p);
   if (!out_dir.empty()) {

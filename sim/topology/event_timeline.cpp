@@ -175,11 +175,12 @@ int next_failure(const std::vector<EventSpec>& events, const std::vector<bool>& 
   int best = -1;
   for (int i = 0; i < static_cast<int>(events.size()); ++i) {
     const EventSpec& e = events[i];
-    if (e.kind != EventSpec::Kind::host_fail || e.at_s < origin_s) continue;
+    // A failure before the origin that is still in force then (during a restart, say) happens at the origin.
+    if (e.kind != EventSpec::Kind::host_fail || (e.at_s < origin_s && !e.active_at(origin_s))) continue;
     if (std::find(handled.begin(), handled.end(), i) != handled.end()) continue;
     if (e.target.host < 0 || e.target.host >= static_cast<int>(hosts_used.size()) || !hosts_used[e.target.host])
       continue;
-    if (best < 0 || e.at_s < events[best].at_s) best = i;
+    if (best < 0 || std::max(e.at_s, origin_s) < std::max(events[best].at_s, origin_s)) best = i;
   }
   return best;
 }

@@ -57,7 +57,9 @@ std::vector<std::vector<SpeedChange>> speed_timeline(int hosts, const std::vecto
                                                      double origin_s = 0);
 
 /** @brief Index into events of the earliest host failure at or after origin_s whose host is one of `hosts_used`
- *  (true per host index) and which is not in `handled` (indices of failures already dealt with), or -1. */
+ *  (true per host index) and which is not in `handled` (indices of failures already dealt with), or -1. A failure
+ *  before origin_s that is still in force at origin_s counts as one at origin_s (the host died during a restart, or
+ *  before the job moved onto it); ties go to the first listed. */
 int next_failure(const std::vector<EventSpec>& events, const std::vector<bool>& hosts_used, double origin_s,
                  const std::vector<int>& handled = {});
 

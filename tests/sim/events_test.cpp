@@ -245,4 +245,27 @@ TEST(Events, HostFailureForGoodWithoutSparesIsAnInputError) {
   EXPECT_THROW(hulk::simulate_with_events(failing, pl, quiet_options()), hulk::InputError);
 }
 
+TEST(Events, ASpareThatDiedIsNoSpareAndAHostThatDiesDuringTheRestartFailsTheNextAttempt) {
+  // Two hosts of 2 GPUs, the job on host 0. An outside probe found the job restarted onto hosts that had already
+  // failed: the spare's own failure (before the job's) and a failure during the restart were never applied.
+  hulk::Placement pl;
+  pl.gpu_of_rank = {{0, 0}, {0, 1}};
+  hulk::Scenario failing = failing_job(2, 0);
+  hulk::EventSpec spare = failure(0.0, 1, kInf);
+  spare.target.host = 1;
+  failing.events = {spare, failure(0.01, 1, kInf)};
+  EXPECT_THROW(hulk::simulate_with_events(failing, pl, quiet_options()), hulk::InputError);  // nowhere to go
+  hulk::EventSpec during = failure(0.5, 1, kInf);
+  during.target.host = 1;
+  failing.events = {failure(0.01, 1, kInf), during};  // the spare dies 0.49 s into the job's 1 s restart
+  EXPECT_THROW(hulk::simulate_with_events(failing, pl, quiet_options()), hulk::InputError);
+  // Back 1 s later instead (at 1.5 s, after the restart): the next attempt fails as it starts, and the job resumes on
+  // the spare once it is back (a host back before the restart ends, 0.2 s later say, is simply used).
+  during.duration_s = 1.0;
+  failing.events = {failure(0.01, 1, kInf), during};
+  const nlohmann::json r = hulk::simulate_with_events(failing, pl, quiet_options());
+  EXPECT_EQ(r["events"]["attempts"].size(), 3u);
+  EXPECT_EQ(r["placement_after_failures"]["ranks"][0]["host"], "r0h1");
+}
+
 }  // namespace
