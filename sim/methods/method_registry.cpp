@@ -147,6 +147,8 @@ void check_method_files(const std::string& method, const MethodOptions& options)
   const bool file = method.rfind(kPlacementFilePrefix, 0) == 0;
   const std::string path = file ? method.substr(std::string(kPlacementFilePrefix).size()) : options.model_path;
   if (!file && !uses_learned_placer(method)) return;
+  if (file && path.empty())
+    throw InputError("", 0, "--methods", "'" + method + "' names no file (expected file:PATH of a placement JSON)");
   if (!path.empty() && !std::ifstream(path))  // "": the committed model
     throw InputError(path, 0, file ? "--methods" : "--model",
                      file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk train`)");
@@ -180,7 +182,9 @@ std::vector<std::string> parse_method_list(const std::string& text) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item.empty()) continue;
+    if (item.empty())  // `greedy,,search` or a trailing comma: most likely a name left out
+      throw InputError("", 0, "--methods", "'" + text + "' has an empty item (expected method names separated by "
+                                           "single commas)");
     check_method(item, "", "--methods");
     if (std::find(out.begin(), out.end(), item) != out.end())
       throw InputError("", 0, "--methods", "'" + item + "' is listed twice (expected each method once)");

@@ -138,6 +138,7 @@ Placement placement_from_json(const Scenario& scenario, const nlohmann::json& do
 }
 
 Placement load_placement_file(const Scenario& scenario, const std::string& path) {
+  if (path.empty()) throw InputError("", 0, "placement", "no placement file named (expected file:PATH)");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open placement file");
   nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);

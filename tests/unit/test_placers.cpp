@@ -219,6 +219,13 @@ TEST(Exhaustive, EnumeratesUpToSymmetryAndRefusesLargeInstances) {
   EXPECT_THROW(ExhaustivePlacer(tiny_cap).place(s), InputError);
 }
 
+TEST(Registry, AMethodListWithAnEmptyItemOrAFileWithoutPathIsRefused) {
+  // `greedy,,search` skipped the empty item without a word; `file:` named no file.
+  EXPECT_THROW(parse_method_list("greedy,,search"), InputError);
+  EXPECT_EQ(parse_method_list("greedy,search").size(), 2u);
+  EXPECT_THROW(check_method_files("file:", MethodOptions{}), InputError);
+}
+
 TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
   const std::vector<std::string> expected = {"round-robin", "random", "greedy",    "search",
                                              "robust",      "exhaustive", "gnn", "gnn+refine"};
