@@ -73,6 +73,26 @@ std::string element_names(const YAML::Node& list) {
   return out;
 }
 
+/** The override's value parsed as one YAML value, without marks. @throws InputError naming the key otherwise. */
+YAML::Node override_value(const Override& ov, const std::string& file) {
+  try {
+    const std::vector<YAML::Node> documents = YAML::LoadAll(ov.value);
+    if (documents.size() > 1)  // `a\n---\nb` would otherwise be `a` without a word
+      throw InputError(file, 0, ov.key, "override value holds " + std::to_string(documents.size()) +
+                                            " YAML documents (expected one value)");
+    return without_marks(documents.empty() ? YAML::Node() : documents.front());
+  } catch (const YAML::Exception& e) {
+    throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: " + e.msg);
+  } catch (const TooDeep&) {
+    throw InputError(file, 0, ov.key, "override value '" + ov.value + "' nests deeper than " +
+                                          std::to_string(kMaxOverrideDepth) +
+                                          " levels (an alias that contains itself?); expected a plain value");
+  } catch (const NonScalarKey&) {
+    throw InputError(file, 0, ov.key, "override value '" + ov.value +
+                                          "' has a map key that is a list or a map (expected key: value)");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
@@ -103,23 +123,7 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
     if (croot.IsMap() && parts[0] == "jobs" && croot["job"] && !croot["jobs"])
       throw InputError(file, 0, ov.key,
                        "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
-    YAML::Node value;
-    try {
-      const std::vector<YAML::Node> documents = YAML::LoadAll(ov.value);
-      if (documents.size() > 1)  // `a\n---\nb` would otherwise be `a` without a word
-        throw InputError(file, 0, ov.key, "override value holds " + std::to_string(documents.size()) +
-                                              " YAML documents (expected one value)");
-      value = without_marks(documents.empty() ? YAML::Node() : documents.front());
-    } catch (const YAML::Exception& e) {
-      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: " + e.msg);
-    } catch (const TooDeep&) {
-      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' nests deeper than " +
-                                            std::to_string(kMaxOverrideDepth) +
-                                            " levels (an alias that contains itself?); expected a plain value");
-    } catch (const NonScalarKey&) {
-      throw InputError(file, 0, ov.key, "override value '" + ov.value +
-                                            "' has a map key that is a list or a map (expected key: value)");
-    }
+    const YAML::Node value = override_value(ov, file);
     if (!root.IsMap()) throw InputError(file, 0, ov.key, "cannot override: the scenario is not a map");
     YAML::Node cur;
     cur.reset(root);  // reset() rebinds; operator= would overwrite the referenced node (yaml-cpp semantics)
