@@ -233,6 +233,34 @@ TEST(EvaluatorAccuracy, WindowBoundPipelineHandOffsKeepTheirRateWhileTheLinkHasR
   }
 }
 
+TEST(EvaluatorAccuracy, PipelinesInsideAPcieHostShareItsAggregateNotItsPorts) {
+  // One region of 4 hosts x 8 A100s on PCIe (16 GB/s per GPU port, 128 GB/s shared per host), a pipeline of 8
+  // stages on one host (greedy's placement) and others. Until 2026-12-05 the evaluator shared the host's aggregate
+  // link among the hand-offs as if it were their bottleneck (each slowed by the count of flows on it), where SimGrid
+  // gives up to 8 of them their full port rate: +78% on the probe's dp 1 x pp 8 (8.02 ms against 4.5 ms); the gnn's
+  // annealing then left greedy's placement for an estimated 0.2% gain that was 10% slower in SimGrid.
+  const PlatformSpec platform =
+      testing::make_platform({4}, 8, testing::a100(), {3.125e9, 10e-6}, {1.25e9, 40e-3}, {16e9, 5e-6});
+  for (const Parallelism& par : {Parallelism{1, 1, 8}, Parallelism{2, 1, 8}, Parallelism{2, 2, 4}}) {
+    for (const char* schedule : {"gpipe", "1f1b"}) {
+      const Scenario s = testing::make_scenario(platform, testing::make_job(par.dp, par.tp, par.pp, 8, schedule,
+                                                                            testing::small_model(2 * par.pp)));
+      const Evaluator ev(s);
+      // Greedy's placement (stages packed on hosts): +4.6% to +17.6% before, within 0.2% now. A random one (TP
+      // groups and stages over hosts) is off by up to -18% for another reason, unchanged: printed and bounded only.
+      const std::vector<std::pair<const char*, Placement>> placements{{"greedy", GreedyPlacer().place(s)},
+                                                                      {"random", RandomPlacer(1).place(s)}};
+      for (const auto& [name, p] : placements) {
+        const double analytic = ev.iteration_time_s(p), simgrid = simulated_iteration_time_s(s, p);
+        std::printf("[evaluator-pcie] dp %d tp %d pp %d %s %s: analytic %.6f simgrid %.6f (%+.1f%%)\n", par.dp,
+                    par.tp, par.pp, schedule, name, analytic, simgrid, 100 * (analytic / simgrid - 1));
+        EXPECT_LT(std::fabs(analytic / simgrid - 1), std::string(name) == "greedy" ? 0.02 : 0.25)
+            << "dp " << par.dp << " pp " << par.pp << " " << schedule << " " << name;
+      }
+    }
+  }
+}
+
 TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) {
   SamplerOptions o;
   o.gpu_types = GpuCatalog::builtin().all();
