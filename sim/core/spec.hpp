@@ -65,6 +65,9 @@ struct PlatformSpec {
   std::map<std::pair<int, int>, double> host_pair_bandwidth_Bps;
   /** @brief If non-empty, the platform comes from this SimGrid XML file (hosts above map onto its hosts). */
   std::string simgrid_xml;
+  /** @brief SimGrid XML only: SimGrid's loopback link (platform.simgrid.intra_host), which carries the messages
+   *  between GPUs of a host whose XML gives it no route to itself (sim/engine/simgrid_xml.cpp). */
+  LinkSpec xml_loopback{150e9, 2e-6};
   /** @brief Warnings produced while building (importer quirks etc.), in a deterministic order. */
   std::vector<std::string> warnings;
 

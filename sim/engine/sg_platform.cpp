@@ -1,5 +1,7 @@
 #include "sim/engine/sg_platform.hpp"
 
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 #include <simgrid/Exception.hpp>
@@ -18,15 +20,15 @@ using Dir = sg4::LinkInRoute::Direction;
 SgPlatform load_xml(const PlatformSpec& platform, const JobSpec& job) {
   auto* engine = sg4::Engine::get_instance();
   // SimGrid carries a message between two GPUs of one host over the host's route to itself, or, in zones that give
-  // it none (Full routing), over its loopback link: that one is platform.simgrid.intra_host (every host's
-  // intra_link but those whose own route the importer found, sim/engine/simgrid_xml.cpp). Set before loading.
-  for (const HostSpec& h : platform.hosts)
-    if (h.gpus > 1) {
-      const LinkSpec& intra = platform.hosts.front().intra_link;
-      sg4::Engine::set_config("network/loopback-bw:" + std::to_string(intra.bandwidth_Bps));
-      sg4::Engine::set_config("network/loopback-lat:" + std::to_string(intra.latency_s));
-      break;
-    }
+  // it none (Full routing), over its loopback link: that one is platform.simgrid.intra_host (the intra_link of every
+  // host but those whose own route the importer found, sim/engine/simgrid_xml.cpp). Set before loading.
+  const auto exact = [](double v) {  // std::to_string keeps 6 decimals: a 0.5 us latency would become 0
+    std::ostringstream text;
+    text << std::setprecision(17) << v;
+    return text.str();
+  };
+  sg4::Engine::set_config("network/loopback-bw:" + exact(platform.xml_loopback.bandwidth_Bps));
+  sg4::Engine::set_config("network/loopback-lat:" + exact(platform.xml_loopback.latency_s));
   try {
     engine->load_platform(platform.simgrid_xml);
   } catch (const std::exception& e) {

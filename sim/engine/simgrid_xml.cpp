@@ -335,6 +335,7 @@ PlatformSpec describe_simgrid_xml(const SimgridXmlOptions& options) {
   const nlohmann::json desc = load_description(options);
   PlatformSpec spec;
   spec.simgrid_xml = options.file;
+  spec.xml_loopback = options.intra_host;
   const std::vector<int> spec_of_xml = add_gpu_hosts(options, desc, spec);
   add_pair_routes(options, desc, spec_of_xml, spec);
   add_self_routes(options, desc, spec_of_xml, spec);
