@@ -282,10 +282,8 @@ void Evaluator::handoff_slack(const Route& route, const int* weights, double* sl
   // Without it a link faster than the bottleneck slowed the hand-off as if it were the bottleneck: six replicas'
   // activations over a 10 Gbit/s WAN pair into hosts of 1 Gbit/s NICs (two each) were priced at 1/6 of their alone
   // rate instead of 1/2, the pipeline 2.4x too long (a probe's cluster, tests/data/unchecked/window-channels.yaml).
-  // The tightest rate per flow includes the route's per-flow cap (its FATPIPE links, a GPU's port inside a host):
-  // without it, hand-offs inside a host of 8 PCIe GPUs shared the host's aggregate link as if it were their
-  // bottleneck, each slowed by the count of flows on it where SimGrid gives 8 of them their full port rate (an
-  // outside probe: 8 stages on one host, 8.02 ms estimated against 4.5 ms simulated).
+  // With the per-flow cap (a GPU's FATPIPE port): else 8 PCIe stages on one host shared its aggregate link as their
+  // bottleneck, 8.02 ms estimated against 4.5 ms in SimGrid (EvaluatorAccuracy.PipelinesInsideAPcie*).
   double tightest = route.flow_cap_Bps > 0 ? route.flow_cap_Bps : kInf;
   for (int k = 0; k < route.n_links; ++k)
     tightest = std::min(tightest, link_capacity_Bps(route.links[k]) / std::max(1, weights[k]));
