@@ -12,6 +12,7 @@
 #include "tools/option_ranges.hpp"
 #include "tools/job_range.hpp"
 #include "tools/commands.hpp"
+#include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "tools/shard.hpp"
 #include "gnn/dataset.hpp"
@@ -210,6 +211,7 @@ void run_gnn_eval(const EvalArgs& args) {
     const std::unique_ptr<Placer> placer = gnn_plugin().make_placer(model, sampling);
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : data) {
+      PipelineMemo::process().clear();  // timed cold, as in a process of its own
       const auto t0 = std::chrono::steady_clock::now();
       try {
         const Placement p = anneal_learned_placement(d.scenario, placer->place(d.scenario), kLearnedAnnealEvaluations);

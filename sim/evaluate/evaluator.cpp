@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -14,19 +12,6 @@ namespace hulk {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/** A hash of a pipeline cache key's bits (Evaluator::PipelineMemo), word by word (FNV-1a's multiply on 64-bit
- *  words): a cheap filter before the full compare. */
-std::uint64_t memo_hash(const std::vector<double>& times, const std::vector<int>& links) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const double t : times) {
-    std::uint64_t w;
-    std::memcpy(&w, &t, sizeof w);
-    h = (h ^ w) * 1099511628211ull;
-  }
-  for (const int id : links) h = (h ^ static_cast<std::uint32_t>(id)) * 1099511628211ull;
-  return h;
-}
 
 }  // namespace
 
@@ -52,7 +37,6 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   if (network_->factors().latency != expected.latency || network_->factors().bandwidth != expected.bandwidth)
     throw std::invalid_argument("Evaluator: the route model given has other network-model factors than " +
                                 scenario.network.model + "'s");
-  pipe_memo_capacity_ = std::max<size_t>(kPipelineMemoMinEntries, 4 * static_cast<size_t>(scenario.job.par.dp));
   const auto& hosts = scenario_.platform.hosts;
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
@@ -62,6 +46,8 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   }
   const Parallelism& par = scenario_.job.par;
   schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
+  pipe_memo_ = &PipelineMemo::process();
+  schedule_id_ = pipe_memo_->schedule_id(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
   schedule_chained_ = true;
   for (const std::vector<StageOp>& ops : schedule_)
     schedule_chained_ = schedule_chained_ && !ops.empty() && !ops.front().backward && ops.front().mb == 0 &&
@@ -404,32 +390,29 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   const bool windowed = !sroom_f_.empty();
   // The key: every input of the pipeline computation, link ids renamed in order of first use. The computation uses
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
-  PipelineMemo& key = pipe_key_;
-  key.times.clear();
-  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_, &sslack_f_, &sslack_b_})
-    key.times.insert(key.times.end(), v->begin(), v->end());
-  key.links.assign(1, multiplicity);
-  key.links.insert(key.links.end(), sweights_f_.begin(), sweights_f_.end());
-  key.links.insert(key.links.end(), sweights_b_.begin(), sweights_b_.end());
+  // The settings first: the cache is shared with other evaluators, of other scenarios.
+  PipelineMemoKey& key = pipe_key_;
+  key.ints.assign({schedule_id_, scenario_.job.pipeline_p2p_blocking() ? 1 : 0, channels_,
+                   latency_at_receiver_ ? 1 : 0, network_->links() > 0 ? 1 : 0, windowed ? 1 : 0, n, multiplicity});
+  key.ints.insert(key.ints.end(), sweights_f_.begin(), sweights_f_.end());
+  key.ints.insert(key.ints.end(), sweights_b_.begin(), sweights_b_.end());
   link_rename_.resize(network_->links(), -1);
   int names = 0;
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
     for (const int id : *v) {
       if (id >= 0 && link_rename_[id] < 0) link_rename_[id] = names++;
-      key.links.push_back(id < 0 ? -1 : link_rename_[id]);
+      key.ints.push_back(id < 0 ? -1 : link_rename_[id]);
     }
   for (const std::vector<int>* v : {&slinks_f_, &slinks_b_})
     for (const int id : *v)
       if (id >= 0) link_rename_[id] = -1;
-  key.hash = memo_hash(key.times, key.links);
+  key.times.clear();
+  for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_, &sslack_f_, &sslack_b_})
+    key.times.insert(key.times.end(), v->begin(), v->end());
+  PipelineMemo::seal(key);
   last_end_.resize(sf_.size());
-  for (size_t i = 0; i < pipe_memo_live_; ++i) {
-    const PipelineMemo& seen = pipe_memo_[i];
-    if (seen.hash == key.hash && seen.times == key.times && seen.links == key.links) {
-      std::copy(seen.last_end.begin(), seen.last_end.end(), last_end_.begin());
-      return seen.span;
-    }
-  }
+  const double known = pipe_memo_->find(key, last_end_.data());
+  if (!std::isnan(known)) return known;
   PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
                       network_->links()};
   links.blocking = scenario_.job.pipeline_p2p_blocking();
@@ -447,17 +430,13 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   }
   const double span =
       pipeline_makespan_s(schedule_, sf_.data(), sb_.data(), links, last_end_.data(), pipe_scratch_);
-  key.span = span;
-  key.last_end.assign(last_end_.begin(), last_end_.end());
-  // Into the cache: a new entry while there is room, else in place of the oldest (vectors swapped, not copied).
-  if (pipe_memo_live_ < pipe_memo_capacity_) {
-    if (pipe_memo_live_ == pipe_memo_.size()) pipe_memo_.emplace_back();
-    std::swap(pipe_memo_[pipe_memo_live_++], key);
-  } else {
-    std::swap(pipe_memo_[pipe_memo_next_], key);
-    pipe_memo_next_ = (pipe_memo_next_ + 1) % pipe_memo_capacity_;
-  }
+  pipe_memo_->insert(std::move(key), span, last_end_.data(), last_end_.size());
   return span;
+}
+
+void Evaluator::set_pipeline_cache(bool across_evaluations) {
+  own_memo_ = across_evaluations ? nullptr : std::make_shared<PipelineMemo>(std::size_t{8} << 20);
+  pipe_memo_ = own_memo_ ? own_memo_.get() : &PipelineMemo::process();
 }
 
 void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
@@ -512,7 +491,7 @@ void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
-  if (!pipe_cache_across_evaluations_) pipe_memo_live_ = pipe_memo_next_ = 0;
+  if (own_memo_) own_memo_->clear();
   double busiest = 0.0;
   for (int d = 0; d < D; ++d)
     for (int s = 0; s < P; ++s) busiest = std::max(busiest, m * (fwd_[s * D + d] + bwd_[s * D + d]));

@@ -78,6 +78,7 @@
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
+#include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
@@ -144,10 +145,11 @@ class Evaluator {
   double time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const;
   /** @brief time_lower_bound_of_hosts of a placement's hosts. */
   double time_lower_bound(const Placement& placement) const;
-  /** @brief Keep replica pipelines across evaluations (default, PipelineMemo) or only within one (off: every
+  /** @brief Keep replica pipelines across evaluations and evaluators (default, PipelineMemo::process()) or only
+   *  within one evaluation (off: every
    *  evaluation computes its pipelines, as a benchmark of one placement evaluated again and again needs). The
    *  results are the same either way, bit for bit. */
-  void set_pipeline_cache(bool across_evaluations) { pipe_cache_across_evaluations_ = across_evaluations; }
+  void set_pipeline_cache(bool across_evaluations);
   /** @brief Only the time, from host indices (+infinity if infeasible). */
   double time_of_hosts(const std::vector<int>& host_of_rank) const {
     return evaluate_hosts(host_of_rank).iteration_time_s;
@@ -331,29 +333,14 @@ class Evaluator {
   mutable std::vector<int> link_owner_;  ///< replica_groups: per link, the first replica using it (-1 = none)
   mutable std::vector<double> stage_done_;            ///< per stage: max over replicas of last backward end
   mutable std::vector<double> replica_done_;          ///< per (stage, replica): its pipeline's end at that stage
-  /** @brief replica_pipelines: the inputs of recently computed replica pipelines (stage times, hand-off costs, link
-   *  ids renamed in order of first use) with their results, kept across evaluations: equal replicas are computed
-   *  once, and so is a group that a move did not touch (an annealing move changes a few ranks, so most groups of
-   *  the next evaluation were seen in the previous one). A hit returns the bits the computation would (the same
-   *  inputs give the same operations), so the cache changes no result, only the time. */
-  struct PipelineMemo {
-    std::uint64_t hash = 0;  ///< of times and links: compared before the vectors
-    std::vector<double> times;
-    std::vector<int> links;
-    double span = 0;
-    std::vector<double> last_end;
-  };
-  /** @brief Entries of the pipeline cache: a ring, the oldest replaced first, of max(kPipelineMemoMinEntries,
-   *  4 x dp) entries, so that it holds two evaluations' pipelines (each computes at most 2 x dp: a first pass and
-   *  the DP-loaded one). Smaller, a large job's evaluation would replace every entry before the next could reuse
-   *  it: on flat-1024 (dp 64) a 64-entry ring made the gnn placement slower, not faster. */
-  static constexpr size_t kPipelineMemoMinEntries = 64;
-  size_t pipe_memo_capacity_ = kPipelineMemoMinEntries;
-  mutable std::vector<PipelineMemo> pipe_memo_;  ///< the cache's storage (up to pipe_memo_capacity_, reused)
-  mutable size_t pipe_memo_live_ = 0;            ///< entries of pipe_memo_ in use
-  mutable size_t pipe_memo_next_ = 0;            ///< next entry replaced once the cache is full
-  bool pipe_cache_across_evaluations_ = true;    ///< set_pipeline_cache
-  mutable PipelineMemo pipe_key_;                ///< scratch: the key being looked up
+  /** @brief replica_pipelines: computed replica pipelines with their inputs (pipeline_memo.hpp), the process's
+   *  cache shared by every Evaluator (an annealing move changes a few ranks, so most groups of the next evaluation
+   *  were seen in the previous one; other placers' candidates hold the same pipelines), or with set_pipeline_cache
+   *  off this evaluator's own, emptied at each evaluation. A hit returns the bits the computation would. */
+  std::shared_ptr<PipelineMemo> own_memo_;  ///< set_pipeline_cache(false): this evaluator's cache, else null
+  PipelineMemo* pipe_memo_ = nullptr;       ///< the cache in use
+  int schedule_id_ = 0;                     ///< PipelineMemo::schedule_id of schedule_
+  mutable PipelineMemoKey pipe_key_;        ///< scratch: the key being looked up
   mutable std::vector<int> link_rename_;  ///< scratch: link id -> its first-use name (-1 = unseen)
   mutable std::vector<double> member_start_;          ///< scratch: per DP member, when it enters the all-reduce
   mutable RingSet hier_local_, hier_cross_, hier_fallback_;  ///< hierarchical all-reduce phases (scratch)

@@ -14,6 +14,7 @@
 #include "sim/engine/isolated_run.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/methods/verified_search.hpp"
+#include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/evaluate/robust_evaluator.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/place/exhaustive_placer.hpp"
@@ -199,6 +200,7 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
   check_method(method, scenario.file, "placement");
   if (uses_learned_placer(method) && options.prepare_learned) options.prepare_learned();
   nlohmann::json answer = run_in_child([&]() {
+    PipelineMemo::process().clear();  // timed cold, as in a process of its own (the child inherits the parent's)
     const auto start = std::chrono::steady_clock::now();
     Placement p = make_placer(method, options)->place(scenario);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

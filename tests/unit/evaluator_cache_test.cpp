@@ -1,8 +1,13 @@
-// The evaluator's pipeline cache (Evaluator::PipelineMemo) keeps replica pipelines across evaluations. It must
-// change no result: an evaluator that has seen a long walk of placements gives, bit for bit, what a fresh one gives.
+// The evaluators' pipeline cache (sim/evaluate/pipeline_memo.hpp) keeps replica pipelines across evaluations and
+// across evaluators, of any scenario. It must change no result: an evaluator that has seen a long walk of placements
+// gives, bit for bit, what an evaluator without the cache gives, and so does one of a scenario whose pipelines differ
+// from those already cached only in settings outside the stage times and links.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "placement_test_platforms.hpp"
@@ -33,11 +38,18 @@ std::vector<Placement> annealing_like_walk(const Placement& start, int steps, st
   return walk;
 }
 
+/** An evaluation without the shared cache (only within the evaluation, as before any was kept). */
+EvalBreakdown uncached(const Scenario& s, const Placement& p) {
+  Evaluator ev(s);
+  ev.set_pipeline_cache(false);
+  return ev.evaluate(p);
+}
+
 void expect_same_as_fresh(const Scenario& s, const std::vector<Placement>& walk) {
   const Evaluator warm(s);
   for (size_t i = 0; i < walk.size(); ++i) {
     const EvalBreakdown w = warm.evaluate(walk[i]);
-    const EvalBreakdown f = Evaluator(s).evaluate(walk[i]);
+    const EvalBreakdown f = uncached(s, walk[i]);
     ASSERT_EQ(w.feasible, f.feasible) << s.name << " step " << i;
     // Bits, not a tolerance: a cache hit returns what the computation returned for the same inputs.
     EXPECT_EQ(w.iteration_time_s, f.iteration_time_s) << s.name << " step " << i;
@@ -63,6 +75,34 @@ TEST(EvaluatorCache, AWarmEvaluatorAgreesBitForBitWithAFreshOne) {
   // 47 servers, 12 regions, dp 4 x pp 4 (more groups than one walk step changes).
   const Scenario hulk = testing::hulk_like_scenario();
   expect_same_as_fresh(hulk, annealing_like_walk(GreedyPlacer().place(hulk), 150, 5));
+}
+
+TEST(EvaluatorCache, ScenariosThatDifferOnlyInPipelineSettingsDoNotShareEntries) {
+  // Each pair keeps the stage times, hand-off costs and links (same platform, same placement) and changes one
+  // setting the pipeline computation reads from the scenario: the cache key must tell the two apart.
+  const Scenario base = testing::hulk_like_scenario();
+  const Placement placement = GreedyPlacer().place(base);
+  Scenario gpipe = base;
+  gpipe.job.schedule = "gpipe";
+  gpipe.job.pipeline_p2p = "blocking";  // the 1f1b base's p2p mode: only the op order differs
+  Scenario eager = base;
+  eager.job.pipeline_p2p = "eager";
+  Scenario queued = gpipe;  // eager gpipe queues a stage's messages: how many go at once matters
+  queued.job.pipeline_p2p = "eager";
+  Scenario channels = queued;
+  channels.network.channels_per_peer = 4;
+  Scenario more_micro_batches = base;
+  more_micro_batches.job.global_batch *= 2;
+  const std::vector<std::tuple<std::string, Scenario, Scenario>> pairs = {
+      {"schedule", base, gpipe}, {"p2p mode", base, eager}, {"channels", queued, channels},
+      {"micro-batches", base, more_micro_batches}};
+  for (const auto& [what, first, second] : pairs) {
+    const double first_s = Evaluator(first).evaluate(placement).pipeline_s;  // cached, as a placer leaves it
+    const double alone_s = uncached(second, placement).pipeline_s;
+    // The second's pipeline differs from the first's, so a stale entry would show.
+    ASSERT_NE(alone_s, first_s) << what;
+    EXPECT_EQ(Evaluator(second).evaluate(placement).pipeline_s, alone_s) << what;
+  }
 }
 
 }  // namespace
