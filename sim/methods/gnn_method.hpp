@@ -62,7 +62,8 @@ struct LearnedAnnealOptions {
  *  annealing of the search (jobs_search.hpp: moves GPUs between the jobs' shares as well as inside each job) with
  *  the same budget (ranks: all jobs'), reruns and trust rule, judged by JobsEvaluator::objective_s; no alternative
  *  starts, stage reorderings or re-chaining (they are of one job); its answer only if strictly better than the
- *  start by that objective. Deterministic. */
+ *  start by that objective; then round-robin's placement of the jobs if that is faster still, as the greedy method
+ *  keeps it (faster_round_robin_jobs, also without the annealing). Deterministic. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
                                    const LearnedAnnealOptions& options);
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/fastest_candidate.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer.hpp"
@@ -245,8 +247,21 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 
 Placement GreedyPlacer::place(const Scenario& scenario) {
   // Several jobs: largest first, each the one-job greedy on the GPUs left; other orders if that leaves a job without
-  // room (jobs_placement.hpp).
-  if (has_several_jobs(scenario)) return greedy_jobs_first_fit(scenario);
+  // room; round-robin's placement if faster (jobs_placement.hpp).
+  if (has_several_jobs(scenario)) {
+    const JobsEvaluator ev(scenario);
+    Placement first_fit;
+    std::optional<InputError> error;
+    try {
+      first_fit = greedy_jobs_first_fit(scenario);
+    } catch (const InputError& e) {
+      error = e;
+    }
+    const double first_fit_s = error ? std::numeric_limits<double>::infinity() : ev.objective_s(first_fit);
+    if (std::optional<Placement> round_robin = faster_round_robin_jobs(scenario, ev, first_fit_s)) return *round_robin;
+    if (error) throw *error;
+    return first_fit;
+  }
   return place_with(scenario, Evaluator(scenario));
 }
 

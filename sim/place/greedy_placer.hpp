@@ -35,7 +35,8 @@
 namespace hulk {
 
 /** @brief The greedy baseline (rules in the file comment). Several jobs: largest job first, each by these rules on
- *  the GPUs still free (greedy_jobs_placement, jobs_placement.hpp). */
+ *  the GPUs still free (greedy_jobs_first_fit, jobs_placement.hpp), or round-robin's placement of the jobs when the
+ *  evaluator finds it faster (faster_round_robin_jobs). */
 class GreedyPlacer : public Placer {
  public:
   std::string name() const override { return "greedy"; }

@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/gpu_share.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer.hpp"
@@ -259,6 +260,18 @@ std::vector<std::vector<int>> greedy_job_orders(const Scenario& s, int every_ord
     if (std::find(orders.begin(), orders.end(), perm) == orders.end()) orders.push_back(perm);
   } while (std::next_permutation(perm.begin(), perm.end()));
   return orders;
+}
+
+std::optional<Placement> faster_round_robin_jobs(const Scenario& s, const JobsEvaluator& ev, double objective_s) {
+  Placement round_robin;
+  try {
+    round_robin = round_robin_placement(s);
+  } catch (const InputError&) {  // more ranks than GPUs: nothing to keep
+    return std::nullopt;
+  }
+  if (!placement_problem(s, round_robin, true).empty() || !(ev.objective_s(round_robin) < objective_s))
+    return std::nullopt;
+  return round_robin;
 }
 
 Placement greedy_jobs_first_fit(const Scenario& s, std::vector<int>* order_used) {

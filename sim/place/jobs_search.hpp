@@ -23,8 +23,10 @@ namespace hulk {
 class JobsEvaluator;
 
 /** @brief Greedy's placement in the job order (greedy_job_orders: every order up to 4 jobs; each without and with
- *  greedy_jobs_placement's `reserve`) whose objective is lowest by the evaluator (the first of equal ones); @param order_used receives that order if not null.
- *  @throws InputError (the first order's) if no order places every job. */
+ *  greedy_jobs_placement's `reserve`) whose objective is lowest by the evaluator (the first of equal ones); @param
+ *  order_used receives that order if not null. Not round-robin's placement, which the greedy method also keeps
+ *  (GreedyPlacer): the gnn method checks it last (gnn_method.hpp). @throws InputError (the first order's) if no order
+ *  places every job. */
 Placement best_greedy_jobs_placement(const Scenario& scenario, const JobsEvaluator& ev,
                                      std::vector<int>* order_used = nullptr);
 
