@@ -196,7 +196,7 @@ void register_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "Print wall-clock medians: SimGrid, evaluator, search, GNN inference");
   auto a = std::make_shared<BenchArgs>();
   cmd->add_option("scenarios", a->files, "scenario files")->required();
-  cmd->add_option("--reps", a->reps, "repetitions per measurement")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--reps", a->reps, "repetitions per measurement")->capture_default_str()->check(number_range(1, 1000));
   cmd->add_option("--model", a->model, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_option("--budget", a->budget, "search budget in evaluations (0 = as compare: 20000)")
       ->capture_default_str()

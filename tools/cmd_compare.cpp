@@ -133,7 +133,7 @@ void register_compare_commands(CLI::App& app) {
   compare->add_option("--robust-states", ca->robust_states,
                       "also report each method's mean SimGrid time over this many network states drawn from the "
                       "scenario's robust: distribution (a seed of their own, not the robust search's states)")
-      ->check(CLI::Range(0, kMaxRobustStates));
+      ->check(number_range(0, kMaxRobustStates));
   add_set_option(compare, ca->sets);
   add_quiet_flag(compare, ca->quiet);
   compare->callback([ca] {

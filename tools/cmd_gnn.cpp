@@ -294,7 +294,7 @@ void register_gnn_commands(CLI::App& app) {
   auto t = std::make_shared<gnn::TrainCommand>();
   train->add_option("--data", t->data_dirs, "data set folder (repeat to train on several)")->required();
   train->add_option("--out", t->model_out, "model file to write")->required();
-  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str()->check(CLI::Range(0, 100000));
+  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str()->check(number_range(0, 100000));
   train->add_option("--seed", t->seed, "training seed")->capture_default_str()
       ->check(seed_check());
   train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-data)");
@@ -310,7 +310,7 @@ void register_gnn_commands(CLI::App& app) {
       ->capture_default_str();
   train->add_option("--reinforce-weight", t->reinforce_weight, "scale of the policy-gradient term")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e6));  // inf and nan made the loss nan and the model useless, without a word
+      ->check(number_range(0.0, 1e6));  // inf and nan made the loss nan and the model useless, without a word
   train->add_option("--init", t->init, "start from this model file's weights (fine-tuning)");
   train->callback([t] { run_train(*t); });
 

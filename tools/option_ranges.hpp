@@ -5,7 +5,28 @@
  *  huge one runs for days without a word: both are refused as bad input (exit 2), naming the option. */
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <type_traits>
+
 namespace hulk::cli {
+
+/** @brief Checks a number from lo to hi (both included), saying what it expected: CLI::Range says "not in range" of
+ *  a word that is no number at all (`--budget abc`). NaN is out of every range. */
+template <typename T>
+CLI::Validator number_range(T lo, T hi) {
+  const std::string kind = std::is_integral<T>::value ? "an integer" : "a number";
+  const std::string bounds = CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi);
+  return CLI::Validator(
+      [=](std::string& text) {
+        T value{};
+        if (!CLI::detail::lexical_cast(text, value))
+          return "expected " + kind + " from " + bounds + ", got '" + text + "'";
+        if (!(value >= lo && value <= hi))
+          return "'" + text + "' is out of range (expected " + kind + " from " + bounds + ")";
+        return std::string();
+      },
+      "[" + CLI::detail::to_string(lo) + " - " + CLI::detail::to_string(hi) + "]");
+}
 
 /** @brief The largest --budget: 5,000 times the search's default 20,000 (hours of annealing on a 47-host cluster). */
 constexpr long kMaxBudget = 100000000;
@@ -14,11 +35,11 @@ constexpr long kMaxBudget = 100000000;
 constexpr int kMaxRobustStates = 10000;
 
 /** @brief Checks a --budget value: 0 (the method's default) to kMaxBudget. */
-inline CLI::Range budget_range() { return CLI::Range(0L, kMaxBudget); }
+inline CLI::Validator budget_range() { return number_range(0L, kMaxBudget); }
 
 /** @brief Checks a sampled platform's --max-gpus: at least the sampler's smallest platform (4 GPUs; below, every
  *  draw was skipped and an empty data set written), at most a million GPUs (the scenario bound). */
-inline CLI::Range sampled_gpus_range() { return CLI::Range(4, 1000000); }
+inline CLI::Validator sampled_gpus_range() { return number_range(4, 1000000); }
 
 /** @brief Checks a --seed: a whole number >= 0 ("-1" would wrap to 2^64 - 1 in an unsigned seed). */
 inline CLI::Validator seed_check() {

@@ -56,9 +56,10 @@ expect_usage "near-miss command" "did you mean 'simulate'" "$hulk" simulat "$tin
 expect_usage "unknown option" "unknown option '--bogus' of simulate" "$hulk" simulate "$tiny" --bogus
 expect_usage "near-miss option" "did you mean '--budget'" "$hulk" compare "$tiny" --budgt 5
 expect_usage "bad --budget" "--budget" "$hulk" compare "$tiny" --budget lots
-expect_usage "negative --budget" "--budget: Value -5 not in range 0 to 100000000" "$hulk" place "$tiny" --method search --budget -5
-expect_usage "huge --budget" "--budget: Value 99999999999999 not in range" "$hulk" place "$tiny" --method search --budget 99999999999999
-expect_usage "negative --robust-states" "--robust-states: Value -1 not in range 0 to 10000" "$hulk" compare "$tiny" --robust-states -1
+expect_usage "negative --budget" "--budget: '-5' is out of range (expected an integer from 0 to 100000000)" "$hulk" place "$tiny" --method search --budget -5
+expect_usage "huge --budget" "--budget: '99999999999999' is out of range" "$hulk" place "$tiny" --method search --budget 99999999999999
+expect_usage "--budget not a number" "--budget: expected an integer from 0 to 100000000, got 'abc'" "$hulk" place "$tiny" --method search --budget abc
+expect_usage "negative --robust-states" "--robust-states: '-1' is out of range (expected an integer from 0 to 10000)" "$hulk" compare "$tiny" --robust-states -1
 expect_usage "jobs-eval --out a folder" "--out: cannot write to" "$hulk" jobs-eval --count 1 --out "$tmp"
 expect_usage "bench --csv a folder" "--csv: cannot write to" "$hulk" bench "$tiny" --reps 1 --no-gnn --csv "$tmp"
 expect_usage "sweep with a missing model" "--model: cannot open the model file" "$hulk" sweep "$tiny" \
@@ -89,8 +90,8 @@ expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" -
 expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
 expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
   --seed -1 --out "$tmp/gd-seed"
-expect_usage "bench --reps 0" "--reps: Value 0 not in range 1 to 1000" "$hulk" bench "$tiny" --reps 0 --no-gnn
-expect_usage "gen-data --max-gpus 3" "--max-gpus: Value 3 not in range 4 to 1000000" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
+expect_usage "bench --reps 0" "--reps: '0' is out of range (expected an integer from 1 to 1000)" "$hulk" bench "$tiny" --reps 0 --no-gnn
+expect_usage "gen-data --max-gpus 3" "--max-gpus: '3' is out of range (expected an integer from 4 to 1000000)" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
 expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
 expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --shard 2/2 --out "$tmp/s"
