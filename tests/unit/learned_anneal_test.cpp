@@ -5,16 +5,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "placement_test_platforms.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/scenario/catalog.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/place/random_placer.hpp"
-#include "sim/workload/placement_check.hpp"
 
 namespace hulk {
 namespace {
@@ -75,25 +74,18 @@ TEST(LearnedAnneal, SeveralJobsJointRunNeverWorseThanItsStartAndMovesSharesSomet
 TEST(LearnedAnneal, SeveralJobsNeverSlowerThanRoundRobinAsGreedyIsNot) {
   // The gnn's several-job answer ends with round-robin's placement if that is faster, as greedy's (GreedyPlacer)
   // does; from first-fit greedy's placement (slower than round-robin's on some), with and without the annealing.
-  SamplerOptions options;
-  options.gpu_types = GpuCatalog::builtin().all();
-  options.min_total_gpus = 8;
-  options.max_total_gpus = 64;
-  int compared = 0, start_slower = 0;
-  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
-    const Scenario s = sample_jobs_scenario(seed, 2 + static_cast<int>(seed % 3), options);
-    const Placement round_robin = round_robin_placement(s);
-    if (!placement_problem(s, round_robin, true).empty()) continue;
+  const auto clusters = testing::sampled_jobs_where_round_robin_fits(100);
+  int start_slower = 0;
+  for (const auto& [seed, s] : clusters) {
     const JobsEvaluator ev(s);
     const Placement start = greedy_jobs_first_fit(s);
-    const double round_robin_s = ev.objective_s(round_robin);
-    ++compared;
+    const double round_robin_s = ev.objective_s(round_robin_placement(s));
     start_slower += ev.objective_s(start) > round_robin_s;
     for (const int evaluations : {0, 64})
       EXPECT_LE(ev.objective_s(anneal_learned_placement(s, start, evaluations)), round_robin_s)
           << "seed " << seed << ", " << evaluations << " evaluations";
   }
-  EXPECT_GE(compared, 10);
+  EXPECT_GE(clusters.size(), 10u);
   EXPECT_GE(start_slower, 1);
 }
 

@@ -23,7 +23,6 @@
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/scenario/catalog.hpp"
 #include "sim/place/random_placer.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/workload/placement_check.hpp"
@@ -486,22 +485,15 @@ TEST(MultiJobPlacers, GreedyIsNeverSlowerThanRoundRobin) {
   // Sampled several-job clusters of mixed GPUs where round-robin's placement is valid: greedy (first fit over job
   // orders, then round-robin's placement if faster) is never slower by the jobs' objective, and on some the first
   // fit alone is (so the case is exercised).
-  SamplerOptions options;
-  options.gpu_types = GpuCatalog::builtin().all();
-  options.min_total_gpus = 8;
-  options.max_total_gpus = 64;
-  int compared = 0, first_fit_slower = 0;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    const Scenario s = sample_jobs_scenario(seed, 2 + static_cast<int>(seed % 3), options);
-    const Placement round_robin = round_robin_placement(s);
-    if (!placement_problem(s, round_robin, true).empty()) continue;
+  const auto clusters = testing::sampled_jobs_where_round_robin_fits(300);
+  int first_fit_slower = 0;
+  for (const auto& [seed, s] : clusters) {
     const JobsEvaluator ev(s);
-    const double round_robin_s = ev.objective_s(round_robin);
-    ++compared;
+    const double round_robin_s = ev.objective_s(round_robin_placement(s));
     first_fit_slower += ev.objective_s(greedy_jobs_first_fit(s)) > round_robin_s;
     EXPECT_LE(ev.objective_s(GreedyPlacer().place(s)), round_robin_s) << "seed " << seed;
   }
-  EXPECT_GE(compared, 20);
+  EXPECT_GE(clusters.size(), 20u);
   EXPECT_GE(first_fit_slower, 1);
 }
 

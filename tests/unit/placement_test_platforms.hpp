@@ -2,12 +2,17 @@
 // Scenarios built in code for the placement tests and benchmarks (no YAML, no data files).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/spec.hpp"
 #include "sim/features/scenario_sampler.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/scenario/catalog.hpp"
+#include "sim/workload/placement_check.hpp"
 
 namespace hulk::testing {
 
@@ -185,6 +190,21 @@ inline std::vector<std::vector<int>> swap_walk(std::vector<int> hosts, int steps
     walk.push_back(hosts);
   }
   return walk;
+}
+
+/** Several-job clusters of the sampler (2-4 jobs, 8-64 GPUs of the builtin catalog's types) for seeds 1..last, with
+ *  each one's seed: those on which round-robin's placement is valid, memory included (the others are skipped). */
+inline std::vector<std::pair<std::uint64_t, Scenario>> sampled_jobs_where_round_robin_fits(std::uint64_t last) {
+  SamplerOptions options;
+  options.gpu_types = GpuCatalog::builtin().all();
+  options.min_total_gpus = 8;
+  options.max_total_gpus = 64;
+  std::vector<std::pair<std::uint64_t, Scenario>> out;
+  for (std::uint64_t seed = 1; seed <= last; ++seed) {
+    Scenario s = sample_jobs_scenario(seed, 2 + static_cast<int>(seed % 3), options);
+    if (placement_problem(s, round_robin_placement(s), true).empty()) out.emplace_back(seed, std::move(s));
+  }
+  return out;
 }
 
 }  // namespace hulk::testing
