@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <stdexcept>
+#include <string>
 
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
@@ -190,16 +192,26 @@ std::string YamlReader::name(const YAML::Node& node, const std::string& key) con
 }
 
 namespace {
-/** A quoted scalar ("3", '0.4') is a string in YAML: taking it as a number would be a guess. */
-bool quoted(const YAML::Node& node) { return node.Tag() == "!"; }
-std::string quoted_message(const char* expected, const std::string& text) {
-  return std::string("expected ") + expected + ", got the quoted string '" + text + "' (write it without quotes)";
+/** Why a scalar is not taken as `expected` for its quotes or tag ("" when it is): a quoted scalar ("3", '0.4') or a
+ *  tagged one (!!str 3, !foo 3) is a string or something else in YAML, and taking it as a number would be a guess.
+ *  Plain scalars are taken, and those with one of `core_tags` (YAML's own int, float, bool). */
+std::string tag_problem(const YAML::Node& node, const char* expected, const std::string& text,
+                        std::initializer_list<const char*> core_tags) {
+  const std::string& tag = node.Tag();
+  if (tag == "?") return "";
+  const std::string core = "tag:yaml.org,2002:";
+  for (const char* t : core_tags)
+    if (tag == core + t) return "";
+  if (tag == "!")
+    return std::string("expected ") + expected + ", got the quoted string '" + text + "' (write it without quotes)";
+  const std::string shown = tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
+  return std::string("expected ") + expected + ", got '" + text + "' tagged " + shown + " (write it without the tag)";
 }
 }  // namespace
 
 long long YamlReader::integer(const YAML::Node& node, const std::string& key, long long min, long long max) const {
   const std::string text = scalar(node, key, "an integer");
-  if (quoted(node)) fail(node, key, quoted_message("an integer", text));
+  if (const std::string why = tag_problem(node, "an integer", text, {"int"}); !why.empty()) fail(node, key, why);
   long long v = 0;
   // Below the range names its lower end only when the upper one is a 64-bit limit nobody writes; above it, both.
   const std::string range = "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
@@ -222,7 +234,7 @@ long long YamlReader::integer(const YAML::Node& node, const std::string& key, lo
 
 double YamlReader::number(const YAML::Node& node, const std::string& key) const {
   const std::string text = scalar(node, key, "a number");
-  if (quoted(node)) fail(node, key, quoted_message("a number", text));
+  if (const std::string why = tag_problem(node, "a number", text, {"int", "float"}); !why.empty()) fail(node, key, why);
   double v = 0;
   if (!YAML::convert<double>::decode(node, v) || !std::isfinite(v))
     fail(node, key, "expected a number, got '" + text + "'");
@@ -231,7 +243,7 @@ double YamlReader::number(const YAML::Node& node, const std::string& key) const 
 
 bool YamlReader::boolean(const YAML::Node& node, const std::string& key) const {
   const std::string text = scalar(node, key, "true or false");
-  if (quoted(node)) fail(node, key, quoted_message("true or false", text));
+  if (const std::string why = tag_problem(node, "true or false", text, {"bool"}); !why.empty()) fail(node, key, why);
   bool v = false;
   if (!YAML::convert<bool>::decode(node, v)) fail(node, key, "expected true or false, got '" + text + "'");
   return v;
