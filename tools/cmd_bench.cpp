@@ -155,6 +155,14 @@ void bench_file(const std::string& file, BenchArgs& args) {
   std::printf("  analytic evaluator%s: %s\n", has_several_jobs(s) ? " (the jobs' objective)" : "",
               std::isnan(rate) ? "n/a (the estimate of the placement is not finite)"
                                : ("median " + std::to_string(std::lround(rate)) + " evaluations/s (one core)").c_str());
+  std::vector<double> greedy_ms;
+  for (int i = 0; i < args.reps; ++i) {
+    PipelineMemo::process().clear();  // timed cold, as in a process of its own
+    const auto t0 = std::chrono::steady_clock::now();
+    make_placer("greedy")->place(s);
+    greedy_ms.push_back(1e3 * seconds_since(t0));
+  }
+  std::printf("  greedy placement (the greedy method, as compare runs it): median %.1f ms\n", median(greedy_ms));
   // The registry's "search", the one compare/place/reproduce report: annealing restarts + SimGrid checks.
   MethodOptions search_options;
   search_options.budget = args.budget;

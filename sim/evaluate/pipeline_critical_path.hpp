@@ -127,7 +127,11 @@ struct PipelineLinks {
  *  least of weight / flows over its links); SimGrid's fair sharing restricted to these pipelines
  *  (PipelineLinks::replicas of them). It arrives one route latency after it left (latency_at_receiver).
  *  @param fwd_s,bwd_s per-stage op durations (s), replicas x p (replica-major); @param last_end_s if non-null,
- *  receives per stage slot (replica-major) the end of its last op and p2p waits (s). @return that end, max over all stages (s). Monotone non-decreasing in every input. */
+ *  receives per stage slot (replica-major) the end of its last op and p2p waits (s). @return that end, max over all stages (s).
+ *  Without route link ids (independent transfers) this is a longest path through max-plus precedences, monotone
+ *  non-decreasing in every input (lower_bound.hpp relies on it). With shared links it is not always: a slower message
+ *  can leave a link free at a better time for another (the evaluator's DP-loaded second pass, approximation 7, has
+ *  come out faster than its first on a sampled GPipe job of dp 5 x pp 9, docs/speed.md). */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
                            const PipelineLinks& links, double* last_end_s, PipelineScratch& scratch);
 

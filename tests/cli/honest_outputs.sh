@@ -106,6 +106,7 @@ done
 # 7. bench times the search compare runs, and says so.
 "$hulk" bench "$tiny" --reps 1 --no-gnn >"$tmp/b.txt" 2>"$tmp/b.err" || fail "bench failed: $(cat "$tmp/b.err")"
 grep -q "search (as compare runs it: 4 annealing restarts + SimGrid check" "$tmp/b.txt" && ok "bench names its search" || { fail "bench output:"; cat "$tmp/b.txt"; }
+grep -Eq "greedy placement \(the greedy method, as compare runs it\): median [0-9.]+ ms" "$tmp/b.txt" && ok "bench times greedy" || { fail "bench output (greedy):"; cat "$tmp/b.txt"; }
 
 # 8. bench on several jobs names every job, rates the jobs' objective and simulates the objective compare reports.
 source_dir="$(readlink -f "${3:-$2/..}")"
