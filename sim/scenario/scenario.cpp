@@ -18,6 +18,18 @@
 namespace hulk {
 namespace {
 
+/** An int field whose bounds validate_job_with checks (scenarios/README.md "Bounds"). A value past the int type is
+ *  refused here naming the key's own bound `max` (<= 1e9), not the type's; within the type the bounds check says
+ *  why the bound is what it is. */
+int bounded_int(const YamlReader& r, const YAML::Node& node, const std::string& key, long long max) {
+  try {
+    return static_cast<int>(r.integer(node, key, -1000000000, 1000000000));
+  } catch (const InputError&) {
+    r.integer(node, key, 1, max);  // fails too, with the key's range where the value was only too large
+    throw;
+  }
+}
+
 ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::string& key) {
   r.check_keys(node, key, {"preset", "name", "layers", "hidden", "heads", "seq_len", "vocab"});
   ModelSpec m;
@@ -37,22 +49,22 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
   }
   // Explicit keys override the preset; without a preset all five are required.
   // Each field is independent of the others: a problem in one is collected and the next is still read.
-  auto field = [&](const char* k, int& out) {
+  auto field = [&](const char* k, int& out, long long max) {
     const std::string path = key + "." + k;
     r.collect([&] {
       if (node[k])
-        out = static_cast<int>(r.integer(node[k], path, -1000000000, 1000000000));
+        out = bounded_int(r, node[k], path, max);
       else if (!preset)
         r.fail(node, path,
                std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
                    "layers, hidden, heads, seq_len, vocab)");
     });
   };
-  field("layers", m.layers);
-  field("hidden", m.hidden);
-  field("heads", m.heads);
-  field("seq_len", m.seq_len);
-  field("vocab", m.vocab);
+  field("layers", m.layers, bounds::kMaxLayers);
+  field("hidden", m.hidden, bounds::kMaxHidden);
+  field("heads", m.heads, bounds::kMaxHeads);
+  field("seq_len", m.seq_len, bounds::kMaxSeqLen);
+  field("vocab", m.vocab, bounds::kMaxVocab);
   if (node["name"]) r.collect([&] { m.name = r.name(node["name"], key + ".name"); });
   return m;
 }
@@ -80,20 +92,20 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
   // in code).
   r.collect([&] { j.model = parse_model(r, r.require(job, key, "model"), key + ".model"); });
-  const auto int_of = [&](const YAML::Node& n, const std::string& k, int& out) {
-    r.collect([&] { out = static_cast<int>(r.integer(n, k, -1000000000, 1000000000)); });
+  const auto int_of = [&](const YAML::Node& n, const std::string& k, int& out, long long max) {
+    r.collect([&] { out = bounded_int(r, n, k, max); });
   };
   if (job["precision"])
     r.collect([&] { j.precision = r.one_of(job["precision"], key + ".precision", {"fp16", "bf16", "fp32"}); });
-  r.collect([&] { int_of(r.require(job, key, "global_batch"), key + ".global_batch", j.global_batch); });
-  if (job["micro_batch"]) int_of(job["micro_batch"], key + ".micro_batch", j.micro_batch);
+  r.collect([&] { int_of(r.require(job, key, "global_batch"), key + ".global_batch", j.global_batch, bounds::kMaxGlobalBatch); });
+  if (job["micro_batch"]) int_of(job["micro_batch"], key + ".micro_batch", j.micro_batch, bounds::kMaxMicroBatch);
   if (job["parallelism"]) {
     r.collect([&] {
       const YAML::Node par = job["parallelism"];
       r.check_keys(par, key + ".parallelism", {"dp", "tp", "pp"});
-      if (par["dp"]) int_of(par["dp"], key + ".parallelism.dp", j.par.dp);
-      if (par["tp"]) int_of(par["tp"], key + ".parallelism.tp", j.par.tp);
-      if (par["pp"]) int_of(par["pp"], key + ".parallelism.pp", j.par.pp);
+      if (par["dp"]) int_of(par["dp"], key + ".parallelism.dp", j.par.dp, bounds::kMaxDegree);
+      if (par["tp"]) int_of(par["tp"], key + ".parallelism.tp", j.par.tp, bounds::kMaxDegree);
+      if (par["pp"]) int_of(par["pp"], key + ".parallelism.pp", j.par.pp, bounds::kMaxDegree);
     });
   }
   if (job["schedule"]) r.collect([&] { j.schedule = r.one_of(job["schedule"], key + ".schedule", {"1f1b", "gpipe"}); });
@@ -101,7 +113,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] {
       j.collective = r.one_of(job["collective"], key + ".collective", {"ring", "hierarchical", "tree"});
     });
-  if (job["iterations"]) int_of(job["iterations"], key + ".iterations", j.iterations);
+  if (job["iterations"]) int_of(job["iterations"], key + ".iterations", j.iterations, bounds::kMaxIterations);
   if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], key + ".utilisation"); });
   if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], key + ".check_memory"); });
   // Megatron-LM knobs (issue 9); their effects on time and memory are in scenarios/README.md and cost_model.cpp.
