@@ -22,6 +22,14 @@ inline std::string escape_control_chars(const std::string& text) {
   return out;
 }
 
+/** @brief Index of the first control character of `text` (below 0x20, or DEL), or std::string::npos: names with
+ *  them would break the one-line messages and the CSV and trace outputs that carry names. */
+inline std::size_t first_control_char(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f) return i;
+  return std::string::npos;
+}
+
 /** @brief A problem with user input (scenario, platform, data file, placement file, model file).
  *  what() is the complete one-line message: "FILE:LINE: KEY: message (expected ...)". */
 class InputError : public std::runtime_error {

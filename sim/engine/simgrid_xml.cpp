@@ -48,6 +48,24 @@ int gpus_of(const SimgridXmlOptions& options, const std::string& name) {
   return options.has_default ? options.default_gpus.count : 0;
 }
 
+/** The first entity of the file no run could use ({"what", "name", "detail"}), or null: a host without a positive
+ *  speed (SimGrid aborts its simulation; hulk takes GPU speeds from the scenario, but SimGrid still needs one), a
+ *  WIFI link (SimGrid needs each host's rate on it, which hulk does not set: it crashed), a host or zone name with
+ *  a control character (names go into every message and output file). */
+nlohmann::json unusable_entities(const sg4::Engine& engine, const std::vector<sg4::Host*>& hosts) {
+  for (const sg4::Host* h : hosts) {
+    if (!(h->get_speed() > 0) || !std::isfinite(h->get_speed()))
+      return {{"what", "speed"}, {"name", h->get_name()}, {"detail", h->get_speed()}};
+    if (first_control_char(h->get_name()) != std::string::npos) return {{"what", "host name"}, {"name", h->get_name()}};
+    const sg4::NetZone* zone = h->get_englobing_zone();
+    if (zone && first_control_char(zone->get_name()) != std::string::npos)
+      return {{"what", "zone name"}, {"name", zone->get_name()}};
+  }
+  for (const sg4::Link* l : engine.get_all_links())
+    if (l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI) return {{"what", "wifi"}, {"name", l->get_name()}};
+  return nullptr;
+}
+
 /** For each host the options give several GPUs: SimGrid's route from it to itself (its ranks' messages to each other
  *  go there), as {host index, latency, bottleneck bandwidth (0: no link, SimGrid's loopback), links}. Then one
  *  message from each such host without links to itself: where the zone has no loopback either (a torus cluster),
@@ -109,6 +127,10 @@ nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
     if (engine.host_by_name_or_null(h->get_name()) == h && seen.insert(h->get_name()).second) hosts.push_back(h);
 
   nlohmann::json out;
+  if (const nlohmann::json unusable = unusable_entities(engine, hosts); !unusable.is_null()) {
+    out["unusable"] = unusable;
+    return out;
+  }
   out["hosts"] = nlohmann::json::array();
   for (sg4::Host* h : hosts) {
     const sg4::NetZone* zone = h->get_englobing_zone();
@@ -162,6 +184,27 @@ std::string simgrid_message_of(const std::string& path) {
   return std::regex_replace(last, prefix, "");
 }
 
+/** Throws the InputError for an entity unusable_entities found. */
+[[noreturn]] void refuse_unusable(const SimgridXmlOptions& options, const nlohmann::json& what) {
+  const std::string kind = what.at("what").get<std::string>();
+  const std::string name = escape_control_chars(what.at("name").get<std::string>());
+  std::string message;
+  if (kind == "speed") {
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "%g", what.at("detail").get<double>());
+    message = "host '" + name + "' has speed " + speed + " flop/s" +
+              " (expected a positive speed, e.g. speed=\"1Gf\": hulk takes GPU speeds from the scenario's gpus:, "
+              "but SimGrid needs one to simulate the host)";
+  } else if (kind == "wifi") {
+    message = "link '" + name + "' has sharing_policy=\"WIFI\" (expected SHARED, SPLITDUPLEX or FATPIPE: hulk "
+              "simulates wired links only)";
+  } else {
+    message = "the " + kind + " '" + name + "' has a control character (expected a name without line breaks, tabs "
+              "or other control characters: names go into every message and output file)";
+  }
+  throw InputError(options.file, 0, "platform.simgrid.file", message);
+}
+
 /** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. The child's stderr goes to
  *  a temporary file, whose last line (SimGrid's own message) joins the one-line error instead of a second line. */
 nlohmann::json load_description(const SimgridXmlOptions& options) {
@@ -207,6 +250,7 @@ nlohmann::json load_description(const SimgridXmlOptions& options) {
                                 "messages over it), e.g. a <route> from the host to itself, or one GPU per host"
                               : ""));
   }
+  if (desc.contains("unusable")) refuse_unusable(options, desc["unusable"]);
   return desc;
 }
 

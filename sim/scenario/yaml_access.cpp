@@ -184,10 +184,9 @@ std::string YamlReader::str(const YAML::Node& node, const std::string& key) cons
 
 std::string YamlReader::name(const YAML::Node& node, const std::string& key) const {
   const std::string text = str(node, key);
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
-      fail(node, key, "expected a name without control characters (a line break, tab or NUL), got one at byte " +
-                          std::to_string(i + 1));
+  if (const std::size_t i = first_control_char(text); i != std::string::npos)
+    fail(node, key, "expected a name without control characters (a line break, tab or NUL), got one at byte " +
+                        std::to_string(i + 1));
   return text;
 }
 
