@@ -1,6 +1,9 @@
 // `--set a.b.c=value` overrides, applied to the YAML tree before any validation so that an overridden value is
 // checked exactly like a value written in the file.
+#include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/scenario/scenario_parts.hpp"
@@ -93,6 +96,40 @@ YAML::Node override_value(const Override& ov, const std::string& file) {
   }
 }
 
+/** The nodes of a document that more than one key or list entry refers to (YAML anchors and their aliases): an
+ *  override through one would change every place that shares it (yaml-cpp assigns into the shared node). Each
+ *  node is visited once: nodes are bucketed by their mark (an alias has its anchor's), compared by identity. */
+std::vector<YAML::Node> shared_nodes(const YAML::Node& root) {
+  std::map<std::pair<int, int>, std::vector<YAML::Node>> seen;  // (line, column) -> nodes there
+  std::vector<YAML::Node> shared, stack{root};
+  while (!stack.empty()) {
+    YAML::Node n;
+    n.reset(stack.back());
+    stack.pop_back();
+    std::vector<YAML::Node>& here = seen[{n.Mark().line, n.Mark().column}];
+    bool again = false;
+    for (const YAML::Node& other : here) again = again || other.is(n);
+    if (again) {
+      bool listed = false;
+      for (const YAML::Node& other : shared) listed = listed || other.is(n);
+      if (!listed) shared.push_back(n);
+      continue;
+    }
+    here.push_back(n);
+    if (n.IsSequence())
+      for (const auto& c : n) stack.push_back(c);
+    else if (n.IsMap())
+      for (const auto& kv : n) stack.push_back(kv.second);
+  }
+  return shared;
+}
+
+bool is_shared(const YAML::Node& n, const std::vector<YAML::Node>& shared) {
+  for (const YAML::Node& s : shared)
+    if (s.is(n)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
@@ -125,6 +162,15 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
                        "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
     const YAML::Node value = override_value(ov, file);
     if (!root.IsMap()) throw InputError(file, 0, ov.key, "cannot override: the scenario is not a map");
+    const std::vector<YAML::Node> shared = shared_nodes(root);
+    // A path through an anchor's node would change its aliases too, without a word: refused, naming the place.
+    const auto unshared = [&](const YAML::Node& n, const std::string& at) {
+      if (n.IsDefined() && is_shared(n, shared))
+        throw InputError(file, n.Mark().line + 1, ov.key,
+                         "'" + at + "' is a YAML anchor's value that other keys share through aliases (*name): "
+                         "overriding it would change them all (expected a path to a value written once: write "
+                         "this one out without the alias)");
+    };
     YAML::Node cur;
     cur.reset(root);  // reset() rebinds; operator= would overwrite the referenced node (yaml-cpp semantics)
     std::string path;
@@ -142,6 +188,7 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
           throw InputError(
               file, 0, ov.key,
               "no element '" + p + "' in '" + path + "' (expected an index or a name: " + element_names(cur) + ")");
+        unshared(cur[static_cast<std::size_t>(idx)], here);
         if (last) {
           cur[static_cast<std::size_t>(idx)] = value;
         } else {
@@ -149,6 +196,12 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
           cur.reset(child);
         }
       } else if (cur.IsMap() || cur.IsNull()) {
+        const YAML::Node& ccur = cur;  // const: a lookup that creates no entry
+        if (last && cur.IsMap() && is_shared(ccur[p], shared)) {
+          cur.remove(p);  // a shared value replaced whole: the key gets a node of its own, the aliases keep theirs
+        } else if (cur.IsMap()) {
+          unshared(ccur[p], here);
+        }
         if (last) {
           cur[p] = value;
         } else {

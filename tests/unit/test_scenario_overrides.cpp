@@ -1,6 +1,10 @@
 // `--set key=value` overrides: applied before validation, shortcuts, list addressing, and errors naming the key.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include "sim/core/errors.hpp"
 #include "sim/methods/scenario_loading.hpp"
 
@@ -178,4 +182,30 @@ TEST(Overrides, AnAliasThatContainsItselfIsAnErrorNotACrash) {
   EXPECT_EQ(key, "description");
   EXPECT_NE(error_of({{"job.model", "&a {preset: *a}"}}).find("nests deeper than"), std::string::npos);
   EXPECT_NE(error_of({{"description", "{[1, 2]: x}"}}).find("map key that is a list or a map"), std::string::npos);
+}
+
+TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
+  // yaml-cpp assigns into the node an anchor and its aliases share: `--set` into tokyo's host_link changed
+  // virginia's too, without a word (an outside probe). Into a shared value: refused; the value replaced whole: only
+  // the named key gets the new one.
+  std::ifstream in(example());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string link = "host_link: {bandwidth: 10Gbps, latency: 50us}";
+  const std::size_t first = text.find(link), second = text.find(link, first + 1);
+  ASSERT_NE(second, std::string::npos);
+  text.replace(second, link.size(), "host_link: *nic");
+  text.replace(first, link.size(), "host_link: &nic {bandwidth: 10Gbps, latency: 50us}");
+  const std::string path = ::testing::TempDir() + "/aliased-host-link.yaml";
+  std::ofstream(path) << text;
+  const Scenario plain = load_scenario_file(path);
+  ASSERT_EQ(plain.platform.hosts.front().host_link.bandwidth_Bps, plain.platform.hosts.back().host_link.bandwidth_Bps);
+  try {
+    load_scenario_file(path, {{"regions.tokyo.host_link.bandwidth", "1Gbps"}});
+    ADD_FAILURE() << "an override into an aliased map was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("other keys share through aliases"), std::string::npos) << e.what();
+  }
+  const Scenario whole = load_scenario_file(path, {{"regions.tokyo.host_link", "{bandwidth: 1Gbps, latency: 50us}"}});
+  EXPECT_DOUBLE_EQ(whole.platform.hosts.back().host_link.bandwidth_Bps, 1.25e8);   // tokyo
+  EXPECT_DOUBLE_EQ(whole.platform.hosts.front().host_link.bandwidth_Bps, 1.25e9);  // virginia keeps its 10 Gbps
 }
