@@ -64,9 +64,10 @@ std::string time_problem(const std::string& text, double& out) {
 
 std::string share_problem(const std::string& text, double max_factor, const std::string& what, double& out) {
   double f = 0;
-  const std::string range = "(0%, " + std::to_string(static_cast<long long>(max_factor * 100)) + "%]";
+  const std::string range = "[0.01%, " + std::to_string(static_cast<long long>(max_factor * 100)) + "%]";
   if (!percent(text, f)) return "'" + text + "' is not a percentage: expected " + what + " like '50%'";
-  if (!(f > 0 && f <= max_factor)) return "'" + text + "' is out of range (expected " + what + " in " + range + ")";
+  if (!(f >= kMinShareFactor * (1 - 1e-12) && f <= max_factor))  // "0.01%" / 100 may round below 1e-4
+    return "'" + text + "' is out of range (expected " + what + " in " + range + ")";
   out = f;
   return "";
 }

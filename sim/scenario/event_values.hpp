@@ -10,6 +10,9 @@ namespace hulk::detail {
 
 /** @brief Largest "N%" factor of a bandwidth or speed event (10000%). */
 constexpr double kMaxEventFactor = 100;
+/** @brief Smallest "N%" factor of any share (0.01%): a link or GPU at most 10,000 times slower than its own. Without
+ *  it '1e-300%' passed and an iteration lasted 1e301 s, past every absolute bound (scenarios/README.md "Bounds"). */
+constexpr double kMinShareFactor = 1e-4;
 
 /** @brief s without leading and trailing white space. */
 std::string trim(const std::string& s);

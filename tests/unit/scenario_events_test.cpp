@@ -216,6 +216,10 @@ TEST(ScenarioEvents, BadEventsAreOneLineAtTheEntry) {
   expect_bad_event("{at: 1s, link: {host: us-east-0}, for: 60s}", "events[0]", "needs bandwidth, latency or both");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: 0%}", "events[0].bandwidth", "out of range");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: -10%}", "events[0].bandwidth", "out of range");
+  // A share too small to mean anything: '1e-300%' passed and an iteration lasted 1e301 s (an outside probe).
+  expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: 1e-300%}", "events[0].bandwidth",
+                   "in [0.01%, 10000%]");
+  expect_bad_event("{at: 1s, host: us-east-0, speed: 0.009%}", "events[0].speed", "in [0.01%, 10000%]");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: ten%}", "events[0].bandwidth", "not a percentage");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: fast}", "events[0].bandwidth",
                    "or a share of the link's own bandwidth like '10%'");
@@ -555,7 +559,7 @@ TEST(ScenarioRobust, BadValues) {
   expect_bad("{bandwidth: 10%}", "robust.pair_probability", "missing key 'pair_probability'");
   expect_bad("{pair_probability: 0.1}", "robust.bandwidth", "missing key 'bandwidth'");
   expect_bad("{pair_probability: 0.1, bandwidth: 0%}", "robust.bandwidth", "out of range");
-  expect_bad("{pair_probability: 0.1, bandwidth: 150%}", "robust.bandwidth", "in (0%, 100%]");
+  expect_bad("{pair_probability: 0.1, bandwidth: 150%}", "robust.bandwidth", "in [0.01%, 100%]");
   expect_bad("{pair_probability: 0.1, bandwidth: 1Gbps}", "robust.bandwidth", "not a percentage");
   expect_bad("{pair_probability: 0.1, bandwidth: 10%, samples: 0}", "robust.samples", "expected an integer in [1, ");
   expect_bad("{pair_probability: 0.1, bandwidth: 10%, seed: -1}", "robust.seed", "expected an integer >= 0");
