@@ -25,6 +25,9 @@ struct SimgridXmlOptions {
   bool has_default = false;                     ///< false: only hosts listed in per_host carry GPUs
   std::map<std::string, XmlHostGpus> per_host;  ///< host name -> GPUs
   LinkSpec intra_host{150e9, 2e-6};             ///< GPU<->GPU inside a host
+  /** @brief Most hosts the file may have (the scenario's bound): the describer refuses more before it lists every
+   *  pair's route (0 = no limit). */
+  long long max_hosts = 0;
 };
 
 /** @brief Describes an XML platform as a PlatformSpec. @throws InputError naming the XML file. */

@@ -127,6 +127,10 @@ nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
     if (engine.host_by_name_or_null(h->get_name()) == h && seen.insert(h->get_name()).second) hosts.push_back(h);
 
   nlohmann::json out;
+  if (options.max_hosts > 0 && static_cast<long long>(hosts.size()) > options.max_hosts) {
+    out["unusable"] = {{"what", "count"}, {"name", ""}, {"detail", hosts.size()}, {"max", options.max_hosts}};
+    return out;
+  }
   if (const nlohmann::json unusable = unusable_entities(engine, hosts); !unusable.is_null()) {
     out["unusable"] = unusable;
     return out;
@@ -195,6 +199,10 @@ std::string simgrid_message_of(const std::string& path) {
     message = "host '" + name + "' has speed " + speed + " flop/s" +
               " (expected a positive speed, e.g. speed=\"1Gf\": hulk takes GPU speeds from the scenario's gpus:, "
               "but SimGrid needs one to simulate the host)";
+  } else if (kind == "count") {
+    message = "the file has " + std::to_string(what.at("detail").get<long long>()) + " hosts (expected at most " +
+              std::to_string(what.at("max").get<long long>()) + ": routes are kept for every pair of hosts, and " +
+              "memory grows with the square)";
   } else if (kind == "wifi") {
     message = "link '" + name + "' has sharing_policy=\"WIFI\" (expected SHARED, SPLITDUPLEX or FATPIPE: hulk "
               "simulates wired links only)";

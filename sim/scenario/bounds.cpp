@@ -43,6 +43,9 @@ void check(std::vector<std::string>& out, const std::string& where, double value
 
 std::vector<std::string> platform_bound_problems(const PlatformSpec& p) {
   std::vector<std::string> out;
+  if (static_cast<long long>(p.hosts.size()) > bounds::kMaxHosts)
+    return {std::to_string(p.hosts.size()) + " servers (expected at most " + std::to_string(bounds::kMaxHosts) +
+            " in all: routes are kept for every pair of servers, and memory grows with the square)"};
   for (const HostSpec& h : p.hosts) {
     const std::string w = "host " + h.name;
     if (h.gpus < 0 || h.gpus > bounds::kMaxGpusPerHost)

@@ -30,7 +30,10 @@ extern const Bound kMemory;         ///< a GPU's memory, bytes
 extern const Bound kTcpWindow;      ///< SimGrid's TCP window (0 = no cap is handled before), bytes
 
 /** @brief Integer bounds: each count is in [1, max] (scenarios/README.md gives the reason of each). */
-constexpr long long kMaxHostsPerRegion = 100000;         ///< servers per region
+/** @brief Servers of a platform, all regions (any source): routes are kept for every pair, so memory grows with the
+ *  square (4,096 single-GPU servers: 1.1 GB to place, 2.7 GB to simulate; 100,000 ran out of memory). */
+constexpr long long kMaxHosts = 4096;
+constexpr long long kMaxHostsPerRegion = kMaxHosts;      ///< servers per region
 constexpr long long kMaxGpusPerHost = 64;                ///< GPUs per server (any platform source)
 constexpr long long kMaxLayers = 1000;                   ///< transformer layers
 constexpr long long kMaxHidden = 131072;                 ///< hidden size, elements

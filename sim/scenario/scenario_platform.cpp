@@ -130,6 +130,11 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
     r.fail(reg["hosts"], key + ".hosts",
            "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
                std::to_string(kMaxGpus) + ")");
+  if (static_cast<long long>(p.hosts.size()) + hosts > bounds::kMaxHosts)
+    r.fail(reg["hosts"], key + ".hosts",
+           "the platform would have " + std::to_string(p.hosts.size() + hosts) + " servers (expected at most " +
+               std::to_string(bounds::kMaxHosts) + " in all: routes are kept for every pair of servers, and memory "
+               "grows with the square)");
   for (int h = 0; h < hosts; ++h) {
     HostSpec hs;
     hs.name = prefix + "-" + std::to_string(h);
@@ -320,6 +325,7 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
   const std::string key = "platform.simgrid";
   r.check_keys(node, key, {"file", "gpus", "intra_host"});
   SimgridXmlOptions o;
+  o.max_hosts = bounds::kMaxHosts;
   const YAML::Node file = r.require(node, key, "file");
   o.file = resolve_path(base_dir, r.str(file, key + ".file"));
   if (!path_exists(o.file, false))

@@ -225,7 +225,7 @@ TEST(Scenario, BadInputsNameKeyLineAndExpectation) {
       {"duplicate region", "name: west", "name: east", "platform.regions.1.name", 8, "duplicate region name 'east'"},
       {"zero hosts", "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
        "hosts: 0\n      gpus_per_host: 2\n      gpu: V100", "platform.regions.1.hosts", 9,
-       "expected an integer in [1, 100000], got 0"},
+       "expected an integer in [1, 4096], got 0"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.label);
@@ -392,9 +392,9 @@ TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
   EXPECT_EQ(f.line, 19);
   EXPECT_NE(f.what.find("duplicate key 'job' (first at line 14)"), std::string::npos) << f.what;
   f = load_error("huge.yaml", replace(kBase, "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
-                                      "hosts: 90000\n      gpus_per_host: 64\n      gpu: V100"));
+                                      "hosts: 4095\n      gpus_per_host: 64\n      gpu: V100"));
   EXPECT_EQ(f.key, "platform.regions.1.hosts");
-  EXPECT_NE(f.what.find("expected at most 1000000"), std::string::npos) << f.what;
+  EXPECT_NE(f.what.find("servers (expected at most 4096 in all"), std::string::npos) << f.what;
   f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));
   EXPECT_EQ(f.key, "platform.regions.1.host_prefix");
   EXPECT_NE(f.what.find("host name 'east-0' is generated twice"), std::string::npos) << f.what;

@@ -140,8 +140,8 @@ TEST(Bounds, HostsAndGpusPerHost) {
   expect_refused(load_edited("gpus_per_host: 2\n      gpu: V100", "gpus_per_host: 65\n      gpu: V100"),
                  "platform.regions.0.gpus_per_host", "expected an integer in [1, 64], got 65");
   expect_refused(load_edited("hosts: 4\n      gpus_per_host: 2\n      gpu: V100",
-                             "hosts: 100001\n      gpus_per_host: 2\n      gpu: V100"),
-                 "platform.regions.0.hosts", "expected an integer in [1, 100000], got 100001");
+                             "hosts: 4097\n      gpus_per_host: 2\n      gpu: V100"),
+                 "platform.regions.0.hosts", "expected an integer in [1, 4096], got 4097");
 }
 
 TEST(Bounds, ModelDimensions) {

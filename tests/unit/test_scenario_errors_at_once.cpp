@@ -160,7 +160,7 @@ TEST(ErrorsAtOnce, SeveralBadRegionsAndPairs) {
                                        {"gpus_per_host: 2\n      gpu: V", "gpus_per_host: 99\n      gpu: V"}}));
   const std::vector<std::string> lines = error_lines(path);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_NE(lines[0].find("platform.regions.0.hosts: expected an integer in [1, 100000], got 0"), std::string::npos);
+  EXPECT_NE(lines[0].find("platform.regions.0.hosts: expected an integer in [1, 4096], got 0"), std::string::npos);
   EXPECT_NE(lines[1].find("platform.regions.1.gpus_per_host: expected an integer in [1, 64], got 99"),
             std::string::npos);
   // Three regions, two bad pairs: both reported.
