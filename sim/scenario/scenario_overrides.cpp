@@ -52,17 +52,21 @@ bool is_index(const std::string& s) {
   return true;
 }
 
-// Position of a list element addressed by index or by its `name:`; -1 if absent.
+/** find_element's answer when `part` is an index of one element and the name of another. */
+constexpr long kAmbiguousElement = -2;
+
+// Position of a list element addressed by index or by its `name:`; -1 if absent, kAmbiguousElement if the index
+// and a name point at different elements (jobs named "0" and "1").
 long find_element(const YAML::Node& list, const std::string& part) {
-  if (is_index(part)) {
-    const long i = std::stol(part);
-    return i < static_cast<long>(list.size()) ? i : -1;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
+  long named = -1;
+  for (std::size_t i = 0; i < list.size() && named < 0; ++i) {
     const YAML::Node e = list[i];
-    if (e.IsMap() && e["name"] && e["name"].IsScalar() && e["name"].Scalar() == part) return static_cast<long>(i);
+    if (e.IsMap() && e["name"] && e["name"].IsScalar() && e["name"].Scalar() == part) named = static_cast<long>(i);
   }
-  return -1;
+  if (!is_index(part)) return named;
+  const long i = std::stol(part);
+  const long indexed = i < static_cast<long>(list.size()) ? i : -1;
+  return named >= 0 && indexed >= 0 && named != indexed ? kAmbiguousElement : indexed >= 0 ? indexed : named;
 }
 
 std::string element_names(const YAML::Node& list) {
@@ -180,6 +184,10 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
       std::string here = path.empty() ? p : path + "." + p;
       if (cur.IsSequence()) {
         const long idx = find_element(cur, p);
+        if (idx == kAmbiguousElement)
+          throw InputError(file, 0, ov.key,
+                           "'" + p + "' in '" + path + "' is both an index and the name of another element (expected "
+                           "an unambiguous name or index: " + element_names(cur) + ")");
         // The loader's key paths use indices: "platform.regions.1", and "jobs[1]" and "events[1]" at the top.
         if (idx >= 0)
           here = path == "jobs" || path == "events" ? path + "[" + std::to_string(idx) + "]"

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <utility>
 #include <string>
 
 #include "sim/core/errors.hpp"
@@ -208,4 +209,27 @@ TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
   const Scenario whole = load_scenario_file(path, {{"regions.tokyo.host_link", "{bandwidth: 1Gbps, latency: 50us}"}});
   EXPECT_DOUBLE_EQ(whole.platform.hosts.back().host_link.bandwidth_Bps, 1.25e8);   // tokyo
   EXPECT_DOUBLE_EQ(whole.platform.hosts.front().host_link.bandwidth_Bps, 1.25e9);  // virginia keeps its 10 Gbps
+}
+
+TEST(Overrides, AnIndexThatIsAnotherJobsNameIsRefused) {
+  // Jobs named "1" (index 0) and "0" (index 1): `jobs.0` set job "1" without a word (an outside probe).
+  std::ifstream in(std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-jobs.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"name: bert ", "name: \"1\" "},
+                                 std::pair<std::string, std::string>{"name: gpt\n", "name: \"0\"\n"}}) {
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  const std::string path = ::testing::TempDir() + "/numbered-jobs.yaml";
+  std::ofstream(path) << text;
+  try {
+    load_scenario_file(path, {{"jobs.0.iterations", "2"}});
+    ADD_FAILURE() << "an ambiguous element was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is both an index and the name of another element"), std::string::npos)
+        << e.what();
+  }
+  // Names that are not another element's index still address their element.
+  EXPECT_EQ(load_scenario_file(example(), {{"regions.1.hosts", "5"}}).platform.hosts.size(), 9u);
 }
