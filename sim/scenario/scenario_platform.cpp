@@ -306,6 +306,8 @@ PlatformSpec parse_hulk(const YamlReader& r, const YAML::Node& node, const std::
       const std::string name = r.str(kv.second, k);
       if (cat.find(name) == nullptr)
         r.fail(kv.second, k, "unknown GPU '" + name + "'" + suggestion_suffix(name, cat.names()));
+      if (o.gpu_map.count(cap))  // "8" and "8.0" are one capability: the later would win without a word
+        r.fail(kv.first, k, "capability " + cap + " is mapped twice (expected one entry for it; 8 and 8.0 are the same)");
       o.gpu_map[cap] = name;
     }
   }
