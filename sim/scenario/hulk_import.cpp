@@ -69,6 +69,12 @@ TextFile read_lines(const std::string& path) {
   std::istringstream is(text);
   while (std::getline(is, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A NUL ended a number early ("1\09" read as 1) and control characters went into host names and outputs.
+    for (std::size_t c = 0; c < line.size(); ++c)
+      if (line[c] != '\t' && first_control_char(line.substr(c, 1)) == 0)
+        throw InputError(path, static_cast<int>(f.lines.size()) + 1, "",
+                         "a control character at column " + std::to_string(c + 1) + " (expected text: fields, "
+                         "commas or spaces, tabs)");
     f.lines.push_back(line);
   }
   return f;
@@ -89,8 +95,10 @@ double to_double(const std::string& field, const std::string& file, int line, co
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(t.c_str(), &end);
-  if (t.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
-    throw InputError(file, line, "", what + " '" + t + "' is not a number");
+  // Plain decimal only: strtod also reads hex ("0x10" as 16), as the scenario's YAML does not.
+  if (t.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) ||
+      t.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    throw InputError(file, line, "", what + " '" + t + "' is not a number (expected a plain decimal)");
   return v;
 }
 
@@ -347,7 +355,8 @@ void route_all_pairs(const MeasuredPairs& measured, const std::string& file, Pla
       if (it != measured.end()) {
         ms = it->second.ms;  // a measurement is kept even if a routed path would be shorter
       } else {
-        if (!std::isfinite(dist[t]))
+        // Boost's Dijkstra leaves an unreached vertex at the largest double, not at infinity.
+        if (!(dist[t] < std::numeric_limits<double>::max()))
           throw InputError(file, 0, "",
                            "servers " + p.hosts[s].name + " and " + p.hosts[t].name +
                                " are not connected by measured pairs: cannot route a latency");

@@ -198,3 +198,28 @@ TEST(HulkImport, MalformedDataNamesFileAndLine) {
   e = import_error(testing::TempDir() + "/no_such_hulk_dir");
   EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos);
 }
+
+TEST(HulkImport, ControlCharactersHexAndIslandsAreRefused) {
+  // An outside probe: a NUL ended a latency early ("1\09" read as 1 ms), an escape character went into host names
+  // and outputs, "0x10" was 16 ms, and two islands of servers failed on a 1.8e305 s latency.
+  const std::string nodes = "node,City,Capability,Memory\n0,A,8,320\n1,B,8,320\n2,C,8,320\n3,D,8,320\n";
+  std::string dir = broken_copy("nul", "node_feature.csv", nodes);
+  std::ofstream(dir + "/edge.txt", std::ios::trunc | std::ios::binary) << std::string("0 1 1\0009\n", 9);
+  InputError e = import_error(dir);
+  EXPECT_EQ(e.line(), 1);
+  EXPECT_NE(std::string(e.what()).find("a control character at column 6"), std::string::npos) << e.what();
+
+  e = import_error(broken_copy("esc", "node_feature.csv", "node,City,Capability,Memory\n0,A\033B,8,320\n"));
+  EXPECT_NE(std::string(e.what()).find("a control character at column 4"), std::string::npos) << e.what();
+
+  dir = broken_copy("hex", "node_feature.csv", nodes);
+  std::ofstream(dir + "/edge.txt", std::ios::trunc) << "0 1 0x10\n";
+  e = import_error(dir);
+  EXPECT_NE(std::string(e.what()).find("latency '0x10' is not a number"), std::string::npos) << e.what();
+
+  dir = broken_copy("islands", "node_feature.csv", nodes);
+  std::ofstream(dir + "/edge.txt", std::ios::trunc) << "0 1 10\n2 3 10\n";
+  e = import_error(dir);
+  EXPECT_NE(std::string(e.what()).find("servers A-0 and C-2 are not connected by measured pairs"), std::string::npos)
+      << e.what();
+}
