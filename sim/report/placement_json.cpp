@@ -78,6 +78,14 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
     for (int h = 0; h < static_cast<int>(hosts.size()); ++h)
       if (hosts[h].name == name) host = h;
     if (host < 0) throw InputError(file, 0, key + ".host", "unknown host '" + name + "' (not in the platform)");
+    // The region is written for the reader; one that contradicts the host is a mistake somewhere, never ignored.
+    if (e.contains("region")) {
+      const std::string& region = scenario.platform.regions.at(hosts[host].region);
+      if (!e["region"].is_string() || e["region"].get<std::string>() != region)
+        throw InputError(file, 0, key + ".region",
+                         "region " + e["region"].dump() + " is not host '" + name + "''s region (expected \"" +
+                             region + "\" or no region key)");
+    }
     out.gpu_of_rank[rank] = {host, static_cast<int>(slot_value)};
   }
   const std::string problem = placement_problem(scenario, out, false);
@@ -141,8 +149,24 @@ Placement load_placement_file(const Scenario& scenario, const std::string& path)
   if (path.empty()) throw InputError("", 0, "placement", "no placement file named (expected file:PATH)");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "", "cannot open placement file");
-  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  // JSON leaves duplicate keys to the reader and nlohmann keeps the last: {"slot": 0, "slot": 1} would be slot 1
+  // without a word. The parse callback sees every key; the first repeated one is refused after the parse.
+  std::vector<std::set<std::string>> keys_of_open_objects;
+  std::string duplicate;
+  const auto watch_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) keys_of_open_objects.emplace_back();
+    if (event == Event::object_end && !keys_of_open_objects.empty()) keys_of_open_objects.pop_back();
+    if (event == Event::key && !keys_of_open_objects.empty() &&
+        !keys_of_open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
+  nlohmann::json doc = nlohmann::json::parse(in, watch_keys, false);
   if (doc.is_discarded()) throw InputError(path, 0, "", "not valid JSON (expected a placement object)");
+  if (!duplicate.empty())
+    throw InputError(path, 0, duplicate, "key '" + escape_control_chars(duplicate) +
+                                             "' appears twice in one object (expected each key once)");
   return placement_from_json(scenario, doc, path);
 }
 
