@@ -182,8 +182,9 @@ std::vector<std::string> parse_method_list(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);
   std::string item;
+  const bool trailing_comma = !text.empty() && text.back() == ',';  // getline gives no last empty item for it
   while (std::getline(ss, item, ',')) {
-    if (item.empty())  // `greedy,,search` or a trailing comma: most likely a name left out
+    if (item.empty() || (trailing_comma && ss.peek() == EOF))  // `greedy,,search` or `greedy,`: a name left out
       throw InputError("", 0, "--methods", "'" + text + "' has an empty item (expected method names separated by "
                                            "single commas)");
     check_method(item, "", "--methods");

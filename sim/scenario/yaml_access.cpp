@@ -243,8 +243,12 @@ double YamlReader::number(const YAML::Node& node, const std::string& key) const 
 bool YamlReader::boolean(const YAML::Node& node, const std::string& key) const {
   const std::string text = scalar(node, key, "true or false");
   if (const std::string why = tag_problem(node, "true or false", text, {"bool"}); !why.empty()) fail(node, key, why);
+  // YAML 1.2's spellings only: yaml-cpp also reads YAML 1.1's yes/no/on/off/y/n, which the README does not promise
+  // (and `n` as false is easily a typo).
+  static const std::vector<std::string> spellings{"true", "True", "TRUE", "false", "False", "FALSE"};
   bool v = false;
-  if (!YAML::convert<bool>::decode(node, v)) fail(node, key, "expected true or false, got '" + text + "'");
+  if (std::find(spellings.begin(), spellings.end(), text) == spellings.end() || !YAML::convert<bool>::decode(node, v))
+    fail(node, key, "expected true or false, got '" + text + "'");
   return v;
 }
 
