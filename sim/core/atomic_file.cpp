@@ -105,6 +105,9 @@ std::string file_to_replace(const std::string& path) {
     if (ec) throw InputError(path, 0, "", "cannot follow the symbolic link: " + ec.message());
     link = next.is_absolute() ? next : link.parent_path() / next;
   }
+  // Still a link after 40 hops: a loop (a -> b -> a), which the rename would have replaced by a plain file.
+  if (fs::is_symlink(fs::symlink_status(link, ec)))
+    throw InputError(path, 0, "", "cannot follow the symbolic link: too many levels of symbolic links (a loop?)");
   return link.string();
 }
 

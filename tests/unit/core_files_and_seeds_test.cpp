@@ -93,6 +93,17 @@ TEST(AtomicFile, ASymbolicLinkStaysALinkAndItsTargetGetsTheBytes) {
   fs::remove_all(dir);
 }
 
+TEST(AtomicFile, ALoopOfSymbolicLinksIsRefusedNotReplaced) {
+  // a -> b -> a: the rename replaced `a` by a plain file without a word (an outside probe).
+  const fs::path dir = fresh_dir("hulk_atomic_loop_");
+  fs::create_symlink("b", dir / "a");
+  fs::create_symlink("a", dir / "b");
+  EXPECT_THROW(write_file_atomic((dir / "a").string(), "bytes"), InputError);
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir / "a")));
+  EXPECT_EQ(entries_in(dir), 2);
+  fs::remove_all(dir);
+}
+
 TEST(AtomicFile, AFifoIsWrittenIntoNotReplaced) {
   // A device (/dev/null, /dev/stdout's pipe) or a FIFO is not a file to replace: renaming over it would remove the
   // device entry (as root, /dev/null itself). A FIFO in a temporary folder stands for them all.
