@@ -22,11 +22,17 @@ inline std::string escape_control_chars(const std::string& text) {
   return out;
 }
 
-/** @brief Index of the first control character of `text` (below 0x20, or DEL), or std::string::npos: names with
- *  them would break the one-line messages and the CSV and trace outputs that carry names. */
+/** @brief Index of the first control character of `text` (below 0x20, DEL, or a UTF-8 C1 control U+0080-U+009F
+ *  such as NEL), or std::string::npos: names with them would break the one-line messages and the CSV and trace
+ *  outputs that carry names. */
 inline std::size_t first_control_char(const std::string& text) {
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f) return i;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) return i;
+    if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(text[i + 1]) <= 0x9f)
+      return i;
+  }
   return std::string::npos;
 }
 
