@@ -1,5 +1,6 @@
 // `--set a.b.c=value` overrides, applied to the YAML tree before any validation so that an overridden value is
 // checked exactly like a value written in the file.
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -214,6 +215,14 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
           cur[p] = value;
         } else {
           YAML::Node child = cur[p];
+          // An index into a list the scenario does not have: no element to change (a map created here read as
+          // "events: expected a list, got a map", naming no override).
+          static const std::vector<std::string> lists{"events", "jobs", "regions", "pairs"};  // the schema's lists
+          if ((!child.IsDefined() || child.IsNull()) && is_index(parts[i + 1]) &&
+              std::find(lists.begin(), lists.end(), p) != lists.end())
+            throw InputError(file, 0, ov.key,
+                             "'" + here + "' is not in the scenario, so it has no element " + parts[i + 1] +
+                                 " (expected the whole list, e.g. --set '" + here + "=[...]')");
           // A missing section is created; whether its key is allowed is checked by the schema afterwards.
           if (!child.IsDefined() || child.IsNull()) child = YAML::Node(YAML::NodeType::Map);
           cur.reset(child);

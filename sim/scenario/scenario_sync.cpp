@@ -21,7 +21,8 @@ void parse_compression(const YamlReader& r, const YAML::Node& node, const std::s
     try {
       std::size_t used = 0;
       ratio = std::stod(text.substr(5), &used);
-      if (used != text.size() - 5) ratio = -1;
+      // Plain decimal only: stod also reads hex ("0x1p-3") and "inf"/"nan", which no other number of a scenario takes.
+      if (used != text.size() - 5 || text.find_first_not_of("0123456789.eE+-", 5) != std::string::npos) ratio = -1;
     } catch (const std::exception&) {
       ratio = -1;
     }

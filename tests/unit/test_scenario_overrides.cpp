@@ -233,3 +233,15 @@ TEST(Overrides, AnIndexThatIsAnotherJobsNameIsRefused) {
   // Names that are not another element's index still address their element.
   EXPECT_EQ(load_scenario_file(example(), {{"regions.1.hosts", "5"}}).platform.hosts.size(), 9u);
 }
+
+TEST(Overrides, AnIndexIntoAListTheScenarioLacksNamesTheOverride) {
+  // `events.0.at=1s` on a scenario without events: the created map read as "events: expected a list, got a map".
+  try {
+    load_scenario_file(example(), {{"events.0.at", "1s"}});
+    ADD_FAILURE() << "an index into a missing list was taken";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "events.0.at");
+    EXPECT_NE(std::string(e.what()).find("'events' is not in the scenario, so it has no element 0"), std::string::npos)
+        << e.what();
+  }
+}
