@@ -135,36 +135,43 @@ bool is_shared(const YAML::Node& n, const std::vector<YAML::Node>& shared) {
   return false;
 }
 
+/** The override key's path: its dotted parts, `wan.` and `regions.` under `platform.`. @throws InputError naming
+ *  the key if it is malformed, or if it goes into job: on a scenario with jobs: (or the reverse). */
+std::vector<std::string> override_path(const Override& ov, const YAML::Node& root, const std::string& file) {
+  std::vector<std::string> parts;
+  std::stringstream ss(ov.key);
+  std::string part;
+  while (std::getline(ss, part, '.')) parts.push_back(part);
+  bool malformed = parts.empty() || ov.key.back() == '.';
+  for (const auto& p : parts) malformed = malformed || p.empty();
+  if (malformed)
+    throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
+  if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
+  // job: and jobs: exclude each other: a path into the one the scenario does not have would create it, and the
+  // loader would then report both sections instead of the misspelt override.
+  const YAML::Node& croot = root;
+  if (croot.IsMap() && parts[0] == "job" && croot["jobs"] && !croot["job"]) {
+    std::string example = "jobs.0";
+    for (std::size_t i = 1; i < parts.size(); ++i) example += "." + parts[i];
+    const YAML::Node jobs = croot["jobs"];
+    throw InputError(file, 0, ov.key,
+                     "the scenario has jobs: (several jobs), not job: (expected jobs.INDEX.KEY or jobs.NAME.KEY, "
+                     "e.g. " + example +
+                         (jobs.IsSequence() && jobs.size() > 0 ? "; jobs: " + element_names(jobs) : "") + ")");
+  }
+  if (croot.IsMap() && parts[0] == "jobs" && croot["job"] && !croot["jobs"])
+    throw InputError(file, 0, ov.key,
+                     "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
+  return parts;
+}
+
 }  // namespace
 
 std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
                                          const std::string& file) {
   std::vector<std::string> canonical;
   for (const Override& ov : overrides) {
-    std::vector<std::string> parts;
-    std::stringstream ss(ov.key);
-    std::string part;
-    while (std::getline(ss, part, '.')) parts.push_back(part);
-    bool malformed = parts.empty() || ov.key.back() == '.';
-    for (const auto& p : parts) malformed = malformed || p.empty();
-    if (malformed)
-      throw InputError(file, 0, ov.key, "malformed override key (expected a dotted path like job.iterations)");
-    if (parts[0] == "wan" || parts[0] == "regions") parts.insert(parts.begin(), "platform");
-    // job: and jobs: exclude each other: a path into the one the scenario does not have would create it, and the
-    // loader would then report both sections instead of the misspelt override.
-    const YAML::Node& croot = root;
-    if (croot.IsMap() && parts[0] == "job" && croot["jobs"] && !croot["job"]) {
-      std::string example = "jobs.0";
-      for (std::size_t i = 1; i < parts.size(); ++i) example += "." + parts[i];
-      const YAML::Node jobs = croot["jobs"];
-      throw InputError(file, 0, ov.key,
-                       "the scenario has jobs: (several jobs), not job: (expected jobs.INDEX.KEY or jobs.NAME.KEY, "
-                       "e.g. " + example +
-                           (jobs.IsSequence() && jobs.size() > 0 ? "; jobs: " + element_names(jobs) : "") + ")");
-    }
-    if (croot.IsMap() && parts[0] == "jobs" && croot["job"] && !croot["jobs"])
-      throw InputError(file, 0, ov.key,
-                       "the scenario has job: (one job), not jobs: (expected job.KEY, e.g. job.iterations)");
+    std::vector<std::string> parts = override_path(ov, root, file);
     const YAML::Node value = override_value(ov, file);
     if (!root.IsMap()) throw InputError(file, 0, ov.key, "cannot override: the scenario is not a map");
     const std::vector<YAML::Node> shared = shared_nodes(root);
