@@ -127,6 +127,16 @@ double parse(const std::string& raw, const Kind& kind, bool allow_zero) {
 
 }  // namespace
 
+bool parse_plain_decimal(const std::string& text, double& value) {
+  if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) return false;
+  value = v;
+  return true;
+}
+
 double parse_bandwidth_Bps(const std::string& text) { return parse(text, kBandwidthKind, false); }
 double parse_latency_s(const std::string& text) { return parse(text, kLatencyKind, true); }
 double parse_bytes(const std::string& text) { return parse(text, kBytesKind, false); }

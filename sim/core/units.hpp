@@ -16,5 +16,8 @@ double parse_latency_s(const std::string& text);
 double parse_bytes(const std::string& text);
 /** @brief "312Tf", "19.5TFLOPS", "125e12", "900Gf" -> flop/s (> 0). */
 double parse_flops(const std::string& text);
+/** @brief True (and value set) if the whole of `text` is a finite number in plain decimal: digits, sign, point and
+ *  exponent only. strtod alone also takes hex ("0x10", "0x1p-3"), "inf" and "nan", and stops at a NUL. */
+bool parse_plain_decimal(const std::string& text, double& value);
 
 }  // namespace hulk

@@ -26,11 +26,8 @@ bool percent(const std::string& text, double& factor) {
   const std::string t = trim(text);
   if (t.size() < 2 || t.back() != '%') return false;
   const std::string num = trim(t.substr(0, t.size() - 1));
-  if (num.empty() || num.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(num.c_str(), &end);
-  if (end != num.c_str() + num.size() || errno == ERANGE || !std::isfinite(v)) return false;
+  double v = 0;
+  if (!parse_plain_decimal(num, v)) return false;
   factor = v / 100;
   return true;
 }

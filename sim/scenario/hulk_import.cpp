@@ -19,6 +19,7 @@
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/units.hpp"
 #include "sim/core/utf8.hpp"
 
 namespace hulk {
@@ -93,12 +94,8 @@ long long to_int(const std::string& field, const std::string& file, int line, co
 
 double to_double(const std::string& field, const std::string& file, int line, const std::string& what) {
   const std::string t = trim(field);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(t.c_str(), &end);
-  // Plain decimal only: strtod also reads hex ("0x10" as 16), as the scenario's YAML does not.
-  if (t.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) ||
-      t.find_first_not_of("0123456789+-.eE") != std::string::npos)
+  double v = 0;
+  if (!parse_plain_decimal(t, v))  // not hex ("0x10" was 16), as the scenario's YAML does not take it
     throw InputError(file, line, "", what + " '" + t + "' is not a number (expected a plain decimal)");
   return v;
 }

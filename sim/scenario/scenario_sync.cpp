@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/units.hpp"
 #include "sim/scenario/scenario_parts.hpp"
 
 namespace hulk::detail {
@@ -18,15 +19,7 @@ void parse_compression(const YamlReader& r, const YAML::Node& node, const std::s
   }
   if (text.rfind("topk:", 0) == 0) {
     double ratio = -1;
-    try {
-      std::size_t used = 0;
-      ratio = std::stod(text.substr(5), &used);
-      // Plain decimal only: stod also reads hex ("0x1p-3") and "inf"/"nan", which no other number of a scenario takes.
-      if (used != text.size() - 5 || text.find_first_not_of("0123456789.eE+-", 5) != std::string::npos) ratio = -1;
-    } catch (const std::exception&) {
-      ratio = -1;
-    }
-    if (ratio > 0 && ratio <= 1) {
+    if (parse_plain_decimal(text.substr(5), ratio) && ratio > 0 && ratio <= 1) {
       sync.compression = "topk";
       sync.topk_ratio = ratio;
       return;
