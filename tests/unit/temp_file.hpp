@@ -6,11 +6,15 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace hulk_test {
 
-/** Writes `text` to TempDir()/folder/name (folder created) and returns the path. */
+/** Writes `text` to TempDir()/hulk-PID/folder/name (folders created) and returns the path. The process id keeps
+ *  tests that ctest runs side by side (one process each) from writing and reading the same file at once: one read
+ *  another's half-written ov.yaml as an empty scenario. */
 inline std::string write_temp_file(const std::string& folder, const std::string& name, const std::string& text) {
-  const std::string dir = testing::TempDir() + "/" + folder;
+  const std::string dir = testing::TempDir() + "/hulk-" + std::to_string(::getpid()) + "/" + folder;
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;

@@ -179,10 +179,9 @@ TEST(Scenario, ExplicitModelAndPresetOverrides) {
 }
 
 TEST(Scenario, PlacementFileResolvesAgainstTheScenarioFolder) {
-  write_temp("place.json", "{}");
+  const std::string place = write_temp("place.json", "{}");
   const Scenario s = load_scenario_file(write_temp("with_file.yaml", kBase + "placement: file:place.json\n"));
-  const std::string expected =
-      std::filesystem::path(testing::TempDir() + "/hulk_scenario_tests/place.json").lexically_normal().string();
+  const std::string expected = std::filesystem::path(place).lexically_normal().string();
   EXPECT_EQ(s.placement, "file:" + expected);
   EXPECT_TRUE(std::filesystem::path(s.placement.substr(5)).is_absolute());
   const Failure f = load_error("missing_place.yaml", kBase + "placement: file:nowhere.json\n");
