@@ -1,5 +1,6 @@
 #include "gnn/gnn_placer.hpp"
 
+#include "gnn/dataset.hpp"
 #include "gnn/model_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -51,7 +52,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const Placement greedy = GreedyPlacer::place_with(scenario, evaluator);
   ClusterGraph graph = build_reference_graph(scenario, go, greedy, &network);
   if (!opt.reference_prior) graph.reference_counts.clear();  // zero prior (features.cpp), roles stay node features
-  const RoleScores s = predict_scores(impl_->model, graph);
+  RoleScores s = predict_scores(impl_->model, graph);
   if (opt.candidates <= 1 && !opt.greedy_candidate) {
     SampledPlacement only;
     only.placement = decode_placement(scenario, s);
@@ -62,6 +63,20 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   // Candidates the evaluator's cheap bound shows no faster than the best so far are not evaluated (same answers).
   const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
   SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost, bound);
+  if (opt.reference_prior && opt.prior_free_view && !graph.reference_counts.empty()) {
+    graph.reference_counts.clear();  // zero prior (features.cpp): the network's own scores
+    RoleScores own = predict_scores(impl_->model, graph);
+    SamplingOptions own_options = opt;
+    own_options.seed = sample_seed(opt.seed, 0x0a11'0c0d'e5ULL);  // its own noise stream
+    SampledPlacement own_best = decode_best_of_samples(scenario, own, own_options, cost, bound);
+    if (own_best.cost < best.cost) {  // strictly: on a tie the first view's answer stays
+      own_best.distinct += best.distinct;
+      best = std::move(own_best);
+      s = std::move(own);  // the polish orders its exchanges by the winning view's scores
+    } else {
+      best.distinct += own_best.distinct;
+    }
+  }
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
   if (opt.greedy_candidate) {
     // Greedy's placement with its DP rings re-ordered when that is faster (replica_order.hpp: whole replicas move,

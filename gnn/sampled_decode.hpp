@@ -34,6 +34,12 @@ struct SamplingOptions {
   /** @brief GnnPlacer: the greedy reference's residual prior is added to the model's logits (model.hpp). Off (an
    *  ablation, not how the model was trained): the prior is zero and the scores are the network's alone. */
   bool reference_prior = true;
+  /** @brief GnnPlacer, with reference_prior: the scores are also computed a second time without the prior (the
+   *  network's own view), and their decodes compete with the first view's; the polish follows the winning view's
+   *  scores. Why: the prior holds every decode near greedy's placement, and on clusters where greedy is far from
+   *  the search's answer the network's own scores decode nearer to it (design seed 20261240, in-family: with the
+   *  prior 151.5 s, without it 62.8 s, greedy 318.9 s, the search 55.2 s). Off: one view (an ablation). */
+  bool prior_free_view = true;
   /** @brief GnnPlacer: evaluations of the score-guided host exchanges after the decoder (gnn/polish.hpp; 0 = none,
    *  an ablation), capped by polish_rank_budget / ranks as the candidates are by rank_budget. */
   int polish = 128;

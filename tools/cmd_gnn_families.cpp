@@ -57,6 +57,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   Variant no_greedy{"no-greedy", false, {}};
   no_greedy.sampling.greedy_candidate = false;
   no_greedy.sampling.reference_prior = false;
+  Variant one_view{"one-view", false, {}};
+  one_view.sampling.prior_free_view = false;  // the decodes of the scores with greedy's prior only
   Variant no_polish{"no-polish", false, {}};
   no_polish.sampling.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
   no_polish.sampling.stage_orders = 0;
@@ -72,7 +74,7 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_rerun.anneal.reruns = 0;  // one annealing run, as before the reruns
   Variant no_alt_start{"no-alt-start", false, {}};
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, no_polish, no_anneal, no_reorder, no_rechain,
+  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, one_view, no_polish, no_anneal, no_reorder, no_rechain,
                               no_rerun, no_alt_start};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
@@ -245,10 +247,11 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
-      "Variants: gnn (the model, sampling decoder + greedy's placement as a candidate + stage reorderings + TP\n"
-      "ring re-chaining + score-guided host exchanges + short annealing, from a DP-cluster placement or greedy on\n"
-      "the fastest hosts when that is faster), untrained (same, fresh weights), argmax (argmax decode only, then\n"
-      "the same), no-greedy (without greedy's prior and candidate), no-polish (no reorderings, re-chaining,\n"
+      "Variants: gnn (the model's scores with and without greedy's prior, sampling decoder on each + greedy's\n"
+      "placement as a candidate + stage reorderings + TP ring re-chaining + score-guided host exchanges + short\n"
+      "annealing, from a DP-cluster placement or greedy on the fastest hosts when that is faster), untrained (same,\n"
+      "fresh weights), argmax (argmax decode of each view only, then the same), no-greedy (without greedy's prior\n"
+      "and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings, re-chaining,\n"
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only).\n"
