@@ -19,8 +19,9 @@ namespace hulk::gnn {
 
 namespace {
 
-// Min-cost flow with successive shortest paths. Costs are made non-negative up front (score shift), so the
-// first Dijkstra needs no Bellman-Ford; potentials keep later reduced costs non-negative.
+// Min-cost flow with successive shortest paths. A source's own edges may cost less than zero: add_supply gives
+// each new source a potential that makes them non-negative, so no Dijkstra needs Bellman-Ford; potentials keep
+// later reduced costs non-negative.
 //
 // Why not Boost.Graph's successive_shortest_path_nonnegative_weights (Boost 1.74): measured 2026-12-01 on the 2-core
 // build machine, g++ -O2, both solving the same match_roles-shaped network (Boost with a super source), random real
@@ -32,6 +33,7 @@ namespace {
 // scores; scores on a 0.25 grid) Boost returns another optimum of the same cost (16 of 2,304 host->role flows
 // differed at 256 hosts, 80 of 9,216 at 1,024). And Boost's Dijkstra throws negative_edge if rounding makes a
 // reduced cost slightly negative (not seen in these runs), which the clamp below absorbs. Kept hand-written.
+// (Measured on the network of then, whose sources were the hosts; match_roles' sources are now the stages.)
 class MinCostFlow {
  public:
   explicit MinCostFlow(int n) : graph_(n) {}
@@ -46,8 +48,8 @@ class MinCostFlow {
   /** Adds the supply of node `src` (`amount` units) to a min-cost flow and routes it to t along successive
    *  shortest paths from src (the incremental form of successive shortest paths, as the Hungarian method adds
    *  one row at a time: the flow stays min-cost for the supplies added so far). Returns the units routed.
-   *  Searching from one host, with an early exit at t, touches far fewer nodes than a search from a super
-   *  source over all hosts (1,024 single-GPU hosts: one short search per host instead of 1,024 full ones). */
+   *  Searching from one source, with an early exit at t, touches fewer nodes than a search from a super
+   *  source over all of them. */
   int add_supply(int src, int t, int amount) {
     const int n = static_cast<int>(graph_.size());
     if (pot_.size() != static_cast<std::size_t>(n)) pot_.assign(n, 0.0);
@@ -175,45 +177,45 @@ RoleCounts match_roles(const Scenario& s, const RoleScores& scores) {
                          std::to_string(total));
   const std::vector<double> mem = stage_memory(s);
 
-  // Sanitise and shift scores to non-negative costs: cost = max - score. Every unit of flow crosses exactly one
-  // host->role edge, so the shift changes all solutions' costs by the same constant.
+  // Sanitised scores: +-1e6 at most, non-finite ones as the lowest.
   constexpr double kLow = -1e6;
   auto clean = [&](int h, int r) {
     const double v = scores.at(h, r);
     return std::isfinite(v) ? std::max(kLow, std::min(-kLow, v)) : kLow;
   };
-  double max_score = kLow;
-  for (int h = 0; h < H; ++h)
-    for (int r = 0; r <= pp; ++r) max_score = std::max(max_score, clean(h, r));
 
+  // Every GPU takes a role, so only the GPUs taken by stages are a choice: a host's GPUs are unused unless a stage
+  // takes them, and giving one unit of host h to stage r instead costs clean(h, unused) - clean(h, r). The flow
+  // runs from the stages (sources, group / unit units each) through the hosts (capacity: their units) to the
+  // sink: pp x group / unit units in all, however many hosts there are. Why: routing every host's GPUs, most of
+  // them to "unused", cost one shortest-path search per host over all hosts, O(hosts^2) per decode (23 s for
+  // the gnn method at 4,094 single-GPU hosts, 70% of it here).
   // Units of `unit` GPUs: first whole TP groups (a TP group split over two hosts runs its per-layer all-reduces
   // over the NICs: observed 600x slower TP on a measured platform), GPUs one by one if groups cannot fill the job.
   RoleCounts failed_counts;  // the GPU-level attempt's partial answer, for the error message
   auto solve = [&](int unit) -> std::optional<RoleCounts> {
-    const int sink = H + pp + 1;
+    const int sink = pp + H;
     int units = 0;
     for (int h = 0; h < H; ++h) units += s.platform.hosts[h].gpus / unit;
     if (unit > 1 && (group % unit != 0 || units * unit < pp * group)) return std::nullopt;
-    MinCostFlow mcf(H + pp + 2);
-    std::vector<std::vector<int>> edge_id(H, std::vector<int>(pp + 1, -1));
-    for (int h = 0; h < H; ++h)
-      for (int r = 0; r <= pp; ++r) {
-        if (r < pp && !fits(s, mem, r, h)) continue;
-        edge_id[h][r] = mcf.add_edge(h, H + r, s.platform.hosts[h].gpus / unit, unit * (max_score - clean(h, r)));
-      }
-    for (int r = 0; r < pp; ++r) mcf.add_edge(H + r, sink, group / unit, 0.0);
-    mcf.add_edge(H + pp, sink, units - pp * group / unit, 0.0);
+    MinCostFlow mcf(pp + H + 1);
+    std::vector<std::vector<int>> edge_id(H, std::vector<int>(pp, -1));
+    for (int r = 0; r < pp; ++r)
+      for (int h = 0; h < H; ++h)
+        if (fits(s, mem, r, h))
+          edge_id[h][r] = mcf.add_edge(r, pp + h, s.platform.hosts[h].gpus / unit, unit * (clean(h, pp) - clean(h, r)));
+    for (int h = 0; h < H; ++h) mcf.add_edge(pp + h, sink, s.platform.hosts[h].gpus / unit, 0.0);
     int flow = 0;
-    for (int h = 0; h < H; ++h) flow += mcf.add_supply(h, sink, s.platform.hosts[h].gpus / unit);
+    for (int r = 0; r < pp; ++r) flow += mcf.add_supply(r, sink, group / unit);
     RoleCounts counts(H, std::vector<int>(pp + 1, 0));
     for (int h = 0; h < H; ++h) {
-      for (int r = 0; r <= pp; ++r)
-        if (edge_id[h][r] >= 0) counts[h][r] = unit * mcf.flow_on(edge_id[h][r]);
-      counts[h][pp] += s.platform.hosts[h].gpus % unit;  // GPUs left over by whole groups are unused
+      int used = 0;
+      for (int r = 0; r < pp; ++r)
+        if (edge_id[h][r] >= 0) used += counts[h][r] = unit * mcf.flow_on(edge_id[h][r]);
+      counts[h][pp] = s.platform.hosts[h].gpus - used;  // GPUs left over by whole groups are unused too
     }
-    if (flow < units) {
-      if (unit > 1) return std::nullopt;
-      failed_counts = counts;
+    if (flow < pp * group / unit) {
+      if (unit == 1) failed_counts = counts;
       return std::nullopt;
     }
     return counts;

@@ -193,8 +193,9 @@ void bench_file(const std::string& file, BenchArgs& args) {
     }
     return nlohmann::json{{"median_ms", median(ms)}};
   });
-  std::printf("  gnn placement (greedy reference + traffic estimate + graph + model + sampled decodes + exchanges + "
-              "stage reorderings + TP ring re-chaining + annealing and its reruns): median %.1f ms\n",
+  std::printf("  gnn placement (greedy reference + traffic estimate + graph + model with and without greedy's prior + "
+              "sampled decodes of each + exchanges + stage reorderings + TP ring re-chaining + annealing and its "
+              "reruns): median %.1f ms\n",
               g["median_ms"].get<double>());
 }
 
