@@ -139,6 +139,10 @@ void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
     if (!kv.first.IsScalar()) fail(kv.first, key, "map keys must be plain words, got " + describe_node(kv.first));
     const std::string name = kv.first.Scalar();
     const std::string path = join(key, name);
+    // yaml-cpp reads a merge key as an ordinary key named "<<": the merged keys would be missing. Stop this map
+    // here, so that its missing keys do not follow as knock-on errors.
+    if (name == "<<")
+      fail(kv.first, path, "YAML merge keys ('<<: *anchor') are not supported (expected the keys written out)");
     if (seen.count(name) != 0) {
       soft_fail(kv.first, path,
            "duplicate key '" + name + "'" +
