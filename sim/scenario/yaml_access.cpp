@@ -171,8 +171,17 @@ void YamlReader::check_keys(const YAML::Node& map, const std::string& key,
 YAML::Node YamlReader::require(const YAML::Node& map, const std::string& key, const std::string& name) const {
   const YAML::Node& cmap = map;
   YAML::Node child = cmap[name];
-  if (!child.IsDefined()) fail(map, join(key, name), "missing key '" + name + "'");
-  return child;
+  if (child.IsDefined()) return child;
+  // A key already reported unknown, with this name as its closest ("gpu": did you mean 'gpus'?), is the cause:
+  // its "missing key" would be a knock-on error. That report again instead (throw_collected lists it once).
+  if (map.IsMap())
+    for (const auto& kv : map) {
+      if (!kv.first.IsScalar() || closest_name(kv.first.Scalar(), {name}) != name) continue;
+      const std::string typo = join(key, kv.first.Scalar());
+      for (const InputError& e : errors_)
+        if (e.key() == typo) throw InputError(e);
+    }
+  fail(map, join(key, name), "missing key '" + name + "'");
 }
 
 std::string YamlReader::scalar(const YAML::Node& node, const std::string& key, const char* expected) const {
