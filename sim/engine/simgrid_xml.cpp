@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <regex>
@@ -213,6 +214,15 @@ std::string simgrid_message_of(const std::string& path) {
   throw InputError(options.file, 0, "platform.simgrid.file", message);
 }
 
+/** True if the XML file declares a zone with routing="Vivaldi": SimGrid fails with a bare "unordered_map::at" on
+ *  one whose hosts are plain <host> elements (measured with SimGrid 3.32; <peer> elements load and simulate). */
+bool has_vivaldi_zone(const std::string& file) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex vivaldi(R"(routing\s*=\s*["']Vivaldi["'])");
+  return std::regex_search(text, vivaldi);
+}
+
 /** Runs describe_in_child in a child process; a SimGrid crash there is the file's fault. The child's stderr goes to
  *  a temporary file, whose last line (SimGrid's own message) joins the one-line error instead of a second line. */
 nlohmann::json load_description(const SimgridXmlOptions& options) {
@@ -243,6 +253,10 @@ nlohmann::json load_description(const SimgridXmlOptions& options) {
     const std::string said = log_fd >= 0 ? simgrid_message_of(log_path) : "";
     const bool crashed = std::string(e.what()).find("signal 11") != std::string::npos;
     const std::string self = log_fd >= 0 ? last_self_route_host(log_path) : "";
+    if (std::string(e.what()).find("unordered_map::at") != std::string::npos && has_vivaldi_zone(options.file))
+      throw InputError(options.file, 0, "platform.simgrid.file",
+                       "SimGrid could not route a Vivaldi zone (unordered_map::at); expected its hosts as <peer> "
+                       "elements (coordinates and bw_in/bw_out links), which SimGrid routes");
     if (crashed && !self.empty())
       throw InputError(options.file, 0, "platform.simgrid.file",
                        "SimGrid crashed on the route from host '" + self + "' to itself (its Full zone has no "

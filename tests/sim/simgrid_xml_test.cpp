@@ -208,3 +208,39 @@ TEST(SimgridXml, ATorusClusterNeedsOneGpuPerNode) {
   }
   std::remove(path.c_str());
 }
+
+TEST(SimgridXml, AVivaldiZoneLoadsFromPeersAndNamesPlainHostsAsTheFault) {
+  // SimGrid 3.32 routes a Vivaldi zone through its peers' links; plain <host> elements there fail inside SimGrid
+  // with a bare "unordered_map::at", which the error now explains.
+  const char* zone = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Vivaldi">
+    %s
+  </zone>
+</platform>
+)";
+  const auto with = [&](const char* body) {
+    char text[1024];
+    std::snprintf(text, sizeof text, zone, body);
+    return write_temp(text);
+  };
+  const std::string peers = with(R"(<peer id="a" speed="1Tf" bw_in="1Gbps" bw_out="1Gbps" coordinates="0 0 0"/>
+    <peer id="b" speed="1Tf" bw_in="1Gbps" bw_out="1Gbps" coordinates="10 10 0"/>)");
+  hulk::SimgridXmlOptions o = options_for(peers);
+  o.default_gpus.count = 1;
+  EXPECT_EQ(hulk::describe_simgrid_xml(o).hosts.size(), 2u);
+  const std::string hosts = with(R"(<host id="a" speed="1Tf" coordinates="0 0 0"/>
+    <host id="b" speed="1Tf" coordinates="10 10 0"/>)");
+  o = options_for(hosts);
+  o.default_gpus.count = 1;
+  try {
+    hulk::describe_simgrid_xml(o);
+    FAIL() << "expected InputError";
+  } catch (const hulk::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("Vivaldi zone"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("<peer>"), std::string::npos) << e.what();
+  }
+  std::remove(peers.c_str());
+  std::remove(hosts.c_str());
+}
