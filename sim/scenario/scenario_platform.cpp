@@ -359,10 +359,16 @@ PlatformSpec parse_platform(const YamlReader& r, const YAML::Node& platform, con
                             const XmlPlatformDescriber& describe_xml) {
   r.check_keys(platform, "platform", {"regions", "wan", "hulk", "simgrid"});
   int sources = 0;
-  for (const char* s : {"regions", "hulk", "simgrid"}) sources += platform[s] ? 1 : 0;
+  std::string found;  // "regions and simgrid (from --set platform.simgrid.file=x.xml)"
+  for (const std::string s : {"regions", "hulk", "simgrid"}) {
+    if (!platform[s]) continue;
+    const std::string label = r.override_within("platform." + s);
+    found += (sources++ ? " and " : "") + s + (label.empty() ? "" : " (from " + label + ")");
+  }
   if (sources != 1)
     r.fail(platform, "platform",
-           "expected exactly one platform source (regions, hulk or simgrid), got " + std::to_string(sources));
+           "expected exactly one platform source (regions, hulk or simgrid), got " +
+               (sources == 0 ? std::string("none") : found));
   if (platform["wan"] && !platform["regions"])
     r.fail(platform["wan"], "platform.wan",
            "wan is only used with regions (hulk and simgrid platforms bring their own WAN)");

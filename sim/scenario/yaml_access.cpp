@@ -59,6 +59,12 @@ std::string YamlReader::override_of(const std::string& key) const {
   return "";
 }
 
+std::string YamlReader::override_within(const std::string& key) const {
+  for (const auto& [path, label] : overrides_)
+    if (path == key || path.rfind(key + ".", 0) == 0) return label;
+  return "";
+}
+
 InputError YamlReader::error_at(const YAML::Node& at, const std::string& key, const std::string& message) const {
   const std::string label = override_of(key);
   if (!label.empty()) return InputError(file_, 0, key, message + " (value from " + label + ")");

@@ -73,6 +73,8 @@ class YamlReader {
   /** @brief Declares that the value at key path came from an override (label: "--set key=value"): errors at or
    *  below it carry the label instead of a line of the file, which does not hold that value. */
   void add_override(const std::string& key, const std::string& label) { overrides_[key] = label; }
+  /** @brief Label of an override that set key or a value below it ("" if none): what brought a section in. */
+  std::string override_within(const std::string& key) const;
   /** @brief Remembers the line of a key path. */
   void record(const std::string& key, const YAML::Node& node) const;
 

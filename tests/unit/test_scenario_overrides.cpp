@@ -143,6 +143,18 @@ TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
   }
 }
 
+TEST(Overrides, ASecondPlatformSourceNamesTheOverrideThatBroughtIt) {
+  try {
+    load_scenario_file(example(), {{"platform.simgrid.file", "x.xml"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key(), "platform");
+    EXPECT_NE(std::string(e.what()).find("got regions and simgrid (from --set platform.simgrid.file=x.xml)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // Issue 12: the loader names event entries events[i]; an override into one (or of the whole list) is named in the
 // error like any other overridden value, without a file line.
 TEST(Overrides, ErrorsInOverriddenEventsNameTheOverride) {
