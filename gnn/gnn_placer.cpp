@@ -37,6 +37,32 @@ RoleScores GnnPlacer::scores(const Scenario& scenario) {
   return predict_scores(impl_->model, build_reference_graph(scenario, go));
 }
 
+namespace {
+
+/** The sampling decoder's best placement over the scores `scores` (the graph's view) and, with the prior-free view
+ *  (SamplingOptions::prior_free_view), over the network's own scores without greedy's prior: the faster by `cost`
+ *  (the first view's on a tie). `scores` becomes the winning view's, which the polish follows. */
+SampledPlacement decode_views(PlacementGnn& model, const Scenario& scenario, ClusterGraph& graph,
+                              const SamplingOptions& opt, const PlacementCost& cost, const PlacementBound& bound,
+                              RoleScores& scores) {
+  SampledPlacement best = decode_best_of_samples(scenario, scores, opt, cost, bound);
+  if (!opt.reference_prior || !opt.prior_free_view || graph.reference_counts.empty()) return best;
+  graph.reference_counts.clear();  // zero prior (features.cpp): the network's own scores
+  RoleScores own = predict_scores(model, graph);
+  SamplingOptions own_options = opt;
+  own_options.seed = sample_seed(opt.seed, 0x0a11'0c0d'e5ULL);  // its own noise stream
+  SampledPlacement own_best = decode_best_of_samples(scenario, own, own_options, cost, bound);
+  if (own_best.cost < best.cost) {  // strictly: on a tie the first view's answer stays
+    own_best.distinct += best.distinct;
+    scores = std::move(own);
+    return own_best;
+  }
+  best.distinct += own_best.distinct;
+  return best;
+}
+
+}  // namespace
+
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   if (has_several_jobs(scenario))  // its decoder, evaluator and exchanges are those of one job
     throw InputError(scenario.file, 0, "jobs",
@@ -62,21 +88,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
   // Candidates the evaluator's cheap bound shows no faster than the best so far are not evaluated (same answers).
   const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
-  SampledPlacement best = decode_best_of_samples(scenario, s, opt, cost, bound);
-  if (opt.reference_prior && opt.prior_free_view && !graph.reference_counts.empty()) {
-    graph.reference_counts.clear();  // zero prior (features.cpp): the network's own scores
-    RoleScores own = predict_scores(impl_->model, graph);
-    SamplingOptions own_options = opt;
-    own_options.seed = sample_seed(opt.seed, 0x0a11'0c0d'e5ULL);  // its own noise stream
-    SampledPlacement own_best = decode_best_of_samples(scenario, own, own_options, cost, bound);
-    if (own_best.cost < best.cost) {  // strictly: on a tie the first view's answer stays
-      own_best.distinct += best.distinct;
-      best = std::move(own_best);
-      s = std::move(own);  // the polish orders its exchanges by the winning view's scores
-    } else {
-      best.distinct += own_best.distinct;
-    }
-  }
+  SampledPlacement best = decode_views(impl_->model, scenario, graph, opt, cost, bound, s);
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
   if (opt.greedy_candidate) {
     // Greedy's placement with its DP rings re-ordered when that is faster (replica_order.hpp: whole replicas move,
