@@ -159,6 +159,9 @@ int main(int argc, char** argv) {
     // Already one line, control characters escaped (errors.hpp); several independent errors, one line each.
     std::cerr << "hulk: error: " << without_input_prefix(e.what()) << "\n";
     return fail(2);
+  } catch (const hulk::OutputError& e) {
+    std::cerr << "hulk: error: " << one_line(e.what()) << "\n";
+    return fail(1);
   } catch (const std::exception& e) {
     if (hulk::interrupt_requested()) {
       std::cerr << "hulk: interrupted\n";

@@ -48,7 +48,8 @@ void fill(const std::string& open_path, const std::string& path, const std::func
   out.flush();
   out.close();
   if (!out)
-    throw InputError(path, 0, "", std::string("writing the file failed") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
+    throw OutputError(path, std::string("writing the file failed: ") +
+                                (errno ? std::strerror(errno) : "the system gave no reason (a full disk?)"));
 }
 
 void rename_into_place(const std::string& from, const std::string& path) {

@@ -71,4 +71,12 @@ class InputError : public std::runtime_error {
   std::string key_;
 };
 
+/** @brief An output file that could not be written once open (a full disk, an I/O error): not the input's fault,
+ *  so the program exits 1 (README "Exit codes"), as for a standard output that cannot be written. what() is one
+ *  line: "FILE: what failed: the system's reason". */
+class OutputError : public std::runtime_error {
+ public:
+  OutputError(const std::string& path, const std::string& message) : std::runtime_error(path + ": " + message) {}
+};
+
 }  // namespace hulk

@@ -1,6 +1,8 @@
 #include "sim/methods/sweep_grid.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -214,10 +216,13 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
 }
 
 void append_sweep_rows(const std::string& path, const std::string& rows) {
+  errno = 0;
   std::ofstream out(path, std::ios::app);
   out << rows << std::flush;
   out.close();
-  if (!out) throw InputError(path, 0, "", "could not append the point's rows to the sweep file (not writable?)");
+  if (!out)
+    throw OutputError(path, std::string("could not append the point's rows to the sweep file: ") +
+                                (errno ? std::strerror(errno) : "the system gave no reason (a full disk?)"));
 }
 
 namespace {

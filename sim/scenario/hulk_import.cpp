@@ -141,16 +141,20 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
   const double mem_bytes = s.memory_gb * 1e9;
   const GpuSpec* best = nullptr;
   long long best_count = 0;
+  double best_ratio = 0;
   bool exact_found = false;
   for (int pass = 0; pass < 2 && best == nullptr; ++pass) {
     for (const GpuSpec* g : candidates) {
       const double ratio = mem_bytes / g->memory_bytes;
-      const long long count = std::max<long long>(1, std::llround(ratio));
+      // Beyond the per-server bound the count only has to stay beyond it: std::llround of a ratio past the range
+      // of long long is unspecified (1e21 GB became 1 GPU).
+      const long long count = std::max<long long>(1, std::llround(std::min(ratio, 1e15)));
       const bool exact = std::fabs(ratio - std::round(ratio)) < 1e-9 * std::max(1.0, ratio) && ratio >= 1;
       if (pass == 0 && !exact) continue;
       if (best == nullptr || std::llabs(count - 8) < std::llabs(best_count - 8)) {
         best = g;
         best_count = count;
+        best_ratio = ratio;
       }
     }
     exact_found = pass == 0 && best != nullptr;
@@ -162,12 +166,14 @@ void map_gpus(const Server& s, const std::string& city, const HulkImportOptions&
     warnings.push_back(file + ":" + std::to_string(s.line) + ": server " + std::to_string(s.id) + " (" + city +
                        ", cc " + s.capability + ", " + fmt(s.memory_gb) + " GB) is not a whole number of any " +
                        "candidate GPU (" + cands + "): using round(" + fmt(s.memory_gb) + " / " +
-                       fmt(best->memory_bytes / 1e9) + ") = " + std::to_string(best_count) + " x " + best->name + " (" +
+                       fmt(best->memory_bytes / 1e9) + ")" + (best_ratio < 0.5 ? ", at least 1," : "") + " = " + std::to_string(best_count) + " x " + best->name + " (" +
                        fmt(best_count * best->memory_bytes / 1e9) + " GB)");
   }
   if (best_count > bounds::kMaxGpusPerHost)
     throw InputError(file, s.line, "",
-                     "Memory " + fmt(s.memory_gb) + " GB means " + std::to_string(best_count) + " x " + best->name +
+                     "Memory " + fmt(s.memory_gb) + " GB means " +
+                         (best_ratio < 1e15 ? fmt(std::round(best_ratio)) : std::string("more than 1e15")) + " x " +
+                         best->name +
                          " (expected at most " + std::to_string(bounds::kMaxGpusPerHost) + " GPUs per server)");
   host.gpu = *best;
   host.gpus = static_cast<int>(best_count);

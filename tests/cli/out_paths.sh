@@ -120,5 +120,16 @@ if [ -c /dev/full ]; then
   fi
 fi
 
+# An --out file that cannot be written once open (a full disk) is not bad input either: exit 1, one line.
+if [ -c /dev/full ]; then
+  "$hulk" place "$tiny" --method greedy --out /dev/full >/dev/null 2>"$tmp/fullout.err"
+  rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "/dev/full: writing the file failed" "$tmp/fullout.err" && [ "$(wc -l <"$tmp/fullout.err")" -eq 1 ]; then
+    ok "--out on a full disk"
+  else
+    fail "--out on a full disk: exit $rc, stderr: $(cat "$tmp/fullout.err")"
+  fi
+fi
+
 [ "$failures" -eq 0 ] && echo "out_paths: all ok"
 exit "$failures"

@@ -271,6 +271,15 @@ TEST(Bounds, HulkDataMeetsTheBounds) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("expected at most 64 GPUs per server"), std::string::npos) << e.what();
   }
+  for (const char* memory : {"1e21", "1e300"}) {  // past long long: std::llround's answer is unspecified (was 1 GPU)
+    o.dir = hulk_dir(std::string("vast") + memory, memory, "120");
+    try {
+      import_hulk(o);
+      ADD_FAILURE() << memory << " GB accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("more than 1e15 x"), std::string::npos) << e.what();
+    }
+  }
   o.dir = hulk_dir("ok2", "320", "120");
   o.wan_bandwidth_Bps = 1e-300;
   try {
