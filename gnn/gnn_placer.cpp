@@ -52,25 +52,22 @@ struct View {
 struct Refinement {
   const Scenario& scenario;
   const SamplingOptions& opt;
-  const Placement& greedy;
-  double greedy_s;
+  /** Greedy's placement with its DP rings re-ordered when that is faster (replica_order.hpp: whole replicas move,
+   *  which neither the decoder's role counts nor the exchanges express); empty without greedy_candidate. The same
+   *  for every view: computed once. */
+  const TimedPlacement& greedy_candidate;
   const PlacementCost& cost;
   const PlacementBound& bound;
   const RouteModel& network;
 
   SampledPlacement operator()(View view) const {
     SampledPlacement best = std::move(view.decoded);
-    if (opt.greedy_candidate) {
-      // Greedy's placement with its DP rings re-ordered when that is faster (replica_order.hpp: whole replicas
-      // move, which neither the decoder's role counts nor the exchanges express). Strictly faster only: on a tie
-      // the model's decode stays (it is greedy's in most ties anyway).
-      TimedPlacement candidate = fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound);
-      if (candidate.time_s < best.cost) {
-        if (candidate.placement.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
-        best.placement = std::move(candidate.placement);
-        best.cost = candidate.time_s;
-        best.chosen = -1;
-      }
+    // Strictly faster only: on a tie the model's decode stays (it is greedy's in most ties anyway).
+    if (opt.greedy_candidate && greedy_candidate.time_s < best.cost) {
+      if (greedy_candidate.placement.gpu_of_rank != best.placement.gpu_of_rank) ++best.distinct;
+      best.placement = greedy_candidate.placement;
+      best.cost = greedy_candidate.time_s;
+      best.chosen = -1;
     }
     // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
     TimedPlacement ordered =
@@ -151,7 +148,9 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   // Each view decoded and refined, the faster answer kept (the first view's on a tie): the faster decode does not
   // always refine to the faster answer (design seed 20261241, in-family: 99% -> 108% of greedy's gap to the
   // search closed against keeping the faster decode).
-  const Refinement refine{scenario, opt, greedy, greedy_s, cost, bound, network};
+  const TimedPlacement greedy_candidate =
+      opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
+  const Refinement refine{scenario, opt, greedy_candidate, cost, bound, network};
   SampledPlacement out;
   for (View& view : decode_views(impl_->model, scenario, graph, std::move(s), opt, cost, bound)) {
     SampledPlacement answer = refine(std::move(view));

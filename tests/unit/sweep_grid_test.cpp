@@ -145,7 +145,7 @@ TEST(SweepGrid, FailedAppendIsAnError) {
   const fs::path dir = scratch("append");
   // A folder where the file should be: opening it for append fails, as a full disk would fail the write.
   fs::create_directories(dir / "sweep.csv");
-  EXPECT_THROW(append_sweep_rows((dir / "sweep.csv").string(), "0,1\n"), InputError);
+  EXPECT_THROW(append_sweep_rows((dir / "sweep.csv").string(), "0,1\n"), OutputError);  // not the input's fault: exit 1
   append_sweep_rows((dir / "ok.csv").string(), "0,1\n");
   EXPECT_EQ(read(dir / "ok.csv"), "0,1\n");
   fs::remove_all(dir);
