@@ -53,6 +53,7 @@ void parse_jobs_option(GenArgs& args) {
   const JobRange r = parse_job_range(args.jobs);
   args.min_jobs = r.min;
   args.max_jobs = r.max;
+  check_jobs_fit_gpus(r, args.max_gpus);
 }
 
 /** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */

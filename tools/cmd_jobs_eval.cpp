@@ -16,6 +16,7 @@
 #include "tools/method_choices.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/method_names.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/core/seeding.hpp"
@@ -126,6 +127,17 @@ std::string evaluator_error_line(const std::vector<Scenario>& scenarios, const s
   return line;
 }
 
+/** Refuses a method that cannot place a generated cluster of several jobs: robust optimises one job over a
+ *  `robust:` distribution the sampler does not draw, and a placement file belongs to one scenario. */
+void check_applies_to_generated_jobs(const std::string& method) {
+  if (method == "robust")
+    throw InputError("", 0, "--methods", "robust places one job over a scenario's `robust:` distribution; the "
+                                         "generated clusters hold several jobs and none (expected another method)");
+  if (method.rfind(kPlacementFilePrefix, 0) == 0)
+    throw InputError("", 0, "--methods", "a placement file (" + method + ") belongs to one scenario, not to "
+                                         "generated clusters (expected a placement method)");
+}
+
 void run_jobs_eval(const JobsEvalArgs& a) {
   if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
     throw InputError("", 0, "--jobs", "expected MIN-MAX with 2 <= MIN <= MAX <= 8");
@@ -133,17 +145,31 @@ void run_jobs_eval(const JobsEvalArgs& a) {
   if (a.seed > std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(a.count - 1))
     throw InputError("", 0, "--seed", "the clusters' seeds " + std::to_string(a.seed) + " + 0.." +
                                           std::to_string(a.count - 1) + " pass 2^64 - 1 (expected a smaller seed)");
+  check_jobs_fit_gpus(JobRange{a.min_jobs, a.max_jobs}, a.max_gpus);
   std::vector<std::string> methods = parse_method_list(a.methods);
-  for (const std::string& m : methods) check_method_files(m, a.options);  // a bad model: refused, not failed rows
+  for (const std::string& m : methods) {
+    check_method_files(m, a.options);  // a bad model: refused, not failed rows
+    check_applies_to_generated_jobs(m);
+  }
   const bool ablation = std::find(methods.begin(), methods.end(), "gnn") != methods.end();
   SamplerOptions opt;
   opt.max_total_gpus = a.max_gpus;
   opt.min_total_gpus = std::min(8, a.max_gpus);
   std::vector<CompareReport> reports;
   std::vector<Scenario> scenarios;
+  int skipped = 0;
   for (int i = 0; i < a.count; ++i) {
     const std::uint64_t seed = a.seed + static_cast<std::uint64_t>(i);
-    const Scenario s = sample_jobs_scenario(seed, jobs_of(a, seed), opt);
+    Scenario s;
+    try {
+      s = sample_jobs_scenario(seed, jobs_of(a, seed), opt);
+    } catch (const InputError& e) {  // this seed's jobs do not fit its cluster: the others still make a benchmark
+      const std::string why = e.what(), no_file = "<input>: ";
+      std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] seed " << seed << " skipped: "
+                << (why.rfind(no_file, 0) == 0 ? why.substr(no_file.size()) : why) << "\n";
+      ++skipped;
+      continue;
+    }
     std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] " << s.name << ": " << s.jobs.size() << " jobs, "
               << s.platform.total_gpus() << " GPUs, " << s.platform.regions.size() << " regions\n";
     CompareReport report = run_compare(s, methods, a.options, true);
@@ -155,12 +181,18 @@ void run_jobs_eval(const JobsEvalArgs& a) {
     scenarios.push_back(s);
     std::cout << report_table(reports.back()) << "\n" << std::flush;
   }
+  if (reports.empty())
+    throw InputError("", 0, "--jobs", "no seed of " + std::to_string(a.seed) + ".." +
+                                          std::to_string(a.seed + a.count - 1) +
+                                          " gave a cluster its jobs fit (expected fewer --jobs or more --max-gpus)");
   if (ablation) methods.push_back("gnn-prior");
   const ClaimVerdict claim = claim_verdict(reports, ablation ? "gnn" : methods.back());
-  char what[160];
-  std::snprintf(what, sizeof what, "%d generated clusters of %d-%d jobs (seeds %llu..%llu, at most %d GPUs)",
-                a.count, a.min_jobs, a.max_jobs, static_cast<unsigned long long>(a.seed),
-                static_cast<unsigned long long>(a.seed + a.count - 1), a.max_gpus);
+  const std::string skipped_text = skipped > 0 ? ", " + std::to_string(skipped) + " skipped" : "";
+  char what[200];
+  std::snprintf(what, sizeof what, "%zu generated cluster%s of %d-%d jobs (seeds %llu..%llu%s, at most %d GPUs)",
+                reports.size(), reports.size() == 1 ? "" : "s", a.min_jobs, a.max_jobs,
+                static_cast<unsigned long long>(a.seed),
+                static_cast<unsigned long long>(a.seed + a.count - 1), skipped_text.c_str(), a.max_gpus);
   std::cout << summary_text(reports, methods, what, claim) << search_lines(reports, methods)
             << evaluator_error_line(scenarios, reports);
   if (!a.out.empty())

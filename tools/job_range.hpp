@@ -28,4 +28,12 @@ inline JobRange parse_job_range(const std::string& text) {
   return r;
 }
 
+/** @brief Refuses a range whose MAX jobs could not each have a GPU of their own on a cluster of max_gpus GPUs.
+ *  @throws InputError naming --jobs and both numbers. */
+inline void check_jobs_fit_gpus(const JobRange& r, int max_gpus) {
+  if (r.max > max_gpus)
+    throw InputError("", 0, "--jobs", "expected at most as many jobs as --max-gpus allows GPUs (" +
+                                          std::to_string(max_gpus) + "), got up to " + std::to_string(r.max));
+}
+
 }  // namespace hulk::cli

@@ -196,7 +196,9 @@ void sample_hosts(Rng& rng, const SamplerOptions& opt, const std::vector<GpuSpec
   while (p.total_gpus() < opt.min_total_gpus) {
     auto it = std::min_element(p.hosts.begin(), p.hosts.end(),
                                [](const HostSpec& a, const HostSpec& b) { return a.gpus < b.gpus; });
-    if (it->gpus >= 8) break;
+    // Doubling keeps GPUs per host a power of two; a doubling that would pass the cap is not made (the cap wins
+    // over the wished-for minimum).
+    if (it->gpus >= 8 || p.total_gpus() + it->gpus > opt.max_total_gpus) break;
     it->gpus *= 2;
   }
   // Renumber host names densely (shrinking may have removed some).
@@ -295,9 +297,12 @@ Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions
     throw InputError("", 0, "--jobs", "expected 2 to 8 jobs per cluster, got " + std::to_string(jobs));
   Rng rng(seed ^ fnv1a64("jobs_sampler"));
   Scenario sc = sampled_platform(rng, opt, "sampled-jobs-", seed);
+  if (sc.platform.total_gpus() < jobs)  // every job needs a GPU of its own; fewer jobs would not be what was asked
+    throw InputError("", 0, "sampler", "the cluster sampled from seed " + std::to_string(seed) + " has " +
+                                           std::to_string(sc.platform.total_gpus()) + " GPUs, fewer than its " +
+                                           std::to_string(jobs) + " jobs");
   for (int attempt = 0; attempt < 50; ++attempt) {
-    const std::vector<int> budgets = job_budgets(rng, std::min(jobs, sc.platform.total_gpus()),
-                                                 sc.platform.total_gpus());
+    const std::vector<int> budgets = job_budgets(rng, jobs, sc.platform.total_gpus());
     sc.jobs.clear();
     for (std::size_t k = 0; k < budgets.size(); ++k) {
       sample_job(rng, seed, sc, budgets[k]);

@@ -28,7 +28,7 @@ struct SamplerOptions {
   int min_hosts_per_region = 1;
   int max_hosts_per_region = 16;
   int max_total_gpus = 256;   ///< hosts are dropped (last region first) until the platform fits
-  int min_total_gpus = 4;     ///< regions are grown until at least this many GPUs exist
+  int min_total_gpus = 4;     ///< hosts' GPUs are doubled (to 8 at most, never past max_total_gpus) towards this
   /** @brief GPU models to draw from; empty = a built-in table of common data-centre GPUs (public datasheet
    *  numbers). The lead passes GpuCatalog::builtin().all() once the catalog loader is merged. */
   std::vector<GpuSpec> gpu_types;

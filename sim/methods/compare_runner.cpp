@@ -32,7 +32,9 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
   } catch (const InputError& e) {
     // An error about the scenario raised without its file (e.g. a method's limit on the job) names the file here.
     const std::string what = e.what(), no_file = "<input>: ";
-    r.error = what.rfind(no_file, 0) == 0 ? scenario.file + ": " + what.substr(no_file.size()) : what;
+    // A generated cluster has no file: its name stands in.
+    const std::string& source = scenario.file.empty() ? scenario.name : scenario.file;
+    r.error = what.rfind(no_file, 0) == 0 ? source + ": " + what.substr(no_file.size()) : what;
   }
   return r;
 }

@@ -81,6 +81,23 @@ expect_usage "reproduce with a missing placement file" "cannot open placement fi
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
   "$hulk" jobs-eval --count 1 --jobs 2-3-4
+expect_usage "jobs-eval --jobs above --max-gpus" "--jobs: expected at most as many jobs as --max-gpus allows GPUs (5)" \
+  "$hulk" jobs-eval --count 1 --jobs 8 --max-gpus 5
+expect_usage "jobs-eval --methods robust" "--methods: robust places one job" "$hulk" jobs-eval --count 1 \
+  --methods greedy,robust
+# Seeds whose jobs do not fit are skipped with a line each; with none left, the run is refused.
+"$hulk" jobs-eval --count 2 --seed 1 --jobs 8 --max-gpus 8 --methods greedy >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(grep -c "skipped: sampler: no set of jobs fits" "$tmp/err")" -eq 2 ] &&
+   tail -n 1 "$tmp/err" | grep -q -- "--jobs: no seed of 1..2 gave a cluster its jobs fit"; then
+  ok "jobs-eval with no seed that fits"
+else
+  fail "jobs-eval with no seed that fits: exit $rc, stderr:"
+  cat "$tmp/err"
+fi
+expect_usage "gen-data --jobs above --max-gpus" "allows GPUs (6), got up to 7" "$hulk" gen-data --count 1 \
+  --jobs 2-7 --max-gpus 6 --out "$tmp/gd-jobs-gpus"
+[ ! -e "$tmp/gd-jobs-gpus" ] || fail "gen-data --jobs above --max-gpus left its folder"
 expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs 2.5 --out "$tmp/gd-jobs"
 expect_usage "a method twice" "'greedy' is listed twice" "$hulk" compare "$tiny" --methods greedy,greedy
 expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" sweep "$tiny" \

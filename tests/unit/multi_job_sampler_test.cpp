@@ -25,7 +25,7 @@ TEST(MultiJobSampler, EveryDrawFitsTheClusterTogether) {
     const int jobs = 2 + static_cast<int>(seed % 4);
     const hulk::Scenario s = hulk::sample_jobs_scenario(seed, jobs, opt);
     ASSERT_TRUE(hulk::has_several_jobs(s)) << seed;
-    EXPECT_LE(static_cast<int>(s.jobs.size()), jobs);
+    EXPECT_EQ(static_cast<int>(s.jobs.size()), jobs) << seed;
     EXPECT_LE(hulk::total_ranks(s), s.platform.total_gpus()) << seed;
     int misfit = -1;
     EXPECT_EQ(hulk::jobs_memory_problem(s, misfit), "") << seed;
@@ -40,4 +40,30 @@ TEST(MultiJobSampler, EveryDrawFitsTheClusterTogether) {
 TEST(MultiJobSampler, JobCountOutOfRangeIsAnInputError) {
   EXPECT_THROW(hulk::sample_jobs_scenario(1, 1), hulk::InputError);
   EXPECT_THROW(hulk::sample_jobs_scenario(1, 9), hulk::InputError);
+}
+
+TEST(MultiJobSampler, MoreJobsThanTheClustersGpusAreRefusedNotFewerJobsDrawn) {
+  hulk::SamplerOptions opt;
+  opt.min_total_gpus = opt.max_total_gpus = 5;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    try {
+      const hulk::Scenario s = hulk::sample_jobs_scenario(seed, 6, opt);
+      ADD_FAILURE() << "seed " << seed << ": " << s.jobs.size() << " jobs drawn on " << s.platform.total_gpus()
+                    << " GPUs";
+    } catch (const hulk::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("fewer than its 6 jobs"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Sampler, GrowingTowardsTheMinimumNeverPassesTheCap) {
+  for (int cap : {4, 5, 6, 7, 9, 12}) {
+    hulk::SamplerOptions opt;
+    opt.min_total_gpus = opt.max_total_gpus = cap;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      const int gpus = hulk::sample_scenario(seed, opt).platform.total_gpus();
+      EXPECT_LE(gpus, cap) << "cap " << cap << ", seed " << seed;
+      EXPECT_GT(2 * gpus, cap) << "cap " << cap << ", seed " << seed;  // grown while a doubling still fit
+    }
+  }
 }
