@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "sim/evaluate/pipeline_memo.hpp"
+
 namespace hulk::cli {
 namespace {
 
@@ -40,6 +42,7 @@ const GnnPluginApi& load() {
   const GnnPluginApi* api = entry();
   if (!api || api->abi != kGnnPluginAbi)
     throw std::runtime_error("the GNN plugin " + path + " is of another version than this hulk (rebuild both)");
+  api->share_pipeline_memo(PipelineMemo::process());  // one cache: the placer's entries serve the annealing after it
   return *api;  // never unloaded: torch's static state lives until exit
 }
 

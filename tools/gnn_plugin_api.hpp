@@ -14,11 +14,12 @@
 #include "gnn/sampled_decode.hpp"
 #include "gnn/train_command.hpp"
 #include "sim/place/placer.hpp"
+#include "sim/evaluate/pipeline_memo.hpp"
 
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 2;
+constexpr int kGnnPluginAbi = 3;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -32,6 +33,10 @@ struct GnnPluginApi {
   /** @brief Writes the model `hulk train --epochs 0 --seed SEED` writes (fresh weights after torch::manual_seed, the
    *  default configuration), without a data set: the "untrained" ablation of gnn-families. */
   void (*save_untrained_model)(const std::string& path, std::uint64_t seed);
+  /** @brief Gives the plugin's copy of the sim libraries the program's pipeline cache (PipelineMemo::share_process):
+   *  without it the learned placer's evaluations filled a cache of their own, which a "timed cold" clear of the
+   *  program's cache did not empty, and the annealing after the placer could not reuse. */
+  void (*share_pipeline_memo)(PipelineMemo& memo);
 };
 
 }  // namespace hulk::cli

@@ -18,7 +18,7 @@ void save_untrained_model(const std::string& path, std::uint64_t seed) {
 }
 
 const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir,
-                                   &save_untrained_model};
+                                   &save_untrained_model, &hulk::PipelineMemo::share_process};
 
 }  // namespace
 
