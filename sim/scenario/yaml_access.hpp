@@ -14,6 +14,14 @@
 
 namespace hulk {
 
+/** @brief Deepest nesting of lists and maps in a YAML file: a scenario needs fewer than ten levels. yaml-cpp stops
+ *  by itself near 500 levels (against a stack overflow) with only "bad file"; this limit comes first, with a line. */
+constexpr int kMaxYamlNesting = 64;
+
+/** @brief 1-based line where lists and maps in `text` first nest deeper than max_levels (the top-level map counts
+ *  as one level), or 0 if they never do. Text that is not YAML gives 0 too: the real parse reports it. */
+int yaml_nesting_past(const std::string& text, int max_levels);
+
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
  *  checks done later on plain structs (job validation) can still point at a line. */
 class YamlReader {
@@ -21,7 +29,8 @@ class YamlReader {
   /** @param file the path printed in errors. */
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
 
-  /** @brief Parses a file. @throws InputError if it cannot be read or is malformed (yaml-cpp's line). */
+  /** @brief Parses a file. @throws InputError if it cannot be read, is malformed (yaml-cpp's line) or nests deeper
+   *  than kMaxYamlNesting. */
   static YAML::Node load_file(const std::string& path);
 
   const std::string& file() const { return file_; }

@@ -197,6 +197,16 @@ TEST(Overrides, AnAliasThatContainsItselfIsAnErrorNotACrash) {
   EXPECT_NE(error_of({{"description", "{[1, 2]: x}"}}).find("map key that is a list or a map"), std::string::npos);
 }
 
+TEST(Overrides, AValueNestedPastYamlCppsDepthGuardSaysItNestsTooDeep) {
+  // 600 levels: yaml-cpp's own guard (near 500) said only "not valid YAML: bad file".
+  const std::string deep = std::string(600, '[') + std::string(600, ']');
+  std::string key;
+  const std::string msg = error_of({{"description", deep}}, &key);
+  EXPECT_NE(msg.find("nests deeper than 64 levels"), std::string::npos) << msg.substr(0, 200);
+  EXPECT_EQ(msg.find("bad file"), std::string::npos) << msg.substr(0, 200);
+  EXPECT_EQ(key, "description");
+}
+
 TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
   // yaml-cpp assigns into the node an anchor and its aliases share: `--set` into tokyo's host_link changed
   // virginia's too, without a word (an outside probe). Into a shared value: refused; the value replaced whole: only
