@@ -84,6 +84,9 @@ class YamlReader {
   void add_override(const std::string& key, const std::string& label) { overrides_[key] = label; }
   /** @brief Label of an override that set key or a value below it ("" if none): what brought a section in. */
   std::string override_within(const std::string& key) const;
+  /** @brief Label of the override that set key or one of its ancestors ("" if none): a check that compares two
+   *  values (a duplicate name) blames the one an override brought in. */
+  std::string override_of(const std::string& key) const;
   /** @brief Remembers the line of a key path. */
   void record(const std::string& key, const YAML::Node& node) const;
 
@@ -121,8 +124,6 @@ class YamlReader {
 
  private:
   std::string scalar(const YAML::Node& node, const std::string& key, const char* expected) const;
-  /** @brief Label of the override that set key or one of its ancestors ("" if none). */
-  std::string override_of(const std::string& key) const;
   /** @brief The error fail() would throw. */
   InputError error_at(const YAML::Node& at, const std::string& key, const std::string& message) const;
   /** @brief Records (collecting mode) or throws. */
