@@ -30,6 +30,10 @@ expect_usage "compare --out on a folder" "it is a folder" "$hulk" compare "$tiny
 # A file path ending with '/' is refused before the work, not after it.
 expect_usage "compare --out ending with /" "ends with '/'" "$hulk" compare "$tiny" --methods greedy --out "$tmp/newdir/"
 [ -e "$tmp/newdir" ] && fail "a refused --out ending with / left its folder" || ok "--out ending with / leaves nothing"
+# An empty --out is named as such (it was refused as a path that "ends with '/'"), file and folder alike.
+expect_usage "place --out ''" "--out: an empty path was given (expected a file path)" "$hulk" place "$tiny" --out ''
+expect_usage "sweep --out ''" "--out: an empty path was given (expected a folder path)" "$hulk" sweep "$tiny" \
+  --set job.utilisation=0.3 --methods greedy --out ''
 # An --out that is the command's own input (or inside an input folder) is refused: it would be overwritten.
 cp "$tiny" "$tmp/own.yaml"
 expect_usage "place --out = its scenario" "is an input of the command" "$hulk" place "$tmp/own.yaml" --out "$tmp/./own.yaml"
