@@ -109,6 +109,9 @@ expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" 
 expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
   --out "$tmp/sw-empty"
 expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
+# A file given as --paper is named as a file, not as a missing folder.
+expect_usage "--paper on a file" "it is a file, not a folder (expected a folder of .yaml scenarios)" "$hulk" \
+  gnn-families --families paper --paper "$tiny"
 expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
   --seed -1 --out "$tmp/gd-seed"
 expect_usage "bench --reps 0" "--reps: '0' is out of range (expected an integer from 1 to 1000)" "$hulk" bench "$tiny" --reps 0 --no-gnn
