@@ -109,6 +109,11 @@ expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" 
 expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
   --out "$tmp/sw-empty"
 expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
+# An empty item in --families is refused as in --methods (`in-family,` was taken as in-family alone).
+for families in "in-family," "in-family,,larger" ",in-family"; do
+  expect_usage "--families '$families'" "--families: '$families' has an empty item" "$hulk" gnn-families --count 1 \
+    --families "$families"
+done
 # A file given as --paper is named as a file, not as a missing folder.
 expect_usage "--paper on a file" "it is a file, not a folder (expected a folder of .yaml scenarios)" "$hulk" \
   gnn-families --families paper --paper "$tiny"
