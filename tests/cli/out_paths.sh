@@ -106,6 +106,9 @@ expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs
 expect_usage "a method twice" "'greedy' is listed twice" "$hulk" compare "$tiny" --methods greedy,greedy
 expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --set job.utilisation=0.4 --out "$tmp/sw-twice"
+expect_usage "a sweep value twice" "value '1' of key 'job.iterations' is given twice" "$hulk" sweep "$tiny" \
+  --set job.iterations=1,2,1 --out "$tmp/sw-value-twice"
+[ ! -e "$tmp/sw-value-twice" ] || fail "a sweep value twice left its folder"
 expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
   --out "$tmp/sw-empty"
 expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
