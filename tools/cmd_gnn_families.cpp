@@ -84,8 +84,12 @@ std::vector<std::string> split_families(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);
   std::string f;
+  const bool trailing_comma = !text.empty() && text.back() == ',';  // getline gives no last empty item for it
   while (std::getline(ss, f, ',')) {
-    if (f.empty()) continue;
+    // `in-family,` or `in-family,,larger`: a family left out, refused as --methods refuses it (parse_method_list).
+    if (f.empty() || (trailing_comma && ss.peek() == EOF))
+      throw InputError("", 0, "--families", "'" + text + "' has an empty item (expected family names separated by "
+                                            "single commas)");
     if (std::find(out.begin(), out.end(), f) != out.end())
       throw InputError("", 0, "--families", "'" + f + "' is listed twice (expected each family once)");
     out.push_back(f);

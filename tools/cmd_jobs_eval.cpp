@@ -97,12 +97,7 @@ void add_prior_row(const Scenario& s, CompareReport& report) {
   }
   const MethodResult *rr = result_of(report, "round-robin"), *g = result_of(report, "greedy"),
                      *search = result_of(report, "search");
-  if (r.ok) {
-    if (rr) r.speedup_vs_round_robin = rr->iteration_time_s / r.iteration_time_s;
-    if (g) r.speedup_vs_greedy = g->iteration_time_s / r.iteration_time_s;
-    if (report.lower_bound_s > 0) r.gap_to_lower_bound = gap_to_bound(r.iteration_time_s, report.lower_bound_s);
-    if (search) r.gap_to_search = r.iteration_time_s / search->iteration_time_s - 1.0;
-  }
+  set_ratios(r, rr, g, search, report.lower_bound_s);
   report.results.push_back(r);
 }
 

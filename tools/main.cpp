@@ -73,7 +73,7 @@ bool known_command(CLI::App& app, int argc, char** argv) {
   const std::string word = argv[1];
   for (const auto& n : names)
     if (n == word) return true;
-  std::cerr << "hulk: error: unknown command '" << word << "'" << hulk::suggestion_suffix(word, names)
+  std::cerr << "hulk: error: " << one_line("unknown command '" + word + "'" + hulk::suggestion_suffix(word, names))
             << " (see hulk --help)\n";
   return false;
 }

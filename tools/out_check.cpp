@@ -28,6 +28,10 @@ fs::path folder_of(const std::string& path, OutKind kind) {
 
 void prepare_out(const std::string& path, OutKind kind, std::vector<std::string>& created,
                  const std::string& option) {
+  // fs::path("") has no file name either: without this, '' was refused as a path that "ends with '/'".
+  if (path.empty())
+    throw InputError("", 0, option, std::string("an empty path was given (expected a ") +
+                                         (kind == OutKind::file ? "file" : "folder") + " path)");
   std::error_code ec;
   if (kind == OutKind::file && fs::is_directory(path, ec))
     refuse(option, path, "it is a folder, a file name is expected");

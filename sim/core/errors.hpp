@@ -4,20 +4,34 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/utf8.hpp"
+
 namespace hulk {
 
-/** @brief `text` on one line: newlines and other control characters (echoed from a bad file, say) escaped as \n,
- *  \r or \xNN, tabs as spaces, so that a message stays one line whatever the input held. */
+/** @brief `text` on one line and in valid UTF-8: newlines and other control characters (echoed from a bad file, say)
+ *  escaped as \n, \r or \xNN, tabs as spaces, and every byte that is not part of a well-formed UTF-8 sequence (a
+ *  Latin-1 name, say) as \xNN, so that a message stays one line of text whatever the input held. */
 inline std::string escape_control_chars(const std::string& text) {
   static const char* hex = "0123456789abcdef";
+  const auto escaped = [](unsigned char u) { return std::string("\\x") + hex[u >> 4] + hex[u & 15]; };
   std::string out;
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      // A well-formed multi-byte sequence is kept whole; a stray byte is escaped alone, and the next byte is looked
+      // at afresh (it may start a valid sequence).
+      const std::size_t n = utf8_sequence_length(text, i);
+      out += n == 0 ? escaped(u) : text.substr(i, n);
+      i += n == 0 ? 1 : n;
+      continue;
+    }
     if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += ' ';
-    else if (u < 0x20 || u == 0x7f) out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    else if (u < 0x20 || u == 0x7f) out += escaped(u);
     else out += c;
+    ++i;
   }
   return out;
 }

@@ -14,4 +14,9 @@ std::string sig4(double v, double integer_from) {
   return buf;
 }
 
+double relative_gap(double value, double reference) {
+  const double gap = value / reference - 1.0;
+  return std::fabs(gap) < 1e-9 ? 0.0 : gap;
+}
+
 }  // namespace hulk

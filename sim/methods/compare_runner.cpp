@@ -61,9 +61,15 @@ std::string percent_text(const std::optional<double>& v) { return v ? sig4(100.0
 
 }  // namespace
 
-double gap_to_bound(double time_s, double lower_bound_s) {
-  const double gap = time_s / lower_bound_s - 1.0;
-  return std::abs(gap) < 1e-9 ? 0.0 : gap;
+double gap_to_bound(double time_s, double lower_bound_s) { return relative_gap(time_s, lower_bound_s); }
+
+void set_ratios(MethodResult& r, const MethodResult* round_robin, const MethodResult* greedy,
+                const MethodResult* search, double lower_bound_s) {
+  if (!r.ok) return;
+  if (round_robin && round_robin->ok) r.speedup_vs_round_robin = round_robin->iteration_time_s / r.iteration_time_s;
+  if (greedy && greedy->ok) r.speedup_vs_greedy = greedy->iteration_time_s / r.iteration_time_s;
+  if (lower_bound_s > 0) r.gap_to_lower_bound = gap_to_bound(r.iteration_time_s, lower_bound_s);
+  if (search && search->ok) r.gap_to_search = relative_gap(r.iteration_time_s, search->iteration_time_s);
 }
 
 void simulate_placement(const Scenario& scenario, MethodResult& r) {
@@ -109,12 +115,7 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
   const MethodResult* search = by_method.count("search") ? &by_method["search"] : nullptr;
   for (const auto& m : methods) {
     MethodResult r = by_method[m];
-    if (r.ok) {
-      if (rr.ok) r.speedup_vs_round_robin = rr.iteration_time_s / r.iteration_time_s;
-      if (greedy.ok) r.speedup_vs_greedy = greedy.iteration_time_s / r.iteration_time_s;
-      if (report.lower_bound_s > 0) r.gap_to_lower_bound = gap_to_bound(r.iteration_time_s, report.lower_bound_s);
-      if (search && search->ok) r.gap_to_search = r.iteration_time_s / search->iteration_time_s - 1.0;
-    }
+    set_ratios(r, &rr, &greedy, search, report.lower_bound_s);
     report.results.push_back(r);
   }
   return report;

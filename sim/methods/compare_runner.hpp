@@ -49,6 +49,12 @@ void simulate_placement(const Scenario& scenario, MethodResult& r);
  *  below it, printed as a negative gap). */
 double gap_to_bound(double time_s, double lower_bound_s);
 
+/** @brief Sets r's speedups over round-robin and greedy and its gaps to the lower bound and to search, from the
+ *  references that ran (a null or failed reference leaves its ratio absent). Gaps are relative_gap()s: a time equal
+ *  to search's up to rounding is a gap of 0, not "4e-14%". Nothing is set if r failed. */
+void set_ratios(MethodResult& r, const MethodResult* round_robin, const MethodResult* greedy,
+                const MethodResult* search, double lower_bound_s);
+
 /** @brief Runs the methods. Each places for the scenario without its events (a quiet network); every placement is
  *  then simulated with the scenario as given, events included. round-robin and greedy are always simulated (as references for the speedups) even
  *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its

@@ -29,6 +29,8 @@ namespace {
 std::vector<Scenario> paper_scenarios(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))  // a scenario file given for its folder
+    throw InputError(dir, 0, "--paper", "it is a file, not a folder (expected a folder of .yaml scenarios)");
   if (dir.empty() || !fs::is_directory(dir, ec))
     throw InputError(dir, 0, "--paper", "the paper scenarios' folder does not exist");
   std::vector<std::string> files;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
 
@@ -64,8 +65,8 @@ void add_search_comparisons(const HeldOutReport& report, HeldOutFigures& f) {
   std::vector<double> gnn_gaps, greedy_gaps;
   double log_search = 0;
   for (const auto& r : report.rows) {
-    gnn_gaps.push_back(r.gnn_s / r.search_s - 1.0);
-    greedy_gaps.push_back(r.greedy_s / r.search_s - 1.0);
+    gnn_gaps.push_back(relative_gap(r.gnn_s, r.search_s));
+    greedy_gaps.push_back(relative_gap(r.greedy_s, r.search_s));
     log_search += std::log(r.greedy_s / r.search_s);
     if (r.gnn_s <= 1.05 * r.search_s) ++f.within_5pct_of_search;
     if (r.gnn_s <= r.greedy_s) ++f.at_least_as_fast_as_greedy;
@@ -90,7 +91,7 @@ HeldOutFigures held_out_figures(const HeldOutReport& report) {
     ++f.placed;
     log_gr += std::log(r.greedy_s / r.gnn_s);
     f.worst_vs_greedy = std::min(f.worst_vs_greedy, r.greedy_s / r.gnn_s);
-    gap += r.gnn_s / r.search_s - 1.0;
+    gap += relative_gap(r.gnn_s, r.search_s);
     ms += r.inference_ms;
     if (!std::isnan(r.round_robin_s)) {
       ++f.with_round_robin;

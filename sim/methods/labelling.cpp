@@ -6,6 +6,7 @@
 #include <map>
 
 #include "sim/core/jobs.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -120,8 +121,8 @@ std::string gap_distribution_text(const std::vector<std::map<std::string, double
   std::vector<double> gaps;
   for (const auto& t : times) {
     const bool sim = t.count("greedy") && t.count("search"), est = t.count("greedy_est") && t.count("search_est");
-    if (sim) gaps.push_back(t.at("greedy") / t.at("search") - 1.0);
-    else if (est) gaps.push_back(t.at("greedy_est") / t.at("search_est") - 1.0);
+    if (sim) gaps.push_back(relative_gap(t.at("greedy"), t.at("search")));
+    else if (est) gaps.push_back(relative_gap(t.at("greedy_est"), t.at("search_est")));
   }
   if (gaps.empty()) return "greedy's gap to search: no sample with both times\n";
   std::sort(gaps.begin(), gaps.end());

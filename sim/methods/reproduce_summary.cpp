@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/core/csv_text.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace hulk {
 namespace {
@@ -46,7 +47,8 @@ nlohmann::json or_null(bool present, double v) { return present ? nlohmann::json
 
 std::optional<double> faster(const RatioAggregate& a) {
   if (a.count == 0) return std::nullopt;
-  return 1.0 - 1.0 / a.geomean;
+  // 1 - 1/g = -(1/g - 1); "0.0 -" keeps a zero gap +0 (a bare minus would print "-0.0%").
+  return 0.0 - relative_gap(1.0, a.geomean);
 }
 
 }  // namespace

@@ -60,6 +60,12 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
+/** `s` without leading and trailing spaces and tabs. */
+std::string trim_spaces(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t");
+  return first == std::string::npos ? std::string() : s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
 /** Splits a --set value list on the commas outside {} and [] (and outside quotes), so that a YAML flow map or list
  *  such as {bandwidth: 25Gbps, latency: 10us} is one value. */
 std::vector<std::string> split_top_level(const std::string& text) {
@@ -105,6 +111,12 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& sets) {
         throw InputError("", 0, "--set", "key '" + a.key + "' is given twice (expected one --set per key)");
     for (const auto& v : split_top_level(s.substr(eq + 1))) {
       if (v.empty()) throw InputError("", 0, "--set", "'" + s + "' has an empty value (expected KEY=V1,V2,...)");
+      // The same point twice would be simulated twice and fill two rows with one result ("1" and " 1" are one
+      // YAML value; other spellings of one number are not looked for).
+      const auto same = [&](const std::string& w) { return trim_spaces(w) == trim_spaces(v); };
+      if (std::any_of(a.values.begin(), a.values.end(), same))
+        throw InputError("", 0, "--set", "value '" + v + "' of key '" + a.key +
+                                             "' is given twice (expected each value once)");
       a.values.push_back(v);
     }
     axes.push_back(a);

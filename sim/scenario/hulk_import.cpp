@@ -61,7 +61,9 @@ TextFile read_lines(const std::string& path) {
   if (!in) throw InputError(path, 0, "", "cannot open Hulk data file (expected it inside the hulk dir)");
   std::stringstream buf;
   buf << in.rdbuf();
-  const std::string text = buf.str();
+  std::string text = buf.str();
+  // Spreadsheet programs start a saved CSV with a UTF-8 byte-order mark: not part of the first field.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   if (const std::size_t bad = first_invalid_utf8(text); bad != std::string::npos)
     throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
                      "a byte is not UTF-8 (expected CSV text in UTF-8)");
@@ -222,7 +224,8 @@ Server parse_server_row(const TextFile& nodes, std::size_t i, PlatformSpec& p, s
 // spelling of a city (in order of its first line).
 std::vector<Server> read_servers(const TextFile& nodes, PlatformSpec& p) {
   if (nodes.lines.empty() || fold(nodes.lines[0]) != "node,city,capability,memory")
-    throw InputError(nodes.path, 1, "", "expected the header 'node,City,Capability,Memory'");
+    throw InputError(nodes.path, 1, "", "expected the header 'node,City,Capability,Memory', got '" +
+                                            (nodes.lines.empty() ? std::string() : nodes.lines[0]) + "'");
   std::vector<Server> servers;
   std::vector<std::string> region_key;                  // folded name per region
   std::map<std::string, std::pair<int, int>> variants;  // raw spelling -> (first line, rows), if != canonical

@@ -310,8 +310,11 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
       if (j.name.empty()) fail(k + ".name", "expected a non-empty job name");
       for (int e = 0; e < i && !j.name.empty(); ++e)
         if (s.jobs[e].name == j.name) {
-          fail(k + ".name", "duplicate job name '" + j.name + "' (also jobs[" + std::to_string(e) +
-                                "].name; expected a unique name for each job)");
+          // The later entry is blamed, unless only the earlier name came from a --set: that override made the
+          // duplicate, and the error names it (fail_key adds "value from --set ...") rather than a line of the file.
+          std::string at = k + ".name", also = "jobs[" + std::to_string(e) + "].name";
+          if (r != nullptr && r->override_of(at).empty() && !r->override_of(also).empty()) std::swap(at, also);
+          fail(at, "duplicate job name '" + j.name + "' (also " + also + "; expected a unique name for each job)");
           break;
         }
       if (!(j.weight >= bounds::kMinJobWeight && j.weight <= bounds::kMaxJobWeight))  // NaN fails too

@@ -84,6 +84,8 @@ std::string element_names(const YAML::Node& list) {
 /** The override's value parsed as one YAML value, without marks. @throws InputError naming the key otherwise. */
 YAML::Node override_value(const Override& ov, const std::string& file) {
   try {
+    // Checked before yaml-cpp parses: past its own depth guard (near 500 levels) it says only "bad file".
+    if (yaml_nesting_past(ov.value, kMaxOverrideDepth) > 0) throw TooDeep{};
     const std::vector<YAML::Node> documents = YAML::LoadAll(ov.value);
     if (documents.size() > 1)  // `a\n---\nb` would otherwise be `a` without a word
       throw InputError(file, 0, ov.key, "override value holds " + std::to_string(documents.size()) +

@@ -108,10 +108,14 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
   r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
   const std::string name = r.name(r.require(reg, key, "name"), key + ".name");
   for (std::size_t j = 0; j < p.regions.size(); ++j)
-    if (p.regions[j] == name)
+    if (p.regions[j] == name) {
+      // Blamed on the earlier region when only its name came from a --set: that override made the duplicate.
+      const std::string earlier = "platform.regions." + std::to_string(j);
+      if (r.override_of(key + ".name").empty() && !r.override_of(earlier + ".name").empty())
+        r.fail_key(earlier + ".name", "duplicate region name '" + name + "' (also " + key + "; expected unique names)");
       r.fail(reg["name"], key + ".name",
-             "duplicate region name '" + name + "' (also platform.regions." + std::to_string(j) +
-                 "; expected unique names)");
+             "duplicate region name '" + name + "' (also " + earlier + "; expected unique names)");
+    }
   p.regions.push_back(name);
   const int hosts =
       static_cast<int>(r.integer(r.require(reg, key, "hosts"), key + ".hosts", 1, bounds::kMaxHostsPerRegion));

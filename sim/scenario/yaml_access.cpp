@@ -1,11 +1,14 @@
 #include "sim/scenario/yaml_access.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +18,57 @@
 #include "sim/core/utf8.hpp"
 
 namespace hulk {
+namespace {
+
+/** Thrown by NestingCounter at the first list or map past its limit, with that node's 1-based line. */
+struct NestedTooDeep {
+  int line;
+};
+
+/** Follows yaml-cpp's parse events and counts how deep lists and maps are open; nothing is built. */
+class NestingCounter : public YAML::EventHandler {
+ public:
+  explicit NestingCounter(int max_levels) : max_levels_(max_levels) {}
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(m);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(m);
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void open(const YAML::Mark& m) {
+    if (++depth_ > max_levels_) throw NestedTooDeep{m.is_null() ? 0 : m.line + 1};
+  }
+  int max_levels_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+int yaml_nesting_past(const std::string& text, int max_levels) {
+  // A separate pass over the events: yaml-cpp's own depth guard (near 500 levels) throws a bare "bad file", and
+  // its parser gives no hook into node building.
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NestingCounter counter(max_levels);
+  try {
+    while (parser.HandleNextDocument(counter)) {
+    }
+  } catch (const NestedTooDeep& deep) {
+    return deep.line > 0 ? deep.line : 1;
+  } catch (const YAML::Exception&) {
+    return 0;  // malformed before it nests too deep: the real parse names the problem
+  }
+  return 0;
+}
 
 YAML::Node YamlReader::load_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -30,6 +84,10 @@ YAML::Node YamlReader::load_file(const std::string& path) {
     throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
                      std::string("byte ") + hex + " is not UTF-8 (expected YAML text in UTF-8)");
   }
+  if (const int line = yaml_nesting_past(text, kMaxYamlNesting); line > 0)
+    throw InputError(path, line, "",
+                     "lists and maps nested too deeply (expected at most " + std::to_string(kMaxYamlNesting) +
+                         " levels; hulk's inputs need fewer than ten)");
   try {
     // One document: a second one (after `---`) would otherwise be dropped without a word.
     std::vector<YAML::Node> documents = YAML::LoadAll(text);

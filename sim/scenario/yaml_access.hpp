@@ -14,6 +14,14 @@
 
 namespace hulk {
 
+/** @brief Deepest nesting of lists and maps in a YAML file: a scenario needs fewer than ten levels. yaml-cpp stops
+ *  by itself near 500 levels (against a stack overflow) with only "bad file"; this limit comes first, with a line. */
+constexpr int kMaxYamlNesting = 64;
+
+/** @brief 1-based line where lists and maps in `text` first nest deeper than max_levels (the top-level map counts
+ *  as one level), or 0 if they never do. Text that is not YAML gives 0 too: the real parse reports it. */
+int yaml_nesting_past(const std::string& text, int max_levels);
+
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
  *  checks done later on plain structs (job validation) can still point at a line. */
 class YamlReader {
@@ -21,7 +29,8 @@ class YamlReader {
   /** @param file the path printed in errors. */
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
 
-  /** @brief Parses a file. @throws InputError if it cannot be read or is malformed (yaml-cpp's line). */
+  /** @brief Parses a file. @throws InputError if it cannot be read, is malformed (yaml-cpp's line) or nests deeper
+   *  than kMaxYamlNesting. */
   static YAML::Node load_file(const std::string& path);
 
   const std::string& file() const { return file_; }
@@ -75,6 +84,9 @@ class YamlReader {
   void add_override(const std::string& key, const std::string& label) { overrides_[key] = label; }
   /** @brief Label of an override that set key or a value below it ("" if none): what brought a section in. */
   std::string override_within(const std::string& key) const;
+  /** @brief Label of the override that set key or one of its ancestors ("" if none): a check that compares two
+   *  values (a duplicate name) blames the one an override brought in. */
+  std::string override_of(const std::string& key) const;
   /** @brief Remembers the line of a key path. */
   void record(const std::string& key, const YAML::Node& node) const;
 
@@ -112,8 +124,6 @@ class YamlReader {
 
  private:
   std::string scalar(const YAML::Node& node, const std::string& key, const char* expected) const;
-  /** @brief Label of the override that set key or one of its ancestors ("" if none). */
-  std::string override_of(const std::string& key) const;
   /** @brief The error fail() would throw. */
   InputError error_at(const YAML::Node& at, const std::string& key, const std::string& message) const;
   /** @brief Records (collecting mode) or throws. */

@@ -33,6 +33,8 @@ check() {
   local msg
   msg=$(cat "$tmp/stderr")
   if [ -z "${msg// /}" ]; then fail "$name: empty error line"; return; fi
+  # Bytes of the input that are not UTF-8 are escaped: the message itself is always valid UTF-8.
+  if ! iconv -f UTF-8 -t UTF-8 "$tmp/stderr" >/dev/null 2>&1; then fail "$name: message is not valid UTF-8: $msg"; return; fi
   case "$msg" in *"$name"*) ;; *) fail "$name: message does not name the file: $msg"; return ;; esac
   case "$msg" in *"$expected"*) ;; *) fail "$name: message lacks '$expected': $msg"; return ;; esac
   if ls "$tmp/run" | grep -q '^core'; then fail "$name: core dump"; return; fi
@@ -66,6 +68,27 @@ check "no-such-scenario.yaml" "not found" "$hulk" simulate "$bad/no-such-scenari
 printf 'name: x\nseed: 1\0\nplatform: {}\n' >"$tmp/nul-byte.yaml"
 rm -rf "$tmp/out"
 check "nul-byte.yaml" "nul-byte.yaml:2: contains a NUL byte" "$hulk" validate "$tmp/nul-byte.yaml"
+
+# A Latin-1 byte (0xE9, e-acute) in an events trace: echoed escaped as \xe9, never raw (the line would not be UTF-8).
+printf 'time,target,bandwidth\n5s,us~\351u,50%%\n' >"$tmp/latin1-trace.csv"
+cat >"$tmp/latin1-trace.yaml" <<'YAML'
+name: latin1-trace
+platform:
+  regions:
+    - {name: us, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}
+    - {name: eu, hosts: 2, gpus_per_host: 1, gpu: A100-80GB}
+  wan:
+    default: {bandwidth: 1Gbps, latency: 40ms}
+job:
+  model: {preset: bert-large}
+  global_batch: 8
+  micro_batch: 2
+  parallelism: {dp: 4}
+events:
+  - {trace: latin1-trace.csv}
+YAML
+rm -rf "$tmp/out"
+check "latin1-trace.csv" "unknown region '\xe9u'" "$hulk" validate "$tmp/latin1-trace.yaml"
 
 if [ "$checked" -lt 23 ]; then fail "only $checked cases checked (expected at least 23)"; fi
 echo "$checked cases, $failures failures"

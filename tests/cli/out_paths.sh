@@ -30,6 +30,10 @@ expect_usage "compare --out on a folder" "it is a folder" "$hulk" compare "$tiny
 # A file path ending with '/' is refused before the work, not after it.
 expect_usage "compare --out ending with /" "ends with '/'" "$hulk" compare "$tiny" --methods greedy --out "$tmp/newdir/"
 [ -e "$tmp/newdir" ] && fail "a refused --out ending with / left its folder" || ok "--out ending with / leaves nothing"
+# An empty --out is named as such (it was refused as a path that "ends with '/'"), file and folder alike.
+expect_usage "place --out ''" "--out: an empty path was given (expected a file path)" "$hulk" place "$tiny" --out ''
+expect_usage "sweep --out ''" "--out: an empty path was given (expected a folder path)" "$hulk" sweep "$tiny" \
+  --set job.utilisation=0.3 --methods greedy --out ''
 # An --out that is the command's own input (or inside an input folder) is refused: it would be overwritten.
 cp "$tiny" "$tmp/own.yaml"
 expect_usage "place --out = its scenario" "is an input of the command" "$hulk" place "$tmp/own.yaml" --out "$tmp/./own.yaml"
@@ -102,9 +106,20 @@ expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs
 expect_usage "a method twice" "'greedy' is listed twice" "$hulk" compare "$tiny" --methods greedy,greedy
 expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --set job.utilisation=0.4 --out "$tmp/sw-twice"
+expect_usage "a sweep value twice" "value '1' of key 'job.iterations' is given twice" "$hulk" sweep "$tiny" \
+  --set job.iterations=1,2,1 --out "$tmp/sw-value-twice"
+[ ! -e "$tmp/sw-value-twice" ] || fail "a sweep value twice left its folder"
 expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
   --out "$tmp/sw-empty"
 expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
+# An empty item in --families is refused as in --methods (`in-family,` was taken as in-family alone).
+for families in "in-family," "in-family,,larger" ",in-family"; do
+  expect_usage "--families '$families'" "--families: '$families' has an empty item" "$hulk" gnn-families --count 1 \
+    --families "$families"
+done
+# A file given as --paper is named as a file, not as a missing folder.
+expect_usage "--paper on a file" "it is a file, not a folder (expected a folder of .yaml scenarios)" "$hulk" \
+  gnn-families --families paper --paper "$tiny"
 expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
   --seed -1 --out "$tmp/gd-seed"
 expect_usage "bench --reps 0" "--reps: '0' is out of range (expected an integer from 1 to 1000)" "$hulk" bench "$tiny" --reps 0 --no-gnn

@@ -2,8 +2,10 @@
 // scenarios where both methods ran and say how many.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
+#include "sim/core/number_text.hpp"
 #include "sim/methods/compare_runner.hpp"
 #include "sim/methods/reproduce_summary.hpp"
 
@@ -47,6 +49,26 @@ TEST(CompareTable, AbsentGapToSearchIsNaNotZero) {
     EXPECT_TRUE(r["gap_to_search"].is_null()) << r.dump();
     EXPECT_TRUE(r["speedup_vs_round_robin"].is_number());
   }
+}
+
+TEST(CompareTable, AGapOfAFewUlpsIsZeroNotAnExponent) {
+  // A method whose time equals search's up to the last bit printed a gap of "4e-14%" (an outside probe).
+  MethodResult search = ran("search", 0.3, 1.0, 1.0), gnn = ran("gnn", std::nextafter(0.3, 1.0), 1.0, 1.0);
+  gnn.gap_to_search.reset();
+  set_ratios(gnn, &search, &search, &search, std::nextafter(0.3, 0.0));
+  ASSERT_TRUE(gnn.gap_to_search.has_value());
+  EXPECT_EQ(*gnn.gap_to_search, 0.0);
+  EXPECT_FALSE(std::signbit(*gnn.gap_to_search));
+  EXPECT_EQ(*gnn.gap_to_lower_bound, 0.0);
+  CompareReport rep;
+  rep.scenario = "s";
+  rep.lower_bound_s = 0.3;
+  rep.results = {search, gnn};
+  const std::string table = report_table(rep);
+  EXPECT_FALSE(contains(table, "e-")) << table;
+  EXPECT_EQ(relative_gap(0.3, std::nextafter(0.3, 1.0)), 0.0);
+  EXPECT_NEAR(relative_gap(1.1, 1.0), 0.1, 1e-12);  // a real gap is kept
+  EXPECT_GT(relative_gap(1.0 + 2e-9, 1.0), 0.0);  // just past the rounding threshold
 }
 
 TEST(CompareTable, FailedMethodShowsItsErrorAndNoRatio) {

@@ -166,6 +166,14 @@ TEST(InputErrorFormat, IsOneLineWhateverTheInputEchoed) {
   EXPECT_EQ(std::string(e.what()), "f.yaml:3: job.name: got 'a\\nb\\rc\\x00d\\x1b e'");
 }
 
+TEST(InputErrorFormat, EscapesBytesThatAreNotUtf8AndKeepsUtf8) {
+  // A Latin-1 name echoed from a CSV: its byte is escaped (the line stays UTF-8); UTF-8 names are kept as written,
+  // and a sequence cut short is escaped byte by byte.
+  const InputError e("t.csv", 2, "", "unknown region '\xe9u' near 'M\xc3\xbcnchen' and '\xe2\x82'");
+  EXPECT_EQ(std::string(e.what()), "t.csv:2: unknown region '\\xe9u' near 'M\xc3\xbcnchen' and '\\xe2\\x82'");
+  EXPECT_EQ(escape_control_chars("\xc3\xa9\xff\xc3"), "\xc3\xa9\\xff\\xc3");
+}
+
 TEST(Seeding, Fnv1a64MatchesPublishedVectors) {
   EXPECT_EQ(fnv1a64(""), 14695981039346656037ULL);    // offset basis
   EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);     // FNV reference test vectors

@@ -168,6 +168,17 @@ TEST(SweepGrid, AKeyTwiceOrAnEmptyValueIsRefused) {
   EXPECT_THROW(parse_sweep_axes({"bw=1,2", "bw=3"}), InputError);  // the CSV had the column twice, the last won
   EXPECT_THROW(parse_sweep_axes({"bw=1,,2"}), InputError);         // the empty item was dropped
   EXPECT_EQ(parse_sweep_axes({"bw=1,2", "lat=3"}).size(), 2u);
+  // A value twice in one key: the point was computed twice (an outside probe).
+  for (const std::string set : {"bw=1,2,1", "bw=1, 1"}) {
+    try {
+      parse_sweep_axes({set});
+      ADD_FAILURE() << set << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("value '"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("of key 'bw' is given twice"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(parse_sweep_axes({"bw={a: 1, b: 2},{a: 1, b: 3}"})[0].values.size(), 2u);  // distinct flow maps
 }
 
 TEST(SweepGrid, MergeNamesMissingShards) {

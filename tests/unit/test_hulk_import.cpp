@@ -223,3 +223,31 @@ TEST(HulkImport, ControlCharactersHexAndIslandsAreRefused) {
   EXPECT_NE(std::string(e.what()).find("servers A-0 and C-2 are not connected by measured pairs"), std::string::npos)
       << e.what();
 }
+
+TEST(HulkImport, AByteOrderMarkImportsAsWithout) {
+  // Spreadsheet programs save CSV with a UTF-8 byte-order mark: node_feature.csv was refused at its header (without
+  // showing what was read). Both files with a BOM import exactly as the originals.
+  const std::string dir = testing::TempDir() + "/hulk_bom";
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"node_feature.csv", "edge.txt"}) {
+    std::ifstream in(data_dir() + "/" + f, std::ios::binary);
+    std::ofstream(dir + "/" + f, std::ios::trunc | std::ios::binary) << "\xEF\xBB\xBF" << in.rdbuf();
+  }
+  HulkImportOptions o;
+  o.dir = dir;
+  const PlatformSpec bom = import_hulk(o), plain = imported();
+  EXPECT_EQ(bom.regions, plain.regions);
+  ASSERT_EQ(bom.hosts.size(), plain.hosts.size());
+  for (std::size_t i = 0; i < bom.hosts.size(); ++i) {
+    EXPECT_EQ(bom.hosts[i].name, plain.hosts[i].name);
+    EXPECT_EQ(bom.hosts[i].region, plain.hosts[i].region);
+    EXPECT_EQ(bom.hosts[i].gpus, plain.hosts[i].gpus);
+    EXPECT_EQ(bom.hosts[i].gpu.name, plain.hosts[i].gpu.name);
+  }
+  EXPECT_EQ(bom.host_pair_latency_s, plain.host_pair_latency_s);
+  EXPECT_EQ(bom.warnings.size(), plain.warnings.size());
+
+  // A header that is still wrong shows what was read.
+  const InputError e = import_error(broken_copy("header", "node_feature.csv", "id,City,Capability,Memory\n0,A,8,80\n"));
+  EXPECT_NE(std::string(e.what()).find("got 'id,City,Capability,Memory'"), std::string::npos) << e.what();
+}

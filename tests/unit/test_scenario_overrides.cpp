@@ -155,6 +155,38 @@ TEST(Overrides, ASecondPlatformSourceNamesTheOverrideThatBroughtIt) {
   }
 }
 
+TEST(Overrides, ADuplicateNameMadeByAnOverrideOfTheEarlierEntryNamesTheOverride) {
+  // `--set jobs.0.name=gpt` gives job 0 the name of job 1: the error blamed job 1's line in the file, not the override.
+  const std::string two_jobs = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-jobs.yaml";
+  const auto error = [&](const std::vector<Override>& ov) -> std::pair<std::string, int> {
+    try {
+      load_scenario_file(two_jobs, ov);
+    } catch (const InputError& e) {
+      return {e.what(), e.line()};
+    }
+    return {"", -1};
+  };
+  for (const std::string& key : {"jobs.0.name", "jobs.bert.name"}) {
+    const auto [msg, line] = error({{key, "gpt"}});
+    EXPECT_NE(msg.find("jobs[0].name: duplicate job name 'gpt' (also jobs[1].name;"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("(value from --set " + key + "=gpt)"), std::string::npos) << msg;
+    EXPECT_EQ(line, 0) << msg;
+  }
+  // The later entry overridden: it is the one named, as before.
+  EXPECT_NE(error({{"jobs.1.name", "bert"}}).first.find("jobs[1].name: duplicate job name 'bert' (also jobs[0].name;"),
+            std::string::npos);
+  // Both overridden: the later entry is named, with its override.
+  const auto [msg, line] = error({{"jobs.1.name", "x"}, {"jobs.0.name", "x"}});
+  EXPECT_NE(msg.find("jobs[1].name: duplicate job name 'x'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(value from --set jobs.1.name=x)"), std::string::npos) << msg;
+  EXPECT_EQ(line, 0) << msg;
+  // Regions likewise: the first region renamed to the second's name.
+  const std::string region = error({{"regions.0.name", "oregon"}}).first;
+  EXPECT_NE(region.find("platform.regions.0.name: duplicate region name 'oregon' (also platform.regions.1;"),
+            std::string::npos) << region;
+  EXPECT_NE(region.find("(value from --set regions.0.name=oregon)"), std::string::npos) << region;
+}
+
 // Issue 12: the loader names event entries events[i]; an override into one (or of the whole list) is named in the
 // error like any other overridden value, without a file line.
 TEST(Overrides, ErrorsInOverriddenEventsNameTheOverride) {
@@ -195,6 +227,16 @@ TEST(Overrides, AnAliasThatContainsItselfIsAnErrorNotACrash) {
   EXPECT_EQ(key, "description");
   EXPECT_NE(error_of({{"job.model", "&a {preset: *a}"}}).find("nests deeper than"), std::string::npos);
   EXPECT_NE(error_of({{"description", "{[1, 2]: x}"}}).find("map key that is a list or a map"), std::string::npos);
+}
+
+TEST(Overrides, AValueNestedPastYamlCppsDepthGuardSaysItNestsTooDeep) {
+  // 600 levels: yaml-cpp's own guard (near 500) said only "not valid YAML: bad file".
+  const std::string deep = std::string(600, '[') + std::string(600, ']');
+  std::string key;
+  const std::string msg = error_of({{"description", deep}}, &key);
+  EXPECT_NE(msg.find("nests deeper than 64 levels"), std::string::npos) << msg.substr(0, 200);
+  EXPECT_EQ(msg.find("bad file"), std::string::npos) << msg.substr(0, 200);
+  EXPECT_EQ(key, "description");
 }
 
 TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
