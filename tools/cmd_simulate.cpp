@@ -20,6 +20,7 @@
 #include "sim/engine/simulator.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/report/outputs.hpp"
+#include "tools/collective_warnings.hpp"
 #include "tools/data_warnings.hpp"
 #include "tools/method_choices.hpp"
 #include "tools/overrides_option.hpp"
@@ -266,6 +267,7 @@ void register_simulate_commands(CLI::App& app) {
     quiet.events.clear();  // methods place for the quiet network; the events are in the simulation
     PlacementOutcome placed = compute_placement(quiet, m, args->options);
     check_run_size(s, placed.placement, args->allow_large);
+    warn_unbalanced_hierarchical(s, placed.placement, args->quiet);
     if (args->event_costs && s.events.empty())
       throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
     if (!args->out_dir.empty()) remove_earlier_run(args->out_dir);

@@ -100,14 +100,17 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
     if (m != "round-robin" && m != "greedy") order.push_back(m);
   std::map<std::string, MethodResult> by_method;
   for (const auto& m : order) {
-    if (show_progress) std::cerr << "[" << scenario.name << "] " << m << " ..." << std::flush;
+    // Whole lines: a method's own progress lines (search, exhaustive) come between the two.
+    const std::string label = "[" + scenario.name + "] " + m;
+    if (show_progress) std::cerr << label << " ...\n" << std::flush;
     by_method[m] = run_one(scenario, m, options);
     if (show_progress) {
       const MethodResult& r = by_method[m];
       if (r.ok)
-        std::fprintf(stderr, " %.4f s/iteration (placed in %.3f s)\n", r.iteration_time_s, r.method_wall_s);
+        std::fprintf(stderr, "%s: %.4f s/iteration (placed in %.3f s)\n", label.c_str(), r.iteration_time_s,
+                     r.method_wall_s);
       else
-        std::cerr << " failed: " << r.error << "\n";
+        std::cerr << label << " failed: " << r.error << "\n";
     }
   }
   const MethodResult& rr = by_method["round-robin"];

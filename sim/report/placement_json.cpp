@@ -64,6 +64,10 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
     if (!e.is_object() || !e.contains("rank") || !e.contains("host") || !e.contains("slot") ||
         !e["rank"].is_number_integer() || !e["host"].is_string() || !e["slot"].is_number_integer())
       throw InputError(file, 0, key, "expected {\"rank\": int, \"host\": name, \"slot\": int}");
+    // The writer's keys only: a misspelt "regoin" read as no region would go unnoticed.
+    for (const auto& [name, value] : e.items())
+      if (name != "rank" && name != "host" && name != "slot" && name != "region")
+        throw InputError(file, 0, key + "." + name, "unknown key (expected rank, host, slot and, optionally, region)");
     // Read as 64-bit first: get<int> wraps 4294967297 to 1 without a word (and above 2^63 the value reads negative).
     const long long rank_value = e["rank"].get<long long>(), slot_value = e["slot"].get<long long>();
     if (rank_value < 0 || rank_value >= n || seen[rank_value])

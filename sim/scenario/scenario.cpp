@@ -165,7 +165,8 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
     if (rel.empty()) r.fail(node, "placement", "expected file:PATH.json, got an empty path");
     const std::string abs = detail::resolve_path(base_dir, rel);
     if (!detail::path_exists(abs, false))
-      r.fail(node, "placement", "placement file '" + abs + "' not found (expected an existing JSON file)");
+      r.fail(node, "placement", "placement file '" + abs + "' " + detail::missing_file_reason(abs) +
+                                    " (expected an existing JSON file)");
     return "file:" + abs;
   }
   // The names the command line accepts (sim/core/method_names.hpp): a scenario and --methods never disagree.

@@ -345,7 +345,8 @@ void parse_trace(const YamlReader& r, const YAML::Node& n, const std::string& ke
   const std::string abs = resolve_path(base_dir, rel);
   if (!path_exists(abs, false))
     r.fail(node, key + ".trace",
-           "trace file '" + abs + "' not found (expected a CSV file with the header time,target,bandwidth[,latency])");
+           "trace file '" + abs + "' " + missing_file_reason(abs) +
+               " (expected a CSV file with the header time,target,bandwidth[,latency])");
   if (names == nullptr) throw YamlReader::Skipped{};
   read_trace(r, node, key, rel, abs, *names, out);
 }

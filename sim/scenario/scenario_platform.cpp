@@ -37,6 +37,12 @@ bool path_exists(const std::string& path, bool want_dir) {
   return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
 }
 
+std::string missing_file_reason(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "not found";
+  return S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file";
+}
+
 LinkSpec parse_link(const YamlReader& r, const YAML::Node& node, const std::string& key, const LinkSpec& defaults) {
   r.check_keys(node, key, {"bandwidth", "latency"});
   LinkSpec l = defaults;
@@ -335,7 +341,8 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
   const YAML::Node file = r.require(node, key, "file");
   o.file = resolve_path(base_dir, r.str(file, key + ".file"));
   if (!path_exists(o.file, false))
-    r.fail(file, key + ".file", "SimGrid platform file '" + o.file + "' not found (expected an existing .xml file)");
+    r.fail(file, key + ".file", "SimGrid platform file '" + o.file + "' " + missing_file_reason(o.file) +
+                                    " (expected an existing .xml file)");
   if (node["intra_host"]) o.intra_host = parse_link(r, node["intra_host"], key + ".intra_host", kDefaultIntraHost);
   const YAML::Node gpus = r.require(node, key, "gpus");
   r.check_keys(gpus, key + ".gpus", {"default", "hosts"});

@@ -83,5 +83,15 @@ for f in "$tmp/odd-sim/comm.csv" "$tmp/odd-rep/reproduce.csv"; do
   python3 -c 'import csv,sys; sys.exit(len({len(r) for r in csv.reader(open(sys.argv[1]))}) != 1)' "$f" ||
     fail "$(basename "$f"): a name with a comma split its row"
 done
+# collective: hierarchical over replicas spread 3 + 1 runs a region-ordered ring, and simulate says so; 2 + 2 does not.
+uneven="$tests/data/collectives/hierarchical-uneven.yaml"
+"$hulk" simulate "$uneven" --placement round-robin >/dev/null 2>"$tmp/uneven.err" || fail "simulate of uneven hierarchical failed"
+grep -q "warning: .*collective hierarchical: 1 of 1 DP groups hold unequal numbers of replicas per region (e.g. 3 + 1)" \
+  "$tmp/uneven.err" || { fail "no warning for an unbalanced hierarchical all-reduce:"; cat "$tmp/uneven.err"; }
+"$hulk" simulate "$uneven" --placement round-robin --quiet >/dev/null 2>"$tmp/uneven-quiet.err"
+[ ! -s "$tmp/uneven-quiet.err" ] || fail "--quiet still warned: $(cat "$tmp/uneven-quiet.err")"
+"$hulk" simulate "$uneven" --placement round-robin --set regions.a.hosts=2 --set regions.b.hosts=2 >/dev/null \
+  2>"$tmp/even.err" || fail "simulate of even hierarchical failed"
+! grep -q "collective hierarchical" "$tmp/even.err" || fail "a balanced hierarchical all-reduce was warned about"
 echo "$failures failures"
 [ "$failures" -eq 0 ]
