@@ -372,6 +372,10 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
 
   const bool by_gap = static_cast<bool>(evaluator);
   for (int epoch = start_epoch + 1; epoch <= opt.epochs; ++epoch) {
+    if (opt.interrupted && opt.interrupted()) {  // caught by the caller's handler, before this guard's
+      result.interrupted = true;
+      break;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const bool self_imitation = evaluator && opt.self_imitation_candidates > 0;
     EpochStats st;

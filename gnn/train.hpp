@@ -47,6 +47,9 @@ struct TrainOptions {
   /** @brief Non-empty: a fresh run starts from this model file's weights and configuration (fine-tuning), not from
    *  seeded random weights. */
   std::string init_model;
+  /** @brief The caller's interrupt flag, asked before each epoch: a signal its handler caught before training
+   *  started (while the data loaded) stops the run too. Empty: only the signals caught during training. */
+  std::function<bool()> interrupted;
 };
 
 /** @brief Iteration time of a placement (seconds), e.g. the analytic evaluator; used for the validation gap. */

@@ -22,7 +22,7 @@ std::vector<Sample> synthetic_samples(const TrainCommand& c, std::ostream* progr
   sampler.max_total_gpus = c.synthetic_max_gpus;
   std::vector<Sample> out;
   int unplaceable = 0;
-  for (int i = 0; i < c.synthetic; ++i) {
+  for (int i = 0; i < c.synthetic && !(c.interrupted && c.interrupted()); ++i) {
     Sample s;
     s.index = i;
     s.reference_label = true;
@@ -36,6 +36,7 @@ std::vector<Sample> synthetic_samples(const TrainCommand& c, std::ostream* progr
     }
     out.push_back(std::move(s));
   }
+  if (c.interrupted && c.interrupted()) return out;  // cut short: the caller says so, these are not trained on
   if (progress && c.synthetic > 0)  // nothing to say without --synthetic (a bad input is then its error line only)
     *progress << "train: " << out.size() << " synthetic scenarios (" << unplaceable << " sampled jobs did not fit)\n";
   return out;
@@ -57,6 +58,11 @@ TrainSummary train_from_dir(const TrainCommand& c,
   }
   std::vector<Sample> extra = synthetic_samples(c, progress);
   const int synthetic = static_cast<int>(extra.size());
+  if (c.interrupted && c.interrupted()) {  // stopped before the first epoch: nothing trained, nothing written
+    TrainSummary stopped;
+    stopped.interrupted = true;
+    return stopped;
+  }
   data.insert(data.end(), std::make_move_iterator(extra.begin()), std::make_move_iterator(extra.end()));
   TrainOptions options;
   options.epochs = c.epochs;
@@ -64,6 +70,7 @@ TrainSummary train_from_dir(const TrainCommand& c,
   options.reinforce_candidates = c.reinforce;
   options.reinforce_weight = c.reinforce_weight;
   options.init_model = c.init;
+  options.interrupted = c.interrupted;
   const TrainResult r = train_model(data, c.model_out, options, evaluator, progress);
   TrainSummary s;
   s.train_samples = r.train_samples;

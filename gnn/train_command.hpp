@@ -38,6 +38,9 @@ struct TrainCommand {
   int reinforce = 0;
   double reinforce_weight = 10.0;      ///< its scale
   std::string init;                    ///< start from this model file (fine-tuning); "" = seeded fresh weights
+  /** @brief The caller's interrupt flag (the CLI's signal handler): asked while the data set loads and the synthetic
+   *  scenarios are made, and before each epoch. Empty: only the signals caught during training. */
+  std::function<bool()> interrupted;
 };
 
 /** @brief Loads the data sets, adds the synthetic samples and trains. evaluator judges self-imitation targets

@@ -183,11 +183,18 @@ void run_train(const gnn::TrainCommand& args) {
     if (!e) e = std::make_unique<Evaluator>(s);
     return e->iteration_time_s(p);
   };
-  const gnn::TrainSummary r = gnn_plugin().train(args, evaluator, &std::cerr);
+  gnn::TrainCommand command = args;
+  command.interrupted = [] { return interrupt_requested(); };  // a signal before training started stops it too
+  const gnn::TrainSummary r = gnn_plugin().train(command, evaluator, &std::cerr);
+  if (r.interrupted) {
+    // Name what is on disk: the checkpoint of the last finished epoch, or nothing when none finished.
+    const std::string ckpt = args.model_out + ".ckpt";
+    if (!fs::exists(ckpt)) throw Interrupted("no epoch finished: nothing written");
+    throw Interrupted("the finished epochs are kept in " + ckpt + " (the same command resumes from it); " +
+                      args.model_out + " is written when training ends");
+  }
   std::cerr << "train: " << r.train_samples << " training (" << r.synthetic_samples << " synthetic) and "
-            << r.val_samples << " validation samples, "
-            << r.skipped_samples << " skipped" << (r.interrupted ? " (interrupted: checkpoint kept)" : "") << "\n";
-  if (r.interrupted) throw Interrupted("checkpoint kept in " + args.model_out);
+            << r.val_samples << " validation samples, " << r.skipped_samples << " skipped\n";
 }
 
 struct EvalArgs {

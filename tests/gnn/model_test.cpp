@@ -327,6 +327,22 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   remove_run(resumed);
 }
 
+// The CLI's handler catches a signal that arrives while the data loads, before train_model's own guard: the run
+// must stop there, not train every epoch and then report an interrupt (an outside probe saw both).
+TEST(GnnTraining, AnInterruptBeforeTheFirstEpochTrainsAndWritesNothing) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 22);
+  const std::string out = tmp_path("stopped_early.pt");
+  remove_run(out);
+  TrainOptions opt = quick_options();
+  opt.interrupted = [] { return true; };
+  const TrainResult r = train_model(data, out, opt, testing::stand_in_time_s);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_TRUE(r.history.empty());
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out + ".ckpt"));
+  remove_run(out);
+}
+
 TEST(GnnModelFile, SameWeightsSameBytesWhateverTheFileName) {
   torch::manual_seed(4);
   PlacementGnn model(small_config());
