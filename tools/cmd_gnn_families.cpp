@@ -178,42 +178,49 @@ void run_gnn_families(FamiliesArgs a) {
   std::vector<FamilyFigures> figures;
   int total = 0, done = 0;
   for (const auto& list : scenarios) total += static_cast<int>(list.size());
-  for (std::size_t f = 0; f < families.size(); ++f) {
-    for (const Scenario& s : scenarios[f]) {
-      MethodResult greedy, search;
-      try {
-        greedy = placed_and_simulated(s, "greedy", a.options);
-        search = placed_and_simulated(s, "search", a.options);
-      } catch (const Interrupted&) {
-        throw;
-      } catch (const std::exception& e) {
-        if (interrupt_requested()) throw;  // a child cut short by the interrupt: not a failure of the scenario
-        failed.push_back(families[f] + " " + s.name + ": " + e.what());
-        std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: FAILED, left out of the figures: %s\n", ++done, total,
-                     families[f].c_str(), s.name.c_str(), e.what());
-        continue;
+  try {
+    for (std::size_t f = 0; f < families.size(); ++f) {
+      for (const Scenario& s : scenarios[f]) {
+        MethodResult greedy, search;
+        try {
+          greedy = placed_and_simulated(s, "greedy", a.options);
+          search = placed_and_simulated(s, "search", a.options);
+        } catch (const Interrupted&) {
+          throw;
+        } catch (const std::exception& e) {
+          if (interrupt_requested()) throw;  // a child cut short by the interrupt: not a failure of the scenario
+          failed.push_back(families[f] + " " + s.name + ": " + e.what());
+          std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: FAILED, left out of the figures: %s\n", ++done, total,
+                       families[f].c_str(), s.name.c_str(), e.what());
+          continue;
+        }
+        FamilyCase c;
+        c.name = s.name;
+        c.greedy_s = greedy.iteration_time_s;
+        c.search_s = search.iteration_time_s;
+        c.search_wall_s = search.method_wall_s;
+        std::vector<std::pair<Placement, double>> known = {{greedy.placement, c.greedy_s},
+                                                           {search.placement, c.search_s}};
+        const nlohmann::json placed = learned_placements(s, vs, model, a.untrained_seed);
+        for (const auto& entry : placed) {
+          const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
+          c.variant_s.push_back(simulated_s(s, p, known));
+          c.variant_ms.push_back(entry["ms"].get<double>());
+        }
+        cases[f].push_back(c);
+        if (!a.out.empty()) write_file_atomic(a.out, family_csv(families, cases, names));
+        std::fprintf(stderr,
+                     "gnn-families: [%d/%d] %s %s: %d GPUs, greedy %.4g s, search %.4g s (%.1f s), gnn %.4g s\n",
+                     ++done, total, families[f].c_str(), s.name.c_str(), s.platform.total_gpus(), c.greedy_s,
+                     c.search_s, c.search_wall_s, c.variant_s.front());
       }
-      FamilyCase c;
-      c.name = s.name;
-      c.greedy_s = greedy.iteration_time_s;
-      c.search_s = search.iteration_time_s;
-      c.search_wall_s = search.method_wall_s;
-      std::vector<std::pair<Placement, double>> known = {{greedy.placement, c.greedy_s},
-                                                         {search.placement, c.search_s}};
-      const nlohmann::json placed = learned_placements(s, vs, model, a.untrained_seed);
-      for (const auto& entry : placed) {
-        const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
-        c.variant_s.push_back(simulated_s(s, p, known));
-        c.variant_ms.push_back(entry["ms"].get<double>());
-      }
-      cases[f].push_back(c);
-      if (!a.out.empty()) write_file_atomic(a.out, family_csv(families, cases, names));
-      std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: %d GPUs, greedy %.4g s, search %.4g s (%.1f s), gnn %.4g s\n",
-                   ++done, total, families[f].c_str(), s.name.c_str(), s.platform.total_gpus(), c.greedy_s,
-                   c.search_s, c.search_wall_s, c.variant_s.front());
+      figures.push_back(family_figures(families[f], cases[f], names));
+      std::cout << family_table(figures.back()) << "\n" << std::flush;
     }
-    figures.push_back(family_figures(families[f], cases[f], names));
-    std::cout << family_table(figures.back()) << "\n" << std::flush;
+  } catch (const Interrupted&) {  // say what is kept: the CSV holds every finished scenario's row
+    throw Interrupted(std::to_string(done) + " of " + std::to_string(total) + " scenarios done" +
+                      (a.out.empty() ? " (no --out: nothing written)" : ", their rows in " + a.out) +
+                      "; no figures for the unfinished families; a rerun starts over");
   }
   std::cout << family_criteria(figures);
   if (!failed.empty()) {

@@ -65,7 +65,20 @@ std::string scenario_set_name(const std::string& dir, size_t count) {
   return std::to_string(count) + (paper ? " paper" + noun : noun + " in " + dir);
 }
 
+/** Refuses, before any work, an --out folder where one of the files reproduce writes is a folder (found at the end
+ *  before, after every scenario had run and reproduce.json was written). */
+void check_out_files(const std::string& out) {
+  for (const char* name : {"reproduce.json", "reproduce.csv", "reproduce.partial.csv"}) {
+    const fs::path file = fs::path(out) / name;
+    std::error_code ec;
+    if (fs::is_directory(file, ec))
+      throw InputError(file.string(), 0, "--out", std::string("is a folder where reproduce writes its file ") + name +
+                                                      " (expected a file or nothing there)");
+  }
+}
+
 void run_reproduce(const ReproduceArgs& args) {
+  check_out_files(args.out);
   const std::vector<std::string> methods = parse_method_list(args.methods);
   const std::vector<std::string> files = scenario_files(args.dir);
   std::vector<Scenario> scenarios;

@@ -81,6 +81,10 @@ expect_usage "sweep with a corrupt model" "corrupt or not a hulk GNN model file"
 [ ! -e "$tmp/sw-corrupt-model" ] || fail "sweep with a corrupt model left its folder"
 expect_usage "jobs-eval with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" jobs-eval --count 1 \
   --methods greedy,gnn --model "$tmp/corrupt.pt"
+mkdir -p "$tmp/rp-blocked/reproduce.csv"
+expect_usage "reproduce where its CSV is a folder" "reproduce.csv: --out: is a folder where reproduce writes its file" \
+  "$hulk" reproduce "$(dirname "$tiny")" --methods greedy --out "$tmp/rp-blocked" --no-plots
+[ ! -e "$tmp/rp-blocked/reproduce.json" ] || fail "reproduce wrote reproduce.json before refusing its blocked CSV"
 expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
