@@ -46,8 +46,10 @@ void check_version(const json& doc, const std::string& path) {
 
 void write_manifest(const std::string& dir, const Manifest& m) {
   std::error_code ec;
-  fs::create_directories(fs::path(dir) / "samples", ec);
-  if (ec) throw InputError(dir, 0, "", "cannot create data set folder: " + ec.message());
+  const fs::path samples = fs::path(dir) / "samples";
+  fs::create_directories(samples, ec);
+  // Name the path in the way (a file called samples, say), not only its parent.
+  if (ec) throw InputError(samples.string(), 0, "", "cannot create the data set's samples folder: " + ec.message());
   const json doc{{"format_version", m.format_version ? m.format_version : kDatasetFormatVersion},
                  {"count", m.count},
                  {"seed", m.seed},

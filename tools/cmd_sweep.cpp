@@ -56,6 +56,8 @@ SweepManifest manifest_of(const SweepArgs& args, const std::vector<SweepAxis>& a
 void check_resumable(const SweepArgs& args, const std::string& csv, const SweepManifest& now) {
   const std::string mpath = sweep_manifest_path(csv);
   std::string changed;
+  if (fs::is_directory(csv))  // not rows at all: "computed with other inputs" would send the user the wrong way
+    throw InputError(csv, 0, "--out", "is a folder where sweep writes its rows (expected a file or nothing there)");
   if (fs::exists(mpath))
     changed = sweep_manifest_difference(read_sweep_manifest(mpath), now);
   else if (fs::exists(csv))

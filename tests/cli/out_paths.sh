@@ -85,6 +85,12 @@ mkdir -p "$tmp/rp-blocked/reproduce.csv"
 expect_usage "reproduce where its CSV is a folder" "reproduce.csv: --out: is a folder where reproduce writes its file" \
   "$hulk" reproduce "$(dirname "$tiny")" --methods greedy --out "$tmp/rp-blocked" --no-plots
 [ ! -e "$tmp/rp-blocked/reproduce.json" ] || fail "reproduce wrote reproduce.json before refusing its blocked CSV"
+mkdir -p "$tmp/sw-blocked/sweep.csv"
+expect_usage "sweep where its CSV is a folder" "sweep.csv: --out: is a folder where sweep writes its rows" \
+  "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$tmp/sw-blocked"
+mkdir -p "$tmp/gd-blocked" && touch "$tmp/gd-blocked/samples"
+expect_usage "gen-data where samples is a file" "gd-blocked/samples: cannot create the data set's samples folder" \
+  "$hulk" gen-data --count 1 --out "$tmp/gd-blocked"
 expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
