@@ -268,10 +268,12 @@ void add_hosts(const std::vector<Server>& servers, const HulkImportOptions& opti
   }
   for (auto& w : gpu_warnings) p.warnings.push_back(w);
   // A gpu_map entry no server uses changes nothing: most likely a typo of a capability the data has.
-  for (const auto& [cap, gpu] : options.gpu_map)
+  for (const auto& entry : options.gpu_map) {
+    const std::string& cap = entry.first;  // a named reference: C++17 lambdas cannot capture a structured binding
     if (std::none_of(servers.begin(), servers.end(), [&](const Server& s) { return s.capability == cap; }))
       p.warnings.push_back("platform.hulk.gpu_map." + cap + ": no server has compute capability " + cap +
-                           ", so the entry (" + gpu + ") maps nothing");
+                           ", so the entry (" + entry.second + ") maps nothing");
+  }
 }
 
 struct Measured {

@@ -455,9 +455,10 @@ void check_overlaps(const YamlReader& r, const std::vector<Parsed>& ev, const Pl
       if (ev[j].e.at_s + ev[j].e.duration_s > far.at_s + far.duration_s) reach = j;
     }
   }
-  for (const auto& [j, c] : conflicts)
+  for (const auto& conflict : conflicts)  // not a structured binding: C++17 lambdas cannot capture one (clang)
     r.collect([&] {
-      const Parsed& later = ev[j];
+      const Parsed& later = ev[conflict.first];
+      const auto& c = conflict.second;
       const std::string message = conflict_message(p, later.e, ev[c.first].e, c.second);
       if (later.file == r.file()) r.fail_key(later.key, message);
       throw InputError(later.file, later.e.line, later.key, message + " (in the events of " + r.file() + ")");

@@ -53,6 +53,38 @@ class NestingCounter : public YAML::EventHandler {
 
 }  // namespace
 
+int yaml_leading_flow_entry_line(const std::string& text) {
+  const auto marker = [](const std::string& line, const char* m) {  // "---" or "..." starting the line
+    return line.compare(0, 3, m) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+  };
+  bool document_start = true;
+  int line_no = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    std::size_t i = 0;
+    if (marker(line, "...")) {
+      document_start = true;
+      continue;
+    }
+    if (marker(line, "---")) {
+      document_start = true;
+      i = 3;
+    }
+    if (!document_start || (i == 0 && !line.empty() && line[0] == '%')) continue;  // later lines; directives
+    i = line.find_first_not_of(" \t\r", i);
+    // The node's properties (tags, anchors) come before it, on its line or alone on lines of their own.
+    while (i != std::string::npos && (line[i] == '!' || line[i] == '&')) {
+      i = line.find_first_of(" \t", i);
+      if (i != std::string::npos) i = line.find_first_not_of(" \t\r", i);
+    }
+    if (i == std::string::npos || line[i] == '#') continue;
+    if (line[i] == ',') return line_no;
+    document_start = false;
+  }
+  return 0;
+}
+
 int yaml_nesting_past(const std::string& text, int max_levels) {
   // A separate pass over the events: yaml-cpp's own depth guard (near 500 levels) throws a bare "bad file", and
   // its parser gives no hook into node building.
@@ -84,6 +116,8 @@ YAML::Node YamlReader::load_file(const std::string& path) {
     throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
                      std::string("byte ") + hex + " is not UTF-8 (expected YAML text in UTF-8)");
   }
+  if (const int line = yaml_leading_flow_entry_line(text); line > 0)
+    throw InputError(path, line, "", "malformed YAML: a ',' begins a document (expected a key, a value, '[' or '{')");
   if (const int line = yaml_nesting_past(text, kMaxYamlNesting); line > 0)
     throw InputError(path, line, "",
                      "lists and maps nested too deeply (expected at most " + std::to_string(kMaxYamlNesting) +

@@ -22,6 +22,11 @@ constexpr int kMaxYamlNesting = 64;
  *  as one level), or 0 if they never do. Text that is not YAML gives 0 too: the real parse reports it. */
 int yaml_nesting_past(const std::string& text, int max_levels);
 
+/** @brief The 1-based line of a ',' that begins a document's first node (after its tags and anchors), or 0.
+ *  yaml-cpp 0.7 never returns from such a document (`,`, `# c` then `,`, `--- ,`, `&a ,`; found by the fuzzer), so
+ *  every YAML text is checked before yaml-cpp sees it. */
+int yaml_leading_flow_entry_line(const std::string& text);
+
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
  *  checks done later on plain structs (job validation) can still point at a line. */
 class YamlReader {
