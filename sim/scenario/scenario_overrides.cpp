@@ -85,9 +85,11 @@ std::string element_names(const YAML::Node& list) {
 YAML::Node override_value(const Override& ov, const std::string& file) {
   try {
     // Checked before yaml-cpp parses: past its own depth guard (near 500 levels) it says only "bad file".
-    if (yaml_leading_flow_entry_line(ov.value) > 0)  // yaml-cpp would never return (yaml_access.hpp)
-      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: it begins with ','");
-    if (yaml_nesting_past(ov.value, kMaxOverrideDepth) > 0) throw TooDeep{};
+    const YamlPrecheck pre = precheck_yaml(ov.value, kMaxOverrideDepth);
+    if (pre.stuck_line > 0)  // yaml-cpp would never return (yaml_access.hpp)
+      throw InputError(file, 0, ov.key, "override value '" + ov.value + "' is not valid YAML: unexpected '" +
+                                            pre.stuck_token + "' where a value begins");
+    if (pre.too_deep_line > 0) throw TooDeep{};
     const std::vector<YAML::Node> documents = YAML::LoadAll(ov.value);
     if (documents.size() > 1)  // `a\n---\nb` would otherwise be `a` without a word
       throw InputError(file, 0, ov.key, "override value holds " + std::to_string(documents.size()) +

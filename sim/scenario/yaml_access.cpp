@@ -20,16 +20,17 @@
 namespace hulk {
 namespace {
 
-/** Thrown by NestingCounter at the first list or map past its limit, with that node's 1-based line. */
+/** Thrown by YamlEventPass at the first list or map past its limit, with that node's 1-based line. */
 struct NestedTooDeep {
   int line;
 };
 
-/** Follows yaml-cpp's parse events and counts how deep lists and maps are open; nothing is built. */
-class NestingCounter : public YAML::EventHandler {
+/** Follows yaml-cpp's parse events, counts how deep lists and maps are open and keeps where the last document
+ *  began; nothing is built. */
+class YamlEventPass : public YAML::EventHandler {
  public:
-  explicit NestingCounter(int max_levels) : max_levels_(max_levels) {}
-  void OnDocumentStart(const YAML::Mark&) override {}
+  explicit YamlEventPass(int max_levels) : max_levels_(max_levels) {}
+  void OnDocumentStart(const YAML::Mark& m) override { document_start = m; }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
@@ -43,6 +44,8 @@ class NestingCounter : public YAML::EventHandler {
   }
   void OnMapEnd() override { --depth_; }
 
+  YAML::Mark document_start = YAML::Mark::null_mark();  ///< where the last document's first token is
+
  private:
   void open(const YAML::Mark& m) {
     if (++depth_ > max_levels_) throw NestedTooDeep{m.is_null() ? 0 : m.line + 1};
@@ -51,55 +54,44 @@ class NestingCounter : public YAML::EventHandler {
   int depth_ = 0;
 };
 
-}  // namespace
-
-int yaml_leading_flow_entry_line(const std::string& text) {
-  const auto marker = [](const std::string& line, const char* m) {  // "---" or "..." starting the line
-    return line.compare(0, 3, m) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
-  };
-  bool document_start = true;
-  int line_no = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    std::size_t i = 0;
-    if (marker(line, "...")) {
-      document_start = true;
-      continue;
-    }
-    if (marker(line, "---")) {
-      document_start = true;
-      i = 3;
-    }
-    if (!document_start || (i == 0 && !line.empty() && line[0] == '%')) continue;  // later lines; directives
-    i = line.find_first_not_of(" \t\r", i);
-    // The node's properties (tags, anchors) come before it, on its line or alone on lines of their own.
-    while (i != std::string::npos && (line[i] == '!' || line[i] == '&')) {
-      i = line.find_first_of(" \t", i);
-      if (i != std::string::npos) i = line.find_first_not_of(" \t\r", i);
-    }
-    if (i == std::string::npos || line[i] == '#') continue;
-    if (line[i] == ',') return line_no;
-    document_start = false;
+/** The character at a 0-based line and column of `text`, as the error names it ('?' if out of range). */
+char char_at(const std::string& text, int line, int column) {
+  std::size_t at = 0;
+  for (int l = 0; l < line && at != std::string::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string::npos) ++at;
   }
-  return 0;
+  if (at == std::string::npos || at + column >= text.size()) return '?';
+  return text[at + column];
 }
 
-int yaml_nesting_past(const std::string& text, int max_levels) {
-  // A separate pass over the events: yaml-cpp's own depth guard (near 500 levels) throws a bare "bad file", and
-  // its parser gives no hook into node building.
+}  // namespace
+
+YamlPrecheck precheck_yaml(const std::string& text, int max_levels) {
+  // A separate pass over the events: yaml-cpp's own depth guard (near 500 levels) throws a bare "bad file", its
+  // parser gives no hook into node building, and a token its document parser does not consume makes every later
+  // call start the same empty document again, so LoadAll never returns (yaml-cpp issue 1040, fixed after 0.7).
   std::istringstream in(text);
   YAML::Parser parser(in);
-  NestingCounter counter(max_levels);
+  YamlEventPass events(max_levels);
+  YamlPrecheck found;
   try {
-    while (parser.HandleNextDocument(counter)) {
+    int previous_start = -1;
+    while (parser.HandleNextDocument(events)) {
+      const YAML::Mark& start = events.document_start;
+      if (!start.is_null() && start.pos == previous_start) {  // no progress: the parser is stuck on this token
+        found.stuck_line = start.line + 1;
+        found.stuck_token = char_at(text, start.line, start.column);
+        return found;
+      }
+      previous_start = start.is_null() ? -1 : start.pos;
     }
   } catch (const NestedTooDeep& deep) {
-    return deep.line > 0 ? deep.line : 1;
+    found.too_deep_line = deep.line > 0 ? deep.line : 1;
   } catch (const YAML::Exception&) {
-    return 0;  // malformed before it nests too deep: the real parse names the problem
+    // malformed before either: the real parse names the problem
   }
-  return 0;
+  return found;
 }
 
 YAML::Node YamlReader::load_file(const std::string& path) {
@@ -116,9 +108,12 @@ YAML::Node YamlReader::load_file(const std::string& path) {
     throw InputError(path, 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n')), "",
                      std::string("byte ") + hex + " is not UTF-8 (expected YAML text in UTF-8)");
   }
-  if (const int line = yaml_leading_flow_entry_line(text); line > 0)
-    throw InputError(path, line, "", "malformed YAML: a ',' begins a document (expected a key, a value, '[' or '{')");
-  if (const int line = yaml_nesting_past(text, kMaxYamlNesting); line > 0)
+  const YamlPrecheck pre = precheck_yaml(text, kMaxYamlNesting);
+  if (pre.stuck_line > 0)
+    throw InputError(path, pre.stuck_line, "",
+                     std::string("malformed YAML: unexpected '") + pre.stuck_token +
+                         "' where a document begins (expected a key, a value, '[' or '{')");
+  if (const int line = pre.too_deep_line; line > 0)
     throw InputError(path, line, "",
                      "lists and maps nested too deeply (expected at most " + std::to_string(kMaxYamlNesting) +
                          " levels; hulk's inputs need fewer than ten)");

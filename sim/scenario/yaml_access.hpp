@@ -18,14 +18,21 @@ namespace hulk {
  *  by itself near 500 levels (against a stack overflow) with only "bad file"; this limit comes first, with a line. */
 constexpr int kMaxYamlNesting = 64;
 
-/** @brief 1-based line where lists and maps in `text` first nest deeper than max_levels (the top-level map counts
- *  as one level), or 0 if they never do. Text that is not YAML gives 0 too: the real parse reports it. */
-int yaml_nesting_past(const std::string& text, int max_levels);
+/** @brief What precheck_yaml found: each field 0 when absent. */
+struct YamlPrecheck {
+  /** 1-based line where lists and maps first nest deeper than max_levels (the top-level map counts as one level). */
+  int too_deep_line = 0;
+  /** 1-based line of a token yaml-cpp 0.7 never reads past: a ',' where a document begins (`,`; `--- ,`; `&a ,`;
+   *  `  a: 1` then ` , b`, where the dedent ends the first document). Found by the fuzzer: LoadAll would loop for
+   *  ever, so every YAML text is prechecked before yaml-cpp builds it. */
+  int stuck_line = 0;
+  char stuck_token = 0;  ///< that token's first character
+};
 
-/** @brief The 1-based line of a ',' that begins a document's first node (after its tags and anchors), or 0.
- *  yaml-cpp 0.7 never returns from such a document (`,`, `# c` then `,`, `--- ,`, `&a ,`; found by the fuzzer), so
- *  every YAML text is checked before yaml-cpp sees it. */
-int yaml_leading_flow_entry_line(const std::string& text);
+/** @brief One pass over the parse events of `text` (no nodes built) for the problems yaml-cpp reports badly (nesting
+ *  past its own guard near 500 levels: only "bad file") or never (a token it never reads past). Text malformed
+ *  before either gives no finding: the real parse reports it. */
+YamlPrecheck precheck_yaml(const std::string& text, int max_levels);
 
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
  *  checks done later on plain structs (job validation) can still point at a line. */

@@ -229,6 +229,17 @@ TEST(Overrides, AnAliasThatContainsItselfIsAnErrorNotACrash) {
   EXPECT_NE(error_of({{"description", "{[1, 2]: x}"}}).find("map key that is a list or a map"), std::string::npos);
 }
 
+TEST(Overrides, AValueYamlCppNeverReadsPastIsRefusedNotLoopedOn) {
+  // yaml-cpp 0.7 starts the same empty document for ever at a ',' where one begins (yaml_access.hpp): the first
+  // value hung `hulk simulate --set`; the second ends its first document at the dedent, then meets the ','.
+  for (const std::string value : {", 3", "# c\n, 3", "--- ,", "&a , 3", "  a: 1\n , b", "  [1]\n,"}) {
+    std::string key;
+    const std::string msg = error_of({{"description", value}}, &key);
+    EXPECT_NE(msg.find("not valid YAML: unexpected ','"), std::string::npos) << value << ": " << msg;
+    EXPECT_EQ(key, "description");
+  }
+}
+
 TEST(Overrides, AValueNestedPastYamlCppsDepthGuardSaysItNestsTooDeep) {
   // 600 levels: yaml-cpp's own guard (near 500) said only "not valid YAML: bad file".
   const std::string deep = std::string(600, '[') + std::string(600, ']');
