@@ -1,9 +1,14 @@
 #include "gnn/gnn_placer.hpp"
 
+#include <functional>
+#include <optional>
+#include <vector>
+
 #include "gnn/dataset.hpp"
 #include "gnn/model_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/core/parallel_tasks.hpp"
 #include "gnn/polish.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
@@ -96,25 +101,53 @@ struct Refinement {
   }
 };
 
-/** The views to decode: the graph's scores and, with SamplingOptions::prior_free_view, the network's own scores
- *  without greedy's prior (a noise stream of their own). The second is left out when its decode places every rank
- *  on the same host as the first's (the refinement would repeat). */
-std::vector<View> decode_views(PlacementGnn& model, const Scenario& scenario, ClusterGraph& graph,
-                               RoleScores scores, const SamplingOptions& opt, const PlacementCost& cost,
-                               const PlacementBound& bound) {
-  std::vector<View> views;
-  SampledPlacement first = decode_best_of_samples(scenario, scores, opt, cost, bound);
-  views.push_back({std::move(scores), std::move(first)});
+/** The scores of the views to decode: the graph's and, with SamplingOptions::prior_free_view, the network's own
+ *  without greedy's prior (a noise stream of their own). */
+std::vector<RoleScores> view_scores(PlacementGnn& model, ClusterGraph& graph, RoleScores scores,
+                                    const SamplingOptions& opt) {
+  std::vector<RoleScores> views;
+  views.push_back(std::move(scores));
   if (!opt.reference_prior || !opt.prior_free_view || graph.reference_counts.empty()) return views;
   graph.reference_counts.clear();  // zero prior (features.cpp): the network's own scores
-  RoleScores own = predict_scores(model, graph);
-  SamplingOptions own_options = opt;
-  own_options.seed = sample_seed(opt.seed, 0x0a11'0c0d'e5ULL);
-  SampledPlacement second = decode_best_of_samples(scenario, own, own_options, cost, bound);
-  second.distinct = views.front().decoded.distinct += second.distinct;  // both count every candidate costed
-  if (hosts_of(second.placement) != hosts_of(views.front().decoded.placement))
-    views.push_back({std::move(own), std::move(second)});
+  views.push_back(predict_scores(model, graph));
   return views;
+}
+
+/** Each view decoded and refined, the faster answer kept (the first view's on a tie). The second view's answer is
+ *  left out when its decode places every rank on the same host as the first's (its refinement repeats the first's
+ *  but for the polish's scores). The views are independent: one per core (parallel_tasks.hpp), each judged by an
+ *  evaluator of its own (an evaluator's scratch is not shared between threads); the same answer on any number. */
+SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Evaluator& evaluator,
+                                         const Scenario& scenario, const SamplingOptions& opt,
+                                         const TimedPlacement& greedy_candidate) {
+  const int n = static_cast<int>(views.size());
+  std::optional<Evaluator> second_judge;  // a copy: scratch of its own
+  if (n > 1) second_judge.emplace(evaluator);
+  std::vector<SampledPlacement> answers(n);
+  std::vector<std::vector<int>> decoded_hosts(n);
+  std::vector<int> decoded_distinct(n);
+  std::vector<std::function<void()>> tasks;
+  for (int v = 0; v < n; ++v)
+    tasks.push_back([&, v]() {
+      const Evaluator& judge = v == 0 ? evaluator : *second_judge;
+      const PlacementCost cost = [&judge](const Placement& p) { return judge.iteration_time_s(p); };
+      const PlacementBound bound = [&judge](const Placement& p) { return judge.time_lower_bound(p); };
+      SamplingOptions own = opt;
+      if (v > 0) own.seed = sample_seed(opt.seed, 0x0a11'0c0d'e5ULL);
+      SampledPlacement decoded = decode_best_of_samples(scenario, views[v], own, cost, bound);
+      decoded_hosts[v] = hosts_of(decoded.placement);
+      decoded_distinct[v] = decoded.distinct;
+      const Refinement refine{scenario, opt, greedy_candidate, cost, bound, judge.network()};
+      answers[v] = refine(View{std::move(views[v]), std::move(decoded)});
+    });
+  run_tasks(tasks);
+  SampledPlacement out = std::move(answers[0]);
+  if (n < 2) return out;
+  // Every candidate either view costed is counted, as when the views ran one after the other.
+  out.distinct += decoded_distinct[1];
+  answers[1].distinct += decoded_distinct[0];
+  if (decoded_hosts[1] != decoded_hosts[0] && answers[1].cost < out.cost) out = std::move(answers[1]);
+  return out;
 }
 
 }  // namespace
@@ -145,17 +178,13 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   // Candidates the evaluator's cheap bound shows no faster than the best so far are not evaluated (same answers).
   const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
   const double greedy_s = opt.greedy_candidate ? evaluator.iteration_time_s(greedy) : 0.0;
-  // Each view decoded and refined, the faster answer kept (the first view's on a tie): the faster decode does not
-  // always refine to the faster answer (design seed 20261241, in-family: 99% -> 108% of greedy's gap to the
-  // search closed against keeping the faster decode).
   const TimedPlacement greedy_candidate =
       opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
-  const Refinement refine{scenario, opt, greedy_candidate, cost, bound, network};
-  SampledPlacement out;
-  for (View& view : decode_views(impl_->model, scenario, graph, std::move(s), opt, cost, bound)) {
-    SampledPlacement answer = refine(std::move(view));
-    if (out.placement.gpu_of_rank.empty() || answer.cost < out.cost) out = std::move(answer);
-  }
+  // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
+  // answer (design seed 20261241, in-family: 99% -> 108% of greedy's gap to the search closed against keeping the
+  // faster decode).
+  SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
+                                                 scenario, opt, greedy_candidate);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
       (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||
