@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "gnn/dataset.hpp"
@@ -152,7 +153,7 @@ SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Ev
 
 }  // namespace
 
-SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
+SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const Placement* given_greedy) {
   if (has_several_jobs(scenario))  // its decoder, evaluator and exchanges are those of one job
     throw InputError(scenario.file, 0, "jobs",
                      "the learned placer places one job; several jobs are placed one after the other "
@@ -164,7 +165,9 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
   const hulk::Evaluator evaluator(scenario);
   const RouteModel& network = evaluator.network();
   // The greedy placement is computed once: the graph's reference (roles, estimated traffic, prior) and a candidate.
-  const Placement greedy = GreedyPlacer::place_with(scenario, evaluator);
+  if (given_greedy && static_cast<int>(given_greedy->gpu_of_rank.size()) != scenario.job.par.ranks())
+    throw std::invalid_argument("GnnPlacer: the greedy placement given is of another job");
+  const Placement greedy = given_greedy ? *given_greedy : GreedyPlacer::place_with(scenario, evaluator);
   ClusterGraph graph = build_reference_graph(scenario, go, greedy, &network);
   if (!opt.reference_prior) graph.reference_counts.clear();  // zero prior (features.cpp), roles stay node features
   RoleScores s = predict_scores(impl_->model, graph);
@@ -202,5 +205,9 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario) {
 }
 
 Placement GnnPlacer::place(const Scenario& scenario) { return place_with_details(scenario).placement; }
+
+Placement GnnPlacer::place_given_greedy(const Scenario& scenario, const Placement& greedy) {
+  return place_with_details(scenario, &greedy).placement;
+}
 
 }  // namespace hulk::gnn

@@ -33,8 +33,11 @@ class GnnPlacer : public Placer {
   std::string name() const override { return "gnn"; }
   /** @brief A valid placement (memory respected). @throws InputError if none exists or pp exceeds the model's. */
   Placement place(const Scenario& scenario) override;
-  /** @brief Like place(), with what the sampling decoder chose (candidate index, distinct candidates, estimate). */
-  SampledPlacement place_with_details(const Scenario& scenario);
+  /** @brief place() with greedy's placement given (the graph's reference and a candidate), not computed again. */
+  Placement place_given_greedy(const Scenario& scenario, const Placement& greedy) override;
+  /** @brief Like place(), with what the sampling decoder chose (candidate index, distinct candidates, estimate).
+   *  @param greedy greedy's placement of the scenario (GreedyPlacer's), or null to compute it. */
+  SampledPlacement place_with_details(const Scenario& scenario, const Placement* greedy = nullptr);
   /** @brief The decoder's input for a scenario (log-probabilities per host and role). */
   RoleScores scores(const Scenario& scenario);
   /** @brief Largest pipeline depth the loaded model supports. */

@@ -187,7 +187,9 @@ void bench_file(const std::string& file, BenchArgs& args) {
     for (int i = 0; i < args.reps; ++i) {
       PipelineMemo::process().clear();  // timed cold, as in a process of its own
       const auto t0 = std::chrono::steady_clock::now();
-      const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
+      const LearnedPlacer learned = [&](const Scenario& x, const std::string&, const Placement* greedy) {
+        return place_learned(*placer, x, greedy);
+      };
       anneal_learned_placement(s, learned_placement(s, model, learned), kLearnedAnnealEvaluations);  // as gnn places
       ms.push_back(1e3 * seconds_since(t0));
     }

@@ -114,7 +114,9 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
       const std::string path = v.untrained ? untrained : v.model.empty() ? model : v.model;
       const std::unique_ptr<Placer> placer = gnn_plugin().make_placer(path, v.sampling);
       const auto place = [&]() {
-        const LearnedPlacer learned = [&](const Scenario& x, const std::string&) { return placer->place(x); };
+        const LearnedPlacer learned = [&](const Scenario& x, const std::string&, const Placement* greedy) {
+          return place_learned(*placer, x, greedy);
+        };
         const Placement placed = learned_placement(s, path, learned, v.sampling.greedy_candidate);
         LearnedAnnealOptions anneal = v.anneal;
         anneal.stage_orders = v.sampling.stage_orders;

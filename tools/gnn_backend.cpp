@@ -6,8 +6,8 @@ namespace hulk::cli {
 
 MethodOptions cli_method_options() {
   MethodOptions options;
-  options.learned = [](const Scenario& scenario, const std::string& model_path) {
-    return gnn_plugin().make_placer(model_path, gnn::SamplingOptions{})->place(scenario);
+  options.learned = [](const Scenario& scenario, const std::string& model_path, const Placement* greedy) {
+    return place_learned(*gnn_plugin().make_placer(model_path, gnn::SamplingOptions{}), scenario, greedy);
   };
   options.prepare_learned = [] { gnn_plugin(); };
   options.check_learned_model = [](const std::string& model_path) {

@@ -19,7 +19,7 @@
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 4;
+constexpr int kGnnPluginAbi = 5;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {

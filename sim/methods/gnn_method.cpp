@@ -41,14 +41,18 @@ Placement learned_jobs_placement(const Scenario& scenario, const std::string& mo
   // only, the jobs-eval set lost a fifth of the gain (1.26x greedy instead of 1.50x), and on a cluster where neither
   // order fits without reserving GPUs the fallback was the reserving greedy, 6x slower than greedy's own placement
   // (which found another order).
-  const Placement greedy = best_greedy_jobs_placement(scenario, ev, &order);
+  GreedyShareCache greedy_shares;
+  const Placement greedy = best_greedy_jobs_placement(scenario, ev, &order, &greedy_shares);
   std::vector<Placement> per_job(scenario.jobs.size());
   std::vector<GpuSlot> used;
   for (int j : order) {
     const std::vector<GpuSlot> free = free_gpus(scenario.platform, used);
     if (!job_fits_gpus(scenario, j, free)) return greedy;
     const GpuShare share = make_gpu_share(scenario, j, free);
-    per_job[j] = share.to_original(learned(share.scenario, model_path));
+    // Greedy's placement of the job on its share, the learned placer's reference: one of the runs above when the
+    // jobs before it took the GPUs greedy gave them in some order (the first job always), else computed here.
+    const Placement share_greedy = share.to_share(greedy_shares.place(scenario, j, free));
+    per_job[j] = share.to_original(learned(share.scenario, model_path, &share_greedy));
     used.insert(used.end(), per_job[j].gpu_of_rank.begin(), per_job[j].gpu_of_rank.end());
   }
   const Placement model = concat_placements(per_job);
@@ -180,7 +184,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
 Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                             bool keep_greedy) {
   return has_several_jobs(scenario) ? learned_jobs_placement(scenario, model_path, learned, keep_greedy)
-                                    : learned(scenario, model_path);
+                                    : learned(scenario, model_path, nullptr);
 }
 
 namespace {

@@ -15,9 +15,16 @@
 
 namespace hulk {
 
-/** @brief The learned placer (gnn/, torch): places a scenario with the model file at model_path. Given by the
- *  program (tools/gnn_backend.hpp) because sim/ may not depend on gnn/; runs inside a child process. */
-using LearnedPlacer = std::function<Placement(const Scenario& scenario, const std::string& model_path)>;
+/** @brief The learned placer (gnn/, torch): places a scenario with the model file at model_path; `greedy`, if not
+ *  null, is greedy's placement of that scenario, which the caller had already (Placer::place_given_greedy). Given by
+ *  the program (tools/gnn_backend.hpp) because sim/ may not depend on gnn/; runs inside a child process. */
+using LearnedPlacer =
+    std::function<Placement(const Scenario& scenario, const std::string& model_path, const Placement* greedy)>;
+
+/** @brief A learned placer's placement with greedy's given to it when known (Placer::place_given_greedy). */
+inline Placement place_learned(Placer& placer, const Scenario& scenario, const Placement* greedy) {
+  return greedy ? placer.place_given_greedy(scenario, *greedy) : placer.place(scenario);
+}
 
 /** @brief Knobs shared by the commands that place. */
 struct MethodOptions {

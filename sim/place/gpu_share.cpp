@@ -1,6 +1,7 @@
 #include "sim/place/gpu_share.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,16 @@ Placement GpuShare::to_original(const Placement& sub) const {
   Placement out;
   out.gpu_of_rank.reserve(sub.gpu_of_rank.size());
   for (const GpuSlot& g : sub.gpu_of_rank) out.gpu_of_rank.push_back(to_original(g));
+  return out;
+}
+
+Placement GpuShare::to_share(const Placement& placed) const {
+  std::map<GpuSlot, GpuSlot> share_of;
+  for (int h = 0; h < static_cast<int>(original.size()); ++h)
+    for (int k = 0; k < static_cast<int>(original[h].size()); ++k) share_of.emplace(original[h][k], GpuSlot{h, k});
+  Placement out;
+  out.gpu_of_rank.reserve(placed.gpu_of_rank.size());
+  for (const GpuSlot& g : placed.gpu_of_rank) out.gpu_of_rank.push_back(share_of.at(g));
   return out;
 }
 

@@ -32,6 +32,9 @@ struct GpuShare {
   GpuSlot to_original(const GpuSlot& sub) const;
   /** @brief A placement on the share as a placement on the cluster (same ranks, cluster GPUs). */
   Placement to_original(const Placement& sub) const;
+  /** @brief A placement on the cluster's GPUs of the share as a placement on the share (to_original's inverse).
+   *  @throws std::out_of_range if a rank is on a GPU outside the share. */
+  Placement to_share(const Placement& placed) const;
 };
 
 /** @brief The share of job j (0 <= j < job_count(s)) on the GPUs `gpus` of s.platform (any order, no duplicates;

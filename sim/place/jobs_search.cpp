@@ -60,7 +60,8 @@ void consider(const Scenario& s, const JobsEvaluator& ev, const Placement& p, co
 
 }  // namespace
 
-Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used) {
+Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev, std::vector<int>* order_used,
+                                     GreedyShareCache* cache) {
   // Every (reserve, order) greedy run is independent: they run on the machine's cores (parallel_tasks.hpp), then are
   // judged one after another in their order, so the answer is the same on any number of threads.
   struct Run {
@@ -73,12 +74,13 @@ Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev,
   for (bool reserve : {false, true})
     for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder))
       runs.push_back({reserve, order, Placement{}, std::nullopt});
-  GreedyShareCache cache;  // 48 greedy runs over 4 jobs place the same job on the same GPUs many times
+  GreedyShareCache own_cache;  // 48 greedy runs over 4 jobs place the same job on the same GPUs many times
+  GreedyShareCache* shares = cache ? cache : &own_cache;
   std::vector<std::function<void()>> tasks;
   for (Run& run : runs)
-    tasks.push_back([&s, &cache, &run]() {
+    tasks.push_back([&s, shares, &run]() {
       try {
-        run.placement = greedy_jobs_placement(s, run.order, run.reserve, &cache);
+        run.placement = greedy_jobs_placement(s, run.order, run.reserve, shares);
       } catch (const InputError& e) {
         run.error = e;
       }

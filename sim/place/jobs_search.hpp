@@ -20,15 +20,17 @@
 
 namespace hulk {
 
+class GreedyShareCache;
 class JobsEvaluator;
 
 /** @brief Greedy's placement in the job order (greedy_job_orders: every order up to 4 jobs; each without and with
  *  greedy_jobs_placement's `reserve`) whose objective is lowest by the evaluator (the first of equal ones); @param
- *  order_used receives that order if not null. Not round-robin's placement, which the greedy method also keeps
+ *  order_used receives that order if not null; @param cache, if not null, keeps the one-job greedy runs for the
+ *  caller (each job's greedy on the GPUs left to it, GreedyShareCache). Not round-robin's placement, which the greedy method also keeps
  *  (GreedyPlacer): the gnn method checks it last (gnn_method.hpp). @throws InputError (the first order's) if no order
  *  places every job. */
 Placement best_greedy_jobs_placement(const Scenario& scenario, const JobsEvaluator& ev,
-                                     std::vector<int>* order_used = nullptr);
+                                     std::vector<int>* order_used = nullptr, GreedyShareCache* cache = nullptr);
 
 /** @brief The several-job annealing (see the file comment); fills stats (times are objectives, seconds).
  *  @throws InputError if no feasible start exists (the jobs do not fit together). */

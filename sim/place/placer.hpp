@@ -21,6 +21,12 @@ class Placer {
   virtual std::string name() const = 0;
   /** @brief Computes a valid placement (memory respected). @throws InputError if none exists. */
   virtual Placement place(const Scenario& scenario) = 0;
+  /** @brief place() when the caller has greedy's placement of this scenario already (GreedyPlacer's, bit for bit):
+   *  a placer that starts from it (the gnn's reference placement) does not compute it again. Default: place(). */
+  virtual Placement place_given_greedy(const Scenario& scenario, const Placement& greedy) {
+    (void)greedy;
+    return place(scenario);
+  }
 };
 
 /** @brief A placement's iteration time from a trusted source (SimGrid in a child process, given by the caller:

@@ -10,10 +10,12 @@
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/methods/gnn_method.hpp"
+#include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/place/random_placer.hpp"
+#include "sim/workload/placement_check.hpp"
 
 namespace hulk {
 namespace {
@@ -69,6 +71,24 @@ TEST(LearnedAnneal, SeveralJobsJointRunNeverWorseThanItsStartAndMovesSharesSomet
   }
   std::printf("[learned-anneal] several jobs: the joint run improved greedy's objective on %d of 10\n", improved);
   EXPECT_GT(improved, 0);
+}
+
+TEST(LearnedJobs, EachJobsLearnedPlacerIsGivenGreedysOwnPlacementOfItsShare) {
+  // learned_jobs_placement hands each job's learned placer greedy's placement of the job's share, taken from the
+  // greedy runs over the job orders rather than computed again: it must be exactly what GreedyPlacer gives there.
+  // The stand-in placer returns a random placement of the share, so later jobs get shares greedy never saw.
+  int calls = 0;
+  for (const auto& [seed, s] : testing::sampled_jobs_where_round_robin_fits(40)) {
+    const LearnedPlacer learned = [&, seed = seed](const Scenario& share, const std::string&, const Placement* greedy) {
+      ++calls;
+      EXPECT_NE(greedy, nullptr);
+      if (greedy) EXPECT_EQ(greedy->gpu_of_rank, GreedyPlacer().place(share).gpu_of_rank) << "seed " << seed;
+      return RandomPlacer(seed).place(share);
+    };
+    const Placement placed = learned_jobs_placement(s, "", learned, false);
+    EXPECT_TRUE(placement_problem(s, placed, true).empty()) << "seed " << seed;
+  }
+  EXPECT_GE(calls, 10);
 }
 
 TEST(LearnedAnneal, SeveralJobsNeverSlowerThanRoundRobinAsGreedyIsNot) {

@@ -232,7 +232,7 @@ TEST(Registry, KnowsEveryMethodAndSuggestsOnTypos) {
                                              "robust",      "exhaustive", "gnn", "gnn+refine"};
   EXPECT_EQ(known_methods(), expected);
   MethodOptions with_learned;
-  with_learned.learned = [](const Scenario& s, const std::string&) { return round_robin_placement(s); };
+  with_learned.learned = [](const Scenario& s, const std::string&, const Placement*) { return round_robin_placement(s); };
   for (const auto& m : known_methods()) EXPECT_EQ(make_placer(m, with_learned)->name(), m);
   EXPECT_EQ(make_placer("file:x.json")->name(), "file:x.json");
   // "search" is the SimGrid-checked restart search everywhere, not the plain annealer.
