@@ -70,6 +70,23 @@ long find_element(const YAML::Node& list, const std::string& part) {
   return named >= 0 && indexed >= 0 && named != indexed ? kAmbiguousElement : indexed >= 0 ? indexed : named;
 }
 
+/** A list element whose name has dots (`gpt3-6.7b`) split by the key's dots: when parts[i] names no element, the
+ *  longest run of parts from i that, joined by dots, is an element's name becomes one part again. */
+void join_dotted_name(const YAML::Node& list, std::vector<std::string>& parts, std::size_t i) {
+  for (std::size_t end = parts.size(); end > i + 1; --end) {
+    std::string joined = parts[i];
+    for (std::size_t k = i + 1; k < end; ++k) joined += "." + parts[k];
+    for (std::size_t e = 0; e < list.size(); ++e) {
+      const YAML::Node el = list[e];
+      if (el.IsMap() && el["name"] && el["name"].IsScalar() && el["name"].Scalar() == joined) {
+        parts[i] = joined;
+        parts.erase(parts.begin() + static_cast<long>(i) + 1, parts.begin() + static_cast<long>(end));
+        return;
+      }
+    }
+  }
+}
+
 std::string element_names(const YAML::Node& list) {
   std::string out;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -193,6 +210,7 @@ std::vector<std::string> apply_overrides(YAML::Node& root, const std::vector<Ove
     cur.reset(root);  // reset() rebinds; operator= would overwrite the referenced node (yaml-cpp semantics)
     std::string path;
     for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (cur.IsSequence() && find_element(cur, parts[i]) == -1) join_dotted_name(cur, parts, i);
       const bool last = i + 1 == parts.size();
       const std::string& p = parts[i];
       std::string here = path.empty() ? p : path + "." + p;
