@@ -159,6 +159,36 @@ MethodResult placed_and_simulated(const Scenario& s, const std::string& method, 
   return r;
 }
 
+/** One scenario's row: greedy and the search (SimGrid in children), every learned variant (one torch child) and
+ *  their SimGrid times. @return false, with *failure set, if greedy or the search fails on it (a bug: sampled
+ *  scenarios are valid), which leaves it out of the figures. @throws Interrupted. */
+bool family_case(const Scenario& s, const std::vector<Variant>& vs, const std::string& model, const FamiliesArgs& a,
+                 FamilyCase& c, std::string* failure) {
+  MethodResult greedy, search;
+  try {
+    greedy = placed_and_simulated(s, "greedy", a.options);
+    search = placed_and_simulated(s, "search", a.options);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (interrupt_requested()) throw;  // a child cut short by the interrupt: not a failure of the scenario
+    *failure = e.what();
+    return false;
+  }
+  c.name = s.name;
+  c.greedy_s = greedy.iteration_time_s;
+  c.search_s = search.iteration_time_s;
+  c.search_wall_s = search.method_wall_s;
+  std::vector<std::pair<Placement, double>> known = {{greedy.placement, c.greedy_s}, {search.placement, c.search_s}};
+  const nlohmann::json placed = learned_placements(s, vs, model, a.untrained_seed);
+  for (const auto& entry : placed) {
+    const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
+    c.variant_s.push_back(simulated_s(s, p, known));
+    c.variant_ms.push_back(entry["ms"].get<double>());
+  }
+  return true;
+}
+
 void run_gnn_families(FamiliesArgs a) {
   if (a.family.count < 1) throw InputError("", 0, "--count", "expected at least 1 scenario per family");
   const std::vector<std::string> families = split_families(a.families);
@@ -171,10 +201,9 @@ void run_gnn_families(FamiliesArgs a) {
   std::vector<std::string> names;
   for (const Variant& v : vs) names.push_back(v.name);
 
-  // Per scenario: greedy and search (SimGrid in children), every learned variant (one torch child), their SimGrid
-  // times; the CSV is rewritten after each scenario, so an interrupted run keeps what finished. A scenario on which
-  // greedy or the search fails (a bug: sampled scenarios are valid) is reported and left out, so one failure does not
-  // cost the whole run; the command still fails at the end.
+  // Per scenario its row (family_case); the CSV is rewritten after each scenario, so an interrupted run keeps what
+  // finished. A scenario on which greedy or the search fails is reported and left out, so one failure does not cost
+  // the whole run; the command still fails at the end.
   std::vector<std::vector<FamilyCase>> cases(families.size());
   std::vector<std::string> failed;
   std::vector<FamilyFigures> figures;
@@ -183,31 +212,13 @@ void run_gnn_families(FamiliesArgs a) {
   try {
     for (std::size_t f = 0; f < families.size(); ++f) {
       for (const Scenario& s : scenarios[f]) {
-        MethodResult greedy, search;
-        try {
-          greedy = placed_and_simulated(s, "greedy", a.options);
-          search = placed_and_simulated(s, "search", a.options);
-        } catch (const Interrupted&) {
-          throw;
-        } catch (const std::exception& e) {
-          if (interrupt_requested()) throw;  // a child cut short by the interrupt: not a failure of the scenario
-          failed.push_back(families[f] + " " + s.name + ": " + e.what());
-          std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: FAILED, left out of the figures: %s\n", ++done, total,
-                       families[f].c_str(), s.name.c_str(), e.what());
-          continue;
-        }
         FamilyCase c;
-        c.name = s.name;
-        c.greedy_s = greedy.iteration_time_s;
-        c.search_s = search.iteration_time_s;
-        c.search_wall_s = search.method_wall_s;
-        std::vector<std::pair<Placement, double>> known = {{greedy.placement, c.greedy_s},
-                                                           {search.placement, c.search_s}};
-        const nlohmann::json placed = learned_placements(s, vs, model, a.untrained_seed);
-        for (const auto& entry : placed) {
-          const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
-          c.variant_s.push_back(simulated_s(s, p, known));
-          c.variant_ms.push_back(entry["ms"].get<double>());
+        std::string failure;
+        if (!family_case(s, vs, model, a, c, &failure)) {
+          failed.push_back(families[f] + " " + s.name + ": " + failure);
+          std::fprintf(stderr, "gnn-families: [%d/%d] %s %s: FAILED, left out of the figures: %s\n", ++done, total,
+                       families[f].c_str(), s.name.c_str(), failure.c_str());
+          continue;
         }
         cases[f].push_back(c);
         if (!a.out.empty()) write_file_atomic(a.out, family_csv(families, cases, names));
