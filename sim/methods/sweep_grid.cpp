@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/methods/sweep_manifest.hpp"
@@ -245,7 +246,7 @@ namespace {
  *  @throws InputError naming the file and line of the first problem. */
 void read_shard_rows(const std::string& path, int index, int count, std::size_t fields, const SweepManifest* manifest,
                      bool allow_missing, std::map<std::size_t, std::vector<std::string>>& rows) {
-  std::ifstream in(path);
+  std::ifstream in = open_input_file(path, "shard", "the CSV a sweep shard writes");
   std::string line;
   std::getline(in, line);  // the header, checked by the caller
   std::set<std::pair<std::size_t, std::string>> seen;
@@ -335,7 +336,7 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
   std::string head;
   std::map<std::size_t, std::vector<std::string>> rows;
   for (const auto& [i, path] : shards) {
-    std::ifstream in(path);
+    std::ifstream in = open_input_file(path.string(), "shard", "the CSV a sweep shard writes");
     std::string line;
     std::getline(in, line);
     if (head.empty()) head = line;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
@@ -64,8 +65,7 @@ nlohmann::json sweep_manifest_to_json(const SweepManifest& m) {
 }
 
 SweepManifest read_sweep_manifest(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot read the sweep manifest");
+  std::ifstream in = open_input_file(path, "sweep manifest", "the JSON file a sweep writes");
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   SweepManifest m;
   try {

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/workload/placement_check.hpp"
@@ -151,8 +152,7 @@ Placement placement_from_json(const Scenario& scenario, const nlohmann::json& do
 
 Placement load_placement_file(const Scenario& scenario, const std::string& path) {
   if (path.empty()) throw InputError("", 0, "placement", "no placement file named (expected file:PATH)");
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open placement file");
+  std::ifstream in = open_input_file(path, "placement file", "a placement JSON file (hulk place --out)");
   // JSON leaves duplicate keys to the reader and nlohmann keeps the last: {"slot": 0, "slot": 1} would be slot 1
   // without a word. The parse callback sees every key; the first repeated one is refused after the parse.
   std::vector<std::set<std::string>> keys_of_open_objects;

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/units.hpp"
@@ -95,8 +96,7 @@ YamlPrecheck precheck_yaml(const std::string& text, int max_levels) {
 }
 
 YAML::Node YamlReader::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot open file (expected a readable YAML file)");
+  std::ifstream in = open_input_file(path, "file", "a readable YAML file", std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // YAML text has no NUL byte; yaml-cpp reads one as an escape on the next line: name the line it is on.
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos)

@@ -90,6 +90,14 @@ YAML
 rm -rf "$tmp/out"
 check "latin1-trace.csv" "unknown region '\xe9u'" "$hulk" validate "$tmp/latin1-trace.yaml"
 
-if [ "$checked" -lt 23 ]; then fail "only $checked cases checked (expected at least 23)"; fi
+# A folder where a file is read: "is a folder", not a stream error from the first read (an outside probe: exit 1,
+# "internal error: basic_filebuf::underflow ... Is a directory").
+mkdir -p "$tmp/as-folder.json" "$tmp/fidelity-folder/measured.yaml"
+tiny_scenario="$tests/data/tiny/tiny.yaml"
+check "as-folder.json" "placement file is a folder" "$hulk" place "$tiny_scenario" --method "file:$tmp/as-folder.json"
+check "as-folder.json" "placement file is a folder" "$hulk" simulate "$tiny_scenario" --placement "file:$tmp/as-folder.json" --out "$tmp/out"
+check "measured.yaml" "is a folder" "$hulk" fidelity "$tmp/fidelity-folder"
+
+if [ "$checked" -lt 26 ]; then fail "only $checked cases checked (expected at least 26)"; fi
 echo "$checked cases, $failures failures"
 [ "$failures" -eq 0 ]
