@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
@@ -24,7 +25,7 @@ Calibration calibrate_utilisation(const std::function<double(double)>& time_of, 
                                   double rel_tol, int max_simulations) {
   // Work on y = 1/u: the iteration time is close to affine in y (compute scales with y, exposed communication
   // does not), so secant steps on g(y) = time - target converge in a few simulations. g increases with y.
-  const double y_min = 1.0, y_max = 1e6;
+  const double y_min = 1.0, y_max = 1.0 / kMinCalibratedUtilisation;
   Calibration c;
   double best = HUGE_VAL;  // |g| of the closest simulation so far, whose u and time c keeps
   auto eval = [&](double y) {
@@ -49,7 +50,10 @@ Calibration calibrate_utilisation(const std::function<double(double)>& time_of, 
     if (g < 0) lo = y;
     else hi = y;
     if (g > 0 && y <= y_min) return c;  // slower than measured even at full peak: unreachable (u = 1 kept)
-    if (g < 0 && y >= y_max) return c;  // faster than measured even at u = 1e-6: give up
+    if (g < 0 && y >= y_max) {  // faster than measured even at u = 1e-6: give up
+      c.faster_at_lowest = true;
+      return c;
+    }
     // Secant through the last two points; else the pure-compute guess time ~ y.
     double next = y * target_s / (g + target_s);
     if (have_prev && y != y_prev && g != g_prev) {
@@ -93,6 +97,30 @@ std::string percent(double fraction) {
   return buf;
 }
 
+/** A number in at most 4 significant digits, any magnitude ("1e+300"). */
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+/** Longest measured iteration accepted (seconds, after the unit's conversion): a month. Beyond it the calibration
+ *  cannot tell simulations apart (1e300 s minus any simulated time is 1e300 s) and the value is surely a typo. */
+constexpr double kMaxMeasuredIterationS = 30.0 * 24 * 3600;
+
+/** Point i's scenario. @throws InputError naming points.i.scenario for a scenario with several jobs: the
+ *  calibration sets one job's utilisation, and the measured units describe one job. */
+Scenario checked_scenario(const FidelityManifest& manifest, std::size_t i) {
+  const FidelityPoint& p = manifest.points[i];
+  Scenario s = load_scenario_file(p.scenario);
+  if (has_several_jobs(s))
+    throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".scenario",
+                     "'" + p.scenario + "' has " + std::to_string(job_count(s)) +
+                         " jobs (expected a scenario of one job: a measured point and its calibrated utilisation "
+                         "describe one job)");
+  return s;
+}
+
 void report(std::ostream* progress, const std::string& line) {
   if (progress) *progress << "fidelity: " << line << "\n" << std::flush;
 }
@@ -115,14 +143,19 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
     fs.name = name;
     std::vector<Scenario> scenarios;
     // Load every scenario of the series first: a bad file stops the run before any simulation.
-    for (const auto& p : manifest.points)
-      if (p.series == name) {
-        scenarios.push_back(load_scenario_file(p.scenario));
-        FidelityRow row;
-        row.point = p;
-        row.measured_s = measured_iteration_time_s(p, scenarios.back().job);
-        fs.rows.push_back(row);
-      }
+    for (std::size_t i = 0; i < manifest.points.size(); ++i) {
+      const FidelityPoint& p = manifest.points[i];
+      if (p.series != name) continue;
+      scenarios.push_back(checked_scenario(manifest, i));
+      FidelityRow row;
+      row.point = p;
+      row.measured_s = measured_iteration_time_s(p, scenarios.back().job);
+      if (!(row.measured_s <= kMaxMeasuredIterationS))
+        throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".measured",
+                         "is " + short_number(row.measured_s) + " s per iteration in this scenario (expected at most " +
+                             short_number(kMaxMeasuredIterationS) + " s, a month: a value or unit typed wrong?)");
+      fs.rows.push_back(row);
+    }
     std::size_t cal = 0;
     while (!fs.rows[cal].point.calibrate) ++cal;
     fs.calibration_case = fs.rows[cal].point.case_name;
@@ -162,6 +195,19 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
   return out;
 }
 
+namespace {
+
+/** "" when the calibration reached the measured time, else why not. */
+std::string calibration_state(const Calibration& c) {
+  if (c.reached) return "";
+  if (c.utilisation >= 1.0) return "; NOT reached: even utilisation 1 is slower than measured";
+  if (c.faster_at_lowest)
+    return "; NOT reached: even utilisation 1e-6 is faster than measured";
+  return "; NOT converged";
+}
+
+}  // namespace
+
 std::string fidelity_table(const std::vector<FidelitySeries>& series, const std::string& manifest_file) {
   std::vector<std::vector<std::string>> cells = {
       {"series", "case", "measured_s", "simulated_s", "error", "source"}};
@@ -181,7 +227,8 @@ std::string fidelity_table(const std::vector<FidelitySeries>& series, const std:
   for (const auto& row : cells)
     for (std::size_t c = 0; c + 1 < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   std::ostringstream out;
-  out << "Fidelity: " << points << " measured points in " << series.size() << " series (" << manifest_file
+  out << "Fidelity: " << points << (points == 1 ? " measured point in " : " measured points in ") << series.size()
+      << " series (" << manifest_file
       << "); error = simulated / measured - 1; (cal) = the series' calibration point\n\n";
   for (const auto& row : cells) {
     for (std::size_t c = 0; c < row.size(); ++c) {
@@ -205,13 +252,10 @@ std::string fidelity_table(const std::vector<FidelitySeries>& series, const std:
     out << s.name << ": ";
     if (s.calibration) {
       char buf[128];
-      std::snprintf(buf, sizeof buf, "utilisation %.4f", s.calibration->utilisation);
+      std::snprintf(buf, sizeof buf, s.calibration->utilisation >= 1e-4 ? "utilisation %.4f" : "utilisation %.2g",
+                    s.calibration->utilisation);
       out << buf << " (calibrated on " << s.calibration_case << ", " << s.calibration->simulations
-          << " simulations"
-          << (s.calibration->reached ? ""
-              : s.calibration->utilisation >= 1.0 ? "; NOT reached: even utilisation 1 is slower than measured"
-                                                  : "; NOT converged")
-          << "); ";
+          << " simulations" << calibration_state(*s.calibration) << "); ";
     } else {
       out << "calibration failed; ";
     }

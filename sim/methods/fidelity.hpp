@@ -22,12 +22,16 @@ using IterationSimulator = std::function<double(const Scenario&)>;
  *  SimGrid in a child process (simulated_iteration_time_s). */
 double simulate_scenario_iteration_s(const Scenario& scenario);
 
+/** @brief Lowest utilisation the calibration tries. */
+constexpr double kMinCalibratedUtilisation = 1e-6;
+
 /** @brief Outcome of solving the utilisation of one calibration point. */
 struct Calibration {
   double utilisation = 0;   ///< in (0, 1]
   double simulated_s = 0;   ///< simulated time at that utilisation
   int simulations = 0;      ///< simulations run
   bool reached = false;     ///< |simulated/measured - 1| <= tolerance
+  bool faster_at_lowest = false;  ///< not reached: even kMinCalibratedUtilisation ran faster than measured
 };
 
 /** @brief Solves time_of(u) = target_s for u in [1e-6, 1], time_of decreasing in u. Secant steps on

@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "sim/core/errors.hpp"
 #include "sim/methods/fidelity.hpp"
+#include "sim/methods/fidelity_manifest.hpp"
 
 namespace hulk {
 namespace {
@@ -71,6 +73,64 @@ TEST(FidelityManifest, SummaryLeavesOutCalibrationAndFailedPoints) {
   EXPECT_EQ(s.count, 3);                  // rows 1..3 (row 0 calibrates, row 4 failed)
   EXPECT_NEAR(s.median_abs, 0.2, 1e-12);  // |errors| 0.1, 0.2, 0.25
   EXPECT_NEAR(s.max_abs, 0.25, 1e-12);
+}
+
+/** A manifest of one calibration point on `scenario` (relative to the source tree), `measured` seconds. */
+FidelityManifest one_point(const std::string& scenario, double measured) {
+  FidelityManifest m;
+  m.file = "measured.yaml";
+  FidelityPoint p;
+  p.series = "s";
+  p.case_name = "a";
+  p.scenario = std::string(HULK_SOURCE_DIR) + "/" + scenario;
+  p.measured = measured;
+  p.unit = "s";
+  p.calibrate = true;
+  p.line = 2;
+  m.points.push_back(p);
+  return m;
+}
+
+std::string run_error(const FidelityManifest& m) {
+  try {
+    run_fidelity(m, {}, [](const Scenario&) { return 1.0; }, nullptr);
+  } catch (const InputError& e) {
+    return std::string(e.what()) + " [key " + e.key() + "]";
+  }
+  return "";
+}
+
+TEST(FidelityRun, AScenarioOfSeveralJobsIsRefusedNotCalibratedInVain) {
+  // The calibration set `job.utilisation`, which a `jobs:` list never reads: seven simulations of one time and
+  // "NOT converged", exit 0 (an outside probe).
+  const std::string msg = run_error(one_point("scenarios/examples/two-jobs.yaml", 2.0));
+  EXPECT_NE(msg.find("has 2 jobs (expected a scenario of one job"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[key points.0.scenario]"), std::string::npos) << msg;
+  EXPECT_EQ(run_error(one_point("scenarios/examples/two-region-gpt.yaml", 2.0)), "");
+}
+
+TEST(FidelityRun, AMeasuredTimeBeyondAMonthIsRefused) {
+  // 1e300 s: every simulated time is equally far from it in floating point, so the calibration kept its first.
+  const std::string msg = run_error(one_point("scenarios/examples/two-region-gpt.yaml", 1e300));
+  EXPECT_NE(msg.find("is 1e+300 s per iteration"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[key points.0.measured]"), std::string::npos) << msg;
+}
+
+TEST(FidelityRun, AMeasurementSlowerThanTheLowestUtilisationSaysSo) {
+  // It said "utilisation 0.0000 (...; NOT converged)" (an outside probe). The stand-in simulator: 0.1 s of compute
+  // at full peak, so 1e5 s at the lowest utilisation, short of the 1e6 s measured.
+  const auto compute_only = [](const Scenario& s) { return 0.1 / s.job.utilisation; };
+  const std::vector<FidelitySeries> series =
+      run_fidelity(one_point("scenarios/examples/two-region-gpt.yaml", 1e6), {}, compute_only, nullptr);
+  const std::string table = fidelity_table(series, "measured.yaml");
+  EXPECT_NE(table.find("utilisation 1e-06 (calibrated on a"), std::string::npos) << table;
+  EXPECT_NE(table.find("NOT reached: even utilisation 1e-6 is faster than measured"), std::string::npos) << table;
+  // A simulator that never moves: the same verdict, whichever of its equal times is kept.
+  const std::string flat = fidelity_table(
+      run_fidelity(one_point("scenarios/examples/two-region-gpt.yaml", 1000.0), {},
+                   [](const Scenario&) { return 1.0; }, nullptr),
+      "measured.yaml");
+  EXPECT_NE(flat.find("NOT reached: even utilisation 1e-6 is faster than measured"), std::string::npos) << flat;
 }
 
 }  // namespace
