@@ -15,6 +15,7 @@
 #include "tools/commands.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/methods/gnn_method.hpp"
+#include "sim/core/statistics.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
@@ -48,11 +49,6 @@ struct BenchArgs {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
 /** The simulation of one placement in forked children: wall-clock median and the child's peak resident memory. */

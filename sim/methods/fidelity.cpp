@@ -1,5 +1,6 @@
 #include "sim/methods/fidelity.hpp"
 
+#include "sim/core/statistics.hpp"
 #include "sim/core/number_text.hpp"
 
 #include <algorithm>
@@ -78,10 +79,8 @@ ErrorSummary summarize_errors(const std::vector<const FidelityRow*>& rows) {
   ErrorSummary s;
   s.count = static_cast<int>(errs.size());
   if (errs.empty()) return s;
-  std::sort(errs.begin(), errs.end());
-  const std::size_t n = errs.size();
-  s.median_abs = n % 2 == 1 ? errs[n / 2] : 0.5 * (errs[n / 2 - 1] + errs[n / 2]);
-  s.max_abs = errs.back();
+  s.median_abs = median(errs);
+  s.max_abs = *std::max_element(errs.begin(), errs.end());
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/core/statistics.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
@@ -90,13 +91,6 @@ std::vector<Scenario> family_scenarios(const std::string& family, const FamilyOp
 }
 
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 FamilyRow variant_row(const std::string& name, std::size_t k, const std::vector<FamilyCase>& cases,
                       double log_search) {

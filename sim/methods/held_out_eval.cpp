@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/core/statistics.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/core/subprocess.hpp"
@@ -53,12 +54,8 @@ HeldOutReport evaluate_held_out(const std::vector<HeldOutCase>& cases, const std
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+/** median() of statistics.hpp, 0 without values (the report prints 0.0% then). */
+double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0.0 : median(v); }
 
 /** Counts and medians that compare gnn and greedy with the search label, case by case. */
 void add_search_comparisons(const HeldOutReport& report, HeldOutFigures& f) {
@@ -72,8 +69,8 @@ void add_search_comparisons(const HeldOutReport& report, HeldOutFigures& f) {
     if (r.gnn_s <= r.greedy_s) ++f.at_least_as_fast_as_greedy;
   }
   if (report.rows.empty()) return;
-  f.median_gap_to_search = median(gnn_gaps);
-  f.greedy_median_gap_to_search = median(greedy_gaps);
+  f.median_gap_to_search = median_or_zero(gnn_gaps);
+  f.greedy_median_gap_to_search = median_or_zero(greedy_gaps);
   double sum = 0;
   for (double g : greedy_gaps) sum += g;
   f.greedy_mean_gap_to_search = sum / greedy_gaps.size();

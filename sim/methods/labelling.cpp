@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "sim/core/statistics.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/core/seeding.hpp"
@@ -140,7 +141,7 @@ std::string gap_distribution_text(const std::vector<std::map<std::string, double
   std::snprintf(line, sizeof line,
                 "greedy's gap to search over %zu samples: median %.1f%%, mean %.1f%%, 90th percentile %.1f%%\n"
                 "  <= 0.1%%: %.0f%%, 0.1-1%%: %.0f%%, 1-5%%: %.0f%%, 5-10%%: %.0f%%, 10-25%%: %.0f%%, > 25%%: %.0f%%\n",
-                gaps.size(), 100 * gaps[gaps.size() / 2], 100 * sum / n, 100 * gaps[gaps.size() * 9 / 10],
+                gaps.size(), 100 * median(gaps), 100 * sum / n, 100 * quantile(gaps, 0.9),
                 100 * bucket[0] / n, 100 * bucket[1] / n, 100 * bucket[2] / n, 100 * bucket[3] / n,
                 100 * bucket[4] / n, 100 * bucket[5] / n);
   return line;
