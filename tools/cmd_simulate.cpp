@@ -84,6 +84,9 @@ void warn_tp_wider_than_hosts(const Scenario& s) {
 
 void run_validate(const std::string& file) {
   Scenario s = load_scenario_file(file);
+  // The scenario's own placement file is read and checked as simulate does before it runs (validate said "ok" on
+  // one that gave two ranks one GPU, or that was another scenario's: an outside probe).
+  if (s.placement.rfind("file:", 0) == 0) check_method_applies(s, s.placement, MethodOptions{});
   print_data_warnings(s, false);  // showing them is what validate is for
   warn_tp_wider_than_hosts(s);
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad-input contract of the hulk CLI (issue 2): for every tests/data/bad/*.yaml, `hulk validate FILE` (or, for files
-# marked "# expect-simulate:", `hulk simulate FILE --out DIR`) must exit with code 2, print exactly one non-empty
+# marked "# expect-simulate:", `hulk simulate FILE --out DIR`; "# expect-validate:" marks a scenario the loader accepts and
+# `hulk validate` refuses, as a placement file it reads) must exit with code 2, print exactly one non-empty
 # line on stderr that names the file and contains the expected substring from the file's first line, not dump core,
 # and leave no output files behind. Usage: bad_inputs.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 set -u
@@ -52,6 +53,8 @@ for f in "$bad"/*.yaml; do
       check "$name" "${first#\# expect-simulate: }" "$hulk" simulate "$f" --out "$tmp/out" ;;
     "# expect: "*)
       check "$name" "${first#\# expect: }" "$hulk" validate "$f" ;;
+    "# expect-validate: "*)
+      check "$name" "${first#\# expect-validate: }" "$hulk" validate "$f" ;;
     *)
       fail "$name: first line must be '# expect: ...' or '# expect-simulate: ...'" ;;
   esac

@@ -24,8 +24,9 @@ TEST(BadFiles, EachFailsWithItsExpectedMessage) {
     std::string first;
     std::getline(in, first);
     const std::string tag = "# expect: ";
-    if (first.rfind("# expect-simulate: ", 0) == 0) {
-      // Detected by `hulk simulate` (memory depends on the placement): the loader must accept it.
+    if (first.rfind("# expect-simulate: ", 0) == 0 || first.rfind("# expect-validate: ", 0) == 0) {
+      // Detected by `hulk simulate` (memory depends on the placement) or `hulk validate` (which reads the scenario's
+      // placement file): the loader must accept it.
       EXPECT_NO_THROW(load_scenario_file(f.string()));
       continue;
     }
