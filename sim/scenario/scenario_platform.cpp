@@ -223,6 +223,7 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   const YAML::Node wan = platform["wan"];
   std::optional<LinkSpec> def;
   bool default_failed = false;
+  bool default_used = false;  // a pair took a field from it, or no pair entry names a region pair
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs", "capacity"});
     if (wan["capacity"])
@@ -241,6 +242,7 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
           const YAML::Node e = pairs[i];
           if (default_failed && !(e.IsMap() && e["bandwidth"] && e["latency"])) throw YamlReader::Skipped{};
           const auto [pk, l] = parse_wan_pair(r, e, i, p, def, seen);
+          default_used = default_used || !(e.IsMap() && e["bandwidth"] && e["latency"]);
           p.wan[pk.first][pk.second] = p.wan[pk.second][pk.first] = l;
           set[pk.first][pk.second] = set[pk.second][pk.first] = true;
         });
@@ -257,7 +259,15 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
                "no WAN link for regions " + pair_name(p.regions[a], p.regions[b]) +
                    " (expected platform.wan.default or a platform.wan.pairs entry)");
       p.wan[a][b] = p.wan[b][a] = *def;
+      default_used = true;
     }
+  // Every pair listed with both values: an override of the default (a sweep's axis) would change nothing, each
+  // row the same as the last (an outside probe ran the documented Slurm sweep so).
+  if (const std::string label = r.override_within("platform.wan.default");
+      def && !default_used && !label.empty() && wan["pairs"] && wan["pairs"].size() > 0)
+    r.fail(wan["default"], "platform.wan.default",
+           "is never used: every region pair is in platform.wan.pairs with its bandwidth and latency, so " + label +
+               " changes nothing (expected an override of the pair: wan.pairs.N.bandwidth or .latency)");
 }
 
 PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {

@@ -32,12 +32,18 @@ std::string error_of(const std::vector<Override>& ov, std::string* key = nullptr
 TEST(Overrides, PlainKeysAndShortcuts) {
   const Scenario s = load_scenario_file(
       example(),
-      {{"job.iterations", "5"}, {"wan.default.bandwidth", "10Gbps"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
+      {{"job.iterations", "5"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
   EXPECT_EQ(s.job.iterations, 5);
   EXPECT_EQ(s.seed, 42u);
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 4.0 * 1024 * 1024);
-  // The only region pair is listed in wan.pairs, so the default does not reach it ...
   EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 0.6e9 / 8);
+  // The only region pair is listed in wan.pairs with both values, so the default reaches no pair: overriding it
+  // would change nothing (a sweep over it gave the same row again and again) and is refused.
+  std::string default_key;
+  const std::string unused = error_of({{"wan.default.bandwidth", "10Gbps"}}, &default_key);
+  EXPECT_NE(unused.find("is never used"), std::string::npos) << unused;
+  EXPECT_NE(unused.find("--set wan.default.bandwidth=10Gbps changes nothing"), std::string::npos) << unused;
+  EXPECT_EQ(default_key, "platform.wan.default");
   // ... but overriding the pair itself does.
   const Scenario t = load_scenario_file(example(), {{"wan.pairs.0.bandwidth", "10Gbps"}});
   EXPECT_DOUBLE_EQ(t.platform.wan[0][1].bandwidth_Bps, 1.25e9);
