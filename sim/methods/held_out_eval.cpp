@@ -118,8 +118,9 @@ std::string held_out_summary(const HeldOutFigures& f, int total, const std::stri
   out += buf;
   if (f.placed == 0) return out;
   if (f.with_round_robin > 0) {
-    std::snprintf(buf, sizeof buf, "  vs round-robin: geomean %.3fx, worst %.3fx (%d samples where it fits)\n",
-                  f.geomean_vs_round_robin, f.worst_vs_round_robin, f.with_round_robin);
+    std::snprintf(buf, sizeof buf, "  vs round-robin: geomean %.3fx, worst %.3fx (%d %s where it fits)\n",
+                  f.geomean_vs_round_robin, f.worst_vs_round_robin, f.with_round_robin,
+                  f.with_round_robin == 1 ? "sample" : "samples");
     out += buf;
   }
   std::snprintf(buf, sizeof buf,
