@@ -1,5 +1,7 @@
 #include "sim/methods/compare_runner.hpp"
 
+#include <algorithm>
+
 #include "sim/core/number_text.hpp"
 
 #include <cmath>
@@ -165,20 +167,24 @@ std::string report_table(const CompareReport& report) {
   std::snprintf(line, sizeof line, "%s (lower bound %s s/iteration)\n", report.scenario.c_str(),
                 sig4(report.lower_bound_s).c_str());
   out += line;
-  std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11s\n", "method",
-                report.job_names.size() < 2 ? "iter_time_s" : "objective_s", "vs_rr",
-                "vs_greedy", "gap_lb", "gap_search", "method_s");
-  out += line;
+  // The method column as wide as its longest name (a file:PATH method shifted every column after it).
+  std::size_t width = 12;
+  for (const auto& r : report.results) width = std::max(width, r.method.size());
+  const auto method_cell = [width](const std::string& name) { return name + std::string(width - name.size(), ' '); };
+  std::snprintf(line, sizeof line, " %12s %10s %10s %10s %10s %11s\n",
+                report.job_names.size() < 2 ? "iter_time_s" : "objective_s", "vs_rr", "vs_greedy", "gap_lb",
+                "gap_search", "method_s");
+  out += method_cell("method") + line;
   for (const auto& r : report.results) {
     if (!r.ok) {
       out += r.method + "  failed: " + r.error + "\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "%-12s %12s %10s %10s %10s %10s %11.3f\n", r.method.c_str(),
-                  sig4(r.iteration_time_s).c_str(), ratio_text(r.speedup_vs_round_robin).c_str(),
-                  ratio_text(r.speedup_vs_greedy).c_str(), percent_text(r.gap_to_lower_bound).c_str(),
-                  percent_text(r.gap_to_search).c_str(), r.method_wall_s);
-    out += line;
+    std::snprintf(line, sizeof line, " %12s %10s %10s %10s %10s %11.3f\n", sig4(r.iteration_time_s).c_str(),
+                  ratio_text(r.speedup_vs_round_robin).c_str(), ratio_text(r.speedup_vs_greedy).c_str(),
+                  percent_text(r.gap_to_lower_bound).c_str(), percent_text(r.gap_to_search).c_str(),
+                  r.method_wall_s);
+    out += method_cell(r.method) + line;
     if (report.job_names.size() < 2) continue;
     // Several jobs: the time column is the objective; each job's own time on the line below.
     out += "             jobs:";
