@@ -10,6 +10,7 @@ targets="scenario placement overrides hulk_data"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHULK_FUZZ=ON \
   -DHULK_BUILD_BENCH=OFF -DHULK_FUZZ_SECONDS="$seconds" >/dev/null || exit 1
 for t in $targets; do cmake --build build-fuzz -j2 --target "fuzz_$t" >/dev/null || exit 1; done
+rm -f build-fuzz/fuzz/*/crashes/*  # kept in tests/data/fuzz/ by an earlier run: only this run's are reported below
 ctest --test-dir build-fuzz -L fuzz --output-on-failure
 status=$?
 for t in $targets; do
