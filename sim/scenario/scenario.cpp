@@ -9,6 +9,7 @@
 
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -165,7 +166,7 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
     if (rel.empty()) r.fail(node, "placement", "expected file:PATH.json, got an empty path");
     const std::string abs = detail::resolve_path(base_dir, rel);
     if (!detail::path_exists(abs, false))
-      r.fail(node, "placement", "placement file '" + abs + "' " + detail::missing_file_reason(abs) +
+      r.fail(node, "placement", "placement file '" + abs + "' " + input_file_problem(abs) +
                                     " (expected an existing JSON file)");
     return "file:" + abs;
   }

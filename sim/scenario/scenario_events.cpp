@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/units.hpp"
@@ -345,7 +346,7 @@ void parse_trace(const YamlReader& r, const YAML::Node& n, const std::string& ke
   const std::string abs = resolve_path(base_dir, rel);
   if (!path_exists(abs, false))
     r.fail(node, key + ".trace",
-           "trace file '" + abs + "' " + missing_file_reason(abs) +
+           "trace file '" + abs + "' " + input_file_problem(abs) +
                " (expected a CSV file with the header time,target,bandwidth[,latency])");
   if (names == nullptr) throw YamlReader::Skipped{};
   read_trace(r, node, key, rel, abs, *names, out);

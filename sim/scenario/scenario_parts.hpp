@@ -41,10 +41,6 @@ std::string resolve_path(const std::string& base_dir, const std::string& path);
 /** @brief True if path names an existing regular file (or a directory when want_dir). */
 bool path_exists(const std::string& path, bool want_dir);
 
-/** @brief Why path_exists(path, false) is false, for an error message: "not found", "is a folder" or "is not a
- *  regular file" (a device, a pipe). */
-std::string missing_file_reason(const std::string& path);
-
 /** @brief validate_job, with lines taken from r when given (r may be null for scenarios built in code). With jobs:,
  *  each job on its own against the platform (key paths jobs[i].KEY), then all jobs' ranks together (key `jobs`).
  *  @param check_bounds false when the caller already ran check_job_bounds (the loader runs it on its own, since

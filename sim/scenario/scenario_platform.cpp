@@ -10,6 +10,7 @@
 
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/scenario/hulk_import.hpp"
@@ -35,12 +36,6 @@ bool path_exists(const std::string& path, bool want_dir) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return false;
   return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
-}
-
-std::string missing_file_reason(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "not found";
-  return S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file";
 }
 
 LinkSpec parse_link(const YamlReader& r, const YAML::Node& node, const std::string& key, const LinkSpec& defaults) {
@@ -351,7 +346,7 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
   const YAML::Node file = r.require(node, key, "file");
   o.file = resolve_path(base_dir, r.str(file, key + ".file"));
   if (!path_exists(o.file, false))
-    r.fail(file, key + ".file", "SimGrid platform file '" + o.file + "' " + missing_file_reason(o.file) +
+    r.fail(file, key + ".file", "SimGrid platform file '" + o.file + "' " + input_file_problem(o.file) +
                                     " (expected an existing .xml file)");
   if (node["intra_host"]) o.intra_host = parse_link(r, node["intra_host"], key + ".intra_host", kDefaultIntraHost);
   const YAML::Node gpus = r.require(node, key, "gpus");
