@@ -15,6 +15,7 @@
 #include "tools/gnn_backend.hpp"
 #include "tools/method_choices.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
+#include "sim/core/statistics.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/method_names.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
@@ -112,13 +113,11 @@ std::string evaluator_error_line(const std::vector<Scenario>& scenarios, const s
         errors.push_back(std::fabs(ev.objective_s(r.placement) / r.iteration_time_s - 1));
   }
   if (errors.empty()) return "";
-  std::sort(errors.begin(), errors.end());
   char line[200];
   std::snprintf(line, sizeof line,
                 "  evaluator against SimGrid: median |error| %.1f%%, 90th percentile %.1f%%, largest %.1f%% (over %zu "
                 "placements)\n",
-                100 * errors[errors.size() / 2], 100 * errors[errors.size() * 9 / 10], 100 * errors.back(),
-                errors.size());
+                100 * median(errors), 100 * quantile(errors, 0.9), 100 * quantile(errors, 1.0), errors.size());
   return line;
 }
 
