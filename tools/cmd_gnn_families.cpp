@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "tools/comma_list.hpp"
 #include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
@@ -77,24 +78,6 @@ std::vector<Variant> variants(const std::string& challenger) {
   std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, one_view, no_polish, no_anneal, no_reorder, no_rechain,
                               no_rerun, no_alt_start};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
-  return out;
-}
-
-std::vector<std::string> split_families(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  std::string f;
-  const bool trailing_comma = !text.empty() && text.back() == ',';  // getline gives no last empty item for it
-  while (std::getline(ss, f, ',')) {
-    // `in-family,` or `in-family,,larger`: a family left out, refused as --methods refuses it (parse_method_list).
-    if (f.empty() || (trailing_comma && ss.peek() == EOF))
-      throw InputError("", 0, "--families", "'" + text + "' has an empty item (expected family names separated by "
-                                            "single commas)");
-    if (std::find(out.begin(), out.end(), f) != out.end())
-      throw InputError("", 0, "--families", "'" + f + "' is listed twice (expected each family once)");
-    out.push_back(f);
-  }
-  if (out.empty()) throw InputError("", 0, "--families", "expected a comma-separated list of families");
   return out;
 }
 
@@ -191,7 +174,7 @@ bool family_case(const Scenario& s, const std::vector<Variant>& vs, const std::s
 
 void run_gnn_families(FamiliesArgs a) {
   if (a.family.count < 1) throw InputError("", 0, "--count", "expected at least 1 scenario per family");
-  const std::vector<std::string> families = split_families(a.families);
+  const std::vector<std::string> families = comma_list(a.families, "--families", "family names");
   if (a.family.paper_dir.empty())
     a.family.paper_dir = (fs::path(default_model_path()).parent_path().parent_path() / "scenarios/paper").string();
   const std::string model = a.model.empty() ? default_model_path() : a.model;

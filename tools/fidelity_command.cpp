@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "tools/comma_list.hpp"
 #include "tools/commands.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/methods/fidelity.hpp"
@@ -15,18 +16,10 @@ namespace {
 
 struct FidelityArgs {
   std::string dir = std::string(HULK_SOURCE_DIR) + "/scenarios/validation";
-  std::string series;  // comma-separated; "" = all
+  std::string series;  // comma-separated
+  bool series_given = false;  // --series absent: every series
   bool quiet = false;
 };
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 void run_fidelity_command(const FidelityArgs& args) {
   namespace fs = std::filesystem;
@@ -35,7 +28,9 @@ void run_fidelity_command(const FidelityArgs& args) {
   if (!fs::exists(manifest))
     throw InputError(manifest, 0, "", "no such manifest (expected DIR/measured.yaml or a manifest file; see scenarios/validation/README.md)");
   const FidelityManifest m = read_fidelity_manifest(manifest);
-  const auto series = run_fidelity(m, split_commas(args.series), simulate_scenario_iteration_s,
+  const std::vector<std::string> only =
+      args.series_given ? comma_list(args.series, "--series", "series names") : std::vector<std::string>{};
+  const auto series = run_fidelity(m, only, simulate_scenario_iteration_s,
                                    args.quiet ? nullptr : &std::cerr);
   // The header names the manifest relative to the source tree when it is inside it, so that the table is the same
   // bytes in every checkout.
@@ -52,7 +47,7 @@ void register_fidelity_command(CLI::App& app) {
       "fidelity", "Compare simulated with published measured iteration times (one utilisation calibrated per series)");
   auto a = std::make_shared<FidelityArgs>();
   cmd->add_option("dir", a->dir, "folder with measured.yaml, or a manifest file")->capture_default_str();
-  cmd->add_option("--series", a->series, "comma-separated series to run (default: all)");
+  auto* series = cmd->add_option("--series", a->series, "comma-separated series to run (default: all)");
   cmd->add_flag("--quiet", a->quiet, "no progress lines on stderr");
   cmd->footer(R"(Examples:
   hulk fidelity                                    (scenarios/validation: every series, about 5 minutes)
@@ -60,7 +55,10 @@ void register_fidelity_command(CLI::App& app) {
   hulk fidelity tests/data/fidelity                (the tiny manifest of the tests)
 
 Manifest format, series and sources: scenarios/validation/README.md.)");
-  cmd->callback([a] { run_fidelity_command(*a); });
+  cmd->callback([a, series] {
+    a->series_given = series->count() > 0;
+    run_fidelity_command(*a);
+  });
 }
 
 }  // namespace hulk::cli

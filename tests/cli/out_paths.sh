@@ -127,6 +127,10 @@ for families in "in-family," "in-family,,larger" ",in-family"; do
   expect_usage "--families '$families'" "--families: '$families' has an empty item" "$hulk" gnn-families --count 1 \
     --families "$families"
 done
+# --series as --families: an empty list or item, or a series twice, is refused (`--series ''` ran every series).
+for series in "" "tiny-a100," "tiny-a100,tiny-a100"; do
+  expect_usage "--series '$series'" "--series: " "$hulk" fidelity "$tests/data/fidelity" --series "$series" --quiet
+done
 # A file given as --paper is named as a file, not as a missing folder.
 expect_usage "--paper on a file" "it is a file, not a folder (expected a folder of .yaml scenarios)" "$hulk" \
   gnn-families --families paper --paper "$tiny"
