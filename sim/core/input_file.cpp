@@ -11,7 +11,7 @@ std::string input_file_problem(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return "not found";
   if (S_ISDIR(st.st_mode)) return "is a folder";
-  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file (a device or a pipe)";
   if (access(path.c_str(), R_OK) != 0) return "cannot be read";
   return "";
 }

@@ -8,8 +8,8 @@
 
 namespace hulk {
 
-/** @brief Why `path` is not a readable regular file ("not found", "is a folder", "is not a regular file", "cannot
- *  be read"), or "" if it is one. */
+/** @brief Why `path` is not a readable regular file ("not found", "is a folder", "is not a regular file (a device
+ *  or a pipe)", "cannot be read"), or "" if it is one. */
 std::string input_file_problem(const std::string& path);
 
 /** @brief Opens `path` for reading. @param what names the file in the error ("placement file").

@@ -18,6 +18,7 @@
 
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/units.hpp"
 #include "sim/core/utf8.hpp"
@@ -54,11 +55,8 @@ struct TextFile {
 };
 
 TextFile read_lines(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(path, 0, "", "is a folder (expected the Hulk data file of that name)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot open Hulk data file (expected it inside the hulk dir)");
+  std::ifstream in =
+      open_input_file(path, "Hulk data file", "the file of that name inside the hulk dir", std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
   std::string text = buf.str();

@@ -195,14 +195,9 @@ std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list) {
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides,
                        const XmlPlatformDescriber& describe_xml) {
-  if (!detail::path_exists(path, false)) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    const std::string what = ec || !std::filesystem::exists(status) ? "scenario file not found"
-                             : std::filesystem::is_directory(status) ? "is a folder"
-                                                                     : "is not a regular file (a device or a pipe)";
-    throw InputError(path, 0, "", what + " (expected a readable YAML file)");
-  }
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw InputError(path, 0, "", (problem == "not found" ? "scenario file " : "") + problem +
+                                      " (expected a readable YAML file)");
   YAML::Node root = YamlReader::load_file(path);
   YamlReader r(path);
   if (!root.IsMap()) r.fail(root, "", "expected a scenario map (name, platform, job, ...), got " + describe_node(root));
