@@ -1,5 +1,6 @@
 // `hulk gen-data`, `hulk train` and `hulk gnn-eval`: the learned placer's data, training and held-out evaluation.
 // Torch runs only in `train` (this process never forks afterwards) and inside child processes elsewhere.
+#include <algorithm>
 #include <map>
 #include <chrono>
 #include <cmath>
@@ -255,9 +256,12 @@ void run_gnn_eval(const EvalArgs& args) {
   }
   const HeldOutFigures f = held_out_figures(report);
   if (f.placed == 0) throw InputError(args.data, 0, "", "no sample could be placed by the model");
-  std::printf("gnn decodes up to %d candidates%s, and greedy's placement is one more; then the score-guided host "
-              "exchanges and the short annealing (jobs of <= %d ranks), as the gnn method\n",
-              args.candidates, args.candidates == 1 ? " (the argmax decode)" : "", kLearnedAnnealMaxRanks);
+  const int rank_budget = sampling.rank_budget;
+  std::printf("gnn decodes up to %d candidates%s (fewer for jobs of more than %d ranks: at most %d candidates x ranks "
+              "per view), and greedy's placement is one more; then the score-guided host exchanges and the short "
+              "annealing (jobs of <= %d ranks), as the gnn method\n",
+              args.candidates, args.candidates == 1 ? " (the argmax decode)" : "",
+              std::max(1, rank_budget / std::max(1, args.candidates)), rank_budget, kLearnedAnnealMaxRanks);
   std::fputs(held_out_summary(f, report.total, gnn::read_manifest(args.data).generator).c_str(), stdout);
   if (!args.out.empty()) {
     write_file_atomic(args.out, held_out_csv(report));
@@ -328,7 +332,9 @@ void register_gnn_commands(CLI::App& app) {
   eval->add_option("--data", e->data, "held-out data set folder")->required();
   eval->add_option("--model", e->model, "model file (default: the committed model)");
   eval->add_option("--out", e->out, "per-sample CSV to write");
-  eval->add_option("--candidates", e->candidates, "placements the sampling decoder tries (1 = argmax decode only)")
+  eval->add_option("--candidates", e->candidates, "placements the sampling decoder tries per view (1 = argmax decode only; large jobs get fewer, as "
+                  "in the gnn method: at most " + std::to_string(gnn::SamplingOptions{}.rank_budget) +
+                      " candidates x ranks)")
       ->capture_default_str();
   eval->callback([e] { run_gnn_eval(*e); });
 }

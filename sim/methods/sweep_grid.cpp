@@ -278,6 +278,12 @@ void read_shard_rows(const std::string& path, int index, int count, std::size_t 
         throw InputError(path, line_no, "", "point " + std::to_string(point) + ", method " + method +
                                                 " appears twice");
     }
+    // point, the axes, then method and the nine result fields (sweep_csv_header)
+    if (fields >= 11 && !reads_as_result(f, fields - 11))
+      throw InputError(path, line_no, "iteration_time_s",
+                       "'" + f[fields - 8] + "' with ok '" + f[fields - 9] +
+                           "' is not a result: expected ok 0, or ok 1 and a finite positive time in seconds "
+                           "(a damaged or edited row?)");
     rows[point].push_back(line);
   }
   if (!manifest || allow_missing) return;

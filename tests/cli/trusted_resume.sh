@@ -71,6 +71,15 @@ expect_refusal "merge with a missing shard" "sweep.shard-1-of-2.csv" "$hulk" swe
 cmp -s <(cut -d, -f1-5 "$tmp/sh/sweep.csv") <(cut -d, -f1-5 "$tmp/s/sweep.csv") &&
   ok "merged shards equal the unsharded run" || fail "merged shards differ from the unsharded run"
 
+# A shard row whose time was edited to a negative number (or any non-result) is refused, naming file and line.
+cp -r "$tmp/sh" "$tmp/sh-edited"
+rm -f "$tmp/sh-edited/sweep.csv"
+sed -i '2s/^\(\([^,]*,\)\{3\}\)1,[^,]*,/\11,-3.5,/' "$tmp/sh-edited/sweep.shard-0-of-2.csv"
+grep -q -- ',1,-3.5,' "$tmp/sh-edited/sweep.shard-0-of-2.csv" || fail "test setup: the shard row was not edited"
+expect_refusal "merge of an edited negative time" "sweep.shard-0-of-2.csv:2: iteration_time_s: '-3.5'" \
+  "$hulk" sweep-merge "$tmp/sh-edited"
+[ -f "$tmp/sh-edited/sweep.csv" ] && fail "a refused merge wrote sweep.csv"
+
 # A YAML flow map with commas is one --set value.
 "$hulk" sweep "$tiny" --set 'regions.east.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps, latency: 1ms}' \
   --methods round-robin --out "$tmp/map" 2>"$tmp/err" || fail "flow map --set: $(cat "$tmp/err")"
