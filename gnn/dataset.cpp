@@ -96,9 +96,7 @@ void write_skip_marker(const std::string& dir, int index, const std::string& rea
   write_file_atomic(skip_marker_path(dir, index), reason + "\n");
 }
 
-void write_sample(const std::string& dir, const Sample& s) {
-  std::error_code ec;
-  fs::create_directories(fs::path(dir) / "samples", ec);
+std::string sample_text(const Sample& s) {
   json times = json::object();
   for (const auto& [k, v] : s.times_s) times[k] = v;
   const json doc{{"format_version", kDatasetFormatVersion},
@@ -107,7 +105,23 @@ void write_sample(const std::string& dir, const Sample& s) {
                  {"traffic", s.traffic ? traffic_to_json(*s.traffic) : json(nullptr)},
                  {"label", placement_slots_to_json(s.label)},
                  {"times_s", times}};
-  write_file_atomic(sample_path(dir, s.index), doc.dump() + "\n");
+  return doc.dump();
+}
+
+void write_sample(const std::string& dir, const Sample& s) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "samples", ec);
+  write_file_atomic(sample_path(dir, s.index), sample_text(s) + "\n");
+}
+
+std::uint64_t samples_fingerprint(const std::vector<Sample>& data) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over each sample's text and its kind
+  const auto mix = [&h](unsigned char c) { h = (h ^ c) * 1099511628211ULL; };
+  for (const Sample& s : data) {
+    for (const char c : sample_text(s)) mix(static_cast<unsigned char>(c));
+    mix(s.reference_label ? 1 : 0);
+  }
+  return h;
 }
 
 Sample read_sample(const std::string& path) {

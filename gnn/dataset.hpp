@@ -65,6 +65,10 @@ bool sample_exists(const std::string& dir, int index);
 /** @brief Marks index as skipped (its sampled job could not be placed); counts as done for resuming and is left
  *  out by load_dataset(). */
 void write_skip_marker(const std::string& dir, int index, const std::string& reason);
+/** @brief One sample as the JSON text write_sample writes (one line, no newline). */
+std::string sample_text(const Sample& sample);
+/** @brief A 64-bit digest of the samples' texts and kinds, in order: equal for the same training data. */
+std::uint64_t samples_fingerprint(const std::vector<Sample>& data);
 /** @brief Writes one sample atomically. @throws InputError if the file cannot be written. */
 void write_sample(const std::string& dir, const Sample& sample);
 /** @brief Reads one sample file. @throws InputError naming the file and key on any problem. */

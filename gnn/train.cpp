@@ -4,12 +4,18 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gnn/loss.hpp"
 #include "gnn/model_file.hpp"
@@ -117,15 +123,62 @@ double refresh_targets(PlacementGnn& model, std::vector<Prepared>& set, const Ev
 }
 
 constexpr const char* kCkptEpoch = "ckpt_epoch";
+constexpr const char* kCkptInputs = "ckpt_inputs";
+
+/** What a resumed run must share with the run that wrote its checkpoint, as (name, value): the command-line option's
+ *  name where it has one. Not the number of epochs: a finished or interrupted run may be given more. */
+std::vector<std::pair<std::string, std::string>> run_inputs(const TrainOptions& opt, const std::vector<Sample>& data) {
+  const auto real = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return std::string(text);
+  };
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(samples_fingerprint(data)));
+  std::vector<std::pair<std::string, std::string>> in{
+      {"--seed", std::to_string(opt.seed)},
+      {"--reinforce", std::to_string(opt.reinforce_candidates)},
+      {"--reinforce-weight", real(opt.reinforce_weight)},
+      {"--init", opt.init_model.empty() ? "(none)" : opt.init_model},
+      {"learning rate", real(opt.lr)},
+      {"batch", std::to_string(opt.batch)},
+      {"validation share", real(opt.val_fraction)},
+      {"self-imitation candidates", std::to_string(opt.self_imitation_candidates)},
+      {"self-imitation tolerance", real(opt.self_imitation_tolerance)},
+      {"validation candidates", std::to_string(opt.validation_candidates)}};
+  in.insert(in.end(), opt.data_inputs.begin(), opt.data_inputs.end());
+  in.push_back({"training data", std::to_string(data.size()) + " samples, digest " + digest});
+  return in;
+}
+
+std::string inputs_text(const std::vector<std::pair<std::string, std::string>>& inputs) {
+  std::string text;
+  for (const auto& [name, value] : inputs) text += name + "\t" + value + "\n";
+  return text;
+}
+
+/** The first input whose value differs between the checkpoint's text and this run's, said as "NAME (was A, now
+ *  B)"; empty when they agree. */
+std::string first_changed_input(const std::string& was_text, const std::vector<std::pair<std::string, std::string>>& now) {
+  std::map<std::string, std::string> was;
+  std::istringstream lines(was_text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos) was[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  for (const auto& [name, value] : now) {
+    const auto it = was.find(name);
+    const std::string before = it == was.end() ? "not recorded" : it->second;
+    if (before != value) return name + " (was " + before + ", now " + value + ")";
+  }
+  return "";
+}
 
 void save_checkpoint(const std::string& path, PlacementGnn& model, torch::optim::Adam& opt, int epoch,
-                     std::uint64_t seed, int samples, const std::vector<EpochStats>& history) {
+                     const std::vector<EpochStats>& history, const std::string& inputs) {
   torch::serialize::OutputArchive a;
   a.write(kCkptEpoch, torch::tensor(static_cast<std::int64_t>(epoch), torch::kInt64));
-  // Seeds do not fit an int64 tensor exactly in general: store both 32-bit halves.
-  a.write("ckpt_seed", torch::tensor({static_cast<std::int64_t>(seed >> 32), static_cast<std::int64_t>(seed & 0xffffffffu)},
-                                     torch::kInt64));
-  a.write("ckpt_samples", torch::tensor(static_cast<std::int64_t>(samples), torch::kInt64));
+  a.write(kCkptInputs, c10::IValue(inputs));
   torch::Tensor h = torch::zeros({static_cast<std::int64_t>(history.size()), 5}, torch::kFloat64);
   for (std::size_t i = 0; i < history.size(); ++i) {
     h[i][0] = history[i].epoch;
@@ -171,26 +224,28 @@ void check_options(const std::string& out, const TrainOptions& opt) {
     throw InputError(out, 0, "", "bad training options (need epochs >= 0, batch >= 1, lr > 0, 0 <= val_fraction < 1)");
 }
 
-/** Loads model weights, history and optimiser state from the checkpoint `ckpt` of the same run (same seed and
- *  number of samples); returns the last finished epoch. */
-int resume_from_checkpoint(const std::string& ckpt, const TrainOptions& opt, int samples, PlacementGnn& model,
-                           TrainResult& result, std::optional<torch::serialize::InputArchive>& opt_state) {
+/** Loads model weights, history and optimiser state from the checkpoint `ckpt` of the same run (the same inputs,
+ *  run_inputs); returns the last finished epoch. */
+int resume_from_checkpoint(const std::string& ckpt, const std::vector<std::pair<std::string, std::string>>& inputs,
+                           PlacementGnn& model, TrainResult& result,
+                           std::optional<torch::serialize::InputArchive>& opt_state) {
   torch::serialize::InputArchive a;
   try {
     a.load_from(ckpt);
   } catch (const std::exception&) {
     throw InputError(ckpt, 0, "", "corrupt checkpoint (delete it to start afresh)");
   }
-  torch::Tensor ep, sd, ns, hist;
-  if (!a.try_read(kCkptEpoch, ep) || !a.try_read("ckpt_seed", sd) || !a.try_read("ckpt_samples", ns) ||
-      !a.try_read("ckpt_history", hist))
+  torch::Tensor ep, hist;
+  if (!a.try_read(kCkptEpoch, ep) || !a.try_read("ckpt_history", hist))
     throw InputError(ckpt, 0, "", "not a hulk training checkpoint");
-  const std::uint64_t seed = (static_cast<std::uint64_t>(sd[0].item<std::int64_t>()) << 32) |
-                             static_cast<std::uint64_t>(sd[1].item<std::int64_t>());
-  if (seed != opt.seed || ns.item<std::int64_t>() != samples)
-    throw InputError(ckpt, 0, "", "checkpoint belongs to another run (seed " + std::to_string(seed) + ", " +
-                                      std::to_string(ns.item<std::int64_t>()) +
-                                      " samples); delete it or use the same seed and data");
+  c10::IValue recorded;
+  if (!a.try_read(kCkptInputs, recorded) || !recorded.isString())
+    throw InputError(ckpt, 0, "", "checkpoint of an older hulk, without a record of its run's options; delete it to "
+                                  "start afresh");
+  const std::string changed = first_changed_input(recorded.toStringRef(), inputs);
+  if (!changed.empty())
+    throw InputError(ckpt, 0, "", "checkpoint belongs to another run: " + changed +
+                                      "; delete it to start afresh, or rerun with that run's options and data");
   torch::serialize::InputArchive m;
   if (!a.try_read("model", m)) throw InputError(ckpt, 0, "", "checkpoint has no model");
   model = model_from_archive(m, ckpt);
@@ -347,7 +402,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   SingleThread threads;  // one intra-op thread while training (determinism)
   SigintGuard sigint;
   const std::string ckpt = out + ".ckpt";
-  const int N = static_cast<int>(data.size());
+  const std::vector<std::pair<std::string, std::string>> inputs = run_inputs(opt, data);
 
   // Model and optimiser: fresh (seeded) or from the checkpoint.
   torch::manual_seed(opt.seed);
@@ -355,7 +410,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   TrainResult result;
   std::optional<torch::serialize::InputArchive> opt_state;
   const int start_epoch =
-      opt.resume && std::filesystem::exists(ckpt) ? resume_from_checkpoint(ckpt, opt, N, model, result, opt_state) : 0;
+      opt.resume && std::filesystem::exists(ckpt) ? resume_from_checkpoint(ckpt, inputs, model, result, opt_state) : 0;
   if (start_epoch == 0) {
     std::error_code ec;
     std::filesystem::remove(out + ".best", ec);  // a fresh run never inherits another run's selection
@@ -392,7 +447,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (is_best_epoch(result.history, st, by_gap)) save_model(model, out + ".best");
     result.history.push_back(st);
-    save_checkpoint(ckpt, model, adam, epoch, opt.seed, N, result.history);
+    save_checkpoint(ckpt, model, adam, epoch, result.history, inputs_text(inputs));
     if (progress) print_epoch(*progress, st, opt.epochs);
   }
   if (!result.interrupted) write_selected_model(model, out, result.history, by_gap);

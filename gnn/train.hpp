@@ -21,6 +21,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gnn/dataset.hpp"
@@ -47,6 +48,10 @@ struct TrainOptions {
   /** @brief Non-empty: a fresh run starts from this model file's weights and configuration (fine-tuning), not from
    *  seeded random weights. */
   std::string init_model;
+  /** @brief What else decided the training data, as (command-line option, value) pairs (train_from_dir: --data,
+   *  --synthetic, --synthetic-max-gpus). With every option above but epochs (a run may be given more), they are
+   *  kept in the checkpoint: a checkpoint of a run with other values is refused, naming the option. */
+  std::vector<std::pair<std::string, std::string>> data_inputs;
   /** @brief The caller's interrupt flag, asked before each epoch: a signal its handler caught before training
    *  started (while the data loaded) stops the run too. Empty: only the signals caught during training. */
   std::function<bool()> interrupted;

@@ -70,6 +70,10 @@ TrainSummary train_from_dir(const TrainCommand& c,
   options.reinforce_candidates = c.reinforce;
   options.reinforce_weight = c.reinforce_weight;
   options.init_model = c.init;
+  // Named so that a resumed run with other synthetic data says which option changed (the data's digest, which
+  // run_inputs adds, catches any other change of the samples).
+  options.data_inputs = {{"--synthetic", std::to_string(c.synthetic)},
+                         {"--synthetic-max-gpus", std::to_string(c.synthetic_max_gpus)}};
   options.interrupted = c.interrupted;
   const TrainResult r = train_model(data, c.model_out, options, evaluator, progress);
   TrainSummary s;

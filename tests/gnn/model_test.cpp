@@ -6,6 +6,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -325,6 +326,44 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   EXPECT_THROW(train_model(data, resumed, opt), InputError);
   remove_run(straight);
   remove_run(resumed);
+}
+
+/** The message of the InputError `run` throws ("" if none). */
+std::string refusal_of(const std::function<void()>& run) {
+  try {
+    run();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// An outside probe resumed a checkpoint with other data of the same size, and with another --reinforce, and got a
+// model no single run makes. Every input but the number of epochs must match, and the refusal names what changed.
+TEST(GnnTraining, ACheckpointOfAnotherRunIsRefusedNamingWhatChanged) {
+  const std::vector<Sample> data = testing::tiny_dataset(8, 22), other = testing::tiny_dataset(8, 23);
+  const std::string out = tmp_path("another_run.pt");
+  remove_run(out);
+  TrainOptions opt = quick_options();
+  opt.epochs = 1;
+  opt.data_inputs = {{"--synthetic", "0"}};
+  train_model(data, out, opt);
+  ASSERT_TRUE(fs::exists(out + ".ckpt"));
+  EXPECT_NE(refusal_of([&] { train_model(other, out, opt); }).find("training data (was 8 samples, digest"),
+            std::string::npos);
+  TrainOptions reinforce = opt;
+  reinforce.reinforce_candidates = 2;
+  EXPECT_NE(refusal_of([&] { train_model(data, out, reinforce); }).find("--reinforce (was 0, now 2)"),
+            std::string::npos);
+  TrainOptions synthetic = opt;
+  synthetic.data_inputs = {{"--synthetic", "40"}};
+  EXPECT_NE(refusal_of([&] { train_model(data, out, synthetic); }).find("--synthetic (was 0, now 40)"),
+            std::string::npos);
+  // More epochs of the same run resume it.
+  TrainOptions longer = opt;
+  longer.epochs = 2;
+  EXPECT_EQ(train_model(data, out, longer).history.size(), 2u);
+  remove_run(out);
 }
 
 // The CLI's handler catches a signal that arrives while the data loads, before train_model's own guard: the run
