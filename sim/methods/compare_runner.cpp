@@ -11,6 +11,7 @@
 #include <map>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/evaluate/lower_bound.hpp"
@@ -102,6 +103,12 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
     if (m != "round-robin" && m != "greedy") order.push_back(m);
   std::map<std::string, MethodResult> by_method;
   for (const auto& m : order) {
+    // After an interrupt, start no more methods: they are reported as not run, the finished ones kept.
+    if (interrupt_requested()) {
+      by_method[m].method = m;
+      by_method[m].error = "not run (interrupted)";
+      continue;
+    }
     // Whole lines: a method's own progress lines (search, exhaustive) come between the two.
     const std::string label = "[" + scenario.name + "] " + m;
     if (show_progress) std::cerr << label << " ...\n" << std::flush;

@@ -116,7 +116,7 @@ FamilyRow variant_row(const std::string& name, std::size_t k, const std::vector<
   }
   const double n = static_cast<double>(cases.size());
   r.geomean_vs_greedy = std::exp(log_sum / n);
-  r.closed = log_search > 1e-12 ? (log_sum / n) / log_search : NAN;
+  r.closed = log_search >= std::log1p(kClosedFromGain) ? (log_sum / n) / log_search : NAN;
   r.closed_hard = hard ? hard_sum / hard : NAN;
   r.mean_ms = ms_sum / n;
   r.search_time_ratio = median(ratios);

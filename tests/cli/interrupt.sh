@@ -75,10 +75,11 @@ for signal in INT TERM; do
   if [ -n "$(ls -A "$sim_out" 2>/dev/null)" ]; then echo "FAIL: simulate SIG$signal left files:"; ls -la "$sim_out"; fail=1; fi
 done
 
-# compare interrupted during its second method: it still prints and writes the method that finished, exit 130.
+# compare interrupted during its second method: it still prints and writes the method that finished, starts no
+# other (reported as not run), exit 130.
 # compare always runs round-robin, then greedy; greedy's 10 iterations simulate for about ten seconds, so a signal one
 # second after its simulating child exists lands mid-simulation.
-setsid "$hulk" compare "$medium" "${long[@]}" --methods round-robin,greedy --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
+setsid "$hulk" compare "$medium" "${long[@]}" --methods round-robin,greedy,search --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
 for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
 for _ in $(seq 1 300); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done  # greedy's simulation started
@@ -94,7 +95,9 @@ python3 -c "
 import json, sys
 rs = {r['method']: r for r in json.load(open(sys.argv[1]))['results']}
 assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
-" "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin"; fail=1; }
+assert not rs['search']['ok'] and rs['search']['error'] == 'not run (interrupted)', rs['search']
+" "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin, or ran search after the interrupt"; fail=1; }
+grep -q "search \.\.\." "$tmp/c.err" && { echo "FAIL: compare started search after the interrupt"; fail=1; }
 pid=""
 
 # reproduce interrupted during its second scenario: exit 130, the first scenario's row in reproduce.partial.csv, no

@@ -253,6 +253,18 @@ TEST(GnnFamilies, FiguresFromKnownTimes) {
   EXPECT_THROW(family_figures("x", cases, {"gnn", "untrained"}), InputError);
 }
 
+TEST(GnnFamilies, NoShareOfAVanishingGap) {
+  // An outside probe's family: the search 0.0007% faster than greedy, a variant 0.9% slower, "closed -133984%".
+  std::vector<FamilyCase> cases(1);
+  cases[0] = {"a", 8.97843408, 8.97837426, 1.0, {9.06}, {10}};
+  const FamilyFigures f = family_figures("x", cases, {"gnn"});
+  EXPECT_TRUE(std::isnan(f.rows[0].closed));
+  EXPECT_EQ(family_table(f).find("-133"), std::string::npos) << family_table(f);
+  // A 1% gain gives a share again.
+  cases[0].search_s = cases[0].greedy_s / 1.0101;
+  EXPECT_FALSE(std::isnan(family_figures("x", cases, {"gnn"}).rows[0].closed));
+}
+
 TEST(EvaluatorLabels, NoSimGridEstimatesOnlyAndDeterministic) {
   LabelOptions o;
   o.budget = 300;
