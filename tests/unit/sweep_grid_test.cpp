@@ -210,7 +210,7 @@ void write_shard(const fs::path& dir, int index, int count, const std::vector<in
   std::ofstream out(csv);
   out << sweep_csv_header(m.grid) << "\n";
   const char* value[] = {"a", "b", "c"};
-  for (int p : rows) out << p << "," << value[p % 3] << ",greedy,1,,,,,,,,\n";
+  for (int p : rows) out << p << "," << value[p % 3] << ",greedy,1,2.5,,,,,,,\n";
   out << tail;
   out.close();
   write_sweep_manifest(sweep_manifest_path(csv), m);
@@ -239,6 +239,10 @@ TEST(SweepGrid, MergeRefusesIncompleteTruncatedDuplicatedOrStrayRows) {
   EXPECT_NE(error_of().find("point 2, method greedy appears twice"), std::string::npos) << error_of();
   write_shard(dir, 0, 2, {0, 1, 2});
   EXPECT_NE(error_of().find("1 is not a point of shard 0 of 2"), std::string::npos) << error_of();
+  write_shard(dir, 0, 2, {0}, "2,c,greedy,1,-2.5,,,,,,,\n");  // a hand-edited time
+  EXPECT_NE(error_of().find("sweep.shard-0-of-2.csv:3: iteration_time_s: '-2.5' with ok '1' is not a result"),
+            std::string::npos)
+      << error_of();
   fs::remove_all(dir);
 }
 
