@@ -262,10 +262,9 @@ void register_gnn_families_command(CLI::App& app) {
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only).\n"
-      "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under\n"
-      "1%); closed>=10% = its mean over\n"
-      "the scenarios where greedy is at least 10% slower than search; ms = in-process placement time with the model\n"
-      "loaded; search/x = median of search's wall time over the variant's.");
+      "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under 1%);\n"
+      "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
+      "placement time with the model loaded; search/x = median of search's wall time over the variant's.");
   cmd->callback([a] { run_gnn_families(*a); });
 }
 
