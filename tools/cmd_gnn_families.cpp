@@ -75,8 +75,10 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_rerun.anneal.reruns = 0;  // one annealing run, as before the reruns
   Variant no_alt_start{"no-alt-start", false, {}};
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
+  Variant alt_always{"alt-always", false, {}};
+  alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
   std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, one_view, no_polish, no_anneal, no_reorder, no_rechain,
-                              no_rerun, no_alt_start};
+                              no_rerun, no_alt_start, alt_always};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -261,7 +263,8 @@ void register_gnn_families_command(CLI::App& app) {
       "and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings, re-chaining,\n"
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
-      "(the annealing from the learned placement only).\n"
+      "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
+      "start also when it is slower than the learned placement).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under 1%);\n"
       "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
       "placement time with the model loaded; search/x = median of search's wall time over the variant's.");

@@ -113,10 +113,11 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
 
 /** The fastest alternative start (alternative_starts.hpp: a DP-cluster placement with its stages reordered as the
  *  annealing's answer is, or greedy on the fastest hosts) when it is faster than `start` (of time start_s) by a gain
- *  the job's size trusts; else an empty placement. */
+ *  the job's size trusts, or with even_slower whatever its time; else an empty placement. */
 TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& start, double start_s,
-                                        int stage_orders) {
-  AlternativeStart other = fastest_alternative_start(ev, stage_orders, start_s);
+                                        int stage_orders, bool even_slower = false) {
+  AlternativeStart other = fastest_alternative_start(ev, stage_orders, even_slower ? 1e300 : start_s);
+  if (even_slower && !other.timed.placement.gpu_of_rank.empty()) return other.timed;
   if (other.timed.time_s < start_s &&
       trusted_replacement(ev.scenario(), other.timed.placement, other.timed.time_s, start, start_s))
     return other.timed;
@@ -144,9 +145,10 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // The runs' answer with its stage blocks reordered (the annealing changes blocks, rarely their order) and, with
   // tp_rings, its TP rings re-chained; judged by `judge` (an evaluator of the calling branch's own: its scratch is
   // not shared between threads).
-  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s) {
+  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s, int runs_after = -1) {
     const auto time_s = [&judge](const Placement& p) { return judge.iteration_time_s(p); };
-    auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, reruns, time_s);
+    auto [annealed, annealed_s] =
+        annealing_runs(scenario, from, from_s, budget, runs_after >= 0 ? runs_after : reruns, time_s);
     TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &judge.network(),
                                              [&judge](const Placement& p) { return judge.time_lower_bound(p); });
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &judge.network());
@@ -164,8 +166,11 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   if (options.alternative_starts)
     branches.push_back([&]() {
       const Evaluator own(scenario, ev.shared_network());
-      const TimedPlacement other = faster_alternative_start(own, start, start_s, stage_orders);
-      if (!other.placement.gpu_of_rank.empty()) alt = runs_from(own, other.placement, other.time_s);
+      const TimedPlacement other =
+          faster_alternative_start(own, start, start_s, stage_orders, options.anneal_slower_alternative);
+      // A slower start gets one run, no reruns (options.anneal_slower_alternative): most of its gain, less time.
+      if (!other.placement.gpu_of_rank.empty())
+        alt = runs_from(own, other.placement, other.time_s, other.time_s >= start_s ? 0 : -1);
     });
   run_tasks(branches);
   // The faster branch's answer (the learned one on ties) if the job's size trusts it over the start, else the other

@@ -44,6 +44,11 @@ struct LearnedAnnealOptions {
   int reruns = kLearnedAnnealReruns;            ///< further runs while a run gains kLearnedAnnealRerunGain
   bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
   bool replica_order = true;       ///< re-order the answer's DP replicas last (sim/place/replica_order.hpp)
+  /** @brief Anneal from the fastest alternative start also when it is slower than the learned placement (one run,
+   *  no reruns), the faster answer kept. Off in the gnn method; `gnn-families` measures it as the `alt-always` row.
+   *  On the used seeds 20261241 and 20261243 it closed 8-20 more points of greedy's gap to the search on `larger`
+   *  and lost up to 1% on two in-family clusters, at 1.1-1.3x the placement time (docs/gnn.md). */
+  bool anneal_slower_alternative = false;
 };
 
 /** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves
