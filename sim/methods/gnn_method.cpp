@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -116,7 +117,8 @@ Placement anneal_learned_jobs_placement(const Scenario& scenario, const Placemen
  *  the job's size trusts, or with even_slower whatever its time; else an empty placement. */
 TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& start, double start_s,
                                         int stage_orders, bool even_slower = false) {
-  AlternativeStart other = fastest_alternative_start(ev, stage_orders, even_slower ? 1e300 : start_s);
+  const double beat = even_slower ? std::numeric_limits<double>::infinity() : start_s;
+  AlternativeStart other = fastest_alternative_start(ev, stage_orders, beat);
   if (even_slower && !other.timed.placement.gpu_of_rank.empty()) return other.timed;
   if (other.timed.time_s < start_s &&
       trusted_replacement(ev.scenario(), other.timed.placement, other.timed.time_s, start, start_s))
@@ -145,10 +147,9 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // The runs' answer with its stage blocks reordered (the annealing changes blocks, rarely their order) and, with
   // tp_rings, its TP rings re-chained; judged by `judge` (an evaluator of the calling branch's own: its scratch is
   // not shared between threads).
-  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s, int runs_after = -1) {
+  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s, int up_to_reruns) {
     const auto time_s = [&judge](const Placement& p) { return judge.iteration_time_s(p); };
-    auto [annealed, annealed_s] =
-        annealing_runs(scenario, from, from_s, budget, runs_after >= 0 ? runs_after : reruns, time_s);
+    auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, up_to_reruns, time_s);
     TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &judge.network(),
                                              [&judge](const Placement& p) { return judge.time_lower_bound(p); });
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &judge.network());
@@ -162,7 +163,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // valley (fresh seed 20261224: one wan-host cluster 7.11 -> 9.20 s, another 5.88 -> 5.66 s in SimGrid).
   // The two branches are independent: one per core (parallel_tasks.hpp), the same answers on any number.
   TimedPlacement ordered, alt;
-  std::vector<std::function<void()>> branches{[&]() { ordered = runs_from(ev, start, start_s); }};
+  std::vector<std::function<void()>> branches{[&]() { ordered = runs_from(ev, start, start_s, reruns); }};
   if (options.alternative_starts)
     branches.push_back([&]() {
       const Evaluator own(scenario, ev.shared_network());
@@ -170,7 +171,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
           faster_alternative_start(own, start, start_s, stage_orders, options.anneal_slower_alternative);
       // A slower start gets one run, no reruns (options.anneal_slower_alternative): most of its gain, less time.
       if (!other.placement.gpu_of_rank.empty())
-        alt = runs_from(own, other.placement, other.time_s, other.time_s >= start_s ? 0 : -1);
+        alt = runs_from(own, other.placement, other.time_s, other.time_s >= start_s ? 0 : reruns);
     });
   run_tasks(branches);
   // The faster branch's answer (the learned one on ties) if the job's size trusts it over the start, else the other
