@@ -107,6 +107,17 @@ done
 "$hulk" bench "$tiny" --reps 1 --no-gnn >"$tmp/b.txt" 2>"$tmp/b.err" || fail "bench failed: $(cat "$tmp/b.err")"
 grep -q "search (as compare runs it: 4 annealing restarts + SimGrid check" "$tmp/b.txt" && ok "bench names its search" || { fail "bench output:"; cat "$tmp/b.txt"; }
 grep -Eq "greedy placement \(the greedy method, as compare runs it\): median [0-9.]+ ms" "$tmp/b.txt" && ok "bench times greedy" || { fail "bench output (greedy):"; cat "$tmp/b.txt"; }
+# With the gnn: the method's time, and the learned placer's least work (greedy + one model pass + argmax decode) with
+# the search's wall time over it (times are not compared: they depend on the machine).
+"$hulk" bench "$tiny" --reps 1 --budget 100 >"$tmp/bg.txt" 2>"$tmp/bg.err" || fail "bench with gnn failed: $(cat "$tmp/bg.err")"
+python3 - "$tmp/bg.txt" <<'PY' && ok "bench prints the learned placer's least work" || { fail "bench gnn output:"; cat "$tmp/bg.txt"; }
+import re, sys
+out = open(sys.argv[1]).read()
+method = float(re.search(r"gnn placement \(.*\): median ([0-9.]+) ms", out).group(1))
+least, ratio = re.search(r"learned placer's least work \(.*\): median ([0-9.]+) ms; the search takes (\d+)x that", out).groups()
+search = float(re.search(r"search \(.*\): median ([0-9.]+) s wall", out).group(1))
+assert float(least) > 0 and int(ratio) >= 0, out
+PY
 
 # 8. bench on several jobs names every job, rates the jobs' objective and simulates the objective compare reports.
 source_dir="$(readlink -f "${3:-$2/..}")"
