@@ -77,8 +77,21 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
   Variant alt_always{"alt-always", false, {}};
   alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
-  std::vector<Variant> out = {gnn, untrained, argmax, no_greedy, one_view, no_polish, no_anneal, no_reorder, no_rechain,
-                              no_rerun, no_alt_start, alt_always};
+  // The model alone: greedy's placement as its reference and prior, one pass, the argmax decode; nothing evaluated,
+  // so no step after it can hide what the weights do (trained against fresh weights), and the least work any
+  // placement that runs greedy and the model does (the search's time over it bounds search/x).
+  Variant model_only{"model-only", false, {}};
+  model_only.sampling.candidates = 1;
+  model_only.sampling.greedy_candidate = false;
+  model_only.sampling.stage_orders = 0;
+  model_only.sampling.tp_rings = false;
+  model_only.anneal.evaluations = 0;
+  Variant model_only_untrained = model_only;
+  model_only_untrained.name = "model-only-untrained";
+  model_only_untrained.untrained = true;
+  std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
+                              no_polish,  no_anneal,    no_reorder, no_rechain, no_rerun,
+                              no_alt_start, alt_always, model_only, model_only_untrained};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -264,7 +277,10 @@ void register_gnn_families_command(CLI::App& app) {
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
-      "start also when it is slower than the learned placement).\n"
+      "start also when it is slower than the learned placement), model-only (greedy's placement as the reference and\n"
+      "prior, one pass of the model and its argmax decode, no step after it; several jobs: per job, in the job order\n"
+      "of the best greedy placement, then round-robin's if faster, as every variant), model-only-untrained (the same,\n"
+      "fresh weights).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under 1%);\n"
       "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
       "placement time with the model loaded; search/x = median of search's wall time over the variant's.");

@@ -253,6 +253,23 @@ TEST(GnnFamilies, FiguresFromKnownTimes) {
   EXPECT_THROW(family_figures("x", cases, {"gnn", "untrained"}), InputError);
 }
 
+TEST(GnnFamilies, TheModelAloneIsReportedTrainedOverUntrained) {
+  // Greedy 2 s on both cases; the model alone 1.6 / 2.0 s, fresh weights 2.0 / 2.5 s; search wall 4 s, their 10 ms.
+  std::vector<FamilyCase> cases(2);
+  cases[0] = {"a", 2.0, 1.0, 4.0, {1.0, 1.6, 2.0}, {40, 10, 10}};
+  cases[1] = {"b", 2.0, 1.0, 4.0, {1.0, 2.0, 2.5}, {40, 10, 10}};
+  const FamilyFigures f = family_figures("x", cases, {"gnn", "model-only", "model-only-untrained"});
+  const std::string criteria = family_criteria({f});
+  // 1.118x greedy (sqrt(1.25)), fresh weights 0.894x (sqrt(0.8)): 1.25x; the search 400x the model alone's time.
+  EXPECT_NE(criteria.find("x: the model alone (model-only) 1.118x greedy, fresh weights 0.894x: trained over untrained "
+                          "1.250x; the search takes 400x its time"),
+            std::string::npos)
+      << criteria;
+  // Without its untrained row the line is left out (no ratio to print).
+  EXPECT_EQ(family_criteria({family_figures("x", cases, {"gnn", "model-only", "untrained"})}).find("model alone"),
+            std::string::npos);
+}
+
 TEST(GnnFamilies, NoShareOfAVanishingGap) {
   // An outside probe's family: the search 0.0007% faster than greedy, a variant 0.9% slower, "closed -133984%".
   std::vector<FamilyCase> cases(1);
