@@ -22,6 +22,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/methods/compare_runner.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/methods/gnn_families.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/report/outputs.hpp"
@@ -184,6 +185,11 @@ bool family_case(const Scenario& s, const std::vector<Variant>& vs, const std::s
     c.variant_s.push_back(simulated_s(s, p, known));
     c.variant_ms.push_back(entry["ms"].get<double>());
   }
+  // What the evaluator the placers trust made of the placements chosen (the gnn's is the first variant's).
+  const JobsEvaluator ev(s);
+  c.search_estimate_s = ev.objective_s(search.placement);
+  if (!placed.empty())
+    c.first_estimate_s = ev.objective_s(placement_slots_from_json(placed[0]["placement"], "<gnn>", "placement"));
   return true;
 }
 
@@ -283,7 +289,9 @@ void register_gnn_families_command(CLI::App& app) {
       "fresh weights).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under 1%);\n"
       "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
-      "placement time with the model loaded; search/x = median of search's wall time over the variant's.");
+      "placement time with the model loaded; search/x = median of search's wall time over the variant's.\n"
+      "Under each family: the analytic evaluator's error on gnn's and on the search's placements (estimate / SimGrid\n"
+      "- 1; the CSV's search_estimate_s and gnn_estimate_s).");
   cmd->callback([a] { run_gnn_families(*a); });
 }
 

@@ -125,6 +125,27 @@ FamilyRow variant_row(const std::string& name, std::size_t k, const std::vector<
 
 }  // namespace
 
+namespace {
+
+/** The errors of the estimates that `estimate` picks out of the cases against `simgrid`'s times. */
+EstimateErrors estimate_errors(const std::vector<FamilyCase>& cases, double (*estimate)(const FamilyCase&),
+                               double (*simgrid)(const FamilyCase&)) {
+  EstimateErrors e;
+  std::vector<double> abs_errors;
+  for (const FamilyCase& c : cases) {
+    if (std::isnan(estimate(c))) continue;
+    const double error = estimate(c) / simgrid(c) - 1.0;
+    abs_errors.push_back(std::fabs(error));
+    if (std::isnan(e.worst) || std::fabs(error) > std::fabs(e.worst)) e.worst = error;
+    e.optimistic += error < -0.01;
+  }
+  e.cases = static_cast<int>(abs_errors.size());
+  if (!abs_errors.empty()) e.median_abs = median(abs_errors);
+  return e;
+}
+
+}  // namespace
+
 FamilyFigures family_figures(const std::string& family, const std::vector<FamilyCase>& cases,
                              const std::vector<std::string>& variants) {
   FamilyFigures f;
@@ -143,6 +164,12 @@ FamilyFigures family_figures(const std::string& family, const std::vector<Family
   log_search /= static_cast<double>(cases.size());
   f.search_vs_greedy = std::exp(log_search);
   for (std::size_t k = 0; k < variants.size(); ++k) f.rows.push_back(variant_row(variants[k], k, cases, log_search));
+  f.search_estimates = estimate_errors(
+      cases, [](const FamilyCase& c) { return c.search_estimate_s; }, [](const FamilyCase& c) { return c.search_s; });
+  if (!variants.empty())
+    f.first_estimates = estimate_errors(
+        cases, [](const FamilyCase& c) { return c.first_estimate_s; },
+        [](const FamilyCase& c) { return c.variant_s.front(); });
   return f;
 }
 
@@ -173,6 +200,17 @@ std::string family_table(const FamilyFigures& f) {
                   r.search_time_ratio);
     out += b;
   }
+  const auto errors_text = [](const EstimateErrors& e) {
+    char t[160];
+    std::snprintf(t, sizeof t, "median |error| %.1f%%, worst %+.1f%%, more than 1%% too fast on %d of %d",
+                  100 * e.median_abs, 100 * e.worst, e.optimistic, e.cases);
+    return std::string(t);
+  };
+  if (f.first_estimates.cases > 0 && !f.rows.empty())
+    out += "  evaluator's estimate against SimGrid (estimate / SimGrid - 1) on " + f.rows.front().variant +
+           "'s placements: " + errors_text(f.first_estimates) + "\n";
+  if (f.search_estimates.cases > 0)
+    out += "  on the search's (the best of its candidates by SimGrid): " + errors_text(f.search_estimates) + "\n";
   return out;
 }
 
@@ -246,6 +284,8 @@ std::string family_csv(const std::vector<std::string>& families, const std::vect
   std::string out = "family,name,greedy_s,search_s,search_wall_s";
   for (const auto& v : variants) out += "," + v + "_s";
   for (const auto& v : variants) out += "," + v + "_ms";
+  out += ",search_estimate_s";
+  if (!variants.empty()) out += "," + variants.front() + "_estimate_s";
   out += "\n";
   char b[64];
   for (std::size_t f = 0; f < families.size(); ++f)
@@ -263,6 +303,13 @@ std::string family_csv(const std::vector<std::string>& families, const std::vect
         std::snprintf(b, sizeof b, ",%.3f", x);
         out += b;
       }
+      const auto estimate = [&](double x) {  // empty where not computed
+        if (std::isnan(x)) return std::string(",");
+        std::snprintf(b, sizeof b, ",%.9g", x);
+        return std::string(b);
+      };
+      out += estimate(c.search_estimate_s);
+      if (!variants.empty()) out += estimate(c.first_estimate_s);
       out += "\n";
     }
   return out;

@@ -11,6 +11,7 @@
  *  - `paper`: the scenario files of a folder (scenarios/paper), no seed.
  *  The figures are computed from SimGrid times only; every number printed is one of them or a wall time. */
 #include <cstdint>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,18 @@ struct FamilyCase {
   double search_wall_s = 0;          ///< wall time of the search's placement (SimGrid checks included)
   std::vector<double> variant_s;     ///< per variant, SimGrid time of its placement (same order as the names)
   std::vector<double> variant_ms;    ///< per variant, in-process placement time (model already loaded)
+  /** @brief The analytic evaluator's estimates (with several jobs their objective) of the search's placement and of
+   *  the first variant's, whose SimGrid times are above: how far off the evaluator the placers trust is on the
+   *  placements they chose (NaN: not computed). */
+  double search_estimate_s = NAN, first_estimate_s = NAN;
+};
+
+/** @brief The evaluator's error on chosen placements, estimate / SimGrid - 1, over a family's cases. */
+struct EstimateErrors {
+  int cases = 0;               ///< cases with an estimate
+  double median_abs = NAN;     ///< median |error|
+  double worst = NAN;          ///< the error of largest magnitude, signed (negative: the estimate was too fast)
+  int optimistic = 0;          ///< cases whose estimate is more than 1% below SimGrid's time
 };
 
 /** @brief One variant's figures over a family. Ratios are t(greedy) / t(variant). */
@@ -75,6 +88,7 @@ struct FamilyFigures {
   double search_vs_greedy = 0;    ///< geometric mean of t_greedy / t_search
   double search_worst_vs_greedy = 0;
   std::vector<FamilyRow> rows;    ///< one per variant, in the given order
+  EstimateErrors search_estimates, first_estimates;  ///< on the search's and the first variant's placements
 };
 
 /** @brief Figures of a family's cases (variants: the names of FamilyCase::variant_s's entries).
@@ -89,7 +103,8 @@ std::string family_table(const FamilyFigures& figures);
  *  and "untrained" when those rows exist), each ending in "met" or "NOT met". */
 std::string family_criteria(const std::vector<FamilyFigures>& families);
 
-/** @brief family,name,greedy_s,search_s,search_wall_s,<variant>_s...,<variant>_ms... one line per case. */
+/** @brief family,name,greedy_s,search_s,search_wall_s,<variant>_s...,<variant>_ms...,search_estimate_s,
+ *  <first variant>_estimate_s, one line per case. */
 std::string family_csv(const std::vector<std::string>& families, const std::vector<std::vector<FamilyCase>>& cases,
                        const std::vector<std::string>& variants);
 

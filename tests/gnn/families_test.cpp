@@ -270,6 +270,28 @@ TEST(GnnFamilies, TheModelAloneIsReportedTrainedOverUntrained) {
             std::string::npos);
 }
 
+TEST(GnnFamilies, TheEvaluatorsErrorOnTheChosenPlacements) {
+  // The gnn's placements: estimates 10% too fast, 2% too slow and exact; the search's: one 5% too fast, one not given.
+  std::vector<FamilyCase> cases(3);
+  cases[0] = {"a", 2.0, 1.0, 4.0, {1.0}, {10}, 0.95, 0.9};
+  cases[1] = {"b", 2.0, 1.0, 4.0, {2.0}, {10}, NAN, 2.04};
+  cases[2] = {"c", 2.0, 1.0, 4.0, {1.5}, {10}, 1.0, 1.5};
+  const FamilyFigures f = family_figures("x", cases, {"gnn"});
+  EXPECT_EQ(f.first_estimates.cases, 3);
+  EXPECT_NEAR(f.first_estimates.median_abs, 0.02, 1e-12);
+  EXPECT_NEAR(f.first_estimates.worst, -0.10, 1e-12);
+  EXPECT_EQ(f.first_estimates.optimistic, 1);
+  EXPECT_EQ(f.search_estimates.cases, 2);
+  EXPECT_NEAR(f.search_estimates.worst, -0.05, 1e-12);
+  const std::string table = family_table(f);
+  EXPECT_NE(table.find("on gnn's placements: median |error| 2.0%, worst -10.0%, more than 1% too fast on 1 of 3"),
+            std::string::npos)
+      << table;
+  // The CSV leaves an estimate that was not computed empty.
+  EXPECT_NE(family_csv({"x"}, {cases}, {"gnn"}).find(",10.000,,2.04\n"), std::string::npos)
+      << family_csv({"x"}, {cases}, {"gnn"});
+}
+
 TEST(GnnFamilies, NoShareOfAVanishingGap) {
   // An outside probe's family: the search 0.0007% faster than greedy, a variant 0.9% slower, "closed -133984%".
   std::vector<FamilyCase> cases(1);
