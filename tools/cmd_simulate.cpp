@@ -223,6 +223,27 @@ void remove_earlier_run(const std::string& dir) {
   std::cerr << "hulk: removed the outputs of an earlier run in " << dir << ": " << list << "\n";
 }
 
+/** Refuses an --out folder in which the run would remove or replace one of its own inputs (the scenario, or the
+ *  placement file: an earlier run's result.json is one that `file:` accepts). An interrupted run had removed it
+ *  and written nothing in its place (an outside probe lost its placement so). @throws InputError naming it. */
+void refuse_replacing_an_input(const std::string& dir, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> folders{dir};
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_directory(ec) && entry.path().filename().string().rfind("attempt-", 0) == 0)
+      folders.push_back(entry.path());
+  for (const fs::path& folder : folders)
+    for (const char* name : kSimulateOutputs)
+      for (const std::string& input : inputs)
+        if (!input.empty() && fs::equivalent(folder / name, input, ec))
+          throw InputError("", 0, "--out",
+                           "'" + dir + "' holds " + (folder / name).string() + ", an input of this run ('" + input +
+                               "'), which the run would remove and replace: write into another folder, or copy it "
+                               "out first");
+}
+
 }  // namespace
 
 void register_simulate_commands(CLI::App& app) {
@@ -273,7 +294,10 @@ void register_simulate_commands(CLI::App& app) {
     warn_unbalanced_hierarchical(s, placed.placement, args->quiet);
     if (args->event_costs && s.events.empty())
       throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
-    if (!args->out_dir.empty()) remove_earlier_run(args->out_dir);
+    if (!args->out_dir.empty()) {
+      refuse_replacing_an_input(args->out_dir, {args->file, m.rfind("file:", 0) == 0 ? m.substr(5) : ""});
+      remove_earlier_run(args->out_dir);
+    }
     nlohmann::json result;
     if (args->no_comm_csv && !s.events.empty()) {
       SimOptions sim_options;

@@ -38,6 +38,13 @@ expect_usage "sweep --out ''" "--out: an empty path was given (expected a folder
 cp "$tiny" "$tmp/own.yaml"
 expect_usage "place --out = its scenario" "is an input of the command" "$hulk" place "$tmp/own.yaml" --out "$tmp/./own.yaml"
 cmp -s "$tiny" "$tmp/own.yaml" || fail "place overwrote its own scenario"
+# simulate --out DIR whose result.json (an earlier run's) is the placement given: refused, the file kept (an
+# interrupted run had removed it and written nothing).
+"$hulk" simulate "$tiny" --placement greedy --out "$tmp/run" -q >/dev/null || fail "simulate into $tmp/run failed"
+cp "$tmp/run/result.json" "$tmp/result.before"
+expect_usage "simulate --out holding its placement" "which the run would remove and replace" \
+  "$hulk" simulate "$tiny" --placement "file:$tmp/run/result.json" --out "$tmp/./run"
+cmp -s "$tmp/result.before" "$tmp/run/result.json" || fail "simulate removed or changed its own placement file"
 mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
 expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
 expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
