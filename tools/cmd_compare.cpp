@@ -10,6 +10,7 @@
 #include "sim/methods/robust_check.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
@@ -153,12 +154,19 @@ void register_compare_commands(CLI::App& app) {
     CompareReport report = run_compare(s, methods, ca->options, true);
     nlohmann::json doc = report_to_json(s, report);
     if (ca->robust_states > 0) add_robust_expectations(s, report, ca->robust_states, doc);
-    // A report with no result is not written (exit 2, no output file); its reasons are printed below.
-    if (!ca->out.empty() && any_method_ok(report)) write_file_atomic(ca->out, doc.dump(2) + "\n");
+    // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
+    // one goes to OUT.partial: OUT keeps an earlier, finished report (an outside probe found it replaced by one
+    // whose cut-short methods read "interrupted" as if it had finished).
+    const bool interrupted = interrupt_requested();
+    if (!ca->out.empty() && any_method_ok(report))
+      write_file_atomic(interrupted ? ca->out + ".partial" : ca->out, doc.dump(2) + "\n");
     if (ca->json)
       std::cout << doc.dump(2) << "\n";
     else
       std::cout << report_table(report) << robust_table(doc);
+    if (interrupted && !ca->out.empty() && any_method_ok(report))  // main() then says "interrupted", exit 130
+      std::cerr << "compare: the finished methods' report is in " << ca->out << ".partial (" << ca->out
+                << " untouched)\n";
     // A report with no result is a failure, whatever was printed (each method's reason is in the table).
     if (!any_method_ok(report))
       throw InputError(ca->file, 0, "--methods", "every method failed on this scenario (reasons above)");

@@ -75,10 +75,11 @@ for signal in INT TERM; do
   if [ -n "$(ls -A "$sim_out" 2>/dev/null)" ]; then echo "FAIL: simulate SIG$signal left files:"; ls -la "$sim_out"; fail=1; fi
 done
 
-# compare interrupted during its second method: it still prints and writes the method that finished, starts no
-# other (reported as not run), exit 130.
+# compare interrupted during its second method: it still prints the method that finished and writes it to
+# OUT.partial, leaving OUT (an earlier, finished report) as it was; starts no other (reported as not run), exit 130.
 # compare always runs round-robin, then greedy; greedy's 10 iterations simulate for about ten seconds, so a signal one
 # second after its simulating child exists lands mid-simulation.
+echo '{"earlier": "finished report"}' >"$tmp/c.json"
 setsid "$hulk" compare "$medium" "${long[@]}" --methods round-robin,greedy,search --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
 for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
@@ -96,7 +97,8 @@ import json, sys
 rs = {r['method']: r for r in json.load(open(sys.argv[1]))['results']}
 assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
 assert not rs['search']['ok'] and rs['search']['error'] == 'not run (interrupted)', rs['search']
-" "$tmp/c.json" || { echo "FAIL: compare --out does not keep the finished round-robin, or ran search after the interrupt"; fail=1; }
+" "$tmp/c.json.partial" || { echo "FAIL: compare --out's .partial does not keep the finished round-robin, or ran search after the interrupt"; fail=1; }
+grep -q '"earlier": "finished report"' "$tmp/c.json" || { echo "FAIL: interrupted compare replaced its earlier --out report"; fail=1; }
 grep -q "search \.\.\." "$tmp/c.err" && { echo "FAIL: compare started search after the interrupt"; fail=1; }
 pid=""
 
