@@ -329,11 +329,17 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
     throw InputError(dir, 0, "", std::to_string(merge.missing.size()) + " of " + std::to_string(count) +
                                      " shards missing (" + names + "); run them, or pass --allow-missing");
   }
-  // Every shard must come from the same inputs; the merged CSV gets that manifest.
+  // Every shard must come from the same inputs; the merged CSV gets that manifest. A shard without its manifest is
+  // refused: its inputs could not be checked (an outside probe merged a shard of another grid, copied back without
+  // its manifest, into a CSV whose rows no longer matched their points).
   std::optional<SweepManifest> manifest;
   for (const auto& [i, path] : shards) {
     const std::string mpath = sweep_manifest_path(path.string());
-    if (!fs::exists(mpath)) continue;
+    if (!fs::exists(mpath))
+      throw InputError(path.string(), 0, "",
+                       "no manifest beside this shard (expected " + fs::path(mpath).filename().string() +
+                           ", which `hulk sweep --shard` writes): copy it back with the CSV, so that the shards' "
+                           "inputs can be checked against each other");
     const SweepManifest m = read_sweep_manifest(mpath);
     if (!manifest) manifest = m;
     const std::string diff = sweep_manifest_difference(*manifest, m);

@@ -151,19 +151,6 @@ TEST(SweepGrid, FailedAppendIsAnError) {
   fs::remove_all(dir);
 }
 
-TEST(SweepGrid, MergeOrdersRowsByPoint) {
-  const fs::path dir = scratch("merge");
-  std::ofstream(dir / "sweep.shard-0-of-2.csv") << "h,m\n0,a\n2,a\n";
-  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "h,m\n1,a\n";
-  const SweepMerge m = merge_sweep_shards(dir.string());
-  EXPECT_EQ(m.shards, 2u);
-  EXPECT_EQ(m.points, 3u);
-  EXPECT_EQ(read(dir / "sweep.csv"), "h,m\n0,a\n1,a\n2,a\n");
-  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other,m\n1,a\n";
-  EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
-  fs::remove_all(dir);
-}
-
 TEST(SweepGrid, AKeyTwiceOrAnEmptyValueIsRefused) {
   EXPECT_THROW(parse_sweep_axes({"bw=1,2", "bw=3"}), InputError);  // the CSV had the column twice, the last won
   EXPECT_THROW(parse_sweep_axes({"bw=1,,2"}), InputError);         // the empty item was dropped
@@ -179,23 +166,6 @@ TEST(SweepGrid, AKeyTwiceOrAnEmptyValueIsRefused) {
     }
   }
   EXPECT_EQ(parse_sweep_axes({"bw={a: 1, b: 2},{a: 1, b: 3}"})[0].values.size(), 2u);  // distinct flow maps
-}
-
-TEST(SweepGrid, MergeNamesMissingShards) {
-  const fs::path dir = scratch("merge-missing");
-  std::ofstream(dir / "sweep.shard-0-of-3.csv") << "h,m\n0,a\n";
-  try {
-    merge_sweep_shards(dir.string());
-    ADD_FAILURE() << "a merge with shards 1 and 2 missing succeeded";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("sweep.shard-1-of-3.csv, sweep.shard-2-of-3.csv"), std::string::npos)
-        << e.what();
-  }
-  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
-  const SweepMerge m = merge_sweep_shards(dir.string(), true);
-  EXPECT_EQ(m.missing, (std::vector<std::size_t>{1, 2}));
-  EXPECT_EQ(read(dir / "sweep.csv"), "h,m\n0,a\n");
-  fs::remove_all(dir);
 }
 
 /** Writes shard `index` of `count` of a sweep over bw=a,b,c with greedy, its rows `rows` (point indices, in order),
@@ -214,6 +184,55 @@ void write_shard(const fs::path& dir, int index, int count, const std::vector<in
   out << tail;
   out.close();
   write_sweep_manifest(sweep_manifest_path(csv), m);
+}
+
+TEST(SweepGrid, MergeOrdersRowsByPoint) {
+  const fs::path dir = scratch("merge");
+  write_shard(dir, 0, 2, {0, 2});
+  write_shard(dir, 1, 2, {1});
+  const SweepMerge m = merge_sweep_shards(dir.string());
+  EXPECT_EQ(m.shards, 2u);
+  EXPECT_EQ(m.points, 3u);
+  const std::string header = sweep_csv_header(parse_sweep_axes({"bw=a,b,c"}));
+  EXPECT_EQ(read(dir / "sweep.csv"), header + "\n0,a,greedy,1,2.5,,,,,,,\n1,b,greedy,1,2.5,,,,,,,\n2,c,greedy,1,2.5,,,,,,,\n");
+  std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other,m\n1,a\n";
+  EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
+  fs::remove_all(dir);
+}
+
+TEST(SweepGrid, MergeNamesMissingShards) {
+  const fs::path dir = scratch("merge-missing");
+  write_shard(dir, 0, 3, {0});
+  try {
+    merge_sweep_shards(dir.string());
+    ADD_FAILURE() << "a merge with shards 1 and 2 missing succeeded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep.shard-1-of-3.csv, sweep.shard-2-of-3.csv"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
+  const SweepMerge m = merge_sweep_shards(dir.string(), true);
+  EXPECT_EQ(m.missing, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(read(dir / "sweep.csv"), sweep_csv_header(parse_sweep_axes({"bw=a,b,c"})) + "\n0,a,greedy,1,2.5,,,,,,,\n");
+  fs::remove_all(dir);
+}
+
+TEST(SweepGrid, MergeRefusesAShardWithoutItsManifest) {
+  // An outside probe copied back only the CSVs of two sweeps over different grids: merged, point 1's row was
+  // another grid's. Without its manifest a shard's inputs cannot be checked: refused, naming the manifest.
+  const fs::path dir = scratch("merge-no-manifest");
+  write_shard(dir, 0, 2, {0, 2});
+  write_shard(dir, 1, 2, {1});
+  fs::remove(sweep_manifest_path((dir / "sweep.shard-1-of-2.csv").string()));
+  try {
+    merge_sweep_shards(dir.string());
+    ADD_FAILURE() << "a shard without its manifest was merged";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep.shard-1-of-2.csv: no manifest beside this shard"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
+  fs::remove_all(dir);
 }
 
 TEST(SweepGrid, MergeRefusesIncompleteTruncatedDuplicatedOrStrayRows) {
