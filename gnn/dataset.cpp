@@ -1,5 +1,7 @@
 #include "gnn/dataset.hpp"
 
+#include <cmath>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/scenario/scenario_json.hpp"
+#include "sim/workload/placement_check.hpp"
 
 namespace hulk::gnn {
 
@@ -140,10 +143,16 @@ Sample read_sample(const std::string& path) {
   if (static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
     throw InputError(path, 0, "label", "has " + std::to_string(s.label.gpu_of_rank.size()) + " ranks, job has " +
                                            std::to_string(s.scenario.job.par.ranks()));
+  // A label is a placement of its scenario (an outside probe trained on labels with unknown hosts, slots out of
+  // range and a GPU twice: the role counts skipped them silently).
+  if (const std::string problem = placement_problem(s.scenario, s.label, s.scenario.job.check_memory); !problem.empty())
+    throw InputError(path, 0, "label", "is not a valid placement of the sample's scenario: " + problem);
   if (doc.contains("times_s")) {
     if (!doc["times_s"].is_object()) throw InputError(path, 0, "times_s", "expected an object");
     for (const auto& [k, v] : doc["times_s"].items()) {
-      if (!v.is_number()) throw InputError(path, 0, "times_s." + k, "expected a number (seconds)");
+      // Iteration times are positive and finite (gnn-eval printed "geomean -nanx" from a -1).
+      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
+        throw InputError(path, 0, "times_s." + k, "expected a positive number of seconds, got " + v.dump());
       s.times_s[k] = v.get<double>();
     }
   }

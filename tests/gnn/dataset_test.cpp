@@ -68,6 +68,39 @@ TEST(Dataset, VersionMissingAndCorruptAreInputErrors) {
   fs::remove_all(dir);
 }
 
+TEST(Dataset, ALabelThatIsNoPlacementOrATimeThatIsNoneIsRefusedNamingIt) {
+  // An outside probe's edits: train took labels with unknown hosts or a GPU twice, gnn-eval printed "geomean -nanx"
+  // from a time of -1. Each is refused naming the sample's file and key.
+  const std::string dir = fresh_dir("bad-sample");
+  write_manifest(dir, Manifest{kDatasetFormatVersion, 1, 1, "test"});
+  const auto error_of = [&](const Sample& s) {
+    write_sample(dir, s);
+    try {
+      load_dataset(dir);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const Sample good = testing::tiny_dataset(1, 3)[0];
+  ASSERT_GE(good.label.gpu_of_rank.size(), 2u);
+  EXPECT_EQ(error_of(good), "");
+  Sample twice = good;
+  twice.label.gpu_of_rank[1] = twice.label.gpu_of_rank[0];
+  EXPECT_NE(error_of(twice).find("label: is not a valid placement of the sample's scenario"), std::string::npos)
+      << error_of(twice);
+  Sample unknown_host = good;
+  unknown_host.label.gpu_of_rank[0].host = 999;
+  EXPECT_NE(error_of(unknown_host).find("000000.json"), std::string::npos) << error_of(unknown_host);
+  for (const double t : {-1.0, 0.0}) {
+    Sample bad_time = good;
+    bad_time.times_s = {{"greedy", t}};
+    EXPECT_NE(error_of(bad_time).find("times_s.greedy: expected a positive number of seconds"), std::string::npos)
+        << error_of(bad_time);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Dataset, SampleSeedsAreDistinctAndStable) {
   EXPECT_EQ(sample_seed(1, 0), sample_seed(1, 0));
   EXPECT_NE(sample_seed(1, 0), sample_seed(1, 1));
