@@ -63,6 +63,11 @@ struct PlatformSpec {
   /** @brief Route bottleneck bandwidth per host pair (a < b), only for SimGrid XML platforms (whose links are
    *  not described by host_link/wan). Used by the analytic evaluator. */
   std::map<std::pair<int, int>, double> host_pair_bandwidth_Bps;
+  /** @brief SimGrid XML only: the fastest link on any route between two hosts and its bandwidth (bytes/s), checked
+   *  against the bandwidth bounds as the routes' bottlenecks are: a link faster than its route's bottleneck still
+   *  shares its capacity among the flows crossing it (a WAN link typed 100Tbps instead of 100Gbps ran 4x faster). */
+  std::string fastest_link;
+  double fastest_link_Bps = 0;
   /** @brief If non-empty, the platform comes from this SimGrid XML file (hosts above map onto its hosts). */
   std::string simgrid_xml;
   /** @brief SimGrid XML only: SimGrid's loopback link (platform.simgrid.intra_host), which carries the messages

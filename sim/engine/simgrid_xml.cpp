@@ -146,6 +146,7 @@ nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
   // it has no bandwidth, for the error.
   const size_t n = hosts.size();
   std::vector<double> pair_latency(n * n, 0.0), pair_bandwidth(n * n, 0.0);
+  const sg4::Link* fastest = nullptr;  // on any route: checked against the bounds by the parent
   for (size_t a = 0; a < hosts.size(); ++a) {
     for (size_t b = 0; b < hosts.size(); ++b) {
       if (a == b) continue;
@@ -160,6 +161,7 @@ nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
           out["bad_link"] = {{"name", l->get_name()},
                              {"what", !std::isfinite(l->get_bandwidth()) ? "bandwidth" : "latency"}};
         if (l->get_bandwidth() < bw) bw = l->get_bandwidth(), slowest = l->get_name();
+        if (!fastest || l->get_bandwidth() > fastest->get_bandwidth()) fastest = l;
       }
       if (out.contains("bad_link")) return out;
       if (links.empty()) bw = 0;  // no route: reported as zero bandwidth (the parent rejects it)
@@ -170,6 +172,7 @@ nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
   }
   out["pair_latency"] = std::move(pair_latency);
   out["pair_bandwidth"] = std::move(pair_bandwidth);
+  if (fastest) out["fastest_link"] = {{"name", fastest->get_name()}, {"bandwidth", fastest->get_bandwidth()}};
   out["self"] = self_routes(options, engine, hosts);
   return out;
 }
@@ -361,6 +364,10 @@ void add_pair_routes(const SimgridXmlOptions& options, const nlohmann::json& des
                        "link '" + z[2].get<std::string>() + "' on the route between hosts '" + spec.hosts[a].name +
                            "' and '" + spec.hosts[b].name + "' has no bandwidth (expected a bandwidth greater than zero)");
     }
+  if (desc.contains("fastest_link")) {
+    spec.fastest_link = desc["fastest_link"].at("name").get<std::string>();
+    spec.fastest_link_Bps = desc["fastest_link"].at("bandwidth").get<double>();
+  }
   const std::vector<double> pair_latency = desc.at("pair_latency").get<std::vector<double>>();
   const std::vector<double> pair_bandwidth = desc.at("pair_bandwidth").get<std::vector<double>>();
   const size_t n = spec_of_xml.size();

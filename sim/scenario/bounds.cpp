@@ -74,6 +74,8 @@ std::vector<std::string> platform_bound_problems(const PlatformSpec& p) {
     check(out, "latency " + host(k.first) + " - " + host(k.second), v, bounds::kLatency, " s");
   for (const auto& [k, v] : p.host_pair_bandwidth_Bps)
     check(out, "bandwidth " + host(k.first) + " - " + host(k.second), v, bounds::kBandwidth, " B/s");
+  if (!p.fastest_link.empty())
+    check(out, "link " + p.fastest_link + " bandwidth", p.fastest_link_Bps, bounds::kBandwidth, " B/s");
   return out;
 }
 
