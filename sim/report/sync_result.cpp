@@ -29,7 +29,8 @@ nlohmann::json diloco_result_json(const Scenario& s, const Placement& placement,
                  {"islands", islands.islands()},
                  {"replicas_per_island", per_island},
                  {"slices", islands.slices},
-                 {"compression", sync.compression == "topk" ? "topk:" + std::to_string(sync.topk_ratio)
+                 // The ratio in its shortest exact form (std::to_string printed 1e-9 as 0.000000).
+                 {"compression", sync.compression == "topk" ? "topk:" + nlohmann::json(sync.topk_ratio).dump()
                                                             : sync.compression},
                  {"bytes_per_value", sync.bytes_per_value()},
                  {"overlap", sync.overlap},

@@ -10,7 +10,10 @@ namespace hulk::detail {
 
 namespace {
 
-/** `compression`: none | bf16 | int8 | topk:RATIO with 0 < RATIO <= 1. */
+/** The least top-k ratio accepted (an outside probe's topk:1e-300 was taken and reported as "topk:0.000000"). */
+constexpr double kMinTopkRatio = 1e-6;
+
+/** `compression`: none | bf16 | int8 | topk:RATIO with kMinTopkRatio <= RATIO <= 1. */
 void parse_compression(const YamlReader& r, const YAML::Node& node, const std::string& key, SyncSpec& sync) {
   const std::string text = r.str(node, key);
   if (text == "none" || text == "bf16" || text == "int8") {
@@ -19,13 +22,15 @@ void parse_compression(const YamlReader& r, const YAML::Node& node, const std::s
   }
   if (text.rfind("topk:", 0) == 0) {
     double ratio = -1;
-    if (parse_plain_decimal(text.substr(5), ratio) && ratio > 0 && ratio <= 1) {
+    if (parse_plain_decimal(text.substr(5), ratio) && ratio >= kMinTopkRatio && ratio <= 1) {
       sync.compression = "topk";
       sync.topk_ratio = ratio;
       return;
     }
   }
-  r.fail(node, key, "'" + text + "' is not allowed: expected none | bf16 | int8 | topk:RATIO (0 < RATIO <= 1)");
+  r.fail(node, key, "'" + text + "' is not allowed: expected none | bf16 | int8 | topk:RATIO (1e-6 <= RATIO <= 1: "
+                    "the share of the values sent; below one in a million, top-k keeps less than one value of most "
+                    "layers)");
 }
 
 /** `islands`: region | host | a list of host-name lists. */

@@ -78,9 +78,10 @@ TEST(ScenarioSync, BadValuesAreOneLineNamingTheKey) {
   expect_error("{algorithm: localsgd}", "job.sync.algorithm", "expected one of step | diloco");
   expect_error("{algorithm: diloco, inner_steps: 0}", "job.sync.inner_steps", "");
   expect_error("{algorithm: diloco, compression: fp8}", "job.sync.compression", "topk:RATIO");
-  expect_error("{algorithm: diloco, compression: 'topk:1.5'}", "job.sync.compression", "0 < RATIO <= 1");
+  expect_error("{algorithm: diloco, compression: 'topk:1.5'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
+  expect_error("{algorithm: diloco, compression: 'topk:1e-300'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
   // stod's hex: '0x1p-3' was 0.125 (an outside probe); a ratio is a plain decimal as every other number.
-  expect_error("{algorithm: diloco, compression: 'topk:0x1p-3'}", "job.sync.compression", "0 < RATIO <= 1");
+  expect_error("{algorithm: diloco, compression: 'topk:0x1p-3'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
   expect_error("{algorithm: diloco, islands: continent}", "job.sync.islands", "region | host");
   expect_error("{algorithm: diloco, islands: [[east-0]]}", "job.sync.islands", "at least two host groups");
   expect_error("{algorithm: diloco, overlap: inner}", "job.sync.overlap", "none | outer");
