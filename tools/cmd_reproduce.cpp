@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -83,6 +84,14 @@ void run_reproduce(const ReproduceArgs& args) {
   const std::vector<std::string> files = scenario_files(args.dir);
   std::vector<Scenario> scenarios;
   for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
+  // The report's rows are keyed by the scenario's name: two files of one name (a copy left unrenamed) gave rows that
+  // could not be told apart (an outside probe).
+  std::map<std::string, std::string> file_of_name;
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    if (const auto [it, fresh] = file_of_name.emplace(scenarios[i].name, files[i]); !fresh)
+      throw InputError(files[i], 0, "name",
+                       "'" + scenarios[i].name + "' is also the name of " + it->second +
+                           " (expected one name per scenario: the report's rows are keyed by it)");
   for (const auto& s : scenarios) print_data_warnings(s, args.quiet);
   for (const std::string& m : methods) check_method_files(m, args.options);  // before hours of work
   std::vector<CompareReport> reports;

@@ -83,6 +83,12 @@ for f in "$tmp/odd-sim/comm.csv" "$tmp/odd-rep/reproduce.csv"; do
   python3 -c 'import csv,sys; sys.exit(len({len(r) for r in csv.reader(open(sys.argv[1]))}) != 1)' "$f" ||
     fail "$(basename "$f"): a name with a comma split its row"
 done
+# Two scenario files of one name (a copy left unrenamed): reproduce refuses them, naming both, before any work.
+cp "$tmp/odd/odd.yaml" "$tmp/odd/odd-copy.yaml"
+"$hulk" reproduce "$tmp/odd" --methods greedy --out "$tmp/odd-rep2" --no-plots --quiet >/dev/null 2>"$tmp/dup.err"
+[ $? -eq 2 ] && grep -q "name: .* is also the name of " "$tmp/dup.err" && grep -q "odd-copy.yaml" "$tmp/dup.err" ||
+  { fail "reproduce took two scenarios of one name:"; cat "$tmp/dup.err"; }
+[ ! -e "$tmp/odd-rep2/reproduce.csv" ] || fail "reproduce wrote a report of two scenarios of one name"
 # collective: hierarchical over replicas spread 3 + 1 runs a region-ordered ring, and simulate says so; 2 + 2 does not.
 uneven="$tests/data/collectives/hierarchical-uneven.yaml"
 "$hulk" simulate "$uneven" --placement round-robin >/dev/null 2>"$tmp/uneven.err" || fail "simulate of uneven hierarchical failed"
