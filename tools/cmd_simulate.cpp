@@ -82,8 +82,8 @@ void warn_tp_wider_than_hosts(const Scenario& s) {
   }
 }
 
-void run_validate(const std::string& file) {
-  Scenario s = load_scenario_file(file);
+void run_validate(const std::string& file, const std::vector<std::string>& sets) {
+  Scenario s = load_scenario_file(file, parse_set_overrides(sets));
   // The scenario's own placement file is read and checked as simulate does before it runs (validate said "ok" on
   // one that gave two ranks one GPU, or that was another scenario's: an outside probe).
   if (s.placement.rfind("file:", 0) == 0) check_method_applies(s, s.placement, MethodOptions{});
@@ -252,7 +252,9 @@ void register_simulate_commands(CLI::App& app) {
   validate->add_option("scenario", *validate_file, "scenario YAML file")->required();
   validate->footer("Example:\n  hulk validate scenarios/examples/two-region-gpt.yaml\n\nPrints one summary line on "
                    "stdout and the data warnings on stderr; a bad file is one error line and exit code 2.");
-  validate->callback([validate_file] { run_validate(*validate_file); });
+  auto validate_sets = std::make_shared<std::vector<std::string>>();
+  add_set_option(validate, *validate_sets);  // a user checks an override before a long run (outside probe)
+  validate->callback([validate_file, validate_sets] { run_validate(*validate_file, *validate_sets); });
 
   auto* simulate = app.add_subcommand("simulate", "Simulate training iterations of a scenario with SimGrid");
   auto args = std::make_shared<SimulateArgs>();

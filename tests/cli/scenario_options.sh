@@ -83,6 +83,10 @@ for f in "$tmp/odd-sim/comm.csv" "$tmp/odd-rep/reproduce.csv"; do
   python3 -c 'import csv,sys; sys.exit(len({len(r) for r in csv.reader(open(sys.argv[1]))}) != 1)' "$f" ||
     fail "$(basename "$f"): a name with a comma split its row"
 done
+# validate takes --set as the commands that run do: an override is checked before a long run.
+"$hulk" validate "$tiny" --set job.utilisation=0.3 >/dev/null 2>&1 || fail "validate --set of a valid override failed"
+"$hulk" validate "$tiny" --set job.utilisation=7 >/dev/null 2>"$tmp/vset.err"
+[ $? -eq 2 ] && grep -q "job.utilisation" "$tmp/vset.err" || { fail "validate --set took a bad override:"; cat "$tmp/vset.err"; }
 # Two scenario files of one name (a copy left unrenamed): reproduce refuses them, naming both, before any work.
 cp "$tmp/odd/odd.yaml" "$tmp/odd/odd-copy.yaml"
 "$hulk" reproduce "$tmp/odd" --methods greedy --out "$tmp/odd-rep2" --no-plots --quiet >/dev/null 2>"$tmp/dup.err"
