@@ -85,6 +85,42 @@ std::string robust_table(const nlohmann::json& doc) {
   return out;
 }
 
+/** `hulk compare`: every method's placement and its SimGrid time, printed and (--out) written. */
+void run_compare_command(const CompareArgs& ca) {
+  const std::vector<std::string> methods = parse_method_list(ca.methods);
+  Scenario s = load_scenario_file(ca.file, parse_set_overrides(ca.sets));
+  print_data_warnings(s, ca.quiet);
+  if (!ca.events && !s.events.empty()) {
+    if (!ca.quiet)
+      std::cerr << "note: the scenario's " << s.events.size()
+                << " events are ignored (quiet network); --events simulates every method under them\n";
+    s.events.clear();
+  }
+  if (ca.robust_states > 0 && s.robust.samples <= 0)
+    throw InputError(ca.file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
+  // A method the input rules out is refused before any method runs (exit 2, nothing written), not a failed row.
+  for (const std::string& m : methods) check_method_applies(s, m, ca.options);
+  CompareReport report = run_compare(s, methods, ca.options, true);
+  nlohmann::json doc = report_to_json(s, report);
+  if (ca.robust_states > 0) add_robust_expectations(s, report, ca.robust_states, doc);
+  // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
+  // one goes to OUT.partial: OUT keeps an earlier, finished report (an outside probe found it replaced by one
+  // whose cut-short methods read "interrupted" as if it had finished).
+  const bool interrupted = interrupt_requested();
+  if (!ca.out.empty() && any_method_ok(report))
+    write_file_atomic(interrupted ? ca.out + ".partial" : ca.out, doc.dump(2) + "\n");
+  if (ca.json)
+    std::cout << doc.dump(2) << "\n";
+  else
+    std::cout << report_table(report) << robust_table(doc);
+  if (interrupted && !ca.out.empty() && any_method_ok(report))  // main() then says "interrupted", exit 130
+    std::cerr << "compare: the finished methods' report is in " << ca.out << ".partial (" << ca.out
+              << " untouched)\n";
+  // A report with no result is a failure, whatever was printed (each method's reason is in the table).
+  if (!any_method_ok(report))
+    throw InputError(ca.file, 0, "--methods", "every method failed on this scenario (reasons above)");
+}
+
 }  // namespace
 
 void register_compare_commands(CLI::App& app) {
@@ -137,40 +173,7 @@ void register_compare_commands(CLI::App& app) {
       ->check(number_range(0, kMaxRobustStates));
   add_set_option(compare, ca->sets);
   add_quiet_flag(compare, ca->quiet);
-  compare->callback([ca] {
-    const std::vector<std::string> methods = parse_method_list(ca->methods);
-    Scenario s = load_scenario_file(ca->file, parse_set_overrides(ca->sets));
-    print_data_warnings(s, ca->quiet);
-    if (!ca->events && !s.events.empty()) {
-      if (!ca->quiet)
-        std::cerr << "note: the scenario's " << s.events.size()
-                  << " events are ignored (quiet network); --events simulates every method under them\n";
-      s.events.clear();
-    }
-    if (ca->robust_states > 0 && s.robust.samples <= 0)
-      throw InputError(ca->file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
-    // A method the input rules out is refused before any method runs (exit 2, nothing written), not a failed row.
-    for (const std::string& m : methods) check_method_applies(s, m, ca->options);
-    CompareReport report = run_compare(s, methods, ca->options, true);
-    nlohmann::json doc = report_to_json(s, report);
-    if (ca->robust_states > 0) add_robust_expectations(s, report, ca->robust_states, doc);
-    // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
-    // one goes to OUT.partial: OUT keeps an earlier, finished report (an outside probe found it replaced by one
-    // whose cut-short methods read "interrupted" as if it had finished).
-    const bool interrupted = interrupt_requested();
-    if (!ca->out.empty() && any_method_ok(report))
-      write_file_atomic(interrupted ? ca->out + ".partial" : ca->out, doc.dump(2) + "\n");
-    if (ca->json)
-      std::cout << doc.dump(2) << "\n";
-    else
-      std::cout << report_table(report) << robust_table(doc);
-    if (interrupted && !ca->out.empty() && any_method_ok(report))  // main() then says "interrupted", exit 130
-      std::cerr << "compare: the finished methods' report is in " << ca->out << ".partial (" << ca->out
-                << " untouched)\n";
-    // A report with no result is a failure, whatever was printed (each method's reason is in the table).
-    if (!any_method_ok(report))
-      throw InputError(ca->file, 0, "--methods", "every method failed on this scenario (reasons above)");
-  });
+  compare->callback([ca] { run_compare_command(*ca); });
 }
 
 }  // namespace hulk::cli

@@ -244,9 +244,8 @@ void refuse_replacing_an_input(const std::string& dir, const std::vector<std::st
                                "out first");
 }
 
-}  // namespace
-
-void register_simulate_commands(CLI::App& app) {
+/** `hulk validate SCENARIO [--set KEY=VALUE]...`. */
+void register_validate_command(CLI::App& app) {
   auto* validate = app.add_subcommand("validate", "Parse and validate a scenario; print a summary and warnings");
   auto validate_file = std::make_shared<std::string>();
   validate->add_option("scenario", *validate_file, "scenario YAML file")->required();
@@ -255,6 +254,12 @@ void register_simulate_commands(CLI::App& app) {
   auto validate_sets = std::make_shared<std::vector<std::string>>();
   add_set_option(validate, *validate_sets);  // a user checks an override before a long run (outside probe)
   validate->callback([validate_file, validate_sets] { run_validate(*validate_file, *validate_sets); });
+}
+
+}  // namespace
+
+void register_simulate_commands(CLI::App& app) {
+  register_validate_command(app);
 
   auto* simulate = app.add_subcommand("simulate", "Simulate training iterations of a scenario with SimGrid");
   auto args = std::make_shared<SimulateArgs>();
