@@ -18,6 +18,7 @@
 #include "sim/engine/failure_run.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/report/outputs.hpp"
 #include "tools/collective_warnings.hpp"
@@ -32,7 +33,7 @@ namespace {
 struct SimulateArgs {
   std::string file, out_dir, method;
   std::vector<std::string> sets;
-  bool json = false, quiet = false, no_comm_csv = false, allow_large = false, event_costs = false;
+  bool json = false, quiet = false, no_comm_csv = false, allow_large = false, event_costs = false, estimate = false;
   MethodOptions options = cli_method_options();
 };
 
@@ -134,6 +135,10 @@ void print_summary(const nlohmann::json& r) {
       print_times(j, "  ");
     }
   }
+  if (r.contains("evaluator_estimate_s"))
+    std::cout << "estimate          " << r["evaluator_estimate_s"].get<double>() << " s (analytic evaluator, "
+              << std::showpos << std::setprecision(1) << 100 * r["evaluator_error"].get<double>() << std::noshowpos
+              << std::setprecision(4) << "% against SimGrid)\n";
   if (r.contains("sync")) {
     const nlohmann::json& y = r["sync"];
     std::cout << "outer round       " << y["round_s"].get<double>() << " s (" << y["inner_steps"].get<int>()
@@ -256,6 +261,74 @@ void register_validate_command(CLI::App& app) {
   validate->callback([validate_file, validate_sets] { run_validate(*validate_file, *validate_sets); });
 }
 
+/** --estimate needs a time the evaluator models: step-synchronous jobs on the quiet network. */
+void check_estimate_applies(const Scenario& s) {
+  if (!s.events.empty())
+    throw InputError(s.file, 0, "--estimate", "the evaluator estimates the quiet network; this scenario has events");
+  for (int j = 0; j < job_count(s); ++j)
+    if (job_at(s, j).sync.diloco())
+      throw InputError(s.file, 0, "--estimate",
+                       "the evaluator estimates jobs that synchronise every step; this one uses sync: diloco");
+}
+
+/** --estimate: the analytic evaluator's time of the simulated placement (with several jobs their objective), the
+ *  time every placer ranks placements by, and its error against SimGrid's (estimate / SimGrid - 1). */
+void add_estimate(const Scenario& s, const Placement& placement, nlohmann::json& result) {
+  const double estimate = JobsEvaluator(s).objective_s(placement);
+  const double simulated = result.contains("iteration_time_s") ? result["iteration_time_s"].get<double>()
+                                                                 : result["objective_s"].get<double>();
+  result["evaluator_estimate_s"] = estimate;
+  result["evaluator_error"] = estimate / simulated - 1.0;
+}
+
+/** `hulk simulate`: the placement, its SimGrid run, and what was asked of the result. */
+void run_simulate(const SimulateArgs& args) {
+  if (!args.method.empty()) check_method(args.method, "", "--placement");
+  if (args.no_comm_csv && args.out_dir.empty())
+    throw InputError("", 0, "--no-comm-csv", "only means something with --out (without it no file is written)");
+  Scenario s = load_scenario_file(args.file, parse_set_overrides(args.sets));
+  print_data_warnings(s, args.quiet);
+  const std::string m = args.method.empty() ? s.placement : args.method;
+  Scenario quiet = s;
+  quiet.events.clear();  // methods place for the quiet network; the events are in the simulation
+  PlacementOutcome placed = compute_placement(quiet, m, args.options);
+  check_run_size(s, placed.placement, args.allow_large);
+  warn_unbalanced_hierarchical(s, placed.placement, args.quiet);
+  if (args.event_costs && s.events.empty())
+    throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
+  if (args.estimate) check_estimate_applies(s);
+  if (!args.out_dir.empty()) {
+    refuse_replacing_an_input(args.out_dir, {args.file, m.rfind("file:", 0) == 0 ? m.substr(5) : ""});
+    remove_earlier_run(args.out_dir);
+  }
+  nlohmann::json result;
+  if (args.no_comm_csv && !s.events.empty()) {
+    SimOptions sim_options;
+    sim_options.record_events = false;
+    sim_options.record_spans = true;
+    result = simulate_with_events(s, placed.placement, sim_options, args.out_dir);
+  } else if (args.no_comm_csv) {
+    result = simulate_without_comm_csv(s, placed.placement, args.out_dir);
+  } else {
+    SimOptions sim_options;
+    sim_options.record_events = sim_options.record_spans = !args.out_dir.empty();
+    sim_options.progress_every_s = progress_interval_s();
+    result = simulate_isolated(s, placed.placement, sim_options, args.out_dir);
+  }
+  if (args.event_costs) {
+    nlohmann::json costs = nlohmann::json::array();
+    for (const EventCost& c : event_costs(s, placed.placement, SimOptions{}))
+      costs.push_back({{"origin", c.origin}, {"lost_s", c.lost_s}});
+    result["events"]["costs"] = costs;
+    if (!args.out_dir.empty()) write_file_atomic(args.out_dir + "/result.json", result.dump(2) + "\n");
+  }
+  if (args.estimate) add_estimate(quiet, placed.placement, result);
+  if (args.json)
+    std::cout << result.dump(2) << "\n";
+  else
+    print_summary(result);
+}
+
 }  // namespace
 
 void register_simulate_commands(CLI::App& app) {
@@ -284,53 +357,13 @@ void register_simulate_commands(CLI::App& app) {
   simulate->add_flag("--event-costs", args->event_costs,
                      "with events: also measure what each event (each trace file) costs, the wall time with every "
                      "event minus that without it (one more run per event, and one on a quiet network)");
+  simulate->add_flag("--estimate", args->estimate,
+                     "also print the analytic evaluator's estimate of the placement (what the placers rank by) and "
+                     "its error against SimGrid");
   simulate->add_flag("--allow-large", args->allow_large,
                      "run even when the estimated work is above 100 million messages (refused otherwise)");
   simulate->footer(kSimulateFooter + methods_help());
-  simulate->callback([args] {
-    if (!args->method.empty()) check_method(args->method, "", "--placement");
-    if (args->no_comm_csv && args->out_dir.empty())
-      throw InputError("", 0, "--no-comm-csv", "only means something with --out (without it no file is written)");
-    Scenario s = load_scenario_file(args->file, parse_set_overrides(args->sets));
-    print_data_warnings(s, args->quiet);
-    const std::string m = args->method.empty() ? s.placement : args->method;
-    Scenario quiet = s;
-    quiet.events.clear();  // methods place for the quiet network; the events are in the simulation
-    PlacementOutcome placed = compute_placement(quiet, m, args->options);
-    check_run_size(s, placed.placement, args->allow_large);
-    warn_unbalanced_hierarchical(s, placed.placement, args->quiet);
-    if (args->event_costs && s.events.empty())
-      throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
-    if (!args->out_dir.empty()) {
-      refuse_replacing_an_input(args->out_dir, {args->file, m.rfind("file:", 0) == 0 ? m.substr(5) : ""});
-      remove_earlier_run(args->out_dir);
-    }
-    nlohmann::json result;
-    if (args->no_comm_csv && !s.events.empty()) {
-      SimOptions sim_options;
-      sim_options.record_events = false;
-      sim_options.record_spans = true;
-      result = simulate_with_events(s, placed.placement, sim_options, args->out_dir);
-    } else if (args->no_comm_csv) {
-      result = simulate_without_comm_csv(s, placed.placement, args->out_dir);
-    } else {
-      SimOptions sim_options;
-      sim_options.record_events = sim_options.record_spans = !args->out_dir.empty();
-      sim_options.progress_every_s = progress_interval_s();
-      result = simulate_isolated(s, placed.placement, sim_options, args->out_dir);
-    }
-    if (args->event_costs) {
-      nlohmann::json costs = nlohmann::json::array();
-      for (const EventCost& c : event_costs(s, placed.placement, SimOptions{}))
-        costs.push_back({{"origin", c.origin}, {"lost_s", c.lost_s}});
-      result["events"]["costs"] = costs;
-      if (!args->out_dir.empty()) write_file_atomic(args->out_dir + "/result.json", result.dump(2) + "\n");
-    }
-    if (args->json)
-      std::cout << result.dump(2) << "\n";
-    else
-      print_summary(result);
-  });
+  simulate->callback([args] { run_simulate(*args); });
 }
 
 }  // namespace hulk::cli

@@ -103,6 +103,19 @@ done
   python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['iteration_time_s'] > 0" "$tmp/sim.json" &&
   ok "simulate with the scenario's gnn+refine placement" || fail "simulate tiny: $(cat "$tmp/sim.err")"
 
+# simulate --estimate: the evaluator's estimate of the simulated placement and its error against SimGrid's time.
+"$hulk" simulate "$tiny" --placement greedy --estimate --json >"$tmp/est.json" 2>"$tmp/est.err" &&
+  python3 -c "
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+e, t = r['evaluator_estimate_s'], r['iteration_time_s']
+assert e > 0 and math.isfinite(e), r
+assert abs(r['evaluator_error'] - (e / t - 1)) < 1e-12, r
+" "$tmp/est.json" && ok "simulate --estimate" || fail "simulate --estimate: $(cat "$tmp/est.err")"
+"$hulk" simulate "$tiny" --placement greedy --estimate >"$tmp/est.txt" 2>&1 &&
+  grep -Eq "^estimate +[0-9.]+ s \(analytic evaluator, [+-][0-9.]+% against SimGrid\)" "$tmp/est.txt" &&
+  ok "simulate --estimate prints the estimate" || { fail "simulate --estimate output:"; cat "$tmp/est.txt"; }
+
 # 7. bench times the search compare runs, and says so.
 "$hulk" bench "$tiny" --reps 1 --no-gnn >"$tmp/b.txt" 2>"$tmp/b.err" || fail "bench failed: $(cat "$tmp/b.err")"
 grep -q "search (as compare runs it: 4 annealing restarts + SimGrid check" "$tmp/b.txt" && ok "bench names its search" || { fail "bench output:"; cat "$tmp/b.txt"; }
