@@ -68,6 +68,14 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
   if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
   g.source = "inline in scenario " + r.file();
+  // A catalog name on other figures would make two GPUs of one name in every report (an outside probe's
+  // {name: V100-32GB, memory: 40GB} was taken as written): the catalog's own figures, or another name.
+  if (const GpuSpec* known = GpuCatalog::builtin().find(g.name);
+      known && (known->fp16_flops != g.fp16_flops || known->fp32_flops != g.fp32_flops ||
+                known->memory_bytes != g.memory_bytes))
+    r.fail(node["name"], key + ".name",
+           "'" + g.name + "' is a catalog GPU (platforms/gpus.yaml) with other figures; expected another name for "
+           "this GPU, or `gpu: " + g.name + "` for the catalog's");
   return g;
 }
 
