@@ -90,6 +90,8 @@ void run_compare_command(const CompareArgs& ca) {
   const std::vector<std::string> methods = parse_method_list(ca.methods);
   Scenario s = load_scenario_file(ca.file, parse_set_overrides(ca.sets));
   print_data_warnings(s, ca.quiet);
+  if (ca.events && s.events.empty())  // it would silently compare on the quiet network (an outside probe)
+    throw InputError(s.file, 0, "--events", "the scenario has no events (expected an `events:` list)");
   if (!ca.events && !s.events.empty()) {
     if (!ca.quiet)
       std::cerr << "note: the scenario's " << s.events.size()

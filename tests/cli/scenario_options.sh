@@ -87,6 +87,10 @@ done
 "$hulk" validate "$tiny" --set job.utilisation=0.3 >/dev/null 2>&1 || fail "validate --set of a valid override failed"
 "$hulk" validate "$tiny" --set job.utilisation=7 >/dev/null 2>"$tmp/vset.err"
 [ $? -eq 2 ] && grep -q "job.utilisation" "$tmp/vset.err" || { fail "validate --set took a bad override:"; cat "$tmp/vset.err"; }
+# compare --events on a scenario without events is refused (it would compare on the quiet network without a word).
+"$hulk" compare "$tiny" --methods greedy --events >/dev/null 2>"$tmp/ev.err"
+[ $? -eq 2 ] && grep -q -- "--events: the scenario has no events" "$tmp/ev.err" ||
+  { fail "compare --events without events:"; cat "$tmp/ev.err"; }
 # Two scenario files of one name (a copy left unrenamed): reproduce refuses them, naming both, before any work.
 cp "$tmp/odd/odd.yaml" "$tmp/odd/odd-copy.yaml"
 "$hulk" reproduce "$tmp/odd" --methods greedy --out "$tmp/odd-rep2" --no-plots --quiet >/dev/null 2>"$tmp/dup.err"
