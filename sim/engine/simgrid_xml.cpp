@@ -217,11 +217,16 @@ std::string simgrid_message_of(const std::string& path) {
   throw InputError(options.file, 0, "platform.simgrid.file", message);
 }
 
+/** The whole text of `file` ("" if it cannot be read: SimGrid then reports the file). */
+std::string file_text(const std::string& file) {
+  std::ifstream in(file);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 /** True if the XML file declares a zone with routing="Vivaldi": SimGrid fails with a bare "unordered_map::at" on
  *  one whose hosts are plain <host> elements (measured with SimGrid 3.32; <peer> elements load and simulate). */
 bool has_vivaldi_zone(const std::string& file) {
-  std::ifstream in(file);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = file_text(file);
   static const std::regex vivaldi(R"(routing\s*=\s*["']Vivaldi["'])");
   return std::regex_search(text, vivaldi);
 }
@@ -231,8 +236,7 @@ bool has_vivaldi_zone(const std::string& file) {
  *  grew by 150 MB/s for minutes instead of the host-count error. A radical that does not parse is left to SimGrid. */
 long long cluster_radical_hosts(const std::string& file) {
   constexpr long long kMaxCounted = 1'000'000'000'000'000LL;  // no overflow
-  std::ifstream in(file);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = file_text(file);
   static const std::regex radical(R"(<cluster\b[^>]*\bradical\s*=\s*["']([^"']*)["'])");
   long long hosts = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), radical); it != std::sregex_iterator(); ++it) {
