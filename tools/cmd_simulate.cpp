@@ -33,7 +33,11 @@ namespace {
 struct SimulateArgs {
   std::string file, out_dir, method;
   std::vector<std::string> sets;
-  bool json = false, quiet = false, no_comm_csv = false, allow_large = false, event_costs = false, estimate = false;
+  bool json = false, quiet = false, allow_large = false, event_costs = false, estimate = false;
+  bool comm_csv = false;       ///< --comm-csv: one row per message
+  bool timeline = false;       ///< --timeline: trace.json (Chrome trace of compute and communication spans)
+  bool no_comm_csv = false;    ///< --no-comm-csv: accepted for old scripts; comm.csv is opt-in now
+
   MethodOptions options = cli_method_options();
 };
 
@@ -171,31 +175,15 @@ void print_summary(const nlohmann::json& r) {
             << human_bytes(r["bytes"]["inter_region"].get<double>()) << "\n";
 }
 
-/** simulate_isolated() always records events and writes comm.csv with --out (one row per message: 218 MB on
- *  big-1024). This runs the same child without recording events and writes only result.json and trace.json. */
 /** Progress lines every 10 s of wall time when stderr is a terminal (a person is waiting); none in pipes and
  *  logs, whose readers want the result lines alone. */
 double progress_interval_s() { return ::isatty(STDERR_FILENO) ? 10.0 : 0.0; }
-
-nlohmann::json simulate_without_comm_csv(const Scenario& s, const Placement& placement, const std::string& out_dir) {
-  return run_in_child([&]() {
-    SimOptions options;
-    options.record_events = false;
-    options.record_spans = true;
-    options.progress_every_s = progress_interval_s();
-    options.trace_dir = out_dir;  // trace.json streamed by the simulator
-    const SimResult r = simulate(s, placement, options);
-    const nlohmann::json result = result_to_json(s, r);
-    write_file_atomic(out_dir + "/result.json", result.dump(2) + "\n");
-    return result;
-  });
-}
 
 const char* kSimulateFooter = R"(Examples:
   hulk simulate scenarios/examples/two-region-gpt.yaml
   hulk simulate scenarios/examples/two-region-gpt.yaml --placement greedy --out runs/two-region
   hulk simulate scenarios/examples/two-region-gpt.yaml --set wan.pairs.0.bandwidth=10Gbps --json
-  hulk simulate scenarios/examples/big-1024.yaml --out runs/big --no-comm-csv   (comm.csv: ~218 MB here)
+  hulk simulate scenarios/examples/two-region-gpt.yaml --out runs/two-region --traces   (+ comm.csv, trace.json)
 
 Placements (--placement, default: the scenario's `placement` key):
 )";
@@ -205,7 +193,7 @@ const char* const kSimulateOutputs[] = {"result.json", "comm.csv", "trace.json",
 
 /** Removes what an earlier simulate run left in `dir` (its output files, and attempt-N/ folders holding only
  *  them), saying so: they would not belong to this run's result.json (a run without failures writes no
- *  iterations.csv, one with --no-comm-csv no comm.csv). Other files are left alone. */
+ *  iterations.csv, one without --comm-csv no comm.csv). Other files are left alone. */
 void remove_earlier_run(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -284,8 +272,11 @@ void add_estimate(const Scenario& s, const Placement& placement, nlohmann::json&
 /** `hulk simulate`: the placement, its SimGrid run, and what was asked of the result. */
 void run_simulate(const SimulateArgs& args) {
   if (!args.method.empty()) check_method(args.method, "", "--placement");
-  if (args.no_comm_csv && args.out_dir.empty())
-    throw InputError("", 0, "--no-comm-csv", "only means something with --out (without it no file is written)");
+  for (const auto& [asked, flag] : {std::pair{args.comm_csv, "--comm-csv"}, std::pair{args.timeline, "--timeline"}})
+    if (asked && args.out_dir.empty())
+      throw InputError("", 0, flag, "only means something with --out (without it no file is written)");
+  if (args.no_comm_csv)
+    std::cerr << "hulk: --no-comm-csv is the default now (comm.csv is written only with --comm-csv or --traces)\n";
   Scenario s = load_scenario_file(args.file, parse_set_overrides(args.sets));
   print_data_warnings(s, args.quiet);
   const std::string m = args.method.empty() ? s.placement : args.method;
@@ -301,20 +292,12 @@ void run_simulate(const SimulateArgs& args) {
     refuse_replacing_an_input(args.out_dir, {args.file, m.rfind("file:", 0) == 0 ? m.substr(5) : ""});
     remove_earlier_run(args.out_dir);
   }
-  nlohmann::json result;
-  if (args.no_comm_csv && !s.events.empty()) {
-    SimOptions sim_options;
-    sim_options.record_events = false;
-    sim_options.record_spans = true;
-    result = simulate_with_events(s, placed.placement, sim_options, args.out_dir);
-  } else if (args.no_comm_csv) {
-    result = simulate_without_comm_csv(s, placed.placement, args.out_dir);
-  } else {
-    SimOptions sim_options;
-    sim_options.record_events = sim_options.record_spans = !args.out_dir.empty();
-    sim_options.progress_every_s = progress_interval_s();
-    result = simulate_isolated(s, placed.placement, sim_options, args.out_dir);
-  }
+  // Output options choose what is written, never what is computed: every path below is simulate_isolated().
+  SimOptions sim_options;
+  sim_options.record_events = args.comm_csv;
+  sim_options.record_spans = args.timeline;
+  sim_options.progress_every_s = progress_interval_s();
+  nlohmann::json result = simulate_isolated(s, placed.placement, sim_options, args.out_dir);
   if (args.event_costs) {
     nlohmann::json costs = nlohmann::json::array();
     for (const EventCost& c : event_costs(s, placed.placement, SimOptions{}))
@@ -337,7 +320,8 @@ void register_simulate_commands(CLI::App& app) {
   auto* simulate = app.add_subcommand("simulate", "Simulate training iterations of a scenario with SimGrid");
   auto args = std::make_shared<SimulateArgs>();
   simulate->add_option("scenario", args->file, "scenario YAML file")->required();
-  simulate->add_option("--out", args->out_dir, "folder for result.json, comm.csv and trace.json (default: none)");
+  simulate->add_option("--out", args->out_dir,
+                       "folder for result.json (and the traces asked for: --comm-csv, --timeline) (default: none)");
   simulate->add_flag("--json", args->json, "print the JSON result on stdout");
   simulate->add_option("--placement", args->method,
                        "override the scenario's placement: a method name or file:PATH (default: the scenario's)")
@@ -351,9 +335,17 @@ void register_simulate_commands(CLI::App& app) {
                        "GNN model file when the placement is gnn or gnn+refine (default: " + default_model_path() + ")");
   add_set_option(simulate, args->sets);
   add_quiet_flag(simulate, args->quiet);
-  simulate->add_flag("--no-comm-csv", args->no_comm_csv,
-                     "with --out, write result.json and trace.json but not comm.csv (one row per message; large "
-                     "runs), and do not record the messages");
+  simulate->add_flag("--comm-csv", args->comm_csv,
+                     "with --out, also write comm.csv: one row per message (about 100 bytes a message; the run's "
+                     "message count is announced above 1 million)");
+  simulate->add_flag("--timeline", args->timeline,
+                     "with --out, also write trace.json: every rank's compute and communication spans, for "
+                     "chrome://tracing or Perfetto (several spans per micro-batch and rank)");
+  auto* traces = simulate->add_flag_callback(
+      "--traces", [args] { args->comm_csv = args->timeline = true; }, "with --out, write comm.csv and trace.json");
+  traces->excludes(simulate->get_option("--comm-csv"))->excludes(simulate->get_option("--timeline"));
+  simulate->add_flag("--no-comm-csv", args->no_comm_csv, "(no effect: comm.csv is written only with --comm-csv)")
+      ->group("");
   simulate->add_flag("--event-costs", args->event_costs,
                      "with events: also measure what each event (each trace file) costs, the wall time with every "
                      "event minus that without it (one more run per event, and one on a quiet network)");

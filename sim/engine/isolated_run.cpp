@@ -10,15 +10,12 @@ namespace hulk {
 
 namespace {
 
-/** simulate() in a child; with out_dir its comm.csv and trace.json are streamed there, and (write_result)
- *  result.json written. */
+/** simulate() in a child; with out_dir the traces that `opts` records (comm.csv: record_events, trace.json:
+ *  record_spans) are streamed there, and (write_result) result.json written. */
 nlohmann::json run_child(const Scenario& scenario, const Placement& placement, SimOptions opts,
                          const std::string& out_dir, bool write_result) {
   return run_in_child([&]() {
-    if (!out_dir.empty()) {
-      opts.record_events = opts.record_spans = true;
-      opts.trace_dir = out_dir;  // comm.csv and trace.json streamed by the simulator, in bounded memory
-    }
+    if (!out_dir.empty()) opts.trace_dir = out_dir;  // streamed by the simulator, in bounded memory
     const SimResult result = simulate(scenario, placement, opts);
     const nlohmann::json j = result_to_json(scenario, result);
     if (write_result && !out_dir.empty()) write_file_atomic(out_dir + "/result.json", j.dump(2) + "\n");

@@ -11,8 +11,10 @@
 
 namespace hulk {
 
-/** @brief Runs simulate() in a child. If out_dir is non-empty the child also writes result.json, comm.csv and
- *  trace.json there (atomically). Returns result_to_json() of the run.
+/** @brief Runs simulate() in a child. If out_dir is non-empty the child also writes result.json there, and the
+ *  traces the options record (comm.csv if record_events, trace.json if record_spans), each atomically. A DiLoCo job
+ *  is simulated as its inner iteration and its outer all-reduce, combined into the outer round (sync_result.hpp);
+ *  a scenario with events (and options.apply_events) as simulate_with_events(). Returns the run's result.json.
  *  @throws InputError as simulate() does (re-thrown from the child). */
 nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& placement, const SimOptions& options,
                                  const std::string& out_dir = "");

@@ -25,7 +25,7 @@ v=$("$hulk" validate "$quiet" 2>&1)
 # simulate --out: the failure of west-0 at 6.5 s cuts the run into two attempts; iteration 3 is redone (the last
 # checkpoint holds 2 iterations).
 run="$tmp/run"
-"$hulk" simulate "$scen" --out "$run" >"$tmp/sim.out" 2>"$tmp/sim.err" || { fail "simulate --out failed"; cat "$tmp/sim.err"; }
+"$hulk" simulate "$scen" --out "$run" --traces >"$tmp/sim.out" 2>"$tmp/sim.err" || { fail "simulate --out failed"; cat "$tmp/sim.err"; }
 py "$run/result.json" '
 e = d["events"]
 assert len(e["attempts"]) == 2, e["attempts"]
@@ -67,7 +67,7 @@ grep -q "1 restart(s), 1 iteration(s) redone" "$tmp/sim.out" && ok "the summary 
   { fail "summary: no restart line"; cat "$tmp/sim.out"; }
 
 # Determinism: a second run, byte for byte.
-"$hulk" simulate "$scen" --out "$tmp/run2" >/dev/null 2>&1 || fail "the second simulate failed"
+"$hulk" simulate "$scen" --out "$tmp/run2" --traces >/dev/null 2>&1 || fail "the second simulate failed"
 for f in result.json iterations.csv trace.json attempt-2/trace.json; do
   cmp -s "$run/$f" "$tmp/run2/$f" && ok "two runs: the same $f" || fail "two runs: $f differs"
 done

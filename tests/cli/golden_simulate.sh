@@ -46,7 +46,7 @@ run simulate-tiny simulate "$tiny/tiny.yaml"
 run simulate-tiny simulate "$tiny/tiny.yaml" --placement round-robin
 run simulate-tiny simulate "$tiny/tiny.yaml" --placement greedy
 run simulate-tiny simulate "$tiny/tiny.yaml" --placement round-robin --set wan.default.latency=5ms
-run simulate-tiny simulate "$tiny/tiny.yaml" --placement greedy --out "$tmp/run" --no-comm-csv
+run simulate-tiny simulate "$tiny/tiny.yaml" --placement greedy --out "$tmp/run"
 run simulate-tiny simulate "$tiny/tiny.yaml" --placement gredy
 compare_golden simulate-tiny
 [ -s "$tmp/run/result.json" ] || fail "simulate --out wrote no result.json"

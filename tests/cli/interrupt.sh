@@ -53,7 +53,7 @@ medium="$source_dir/scenarios/examples/hulk-47.yaml"
 long=(--set job.iterations=10)
 for signal in INT TERM; do
   sim_out="$tmp/sim-$signal"
-  setsid "$hulk" simulate "$medium" "${long[@]}" --placement round-robin --out "$sim_out" >/dev/null 2>"$tmp/sim.err" &
+  setsid "$hulk" simulate "$medium" "${long[@]}" --placement round-robin --out "$sim_out" --traces >/dev/null 2>"$tmp/sim.err" &
   pid=$!
   child=""
   for _ in $(seq 1 300); do  # until the simulating child exists (up to 30 s)

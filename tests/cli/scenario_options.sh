@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The per-scenario options of simulate, place and compare: `--set KEY=VALUE` (map values with commas included),
-# `--quiet` and each data warning once per command, `simulate --no-comm-csv`.
+# `--quiet` and each data warning once per command, simulate's trace options (--comm-csv, --timeline, --traces).
 # Usage: scenario_options.sh HULK_BINARY TESTS_DIR SOURCE_DIR
 set -u
 hulk="$(readlink -f "$1")" tests="$(readlink -f "$2")" src="$(readlink -f "$3")"
@@ -40,16 +40,20 @@ done
 "$hulk" place "$tiny" --set wan.defualt.bandwidth=1Gbps >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "did you mean 'default'" "$tmp/err" || fail "a misspelt --set key: $(cat "$tmp/err")"
 
-# --no-comm-csv: result.json and trace.json, no comm.csv (and a stale one is removed), the same iteration time.
-"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/full" >/dev/null 2>&1 || fail "simulate --out failed"
+# Traces are opt-in: --out alone writes result.json; --comm-csv, --timeline and --traces add their files (a stale
+# comm.csv of an earlier run is removed); the iteration time is the same whatever is written.
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/full" --traces >/dev/null 2>&1 || fail "simulate --traces failed"
 mkdir -p "$tmp/lean" && echo stale >"$tmp/lean/comm.csv"
-"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/lean" --no-comm-csv >/dev/null 2>&1 || fail "--no-comm-csv failed"
-for f in result.json trace.json comm.csv; do [ -s "$tmp/full/$f" ] || fail "simulate --out wrote no $f"; done
-for f in result.json trace.json; do [ -s "$tmp/lean/$f" ] || fail "--no-comm-csv wrote no $f"; done
-[ -e "$tmp/lean/comm.csv" ] && fail "--no-comm-csv left a comm.csv"
-[ "$(iter "$tmp/full/result.json")" = "$(iter "$tmp/lean/result.json")" ] || fail "--no-comm-csv changed the iteration time"
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/lean" --timeline >/dev/null 2>&1 || fail "--timeline failed"
+for f in result.json trace.json comm.csv; do [ -s "$tmp/full/$f" ] || fail "simulate --traces wrote no $f"; done
+for f in result.json trace.json; do [ -s "$tmp/lean/$f" ] || fail "--timeline wrote no $f"; done
+[ -e "$tmp/lean/comm.csv" ] && fail "--timeline left a comm.csv"
+[ "$(iter "$tmp/full/result.json")" = "$(iter "$tmp/lean/result.json")" ] || fail "the traces changed the iteration time"
 python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["traceEvents"]) > 10' "$tmp/lean/trace.json" \
-  || fail "--no-comm-csv: trace.json has no spans"
+  || fail "--timeline: trace.json has no spans"
+"$hulk" simulate "$tiny" --placement round-robin --out "$tmp/bare" >/dev/null 2>&1 || fail "simulate --out failed"
+[ -s "$tmp/bare/result.json" ] && [ ! -e "$tmp/bare/comm.csv" ] && [ ! -e "$tmp/bare/trace.json" ] \
+  || fail "simulate --out without a trace option wrote more (or less) than result.json"
 # An earlier run's outputs that this run does not write (iterations.csv, attempt-N/) are removed, other files kept.
 mkdir -p "$tmp/lean/attempt-2" && echo stale >"$tmp/lean/iterations.csv" && echo stale >"$tmp/lean/attempt-2/result.json"
 echo mine >"$tmp/lean/notes.txt"
@@ -57,8 +61,10 @@ echo mine >"$tmp/lean/notes.txt"
 [ -e "$tmp/lean/iterations.csv" ] || [ -e "$tmp/lean/attempt-2" ] && fail "an earlier run's iterations.csv or attempt-2/ left beside the new result"
 grep -q "removed the outputs of an earlier run" "$tmp/err" || fail "removing an earlier run's outputs was not said"
 [ -s "$tmp/lean/notes.txt" ] || fail "a file simulate does not write was removed"
-"$hulk" simulate "$tiny" --no-comm-csv >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q -- "--no-comm-csv" "$tmp/err" || fail "--no-comm-csv without --out is not refused"
+for flag in --comm-csv --timeline --traces; do
+  "$hulk" simulate "$tiny" $flag >/dev/null 2>"$tmp/err"
+  [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$flag without --out is not refused in one line: $(cat "$tmp/err")"
+done
 
 # Data warnings (the Hulk importer's, on the paper's 47 servers): each once per command, none with --quiet.
 hulk47="$src/scenarios/examples/hulk-47.yaml"
@@ -76,7 +82,7 @@ done
 # Names with a comma or a quote (scenario, region, so its hosts) are quoted in every CSV: each row keeps its fields.
 mkdir -p "$tmp/odd"
 sed -e 's/^name: tiny/name: "ti,ny \\"odd\\""/' -e 's/- name: east/- name: "ea,st"/' "$tiny" >"$tmp/odd/odd.yaml"
-"$hulk" simulate "$tmp/odd/odd.yaml" --placement greedy --out "$tmp/odd-sim" >/dev/null 2>&1 || fail "simulate of odd names failed"
+"$hulk" simulate "$tmp/odd/odd.yaml" --placement greedy --out "$tmp/odd-sim" --comm-csv >/dev/null 2>&1 || fail "simulate of odd names failed"
 "$hulk" reproduce "$tmp/odd" --methods greedy --out "$tmp/odd-rep" --no-plots --quiet >/dev/null 2>&1 ||
   fail "reproduce of odd names failed"
 for f in "$tmp/odd-sim/comm.csv" "$tmp/odd-rep/reproduce.csv"; do

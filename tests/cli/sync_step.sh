@@ -6,8 +6,8 @@ hulk="$1"
 tests="$2"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$hulk" simulate "$tests/data/tiny/tiny.yaml" --out "$tmp/plain" -q >/dev/null || { echo "FAIL: plain run"; exit 1; }
-"$hulk" simulate "$tests/data/tiny/tiny.yaml" --set job.sync.algorithm=step --out "$tmp/step" -q >/dev/null ||
+"$hulk" simulate "$tests/data/tiny/tiny.yaml" --out "$tmp/plain" --traces -q >/dev/null || { echo "FAIL: plain run"; exit 1; }
+"$hulk" simulate "$tests/data/tiny/tiny.yaml" --set job.sync.algorithm=step --out "$tmp/step" --traces -q >/dev/null ||
   { echo "FAIL: run with sync.algorithm=step"; exit 1; }
 for f in result.json comm.csv trace.json; do
   cmp -s "$tmp/plain/$f" "$tmp/step/$f" || { echo "FAIL: $f differs with sync.algorithm=step"; exit 1; }
