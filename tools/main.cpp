@@ -1,5 +1,5 @@
 // The hulk command-line program. Every user mistake surfaces as hulk::InputError and becomes exactly one line on
-// stderr and exit code 2 (DESIGN.md, conventions 4); internal failures exit 1; an interrupt (SIGINT, SIGTERM)
+// stderr and exit code 2 (docs/design.md); internal failures exit 1; an interrupt (SIGINT, SIGTERM)
 // becomes one line "interrupted" and exit code 130, as a shell reports a Ctrl-C.
 #include <cerrno>
 #include <cstdio>

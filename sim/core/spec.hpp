@@ -83,7 +83,7 @@ struct PlatformSpec {
   }
 };
 
-/** @brief SimGrid network-model settings (DESIGN.md: analytic defaults). */
+/** @brief SimGrid network-model settings (docs/model.md: analytic defaults). */
 struct NetworkSpec {
   std::string model = "CM02";  ///< SimGrid network/model
   double tcp_window_bytes = 0; ///< network/TCP-gamma; 0 = no window cap

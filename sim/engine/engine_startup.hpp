@@ -1,6 +1,6 @@
 #pragma once
 /** @file engine_startup.hpp
- *  @brief The one place that creates and configures SimGrid's engine (DESIGN.md "SimGrid facts": analytic network
+ *  @brief The one place that creates and configures SimGrid's engine (docs/model.md "The platform": analytic network
  *  model, no TCP window, no cross-traffic, small actor stacks, set before any platform exists). */
 #include <memory>
 

@@ -98,7 +98,7 @@ nlohmann::json self_routes(const SimgridXmlOptions& options, sg4::Engine& engine
 
 nlohmann::json describe_in_child(const SimgridXmlOptions& options) {
   const std::string& file = options.file;
-  // Same analytic defaults as the simulator (DESIGN.md) so latencies are reported as written in the file.
+  // Same analytic defaults as the simulator (docs/model.md) so latencies are reported as written in the file.
   const std::unique_ptr<sg4::Engine> engine_owner = start_engine(NetworkSpec{}, EngineLog::critical);
   sg4::Engine& engine = *engine_owner;
   std::vector<sg4::Host*> created;

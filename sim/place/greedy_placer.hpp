@@ -1,6 +1,6 @@
 #pragma once
 /** @file greedy_placer.hpp
- *  @brief Topology-aware greedy placement: the baseline a competent engineer would write (DESIGN.md "Placement").
+ *  @brief Topology-aware greedy placement: the baseline a competent engineer would write (docs/placement.md).
  *
  *  Rules (the unit of placement is a TP group: the tp ranks of one (stage, dp replica)):
  *  1. TP inside one host: a TP group goes to a single host with >= tp free GPUs that fit the stage's memory

@@ -34,7 +34,7 @@ class Placer {
  *  several jobs it gets the whole scenario and Placement and returns the cluster objective (weighted mean). */
 using TimeOracle = std::function<double(const Scenario&, const Placement&)>;
 
-/** @brief round-robin (DESIGN.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. Several
+/** @brief round-robin (docs/placement.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. Several
  *  jobs: consecutive GPUs per job, round-robin inside each share (round_robin_jobs_placement). */
 Placement round_robin_placement(const Scenario& scenario);
 

@@ -30,7 +30,7 @@ JobCost compute_job_cost(const JobSpec& job) {
   cost.tp_allreduce_bytes = b * s * h * elem;
   // Scatter/gather optimisation (Narayanan 2021, sec. 4.1): each TP rank sends 1/t of the activation.
   cost.pp_message_bytes = b * s * h * elem / t;
-  // Weights + grads + optimizer state per parameter (DESIGN.md; Rajbhandari et al. 2020, ZeRO, counts the same
+  // Weights + grads + optimizer state per parameter (docs/model.md; Rajbhandari et al. 2020, ZeRO, counts the same
   // parts for mixed-precision Adam; the Megatron Core distributed-optimizer guide lists the same 18 and 16 bytes
   // for its non-distributed optimizer):
   //   mixed precision (fp16/bf16): 2 (fp16 weights) + 4 (fp32 gradient buffer, Megatron's main_grad) + 4 (fp32
