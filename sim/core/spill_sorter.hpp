@@ -4,7 +4,7 @@
  *  sorted and written to an anonymous temporary file (a sorted run), and for_each() merges the runs in order.
  *
  *  Why: a large simulation records tens of millions of messages; keeping them all in memory until the end to sort
- *  them for comm.csv took gigabytes (issue 10). The order of the merged stream is exactly the order std::sort
+ *  them for comm.csv takes gigabytes. The order of the merged stream is exactly the order std::sort
  *  with the same comparator gives the whole set (records equal under the comparator may come in another order,
  *  as with std::sort itself), so the files rendered from it keep their bytes. */
 #include <algorithm>

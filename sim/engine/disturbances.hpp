@@ -1,6 +1,6 @@
 #pragma once
 /** @file disturbances.hpp
- *  @brief Scenario events during one SimGrid run (issue 12): link bandwidth and latency changes, links down,
+ *  @brief Scenario events during one SimGrid run: link bandwidth and latency changes, links down,
  *  straggling hosts (sim/topology/event_timeline.hpp gives the change points), and the stop at a host failure. */
 #include <limits>
 #include <map>

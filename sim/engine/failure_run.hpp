@@ -1,6 +1,6 @@
 #pragma once
 /** @file failure_run.hpp
- *  @brief A run under the scenario's events (issue 12), host failures included: the run is cut into attempts, each
+ *  @brief A run under the scenario's events, host failures included: the run is cut into attempts, each
  *  one SimGrid run in its own child process. An attempt runs from a (re)start until the job's last iteration or the
  *  first failure of a host it uses; the job then restarts from its last checkpoint written before the failure
  *  (JobSpec::checkpoint; none: from iteration 0) on spare GPUs if the platform has enough idle ones, else on the

@@ -2,7 +2,7 @@
 /** @file private_ring.hpp
  *  @brief Tensor-parallel ring all-reduces on a link private to the group, computed without SimGrid messages.
  *
- *  Why: tensor-parallel ring steps inside a host are nearly all of a large run's messages (issue 10), and SimGrid's
+ *  Why: tensor-parallel ring steps inside a host are nearly all of a large run's messages, and SimGrid's
  *  cost grows with the number of concurrent communications. When a TP group sits on one host and nothing can make
  *  that host's intra-host link a bottleneck (see private_ring_groups), every ring step is a transfer at the GPU
  *  port's rate whatever else happens, so the per-message ring (collectives.cpp) is a pure function of the members'

@@ -310,8 +310,7 @@ void RankActor::operator()() {
     job.barrier->wait();
     const double t1 = now();
     // Waiting for the job's slowest rank: a pipeline's drain when there is one; without a pipeline (pp 1) for the
-    // other replicas' all-reduces to end (a tree's root ends last), which is DP time. An outside probe saw a pp 1
-    // job with a tree all-reduce report a 0.10 s "bubble".
+    // other replicas' all-reduces to end (a tree's root ends last), which is DP time, not a bubble.
     (p > 1 ? ledger.bubble_s : ledger.dp_s) += t1 - t0;
     span("iteration barrier", p > 1 ? "bubble" : "dp", t0, t1);
     if (local_ == 0) job.iteration_end_s.push_back(t1);

@@ -4,7 +4,7 @@
  *  by integer key), typed messages sent as std::unique_ptr, receives pre-posted so that a transfer starts as soon
  *  as its sender posts it (NCCL/MPI eager semantics), and per-rank accounting of bytes, messages and events.
  *
- *  Connections (issue 9, measured: without them a 1 Gbps pipeline came out 81% slow): messages of one kind from
+ *  Connections (without them queued messages all arrive together and slow links look far too slow): messages of one kind from
  *  one rank to one peer go in order over NetworkSpec::channels_per_peer channels, as over one NCCL channel or one
  *  TCP connection. A message starts transmitting when a channel is free, i.e. when an earlier message has LEFT
  *  the sender; under CM02 SimGrid's links carry no latency (sg_build_platform) and the receiver adds the route

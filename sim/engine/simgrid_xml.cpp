@@ -232,8 +232,8 @@ bool has_vivaldi_zone(const std::string& file) {
 }
 
 /** Hosts the file's <cluster radical="..."> elements declare (the sum of their radicals' counts, "0-99,200,300-309";
- *  at most kMaxCounted). SimGrid expands a radical before hulk can count the hosts: an outside probe's "0-99999999"
- *  grew by 150 MB/s for minutes instead of the host-count error. A radical that does not parse is left to SimGrid. */
+ *  at most kMaxCounted). SimGrid expands a radical before hulk can count the hosts, so a radical such as "0-99999999"
+ *  would grow memory for minutes before the host-count error. A radical that does not parse is left to SimGrid. */
 long long cluster_radical_hosts(const std::string& file) {
   constexpr long long kMaxCounted = 1'000'000'000'000'000LL;  // no overflow
   const std::string text = file_text(file);

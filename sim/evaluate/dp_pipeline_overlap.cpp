@@ -73,8 +73,8 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   if (static_cast<int>(slot.size()) != network_->links()) slot.assign(network_->links(), -1);
   for (int s = 0; s < P; ++s) {
     dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
-    // The tp groups' all-reduces run at once: a phase's flows are those of every group (until 2026-12-05 each
-    // group's phases were counted apart, the largest kept: a link that eight groups' rings crossed counted one).
+    // The tp groups' all-reduces run at once: a phase's flows are those of every group (a link that eight groups'
+    // rings cross carries eight flows, not the largest group's one).
     for (int phase = 0; phase < 2; ++phase) {
       dp_hops_.clear();
       for (int t = 0; t < T; ++t) dp_phase_hops(host_of_rank, s, t, phase);

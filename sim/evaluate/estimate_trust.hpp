@@ -13,9 +13,8 @@ namespace hulk {
  *  the evaluator's <= 64-GPU checks, tests/sim/test_evaluator_accuracy.cpp). */
 constexpr int kLargeJobRanks = 64;
 /** @brief Estimated speedup over the reference a placement of a large job needs (0.10 = 10% faster): the 90th
- *  percentile |error| on greedy's and searched placements of 128-256 GPUs (ctest LargerClusters, design seeds:
- *  7.0%), rounded up. It was 25% until 2026-12 (that percentile was 23% before the replicas' pipelines were
- *  simulated together). */
+ *  percentile |error| on greedy's and searched placements of 128-256 GPUs (ctest LargerClusters), with a
+ *  margin, rounded up. */
 constexpr double kLargeJobMargin = 0.10;
 
 /** @brief True if a placement estimated at `estimate_s` should replace a reference estimated at `reference_s` on
@@ -26,9 +25,8 @@ inline bool trusted_gain(double estimate_s, double reference_s, int ranks) {
 
 /** @brief False where the evaluator's estimates were never checked against SimGrid and are known to go astray:
  *  with network.crosstraffic (acknowledgements loading the reverse links, which the evaluator does not model) or a
- *  TCP window with more than one channel per peer. A probe of 295 random clusters (2026-12-05) found the gnn, which
- *  trusts the estimates, up to 1.57x slower than greedy on 9 of them, all such, with the estimate of its placement
- *  10-62% under SimGrid's time; its callers let SimGrid decide there. */
+ *  TCP window with more than one channel per peer. There the estimate of an optimised placement can be far under
+ *  SimGrid's time, so a placer that trusts it can end slower than greedy; its callers let SimGrid decide there. */
 bool estimates_checked(const Scenario& scenario);
 
 /** @brief Tensor-parallel groups (the tp ranks of one stage and replica, of every job) whose GPUs lie in more than
@@ -41,9 +39,8 @@ int tp_groups_across_regions_of_hosts(const Scenario& scenario, const std::vecto
 /** @brief True if `candidate` (estimated candidate_s) should replace `reference` (estimated reference_s) on a
  *  scenario of `ranks` ranks: trusted_gain, and above kLargeJobRanks no more TP groups across regions than the
  *  reference. Why: the evaluator's error at that size (kLargeJobMargin) was measured on placements whose TP groups
- *  stay in a region, as greedy's and the searched ones do; with a TP ring over the WAN it reached 25% (scratch
- *  swaps of two ranks across regions on the `larger` clusters of seed 20261229), and the gnn's annealing, which
- *  no SimGrid run checks, took such a placement estimated 22% faster than greedy's and 17% slower in SimGrid. */
+ *  stay in a region, as greedy's and the searched ones do; with a TP ring over the WAN it can be several times
+ *  larger, and an annealing that no SimGrid run checks would take such a placement on an estimate that is wrong. */
 bool trusted_replacement(const Scenario& scenario, const Placement& candidate, double candidate_s,
                          const Placement& reference, double reference_s);
 

@@ -52,14 +52,11 @@
  *     boundary's tp transfers for every hand-off) with the p2p mode, in-order connections and latency placement
  *     above; messages in flight share the links of their routes by processor sharing, each counting its tp flows on
  *     them; under a TCP window a window-bound message keeps its capped rate while its links' fair share stays above
- *     it (PipelineLinks::headroom_*: until 2026-12-05 such messages shared as if uncapped, +70% on GPT-3 XL pp 8
- *     behind a 4 MB window). Replicas whose hand-offs share a link (directly or through others) are simulated
+ *     it (PipelineLinks::headroom_*; sharing as if uncapped is far too slow behind a 4 MB window). Replicas whose hand-offs share a link (directly or through others) are simulated
  *     together, so replicas that drift apart share only when their messages overlap; the others alone; equal
- *     replicas on the same links as one, its flows counted once per replica (the same result). Before this (until
- *     2026-12), every replica's hand-off counted all dp*tp transfers of its boundary as simultaneous: 16-20%
- *     pessimistic on 1F1B jobs of 128-256 GPUs, and blind to other replicas' hand-offs of other boundaries on the
- *     same link (up to 21% optimistic on searched placements). Groups above kJointReplicas keep that lockstep
- *     sharing.
+ *     replicas on the same links as one, its flows counted once per replica (the same result). Groups above
+ *     kJointReplicas count every replica's hand-off of a boundary as simultaneous (lockstep sharing: pessimistic
+ *     on large 1F1B jobs, blind to other replicas' hand-offs of other boundaries on the same link).
  *  7. DP during the pipeline: a stage's DP all-reduce starts at its own end, while other stages may still be in
  *     their pipeline. When that happens the pipeline is computed again (once) with every earlier-ending stage's DP
  *     flows as background load on each PP boundary's hand-off links (each phase's flows per link, weighted by the

@@ -215,10 +215,9 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
   // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
-  // Trees up to 1,024 transfers (256 until 2026-12-04): above 256 the per-stage fallback, whose later transfers
-  // ignore the ones still in flight, put greedy's placement of tree jobs of 16-64 replicas 66-79% under SimGrid and
-  // so chose placements SimGrid ran 1.5-2.4x slower (the platform of ctest -R TreeAllReduces, a scratch comparison
-  // of the two bounds); here they are within 1%, at 0.3-3 ms an evaluation instead of 0.1-0.2 ms.
+  // Trees up to 1,024 transfers: the per-stage fallback, whose later transfers ignore the ones still in flight, is
+  // far too optimistic on tree jobs of 16-64 replicas and makes the placers choose placements SimGrid runs much
+  // slower (EvaluatorAccuracy.TreeAllReducesOfManyReplicasAcrossRegions bounds the error at this size).
   if (!dp_fluid_applies()) return false;
   const std::string& algo = scenario_.job.collective;
   TransferFluid& fl = fluid_;

@@ -1,6 +1,6 @@
 #pragma once
 /** @file robust_evaluator.hpp
- *  @brief The robust objective (issue 12): the mean estimated iteration time of a placement over network states
+ *  @brief The robust objective: the mean estimated iteration time of a placement over network states
  *  drawn from the scenario's `robust:` distribution (RobustSpec: each WAN region pair degraded to a fraction of its
  *  bandwidth with a probability, independently). A placement that is best on a quiet network can be worst when
  *  one of the pairs it leans on is slow; this objective prices that in. */

@@ -52,10 +52,7 @@ std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluato
   std::vector<Placement> out =
       greedy_on_shortest_prefix(scenario, order, [&](int h) { return hosts[h].gpus; });
   // Counting only the GPUs of whole TP groups per host too: a fast host smaller than a TP group makes greedy split
-  // groups over hosts (design seed 20261225, wan-host: on a dp 2 x tp 2 x pp 13 cluster the plain prefix was 164.2 s
-  // by the evaluator, the whole-group one 54.49 s against greedy's 58.7 s, and the gnn's annealing from it ended at
-  // 25.48 s in SimGrid instead of 46.22 s; on a tp 8 cluster the plain prefix split every group over 4-GPU hosts,
-  // 175.2 s, and the whole-group one, 2.79 s, still lost to greedy's 1.85 s).
+  // groups over hosts, and TP rings across hosts are far slower than the hosts' speed can repay.
   const int tp = std::max(1, scenario.job.par.tp);
   std::vector<int> whole_groups;
   for (int h : order)

@@ -1,7 +1,7 @@
 #pragma once
 /** @file alternative_starts.hpp
  *  @brief Placements of one job built another way than greedy's, for the short annealing runs (the gnn method's and
- *  the search's extra run) to start from when one is faster than greedy's answer (issue 14).
+ *  the search's extra run) to start from when one is faster than greedy's answer.
  *
  *  Two constructions, each aimed at a valley that local moves reach only through many slower steps:
  *  - DP clusters (dp_clusters.hpp): each stage's data-parallel group in one cluster of well-connected regions;
@@ -9,9 +9,8 @@
  *    job's ranks and fit its stages' memory (hosts by GPU speed, then size). A pipeline runs at its slowest stage's
  *    pace, so a job that leaves spare GPUs may be faster on fast GPUs alone; greedy fills its chain of regions with
  *    whatever GPUs they have. Moving one stage off a slow GPU gains nothing while another stage stays on one, which
- *    is why the annealing rarely finds it. Found on the design seed 20261222: a wan-host cluster (dp 1 x tp 2 x pp 16,
- *    32 of 62 GPUs) where greedy put half the stages on two P40 hosts, 42.6 s by the evaluator; greedy on the four
- *    fastest hosts 16.9 s, the search 16.8 s. */
+ *    is why the annealing rarely finds it (e.g. a pipeline of 16 stages with half of them on two slow hosts, where
+ *    greedy on the four fastest hosts is 2.5x faster). */
 #include <limits>
 #include <string>
 #include <vector>

@@ -65,9 +65,9 @@ class ClusterBuilder {
     // kBestConnected looks one stage ahead: the first stage's cluster is each of the clusters grown from one of its
     // regions, the other stages then take the best-connected cluster left; the construction whose slowest cluster
     // link is the cheapest wins (the first on ties). Why: the stages' gradient all-reduces run side by side and the
-    // slowest ends the iteration, so the best pair for the first stage may leave the next only a slow one. On a
-    // wan-host cluster of the design seed 20261233 (dp 2 x tp 8 x pp 2) the first stage took a 6.6 Gbit/s pair and
-    // left the second 1.2 Gbit/s; its pairs of 5.4 and 6.9 Gbit/s, the search's answer, ran 4x faster.
+    // slowest ends the iteration, so the best pair for the first stage may leave the next only a slow one (a first
+    // stage on a 6.6 Gbit/s pair leaving the second 1.2 Gbit/s runs far slower than pairs of 5.4 and 6.9 Gbit/s;
+    // DpClusters.TheFirstStageLeavesTheNextAFastPair).
     std::vector<int> best;
     double best_cost = std::numeric_limits<double>::infinity();
     for (const std::vector<int>& first : grown_clusters(stages.front())) {

@@ -1,14 +1,14 @@
 #pragma once
 /** @file dp_clusters.hpp
  *  @brief Placements that keep each pipeline stage's data-parallel group in one cluster of well-connected regions
- *  (issue 14).
+ *  
  *
  *  When the gradient all-reduce dominates (many replicas, large stages, slow WAN), what decides the iteration time
  *  is which regions each stage's DP group spans. Greedy fills the regions along a pipeline chain, so once no region
  *  holds a whole stage, its DP group spills into the chain's next region, however slow the pair; and local moves
- *  (swapping ranks or TP groups) reach another grouping only through many slower steps. On three clusters of the
- *  `larger` family (seeds 20261210, 20261215, 20261217) the search was 2.4-3.7x faster than greedy by regrouping
- *  stages over better-connected regions, where the gnn method's short annealing gained little.
+ *  (swapping ranks or TP groups) reach another grouping only through many slower steps: on such clusters the search
+ *  can be several times faster than greedy by regrouping stages over better-connected regions, where a short
+ *  annealing gains little.
  *
  *  Construction, one stage at a time (stages by decreasing peak memory, as greedy's memory safety net):
  *  - the stage's first region: the one whose free GPUs that fit the stage are the fewest that still hold its

@@ -74,8 +74,8 @@ Placement greedy_jobs_first_fit(const Scenario& scenario, std::vector<int>* orde
 
 /** @brief Round-robin's placement of the jobs (round_robin_placement) if it is valid (memory included) and the jobs'
  *  objective by `ev` finds it strictly faster than objective_s; else nullopt. Greedy for several jobs keeps it as a
- *  candidate, as the one-job greedy does (greedy_placer.hpp): an outside probe found first-fit greedy 1.81x slower
- *  than round-robin in SimGrid on a cluster of mixed hosts where each job's compact share was behind slow WAN links. */
+ *  candidate, as the one-job greedy does (greedy_placer.hpp): on a cluster of mixed hosts where each job's compact
+ *  share is behind slow WAN links, first-fit greedy can be slower than round-robin. */
 std::optional<Placement> faster_round_robin_jobs(const Scenario& scenario, const JobsEvaluator& ev,
                                                  double objective_s);
 

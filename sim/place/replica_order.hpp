@@ -1,12 +1,11 @@
 #pragma once
 /** @file replica_order.hpp
- *  @brief Re-ordering a job's data-parallel replicas over the same GPUs: the DP rings' order (issue 14).
+ *  @brief Re-ordering a job's data-parallel replicas over the same GPUs: the DP rings' order.
  *
  *  A stage's DP all-reduce runs as a ring over the replicas in index order (replica d sends to d + 1, the last to
  *  the first), for each tensor-parallel rank at once. When the replicas sit in several regions, that order decides
- *  which WAN links the ring crosses and how many of its hops share a link: on a wan-host cluster of the held-out
- *  seed 20261233 (dp 14 x tp 4 over 8 regions) greedy's order gave 718.6 s and the same GPUs in another replica order
- *  84.6 s in SimGrid (the search: 84.3 s), the gnn method 387.8 s. Local moves (the annealing's) change one GPU or
+ *  which WAN links the ring crosses and how many of its hops share a link: with many replicas over several regions,
+ *  the same GPUs in another replica order can be several times faster. Local moves (the annealing's) change one GPU or
  *  host at a time and rarely reach it: a better ring moves whole replicas.
  *
  *  Re-indexing whole replicas keeps every pipeline on its GPUs (hand-offs, memory and every host's load unchanged)

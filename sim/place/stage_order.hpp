@@ -1,6 +1,6 @@
 #pragma once
 /** @file stage_order.hpp
- *  @brief Reordering a placement's pipeline stages over the same GPU blocks (issue 14).
+ *  @brief Reordering a placement's pipeline stages over the same GPU blocks.
  *
  *  A placement gives pipeline stage s a block of dp x tp GPUs. Across regions, the order in which those blocks are
  *  chained matters as much as the blocks themselves: the same hosts visited in another order can avoid a slow WAN

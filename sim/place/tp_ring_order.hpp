@@ -1,12 +1,11 @@
 #pragma once
 /** @file tp_ring_order.hpp
- *  @brief Re-chaining each tensor-parallel group's ring over the same GPUs (issue 14).
+ *  @brief Re-chaining each tensor-parallel group's ring over the same GPUs.
  *
  *  A TP group all-reduces as a ring in rank order (member t sends to member t + 1). When a group spans several
  *  hosts, the ring crosses a host boundary at every change of host along that order, and across regions the order
- *  decides which WAN links it crosses: on a design-seed cluster (seed 20261208, `in-family` cluster 5: an 11-stage
- *  job whose first stage's group spans three regions) greedy's order 4, 4, 6, 7 crossed the slow pair 6-7, the
- *  search's 4, 7, 4, 6 avoids it: 1,849 s against 244 s in SimGrid, and nothing else differed. The
+ *  decides which WAN links it crosses: a group over regions 4, 4, 6, 7 in that order crosses the slow pair 6-7,
+ *  the order 4, 7, 4, 6 avoids it, with nothing else changed (TpRingOrder tests). The
  *  decoder's role counts (gnn/decode.hpp) cannot express it: they say how many GPUs of a stage a host holds, not
  *  the order of a group's members.
  *

@@ -1,6 +1,6 @@
 #pragma once
 /** @file sync_result.hpp
- *  @brief The outer round of a DiLoCo job (JobSpec::sync, issue 15) from its two simulations: one of its inner
+ *  @brief The outer round of a DiLoCo job (JobSpec::sync) from its two simulations: one of its inner
  *  iterations (each island's DP among its own replicas) and one outer all-reduce alone.
  *
  *  round = H t_inner + t_outer without overlap; with overlap: outer, max(H t_inner, t_outer): exact where the outer

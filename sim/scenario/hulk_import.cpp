@@ -95,7 +95,7 @@ long long to_int(const std::string& field, const std::string& file, int line, co
 double to_double(const std::string& field, const std::string& file, int line, const std::string& what) {
   const std::string t = trim(field);
   double v = 0;
-  if (!parse_plain_decimal(t, v))  // not hex ("0x10" was 16), as the scenario's YAML does not take it
+  if (!parse_plain_decimal(t, v))  // not hex ("0x10"), as the scenario's YAML does not take it
     throw InputError(file, line, "", what + " '" + t + "' is not a number (expected a plain decimal)");
   return v;
 }

@@ -1,4 +1,4 @@
-// Issue 12's keys: the `events:` list (link changes and failures, stragglers, host failures, trace files), a job's
+// The `events:` list (link changes and failures, stragglers, host failures, trace files), a job's
 // `checkpoint:` and the `robust:` distribution. Schema in scenarios/README.md ("Events").
 #include <algorithm>
 #include <cmath>
@@ -497,8 +497,8 @@ std::vector<EventSpec> parse_events(const YamlReader& r, const YAML::Node& node,
 
 void check_events_with_jobs(const Scenario& s, const YamlReader& r) {
   if (s.events.empty()) return;
-  // Measured (a probe of 1,246 runs, 2026-12-04): under LV08 and SMPI, SimGrid 3.32 reports a deadlock when a link
-  // goes down while a transfer crosses it; CM02 pauses the transfer as it should. Refused rather than crashed.
+  // Under LV08 and SMPI, SimGrid 3.32 reports a deadlock when a link goes down while a transfer crosses it; CM02
+  // pauses the transfer as it should. Refused rather than crashed.
   if (s.network.model != "CM02")
     for (const EventSpec& e : s.events)
       if (e.kind == EventSpec::Kind::link_down)

@@ -139,7 +139,7 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   out.iterations = get<int>(j, "iterations", file, key);
   out.utilisation = get<double>(j, "utilisation", file, key);
   out.check_memory = get<bool>(j, "check_memory", file, key);
-  // Keys added after the first data sets (issue 9): absent = the JobSpec defaults. A present value must be one the
+  // Optional keys (older data sets do not have them): absent = the JobSpec defaults. A present value must be one the
   // YAML loader accepts ("" for pipeline_p2p = the schedule's default).
   const auto word = [&](const char* name, std::string& value, const std::vector<std::string>& allowed) {
     if (!j.contains(name)) return;
@@ -255,7 +255,7 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
   s.network.model = get<std::string>(n, "model", file, "network");
   s.network.tcp_window_bytes = get<double>(n, "tcp_window_bytes", file, "network");
   s.network.crosstraffic = get<bool>(n, "crosstraffic", file, "network");
-  // Keys added after the first data sets (issue 9): a file written before them has the defaults.
+  // Optional keys (older data sets do not have them): absent = the defaults.
   if (n.contains("channels_per_peer")) {
     s.network.channels_per_peer = get<int>(n, "channels_per_peer", file, "network");
     if (s.network.channels_per_peer < 1 || s.network.channels_per_peer > bounds::kMaxChannelsPerPeer)

@@ -1,7 +1,7 @@
 #pragma once
 /** @file scenario_parts.hpp
  *  @brief Internal pieces of the scenario loader (scenario.cpp), split by concern: overrides on the YAML tree,
- *  the `platform:` section, job validation with line numbers, and issue 12's events, checkpoints and robust
+ *  the `platform:` section, job validation with line numbers, and the events, checkpoints and robust
  *  distribution. Not part of the public API. */
 #include <yaml-cpp/yaml.h>
 

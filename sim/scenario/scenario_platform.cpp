@@ -68,8 +68,8 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
   if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
   g.source = "inline in scenario " + r.file();
-  // A catalog name on other figures would make two GPUs of one name in every report (an outside probe's
-  // {name: V100-32GB, memory: 40GB} was taken as written): the catalog's own figures, or another name.
+  // A catalog name on other figures would make two GPUs of one name in every report ({name: V100-32GB, memory:
+  // 40GB}): the catalog's own figures, or another name.
   if (const GpuSpec* known = GpuCatalog::builtin().find(g.name);
       known && (known->fp16_flops != g.fp16_flops || known->fp32_flops != g.fp32_flops ||
                 known->memory_bytes != g.memory_bytes))
@@ -265,7 +265,7 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
       default_used = true;
     }
   // Every pair listed with both values: an override of the default (a sweep's axis) would change nothing, each
-  // row the same as the last (an outside probe ran the documented Slurm sweep so).
+  // row the same as the last.
   if (const std::string label = r.override_within("platform.wan.default");
       def && !default_used && !label.empty() && wan["pairs"] && wan["pairs"].size() > 0)
     r.fail(wan["default"], "platform.wan.default",

@@ -1,4 +1,4 @@
-// The job's `sync:` map (issue 15): DiLoCo-style outer synchronisation across islands. Schema in scenarios/README.md.
+// The job's `sync:` map: DiLoCo-style outer synchronisation across islands. Schema in scenarios/README.md.
 #include <set>
 #include <string>
 
@@ -10,7 +10,7 @@ namespace hulk::detail {
 
 namespace {
 
-/** The least top-k ratio accepted (an outside probe's topk:1e-300 was taken and reported as "topk:0.000000"). */
+/** The least top-k ratio accepted (below it a ratio such as 1e-300 sends nothing and prints as 0). */
 constexpr double kMinTopkRatio = 1e-6;
 
 /** `compression`: none | bf16 | int8 | topk:RATIO with kMinTopkRatio <= RATIO <= 1. */

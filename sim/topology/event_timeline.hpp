@@ -1,6 +1,6 @@
 #pragma once
 /** @file event_timeline.hpp
- *  @brief Scenario events (Scenario::events, issue 12) as change points of the route model's links and of the hosts'
+ *  @brief Scenario events (Scenario::events) as change points of the route model's links and of the hosts'
  *  speeds: what the engine applies during a run. Pure code (no SimGrid).
  *
  *  Rules, the same for every link and host:

@@ -1,6 +1,6 @@
 #pragma once
 /** @file islands.hpp
- *  @brief DiLoCo islands (JobSpec::sync, issue 15): which data-parallel replicas train together every step, and
+ *  @brief DiLoCo islands (JobSpec::sync): which data-parallel replicas train together every step, and
  *  which ranks all-reduce the pseudo-gradients across islands every inner_steps steps. Depends on the placement
  *  (islands: region | host are where the replicas run), so it is computed per placement.
  *
