@@ -10,7 +10,7 @@
 namespace hulk {
 
 /** @brief Jobs of more than this many ranks need kLargeJobMargin (the size above which the GNN's families leave
- *  the evaluator's <= 64-GPU checks, tests/sim/test_evaluator_accuracy.cpp). */
+ *  the evaluator's <= 64-GPU checks, tests/sim/evaluator_accuracy_test.cpp). */
 constexpr int kLargeJobRanks = 64;
 /** @brief Estimated speedup over the reference a placement of a large job needs (0.10 = 10% faster): the 90th
  *  percentile |error| on greedy's and searched placements of 128-256 GPUs (ctest LargerClusters), with a

@@ -223,7 +223,7 @@ TEST(Evaluator, RingWithoutStepBarrierPipelinesAcrossSlowHops) {
   // No step barrier, in-order connections, latency at the receiver (the engine's ring_steps): walking the 6 steps,
   // a WAN sender's every other chunk waits for the previous one to leave its connection, so the last chunk is done
   // after 3 WAN hops, 2 intra hops and one extra WAN transfer (not 6 WAN hops as a step-synchronous ring would).
-  // SimGrid gives the same (tests/sim/test_search_vs_exhaustive.cpp, tp_ring_alternating_wan).
+  // SimGrid gives the same (tests/sim/search_vs_exhaustive_test.cpp, tp_ring_alternating_wan).
   const LinkSpec wan{1.25e8, 0.03};
   Scenario s = make_scenario(make_platform({1, 1}, 2, a100(), {kNicBw, kNicLat}, wan), make_job(1, 4, 1, 1));
   Evaluator ev(s);
