@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/core/data_dir.hpp"
 #include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
@@ -31,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ReproduceArgs {
-  std::string dir = std::string(HULK_SOURCE_DIR) + "/scenarios/paper";
+  std::string dir = data_path("scenarios/paper");
   std::string out = "runs/reproduce";
   std::string methods = "round-robin,greedy,search,gnn,gnn+refine";
   MethodOptions options = cli_method_options();
@@ -61,7 +62,7 @@ std::vector<std::string> scenario_files(const std::string& dir) {
 /** "5 paper scenarios" for the bundled reproduction, "3 scenarios in DIR" for a user's folder. */
 std::string scenario_set_name(const std::string& dir, size_t count) {
   std::error_code ec;
-  const bool paper = fs::equivalent(dir, std::string(HULK_SOURCE_DIR) + "/scenarios/paper", ec);
+  const bool paper = fs::equivalent(dir, data_path("scenarios/paper"), ec);
   const std::string noun = count == 1 ? " scenario" : " scenarios";
   return std::to_string(count) + (paper ? " paper" + noun : noun + " in " + dir);
 }
@@ -143,7 +144,7 @@ void run_reproduce(const ReproduceArgs& args) {
   if (!args.no_plots) {
     // Debian's matplotlib belongs to /usr/bin/python3; a python3 earlier on PATH (pyenv, venv) may lack it.
     const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    const std::string cmd = python + " " + std::string(HULK_SOURCE_DIR) + "/tools/plot.py reproduce " + args.out +
+    const std::string cmd = python + " " + data_path("tools/plot.py") + " reproduce " + args.out +
                             "/reproduce.json --out " + args.out + " 1>&2";
     if (std::system(cmd.c_str()) != 0)
       std::cerr << "reproduce: plots skipped (python3 with matplotlib not available or plot failed)\n";

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "sim/core/data_dir.hpp"
 #include "tools/comma_list.hpp"
 #include "tools/commands.hpp"
 #include "sim/core/errors.hpp"
@@ -15,7 +16,7 @@ namespace hulk::cli {
 namespace {
 
 struct FidelityArgs {
-  std::string dir = std::string(HULK_SOURCE_DIR) + "/scenarios/validation";
+  std::string dir = data_path("scenarios/validation");
   std::string series;  // comma-separated
   bool series_given = false;  // --series absent: every series
   bool quiet = false;
@@ -32,9 +33,9 @@ void run_fidelity_command(const FidelityArgs& args) {
       args.series_given ? comma_list(args.series, "--series", "series names") : std::vector<std::string>{};
   const auto series = run_fidelity(m, only, simulate_scenario_iteration_s,
                                    args.quiet ? nullptr : &std::cerr);
-  // The header names the manifest relative to the source tree when it is inside it, so that the table is the same
+  // The header names the manifest relative to the data root (data_dir.hpp) when it is inside it, so that the table is the same
   // bytes in every checkout.
-  const fs::path source = fs::weakly_canonical(HULK_SOURCE_DIR), file = fs::weakly_canonical(manifest);
+  const fs::path source = fs::weakly_canonical(data_dir()), file = fs::weakly_canonical(manifest);
   const fs::path rel = file.lexically_relative(source);
   const bool inside = !rel.empty() && rel.native().rfind("..", 0) != 0;
   std::cout << fidelity_table(series, inside ? rel.string() : manifest) << std::flush;

@@ -1,5 +1,7 @@
 #include "sim/methods/method_registry.hpp"
 
+#include "sim/core/data_dir.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -93,7 +95,7 @@ void check_method(const std::string& method, const std::string& file, const std:
   if (!is_method_name(method)) throw InputError(file, 0, key, unknown_method_message(method));
 }
 
-std::string default_model_path() { return std::string(HULK_SOURCE_DIR) + "/models/hulk-gnn.pt"; }
+std::string default_model_path() { return data_path("models/hulk-gnn.pt"); }
 
 std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptions& options) {
   check_method(method, "", "placement");

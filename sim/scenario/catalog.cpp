@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/scenario/yaml_access.hpp"
 
@@ -10,7 +11,7 @@ namespace hulk {
 
 std::string platforms_dir() {
   if (const char* env = std::getenv("HULK_PLATFORMS_DIR"); env != nullptr && *env != '\0') return env;
-  return std::string(HULK_SOURCE_DIR) + "/platforms";
+  return data_path("platforms");
 }
 
 namespace {
