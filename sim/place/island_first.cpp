@@ -168,7 +168,7 @@ std::optional<Placement> island_first_placement(const Scenario& s, const IslandP
   // Each (group, replicas) island is placed once: candidates share most of them.
   std::map<std::pair<int, int>, std::optional<Placement>> islands;
   const auto island = [&](int g, int k) -> const std::optional<Placement>& {
-    auto [it, added] = islands.try_emplace({g, k});
+    auto [it, added] = islands.try_emplace(std::make_pair(g, k));
     if (added) {
       const GpuShare share = island_share(s, groups[g], k);
       try {
