@@ -53,7 +53,7 @@ ranks = []
 for d in range(dp):
     for s in range(PP):
         for t in range(TP):
-            i = (d % K) * TP * PP + s * TP + t  # the replica's i-th GPU of its region
+            i = (s * K + d % K) * TP + t  # the i-th GPU of its region: stage by stage, the stage's replicas in turn
             ranks.append({"rank": (s * dp + d) * TP + t, "host": f"r{d // K}-{i // G}", "slot": i % G})
 json.dump({"parallelism": {"dp": dp, "tp": TP, "pp": PP}, "ranks": sorted(ranks, key=lambda x: x["rank"])},
           open(f"{tmp}/{name}-ref.json", "w"))

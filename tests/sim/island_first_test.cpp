@@ -53,17 +53,18 @@ hulk::Scenario shape_scenario(const Shape& sh) {
   return s;
 }
 
-/** One pipeline per region (per_region of them): region r's GPUs, in host and slot order, hold replicas
- *  r*per_region.. in turn, each replica's ranks in (stage, tp) order. */
+/** One pipeline per region (per_region of them): region r holds replicas r*per_region.., its GPUs in host and slot
+ *  order taken stage by stage, each stage's replicas' TP groups in turn (a stage's DP all-reduce inside a host where
+ *  the host holds it). */
 hulk::Placement one_pipeline_per_region(const hulk::Scenario& s, const Shape& sh) {
   const hulk::ParallelPlan plan(s.job.par);
   hulk::Placement p;
   p.gpu_of_rank.resize(s.job.par.ranks());
   for (int d = 0; d < s.job.par.dp; ++d) {
-    const int region = d / sh.per_region, first = (d % sh.per_region) * sh.tp * sh.pp;
+    const int region = d / sh.per_region, k = d % sh.per_region;
     for (int st = 0; st < sh.pp; ++st)
       for (int t = 0; t < sh.tp; ++t) {
-        const int i = first + st * sh.tp + t;  // the replica's i-th GPU of its region
+        const int i = (st * sh.per_region + k) * sh.tp + t;  // the i-th GPU of its region
         p.gpu_of_rank[plan.rank_of(st, d, t)] = {region * sh.hosts + i / sh.gpus, i % sh.gpus};
       }
   }

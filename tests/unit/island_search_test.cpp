@@ -114,7 +114,7 @@ TEST(IslandSearch, HostAndGroupIslandsHoldWholeReplicas) {
 
 // A replica larger than every region: no island-first placement, a warning line, and greedy's every-step placement.
 TEST(IslandSearch, ReplicasLargerThanEveryGroupFallBackWithAWarning) {
-  Scenario s = diloco(make_scenario(make_platform({1, 1}, 2, a100()), make_job(2, 2, 2, 4), 6));
+  Scenario s = diloco(make_scenario(make_platform({1, 1, 1, 1}, 2, a100()), make_job(2, 2, 2, 4), 6));
   s.name = "fallback";
   Scenario step = s;
   step.job.sync = SyncSpec{};
