@@ -2,8 +2,8 @@
 /** @file annealing.hpp
  *  @brief The Metropolis loop shared by the one-job search (search_placer.cpp) and the several-job search
  *  (jobs_search.cpp): proposals on a copy of the current state, acceptance with a temperature falling geometrically
- *  over the budget (or, with SearchOptions::schedule_evaluations, over each span of that many evaluations, each
- *  span from the best state) from 3% to 0.001% of the start's time, the best state kept. Header-only (a template over the
+ *  over the budget (or, with SearchOptions::schedule_evaluations, over each span of that many evaluations, each span
+ *  from the best state) from 3% to 0.001% of the start's time, the best state kept. Header-only (a template over the
  *  state and the callbacks), so each search keeps its own state, moves and objective. */
 #include <algorithm>
 #include <chrono>
@@ -131,10 +131,10 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     }
     idle = 0;
     ++stats.evaluations;
-    // Metropolis acceptance, temperature falling geometrically over the budget.
-    const double frac = span > 0      ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
-                        : budget > 0    ? static_cast<double>(stats.evaluations) / budget
-                                        : 1.0;
+    // Metropolis acceptance, temperature falling geometrically over the budget (or over each span).
+    const double frac = span > 0     ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
+                        : budget > 0 ? static_cast<double>(stats.evaluations) / budget
+                                     : 1.0;
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const std::uint64_t hash = RecentObjectives::hash_of(cand.host);
     const auto kept_by = [&](double t, double u) { return u < std::exp(-(t - cur_t) / temp); };
