@@ -19,6 +19,7 @@
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/report/outputs.hpp"
 #include "tools/collective_warnings.hpp"
@@ -249,22 +250,21 @@ void register_validate_command(CLI::App& app) {
   validate->callback([validate_file, validate_sets] { run_validate(*validate_file, *validate_sets); });
 }
 
-/** --estimate needs a time the evaluator models: step-synchronous jobs on the quiet network. */
+/** --estimate needs a time the evaluators model: the quiet network. Checked before anything is placed or simulated. */
 void check_estimate_applies(const Scenario& s) {
   if (!s.events.empty())
     throw InputError(s.file, 0, "--estimate", "the evaluator estimates the quiet network; this scenario has events");
-  for (int j = 0; j < job_count(s); ++j)
-    if (job_at(s, j).sync.diloco())
-      throw InputError(s.file, 0, "--estimate",
-                       "the evaluator estimates jobs that synchronise every step; this one uses sync: diloco");
 }
 
-/** --estimate: the analytic evaluator's time of the simulated placement (with several jobs their objective), the
- *  time every placer ranks placements by, and its error against SimGrid's (estimate / SimGrid - 1). */
+/** --estimate: the analytic evaluator's time of the simulated placement (with several jobs their objective; a DiLoCo
+ *  job's time per step by sim/evaluate/sync_evaluator.hpp), the time every placer ranks placements by, and its error
+ *  against SimGrid's (estimate / SimGrid - 1). */
 void add_estimate(const Scenario& s, const Placement& placement, nlohmann::json& result) {
-  const double estimate = JobsEvaluator(s).objective_s(placement);
-  const double simulated = result.contains("iteration_time_s") ? result["iteration_time_s"].get<double>()
-                                                                 : result["objective_s"].get<double>();
+  const bool diloco = !has_several_jobs(s) && s.job.sync.diloco();
+  const double estimate = diloco ? SyncEvaluator(s).step_time_s(placement) : JobsEvaluator(s).objective_s(placement);
+  // A DiLoCo result's iteration_time_s is one inner iteration; its objective_s is the time per step.
+  const double simulated = result.contains("iteration_time_s") && !diloco ? result["iteration_time_s"].get<double>()
+                                                                            : result["objective_s"].get<double>();
   result["evaluator_estimate_s"] = estimate;
   result["evaluator_error"] = estimate / simulated - 1.0;
 }
@@ -279,6 +279,7 @@ void run_simulate(const SimulateArgs& args) {
     std::cerr << "hulk: --no-comm-csv is the default now (comm.csv is written only with --comm-csv or --traces)\n";
   Scenario s = load_scenario_file(args.file, parse_set_overrides(args.sets));
   print_data_warnings(s, args.quiet);
+  if (args.estimate) check_estimate_applies(s);
   const std::string m = args.method.empty() ? s.placement : args.method;
   Scenario quiet = s;
   quiet.events.clear();  // methods place for the quiet network; the events are in the simulation
@@ -287,7 +288,6 @@ void run_simulate(const SimulateArgs& args) {
   warn_unbalanced_hierarchical(s, placed.placement, args.quiet);
   if (args.event_costs && s.events.empty())
     throw InputError(s.file, 0, "--event-costs", "the scenario has no events");
-  if (args.estimate) check_estimate_applies(s);
   if (!args.out_dir.empty()) {
     refuse_replacing_an_input(args.out_dir, {args.file, m.rfind("file:", 0) == 0 ? m.substr(5) : ""});
     remove_earlier_run(args.out_dir);

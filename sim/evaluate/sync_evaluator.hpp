@@ -1,8 +1,9 @@
 #pragma once
 /** @file sync_evaluator.hpp
  *  @brief Analytic estimate of a DiLoCo job's time per step (JobSpec::sync; what objective_s is for such a job):
- *  (H t_inner + t_outer) / H, or max(H t_inner, t_outer) / H with overlap: outer. The search uses it in place of the
- *  every-step Evaluator, so it places islands knowing that only the outer all-reduce crosses between them.
+ *  (H t_inner + t_outer) / H, or max(H t_inner, t_outer) / H with overlap: outer. The island-first placement
+ *  (sim/place/island_first.hpp) and the search use it in place of the every-step Evaluator, so they place islands
+ *  knowing that only the outer all-reduce crosses between them; `hulk simulate --estimate` prints it for such a job.
  *
  *  - Islands from the placement (islands.hpp).
  *  - t_inner: each island is a job of its own (its replicas as dp, the same micro-batches per pipeline), estimated

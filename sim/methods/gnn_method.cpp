@@ -14,6 +14,7 @@
 #include "sim/place/alternative_starts.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/gpu_share.hpp"
+#include "sim/place/island_first.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
@@ -216,6 +217,13 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
   // Torch must never run in a process that forks afterwards (the refinement's SimGrid checks fork): the GNN
   // inference (with its estimated reference traffic and sampling decoder) runs in its own child.
   nlohmann::json answer = run_in_child([&]() {
+    // DiLoCo: islands first (island_first.hpp), the GNN and its annealing run placing each island as a one-job
+    // every-step problem on its group's GPUs.
+    if (!has_several_jobs(scenario) && scenario.job.sync.diloco())
+      if (const std::optional<Placement> islands = island_first_placement(scenario, [&](const Scenario& island) {
+            return anneal_learned_placement(island, learned(island, model_path, nullptr), kLearnedAnnealEvaluations);
+          }))
+        return placement_slots_to_json(*islands);
     const Placement placed = learned_placement(scenario, model_path, learned);
     return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
   });

@@ -92,7 +92,7 @@ Placement learned_placement(const Scenario& scenario, const std::string& model_p
                             bool keep_greedy = true);
 
 /** @brief Places with the GNN model at model_path (several jobs: learned_jobs_placement), then the short annealing
- *  run (anneal_learned_placement); with refine, a longer local search follows, SimGrid deciding (budget
+ *  run (anneal_learned_placement); a DiLoCo job islands first (sim/place/island_first.hpp), both on each island; with refine, a longer local search follows, SimGrid deciding (budget
  *  evaluations, 0 = default). @throws InputError for a missing/corrupt/incompatible model file. */
 Placement gnn_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                         bool refine, long budget);

@@ -14,6 +14,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/alternative_starts.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/engine/isolated_run.hpp"
@@ -84,10 +85,14 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   for (int k = 0; k < restarts; ++k) add("anneal#" + std::to_string(k), annealed[k]);
   if (!alternative_origin.empty()) add("anneal-" + alternative_origin, annealed[restarts]);
   const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
+  // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
+  std::unique_ptr<SyncEvaluator> sync;
+  if (!has_several_jobs(scenario) && scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;
   for (size_t i = 0; i < pool.size(); ++i) {
-    VerifiedCandidate c{pool[i].first, ev.objective_s(pool[i].second), 0};
+    const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
+    VerifiedCandidate c{pool[i].first, estimate_s, 0};
     c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
     if (c.simgrid_s < best) best = c.simgrid_s, best_i = i;
     candidates_.push_back(c);

@@ -10,7 +10,9 @@
  *  restarts found markedly better placements (e.g. 7.93 s vs 13.51 s on gen-data sample 0 of seed 1). One job
  *  (not DiLoCo): when the evaluator finds an alternative start (sim/place/alternative_starts.hpp: a DP-cluster
  *  placement, or greedy on the fastest hosts) faster than greedy's, one more annealing run of a restart's budget
- *  starts from the fastest, its answer a candidate too. */
+ *  starts from the fastest, its answer a candidate too. A DiLoCo job: greedy's placement is the island-first one
+ *  (sim/place/island_first.hpp), every restart starts from it and keeps its islands, and it stays in the pool, so
+ *  the answer is never slower under SimGrid than the island-first start; evaluator_s is the step-time estimate. */
 #include <string>
 #include <vector>
 

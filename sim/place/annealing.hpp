@@ -2,7 +2,8 @@
 /** @file annealing.hpp
  *  @brief The Metropolis loop shared by the one-job search (search_placer.cpp) and the several-job search
  *  (jobs_search.cpp): proposals on a copy of the current state, acceptance with a temperature falling geometrically
- *  over the budget from 3% to 0.001% of the start's time, the best state kept. Header-only (a template over the
+ *  over the budget (or, with SearchOptions::schedule_evaluations, over each span of that many evaluations, each span
+ *  from the best state) from 3% to 0.001% of the start's time, the best state kept. Header-only (a template over the
  *  state and the callbacks), so each search keeps its own state, moves and objective. */
 #include <algorithm>
 #include <chrono>
@@ -96,6 +97,12 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
   std::vector<GpuSlot> best = cur.gpu;
   const double temp0 = std::max(0.03 * start_t, 1e-12), temp1 = std::max(1e-5 * start_t, 1e-15);
   const long long budget = std::max<long long>(0, options.max_evaluations);
+  // With a span the schedule restarts from the best state every span evaluations (SearchOptions::
+  // schedule_evaluations): decisions then depend on the evaluations done, never on the budget.
+  const long long span = std::max<long long>(0, options.schedule_evaluations), first = stats.evaluations;
+  long long restarted_at = first;
+  State best_state;
+  if (span > 0) best_state = cur;
   long long iter = 0;
   int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
   RecentObjectives recent(cur.host.size());
@@ -110,6 +117,11 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
         next_progress_s = el + options.progress_every_s;
       }
     }
+    if (span > 0 && stats.evaluations > restarted_at && (stats.evaluations - first) % span == 0) {
+      restarted_at = stats.evaluations;
+      cur = best_state;
+      cur_t = best_t;
+    }
     cand.gpu = cur.gpu;
     cand.host = cur.host;
     cand.free = cur.free;
@@ -119,8 +131,10 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     }
     idle = 0;
     ++stats.evaluations;
-    // Metropolis acceptance, temperature falling geometrically over the budget.
-    const double frac = budget > 0 ? static_cast<double>(stats.evaluations) / budget : 1.0;
+    // Metropolis acceptance, temperature falling geometrically over the budget (or over each span).
+    const double frac = span > 0     ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
+                        : budget > 0 ? static_cast<double>(stats.evaluations) / budget
+                                     : 1.0;
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const std::uint64_t hash = RecentObjectives::hash_of(cand.host);
     const auto kept_by = [&](double t, double u) { return u < std::exp(-(t - cur_t) / temp); };
@@ -157,6 +171,7 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     if (t < best_t) {
       best_t = t;
       best = cur.gpu;
+      if (span > 0) best_state = cur;
     }
     accepted(t, cur);
   }

@@ -11,6 +11,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/fastest_candidate.hpp"
+#include "sim/place/island_first.hpp"
 #include "sim/place/jobs_placement.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/place/placer_common.hpp"
@@ -266,6 +267,12 @@ Placement GreedyPlacer::place(const Scenario& scenario) {
 }
 
 Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev) {
+  // DiLoCo: islands first (island_first.hpp), each island by these rules as an every-step job on its group's GPUs.
+  if (scenario.job.sync.diloco()) {
+    if (std::optional<Placement> islands = island_first_placement(
+            scenario, [](const Scenario& island) { return GreedyPlacer::place_with(island, Evaluator(island)); }))
+      return *islands;
+  }
   std::vector<int> regions;
   for (const auto& h : scenario.platform.hosts)
     if (h.gpus > 0 && std::find(regions.begin(), regions.end(), h.region) == regions.end())

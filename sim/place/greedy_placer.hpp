@@ -28,7 +28,10 @@
  *     over its NIC, which PCIe servers behind 400 Gbit/s NICs, or a SimGrid <cluster> whose nodes reach themselves
  *     over their private link, break; there greedy was up to 2.25x slower than round-robin.
  *  Every combination (start region x host policy x order) is built and the best by the analytic evaluator is
- *  returned. Deterministic (no randomness). */
+ *  returned. Deterministic (no randomness).
+ *  A DiLoCo job (JobSpec::sync) is placed islands first (island_first.hpp): each island's replicas inside one island
+ *  group, the island placed by these rules as an every-step job on the group's GPUs; by these rules on the whole job
+ *  only when its replicas do not fit inside the groups. */
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/place/placer.hpp"
 

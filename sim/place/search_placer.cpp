@@ -9,8 +9,10 @@
 #include <memory>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -19,6 +21,7 @@
 #include "sim/evaluate/robust_evaluator.hpp"
 #include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
+#include "sim/place/island_first.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
@@ -134,6 +137,9 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
       st.method = "greedy";
     } catch (const InputError&) {
     }
+    // DiLoCo: greedy's island-first placement is the start (the search keeps its islands), round-robin's is not.
+    if (scenario.job.sync.diloco() && std::isfinite(st.time_s) && IslandKeeper::of(scenario, hosts_of(st.placement)))
+      return st;
     const Placement rr = round_robin_placement(scenario);
     if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
       const double t = time_of(rr);
@@ -157,12 +163,16 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
 class MoveProposer {
  public:
   MoveProposer(const Scenario& scenario, const Evaluator& ev, std::mt19937_64& rng,
-               std::uniform_real_distribution<double>& unit, std::optional<int> max_tp_groups_across_regions)
-      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit), max_across_(max_tp_groups_across_regions) {}
+               std::uniform_real_distribution<double>& unit, std::optional<int> max_tp_groups_across_regions,
+               std::optional<IslandKeeper> islands)
+      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit), max_across_(max_tp_groups_across_regions),
+        islands_(std::move(islands)) {}
 
-  /** A move, if it applies and (with the limit) leaves at most that many TP groups across regions. */
+  /** A move, if it applies, (with the limit) leaves at most that many TP groups across regions and (DiLoCo from an
+   *  island-first start) keeps every replica in its island group. */
   bool propose(State& cand) {
-    return move(cand) && (!max_across_ || tp_groups_across_regions_of_hosts(sc_, cand.host) <= *max_across_);
+    return move(cand) && (!max_across_ || tp_groups_across_regions_of_hosts(sc_, cand.host) <= *max_across_) &&
+           (!islands_ || islands_->keeps(cand.host));
   }
 
  private:
@@ -233,6 +243,7 @@ class MoveProposer {
   std::mt19937_64& rng_;
   std::uniform_real_distribution<double>& unit_;
   const std::optional<int> max_across_;
+  const std::optional<IslandKeeper> islands_;
 };
 
 /** The robust objective also starts from greedy's answer for each sampled network state (where a pair is degraded
@@ -304,20 +315,25 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     ++order_evaluations;
     return time_of(p);
   };
-  const bool reorder = !options_.start;
+  // Reorderings move stage blocks and replicas across islands: a DiLoCo job's placement keeps its islands.
+  const bool reorder = !options_.start && !sync;
   stats_.start_method = start.method;
   stats_.start_time_s = start.time_s;
 
   std::mt19937_64 rng(options_.seed ? *options_.seed : component_seed(scenario.seed, "search"));
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  MoveProposer moves(scenario, ev, rng, unit, options_.max_tp_groups_across_regions);
+  std::optional<IslandKeeper> islands;
+  if (sync) islands = IslandKeeper::of(scenario, hosts_of(start.placement));
+  MoveProposer moves(scenario, ev, rng, unit, options_.max_tp_groups_across_regions, std::move(islands));
+  SearchOptions schedule = options_;
+  if (sync && schedule.schedule_evaluations <= 0) schedule.schedule_evaluations = kIslandSearchSpan;
 
   State cur = make_state(scenario, start.placement);
   std::vector<Candidate> top;
   if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
   double best_t = start.time_s;
   const std::vector<GpuSlot> best = anneal(
-      cur, start.time_s, options_, t0, rng, unit, [&](State& c) { return moves.propose(c); },
+      cur, start.time_s, schedule, t0, rng, unit, [&](State& c) { return moves.propose(c); },
       [&](const std::vector<int>& hosts) {
         if (robust) return robust->time_of_hosts(hosts);
         return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);

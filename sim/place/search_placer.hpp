@@ -14,6 +14,10 @@
  *  the end (stage_order.hpp), then its TP rings re-chained (tp_ring_order.hpp) and its DP replicas re-ordered
  *  (replica_order.hpp). Optionally (simgrid_candidates) the final choice among the best few and the start is made
  *  by SimGrid.
+ *  A DiLoCo job (JobSpec::sync) is placed for its step time (sync_evaluator.hpp): the start is greedy's island-first
+ *  placement (island_first.hpp), moves that would take a rank out of its replica's island group do not apply, the
+ *  temperature falls over kIslandSearchSpan evaluations at a time from the best state seen (never worse with a larger
+ *  budget), and no reordering follows (it would move replicas between islands).
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
 #include <memory>
@@ -29,6 +33,10 @@ namespace hulk {
 /** @brief Stage reorderings (stage_order.hpp) tried on the annealing's answer, one evaluation each (counted in
  *  SearchStats::evaluations, on top of the annealing's budget). */
 constexpr int kSearchStageOrders = 6;
+
+/** @brief The temperature's span (SearchOptions::schedule_evaluations) for a DiLoCo job: its search then never ends
+ *  worse with a larger budget. */
+constexpr long long kIslandSearchSpan = 1000;
 
 /** @brief Budget and seed of the search. */
 struct SearchOptions {
@@ -57,6 +65,11 @@ struct SearchOptions {
    *  applicable, as moves that break memory are not. The gnn method's annealing on large jobs, whose answer no
    *  SimGrid run checks, stays where the evaluator's error was measured (sim/evaluate/estimate_trust.hpp). */
   std::optional<int> max_tp_groups_across_regions;
+  /** @brief If > 0: the temperature falls from its start to its end over this many evaluations, then the annealing
+   *  goes on from the best state seen, the temperature back at its start, and so on until the budget. No decision
+   *  then depends on the budget: a run with a larger budget extends the run with a smaller one, so it never ends
+   *  worse by the objective. 0: one fall over the whole budget. DiLoCo jobs get kIslandSearchSpan when 0. */
+  long long schedule_evaluations = 0;
   /** @brief If set: a line "LABEL: E of B evaluations, best T s" goes here every progress_every_s seconds of the
    *  annealing (a budget of millions of evaluations runs for minutes). */
   std::ostream* progress = nullptr;
