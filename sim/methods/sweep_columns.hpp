@@ -42,7 +42,7 @@ std::string legacy_sweep_csv_header(const std::vector<SweepAxis>& axes);
 /** @brief One row of the earlier layout in the current one, or "" if it is no row of this grid (another point
  *  index, other values, another field count). Its compute_utilisation is the compute_time_share (the same number);
  *  its mfu, which it lacks, is empty; its speedup_vs_round_robin is emptied when round-robin is not among
- *  `methods` (that layout filled it from a reference run the current one no longer makes). */
+ *  `methods` (that layout always filled it; the current one only when round-robin is a method). */
 std::string convert_legacy_sweep_row(const std::vector<SweepAxis>& axes, const std::vector<std::string>& fields,
                                      const std::vector<std::string>& methods);
 

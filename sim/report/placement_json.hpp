@@ -20,8 +20,8 @@ nlohmann::json rank_json(const Scenario& scenario, const Placement& placement, i
 nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement);
 
 /** @brief Reads a placement from JSON (the object above, or a result.json holding it under "placement"). A rank
- *  entry needs rank, host and slot; its job, stage, replica, tp_index and region are optional (files written before
- *  they existed have none), and each one present must agree with the rank and host.
+ *  entry needs rank, host and slot; its job, stage, replica, tp_index and region are optional (a hand-written file
+ *  may omit them), and each one present must agree with the rank and host.
  *  Host names resolve against the scenario's platform; with several jobs, each job's entry is found by name and
  *  every job must have exactly one. @throws InputError naming file and key. */
 Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file);
