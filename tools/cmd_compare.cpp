@@ -30,7 +30,7 @@ struct PlaceArgs {
 };
 
 struct CompareArgs {
-  std::string file, methods = "round-robin,greedy,search", out;
+  std::string file, methods = "greedy,search", out;
   std::vector<std::string> sets;
   bool json = false, quiet = false, events = false;
   int robust_states = 0;
@@ -56,7 +56,10 @@ const char* kCompareFooter = R"(Examples:
   hulk compare scenarios/examples/two-region-gpt.yaml --set wan.pairs.0.bandwidth=100Mbps --budget 5000
   hulk compare scenarios/examples/events.yaml --events --methods greedy,search,robust --robust-states 16
 
-Methods (--methods, comma-separated, default: round-robin,greedy,search):
+round-robin runs only when in --methods (its simulation is the slowest): without it vs_rr is n/a. greedy is
+always simulated as the reference of vs_greedy. Columns and units: docs/outputs.md.
+
+Methods (--methods, comma-separated, default: greedy,search):
 )";
 
 /** Each ok method's mean SimGrid time over `states` states of the robust distribution, into the JSON report

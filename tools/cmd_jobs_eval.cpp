@@ -166,7 +166,7 @@ void run_jobs_eval(const JobsEvalArgs& a) {
     }
     std::cerr << "jobs-eval: [" << i + 1 << "/" << a.count << "] " << s.name << ": " << s.jobs.size() << " jobs, "
               << s.platform.total_gpus() << " GPUs, " << s.platform.regions.size() << " regions\n";
-    CompareReport report = run_compare(s, methods, a.options, true);
+    CompareReport report = run_compare(s, methods, a.options, true, true);  // its verdict is against round-robin
     if (interrupt_requested())  // its methods were cut short: not a result; no verdict on part of the set
       throw Interrupted(std::to_string(reports.size()) + " of " + std::to_string(a.count) +
                         " clusters finished (their tables above); no summary, nothing written; a rerun starts over");

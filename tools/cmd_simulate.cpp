@@ -140,6 +140,10 @@ void print_summary(const nlohmann::json& r) {
       print_times(j, "  ");
     }
   }
+  // MFU: model FLOP/s over the peak FLOP/s of the GPUs used (docs/outputs.md); with several jobs the cluster's.
+  if (r.contains("mfu"))
+    std::cout << "MFU               " << std::setprecision(1) << 100 * r["mfu"].get<double>() << std::setprecision(4)
+              << "% (model FLOP/s over the peak of the " << r["gpus_used"].get<int>() << " GPUs used)\n";
   if (r.contains("evaluator_estimate_s"))
     std::cout << "estimate          " << r["evaluator_estimate_s"].get<double>() << " s (analytic evaluator, "
               << std::showpos << std::setprecision(1) << 100 * r["evaluator_error"].get<double>() << std::noshowpos
@@ -151,8 +155,9 @@ void print_summary(const nlohmann::json& r) {
               << y["outer_allreduce_s"].get<double>() << " s, overlap " << y["overlap"].get<std::string>() << ")\n"
               << "  islands         " << y["islands"].get<int>() << ", compression "
               << y["compression"].get<std::string>() << "\n"
-              << "  utilisation     compute " << 100 * y["compute_utilisation"].get<double>() << "%, inner steps "
-              << 100 * y["inner_time_share"].get<double>() << "% of the wall time\n"
+              << "  time share      compute " << 100 * y["compute_time_share"].get<double>() << "%, inner steps "
+              << 100 * y["inner_time_share"].get<double>() << "% of the round's wall time; MFU over the round "
+              << 100 * y["mfu"].get<double>() << "%\n"
               << "  WAN per round   " << human_bytes(y["wan_bytes_per_round"].get<double>()) << " ("
               << y["wan_bytes_per_token"].get<double>() << " bytes per token)\n";
   }

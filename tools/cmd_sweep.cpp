@@ -4,6 +4,8 @@
 // (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
 // `--shard i/n` runs only the points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its
 // own CSV and manifest; sweep-merge joins them and names missing shards.
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -27,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SweepArgs {
-  std::string file, methods = "round-robin,greedy,search", out, shard;
+  std::string file, methods = "greedy,search", out, shard;
   std::vector<std::string> sets;
   bool restart = false;
   MethodOptions options = cli_method_options();
@@ -67,6 +69,30 @@ void check_resumable(const SweepArgs& args, const std::string& csv, const SweepM
                                        "; use another --out, or --restart to recompute them");
 }
 
+/** "greedy 0.03122 s, search failed" : each method's SimGrid time per iteration at a point. */
+std::string method_times(const CompareReport& report) {
+  std::string out;
+  for (const MethodResult& r : report.results) {
+    char time[64];
+    std::snprintf(time, sizeof time, "%.4g s", r.iteration_time_s);
+    out += (out.empty() ? "" : ", ") + r.method + " " + (r.ok ? std::string(time) : std::string("failed"));
+  }
+  return out;
+}
+
+/** "1 h 05 min", "12 min 30 s", "45 s": a duration to the precision a person plans with. */
+std::string duration_text(double s) {
+  const long long t = static_cast<long long>(s + 0.5);
+  char buf[64];
+  if (t >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld h %02lld min", t / 3600, t % 3600 / 60);
+  else if (t >= 60)
+    std::snprintf(buf, sizeof buf, "%lld min %02lld s", t / 60, t % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld s", t);
+  return buf;
+}
+
 void run_sweep(const SweepArgs& args) {
   const std::vector<std::string> methods = parse_method_list(args.methods);
   const std::vector<SweepAxis> axes = parse_sweep_axes(args.sets);
@@ -95,6 +121,9 @@ void run_sweep(const SweepArgs& args) {
   for (std::size_t p : mine) finished += done.count(p);
   std::cerr << "sweep: " << points << " points, " << mine.size() << " in this shard, " << finished
             << " already done\n";
+  // Time left: the mean wall time of the points this run computed, times the points still to do.
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t computed = 0;
   for (std::size_t p : mine) {
     if (done.count(p)) continue;
     if (interrupt_requested()) break;
@@ -103,7 +132,13 @@ void run_sweep(const SweepArgs& args) {
     if (interrupt_requested()) break;  // methods cut short by the interrupt are not results: the point reruns
     append_sweep_rows(csv, sweep_csv_rows(axes, p, report));
     ++finished;
-    std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << sweep_point_label(axes, p) << "\n";
+    ++computed;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const std::size_t left = mine.size() - finished;
+    std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << sweep_point_label(axes, p) << ": "
+              << method_times(report) << " per iteration; "
+              << (left == 0 ? std::string("done") : "about " + duration_text(spent / computed * left) + " left")
+              << "\n";
   }
   if (interrupt_requested())
     throw Interrupted(std::to_string(finished) + (finished == 1 ? " point" : " points") + " saved in " + csv +
@@ -129,11 +164,16 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")
       ->required()
       ->allow_extra_args(false);  // one KEY=V1,V2 per --set: the scenario after it is never taken as a second
-  sweep->add_option("--methods", a->methods, "comma-separated methods")->capture_default_str();
+  sweep->add_option("--methods", a->methods,
+                    "comma-separated methods (round-robin runs only when listed: without it speedup_vs_round_robin "
+                    "is empty)")
+      ->capture_default_str();
   sweep->footer(
       "Example:\n  hulk sweep scenarios/paper/gpt3-6.7b-3d.yaml --set platform.hulk.wan_bandwidth=100Mbps,1Gbps,10Gbps "
       "\\\n      --methods round-robin,greedy,search --out runs/sweep\n"
-      "On a cluster: --shard i/n per task, then `hulk sweep-merge runs/sweep` (tools/cluster/README.md).\n\n"
+      "On a cluster: --shard i/n per task, then `hulk sweep-merge runs/sweep` (tools/cluster/README.md).\n"
+      "Plots: /usr/bin/python3 tools/plot.py sweep runs/sweep/sweep.csv --out runs/sweep/plots. The CSV's columns: "
+      "docs/outputs.md.\n\n"
       "Methods:\n" + methods_help());
   sweep->add_option("--shard", a->shard,
                     "i/n: run only the points with index % n == i (0-based i, e.g. "

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Plots for hulk outputs (matplotlib from Debian's python3-matplotlib).
 
-  plot.py sweep SWEEP.csv --out DIR [--x KEY]   speedup-vs-parameter curves (one line per method)
+  plot.py sweep SWEEP.csv --out DIR [--x KEY]   one figure per swept key (sweep_KEY.png): time per iteration, and
+                                                the speedups over the references that ran, MFU and compute time
+                                                share, against the key (other keys as series)
   plot.py compare COMPARE.json --out DIR        bar chart of iteration time per method
   plot.py reproduce REPRODUCE.json --out DIR    bar chart of speedups vs round-robin per scenario and method,
                                                 and one placement picture per scenario (regions, GPUs by stage)
@@ -56,55 +58,127 @@ def value_key(text):
         return (1, text)
 
 
-def plot_sweep(path, out_dir, x_key):
+# The scenario's units (scenarios/README.md, "Units"), each kind plotted in one unit: (kind, unit -> factor to the
+# plotted unit). Bandwidths in bits (b) and bytes (B) are told apart by case, as the scenario does.
+PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
+          "Ki": 2.0 ** 10, "Mi": 2.0 ** 20, "Gi": 2.0 ** 30, "Ti": 2.0 ** 40}
+UNIT_KINDS = (
+    ("Gbit/s", {p + "bps": f / 1e9 for p, f in PREFIX.items()} |
+     {p + s: 8 * f / 1e9 for p, f in PREFIX.items() for s in ("Bps", "B/s")}),
+    ("ms", {"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1.0, "s": 1e3, "min": 6e4}),
+    ("GB", {p + "B": f / 1e9 for p, f in PREFIX.items()}),
+    ("TFLOP/s", {p + s: f / 1e12 for p, f in PREFIX.items() for s in ("f", "FLOPS", "flops", "F", "flop/s")}),
+)
+
+
+def numeric_axis(values):
+    """(numbers, unit) when every value is a number with a unit of one kind ("" for plain numbers), else None."""
+    kinds = set()
+    numbers = []
+    for v in values:
+        m = re.fullmatch(r"\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-zµ/]*)\s*", v)
+        if not m:
+            return None
+        try:
+            x = float(m.group(1))
+        except ValueError:
+            return None
+        unit = m.group(2)
+        if unit == "":
+            kinds.add("")
+            numbers.append(x)
+            continue
+        for kind, factors in UNIT_KINDS:
+            if unit in factors:
+                kinds.add(kind)
+                numbers.append(x * factors[unit])
+                break
+        else:
+            return None
+    return (numbers, kinds.pop()) if len(kinds) == 1 else None
+
+
+def sweep_columns(path):
+    """The CSV's rows that succeeded and its value columns (between "point" and "method": one per swept key, or per
+    leaf of a swept map)."""
     with open(path, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("ok") == "1"]
+        reader = csv.DictReader(f)
+        header = reader.fieldnames or []
+        rows = [r for r in reader if r.get("ok") == "1"]
+    if "method" not in header or "iteration_time_s" not in header:
+        sys.exit(f"plot: {path} is not a hulk sweep CSV (no method and iteration_time_s columns)")
+    return rows, header[1:header.index("method")]
+
+
+# The panels of a sweep figure: (CSV column, y label, scale, reference method drawn as the line at 1).
+SWEEP_PANELS = (
+    ("iteration_time_s", "time per iteration (s, SimGrid)", 1.0, None),
+    ("speedup_vs_greedy", "speedup vs greedy (x: greedy's time / the method's)", 1.0, "greedy"),
+    ("speedup_vs_round_robin", "speedup vs round-robin (x: round-robin's time / the method's)", 1.0, "round-robin"),
+    ("mfu", "MFU (% of the GPUs' peak FLOP/s)", 100.0, None),
+    ("compute_time_share", "compute time share (% of the wall time)", 100.0, None),
+    ("compute_utilisation", "compute time share (% of the wall time)", 100.0, None),
+)
+
+
+def plot_sweep(path, out_dir, x_only):
+    """One figure per swept key: time per iteration and each figure the CSV holds (speedups over the references that
+    ran, MFU, compute share) against the key, one line per method and value of the other swept keys."""
+    rows, value_columns = sweep_columns(path)
     if not rows:
         sys.exit("plot: no successful rows in " + path)
-    fixed = {"point", "method", "ok", "iteration_time_s", "speedup_vs_round_robin", "speedup_vs_greedy",
-             "gap_to_lower_bound", "lower_bound_s", "method_wall_s", "compute_utilisation", "error"}
-    keys = [k for k in rows[0].keys() if k not in fixed]
-    x_key = x_key or keys[0]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for method in sorted({r["method"] for r in rows}):
-        pts = {}
+    swept = [c for c in value_columns if len({r[c] for r in rows}) > 1] or value_columns
+    if x_only:
+        if x_only not in value_columns:
+            sys.exit(f"plot: --x {x_only} is not a swept column of {path} (expected one of {', '.join(value_columns)})")
+        swept = [x_only]
+    panels = [p for p in SWEEP_PANELS if any(r.get(p[0]) for r in rows)]
+    for x_key in swept:
+        plot_sweep_key(rows, x_key, [c for c in swept if c != x_key], panels, out_dir)
+
+
+def plot_sweep_key(rows, x_key, others, panels, out_dir):
+    values = sorted({r[x_key] for r in rows}, key=value_key)
+    numeric = numeric_axis(values)
+    position = dict(zip(values, numeric[0] if numeric else range(len(values))))
+    cols = min(2, len(panels))
+    rows_of_panels = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_of_panels, cols, figsize=(6.4 * cols, 4.2 * rows_of_panels), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.axis("off")
+    for ax, (column, ylabel, scale, reference) in zip(axes.flat, panels):
+        series = {}
         for r in rows:
-            if r["method"] == method:
-                if r["speedup_vs_round_robin"]:  # empty when round-robin failed at this point
-                    pts.setdefault(r[x_key], []).append(float(r["speedup_vs_round_robin"]))
-        xs = sorted(pts, key=value_key)
-        if not xs:
-            continue
-        ax.plot(xs, [sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=method)
-    ax.axhline(1.0, color="grey", lw=0.8)
-    ax.axhline(1.25, color="grey", lw=0.8, ls="--", label="20% faster than round-robin")
-    ax.set_xlabel(x_key)
-    ax.set_ylabel("speedup vs round-robin (SimGrid)")
-    ax.legend()
-    save(fig, out_dir, "sweep_speedup")
-    plot_sweep_utilisation(rows, keys, x_key, out_dir)
-
-
-def plot_sweep_utilisation(rows, keys, x_key, out_dir):
-    """Compute utilisation against the x key, one line per method and value of the other keys (e.g. DiLoCo's
-    inner_steps per WAN bandwidth)."""
-    if not any(r.get("compute_utilisation") for r in rows):
-        return
-    others = [k for k in keys if k != x_key]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    series = {}
-    for r in rows:
-        if r.get("compute_utilisation"):
-            label = " ".join([r["method"]] + [f"{k}={r[k]}" for k in others])
-            series.setdefault(label, {}).setdefault(r[x_key], []).append(float(r["compute_utilisation"]))
-    for label, pts in sorted(series.items()):
-        xs = sorted(pts, key=value_key)
-        ax.plot(xs, [100 * sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=label)
-    ax.set_xlabel(x_key)
-    ax.set_ylabel("compute utilisation (% of wall time, SimGrid)")
-    ax.set_ylim(0, 100)
-    ax.legend(fontsize=7)
-    save(fig, out_dir, "sweep_utilisation")
+            if r.get(column) and r["method"] != reference:
+                label = ", ".join([r["method"]] + [f"{k}={r[k]}" for k in others])
+                series.setdefault(label, {}).setdefault(r[x_key], []).append(scale * float(r[column]))
+        for label, pts in sorted(series.items()):
+            xs = sorted(pts, key=value_key)
+            ax.plot([position[x] for x in xs], [sum(pts[x]) / len(pts[x]) for x in xs], marker="o", label=label)
+        if reference:
+            ax.axhline(1.0, color="grey", lw=0.8, label=reference)
+        if reference == "round-robin":
+            ax.axhline(1.25, color="grey", lw=0.8, ls="--", label="20% less time than round-robin")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, lw=0.3)
+        if numeric:
+            ax.set_xlabel(f"{x_key} ({numeric[1]})" if numeric[1] else x_key)
+            nums = [n for n in numeric[0] if n > 0]
+            if len(nums) == len(numeric[0]) and max(nums) / min(nums) >= 20:
+                ax.set_xscale("log")
+            # Ticks at the swept values, as plain numbers (a log axis would print 10^-1).
+            ax.set_xticks(numeric[0])
+            ax.set_xticklabels([f"{n:g}" for n in numeric[0]], fontsize=8)
+            ax.minorticks_off()
+        else:
+            ax.set_xlabel(f"{x_key} (as given)")
+            ax.set_xticks(range(len(values)))
+            ax.set_xticklabels(values, rotation=20, ha="right", fontsize=8)
+        if series or reference:
+            ax.legend(fontsize=7)
+    fig.suptitle(f"sweep over {x_key}", fontsize=10)
+    fig.tight_layout()
+    save(fig, out_dir, "sweep_" + re.sub(r"[^A-Za-z0-9_.-]+", "_", x_key))
 
 
 def bars(ax, labels, series, ylabel):
@@ -275,7 +349,7 @@ def main():
     p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale", "iterations"])
     p.add_argument("input")
     p.add_argument("--out", default=".")
-    p.add_argument("--x", default=None, help="sweep key for the x axis (default: the first)")
+    p.add_argument("--x", default=None, help="sweep: only this swept column on the x axis (default: one figure each)")
     a = p.parse_args()
     {"sweep": lambda: plot_sweep(a.input, a.out, a.x), "compare": lambda: plot_compare(a.input, a.out),
      "reproduce": lambda: plot_reproduce(a.input, a.out), "scale": lambda: plot_scale(a.input, a.out),

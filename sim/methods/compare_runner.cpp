@@ -59,8 +59,8 @@ std::string sig4(double v) { return hulk::sig4(v, 1e3); }
 /** "1.234x" to 4 significant digits, or "n/a". */
 std::string ratio_text(const std::optional<double>& v) { return v ? sig4(*v) + "x" : "n/a"; }
 
-/** "12.34%" to 4 significant digits, or "n/a". */
-std::string percent_text(const std::optional<double>& v) { return v ? sig4(100.0 * *v) + "%" : "n/a"; }
+/** A gap (a ratio: 0.1234 = 12.34% above its reference) to 4 significant digits, or "n/a". */
+std::string gap_text(const std::optional<double>& v) { return v ? sig4(*v) : "n/a"; }
 
 }  // namespace
 
@@ -82,23 +82,29 @@ void simulate_placement(const Scenario& scenario, MethodResult& r) {
   r.iteration_time_s = result.at("objective_s").get<double>();
   r.job_times_s.clear();
   for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
-  r.compute_utilisation.reset();
+  r.compute_time_share.reset();
   if (result.contains("sync"))
-    r.compute_utilisation = result["sync"].at("compute_utilisation").get<double>();
+    r.compute_time_share = result["sync"].at("compute_time_share").get<double>();
   else if (!has_several_jobs(scenario))
-    r.compute_utilisation = result.at("compute_s").get<double>() / result.at("iteration_time_s").get<double>();
+    r.compute_time_share = result.at("compute_s").get<double>() / result.at("iteration_time_s").get<double>();
+  r.mfu = result.contains("sync") ? result["sync"].at("mfu").get<double>() : result.at("mfu").get<double>();
   r.ok = true;
 }
 
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
-                          const MethodOptions& options, bool show_progress) {
+                          const MethodOptions& options, bool show_progress, bool round_robin_reference) {
   CompareReport report;
   report.scenario = scenario.name;
   report.lower_bound_s = lower_bound_s(scenario);
   if (has_several_jobs(scenario))
     for (const JobSpec& j : scenario.jobs) report.job_names.push_back(j.name);
-  // References first: every speedup is relative to them.
-  std::vector<std::string> order = {"round-robin", "greedy"};
+  // References first: every speedup is relative to them. Greedy is always run (it is quick to place and to simulate);
+  // round-robin only when asked for, its simulation being the slowest of all (most traffic on the WAN).
+  const bool with_round_robin =
+      round_robin_reference || std::find(methods.begin(), methods.end(), "round-robin") != methods.end();
+  std::vector<std::string> order;
+  if (with_round_robin) order.push_back("round-robin");
+  order.push_back("greedy");
   for (const auto& m : methods)
     if (m != "round-robin" && m != "greedy") order.push_back(m);
   std::map<std::string, MethodResult> by_method;
@@ -122,12 +128,11 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
         std::cerr << label << " failed: " << r.error << "\n";
     }
   }
-  const MethodResult& rr = by_method["round-robin"];
-  const MethodResult& greedy = by_method["greedy"];
-  const MethodResult* search = by_method.count("search") ? &by_method["search"] : nullptr;
+  const auto ran = [&by_method](const char* m) { return by_method.count(m) ? &by_method[m] : nullptr; };
+  const MethodResult *rr = ran("round-robin"), *greedy = ran("greedy"), *search = ran("search");
   for (const auto& m : methods) {
     MethodResult r = by_method[m];
-    set_ratios(r, &rr, &greedy, search, report.lower_bound_s);
+    set_ratios(r, rr, greedy, search, report.lower_bound_s);
     report.results.push_back(r);
   }
   return report;
@@ -152,6 +157,8 @@ nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& rep
       j["speedup_vs_greedy"] = or_null(r.speedup_vs_greedy);
       j["gap_to_lower_bound"] = or_null(r.gap_to_lower_bound);
       j["gap_to_search"] = or_null(r.gap_to_search);
+      j["compute_time_share"] = or_null(r.compute_time_share);
+      j["mfu"] = or_null(r.mfu);
       j["placement"] = placement_to_json(scenario, r.placement);
       j["method_wall_s"] = r.method_wall_s;
     } else {
@@ -189,7 +196,7 @@ std::string report_table(const CompareReport& report) {
     }
     std::snprintf(line, sizeof line, " %12s %10s %10s %10s %10s %11.3f\n", sig4(r.iteration_time_s).c_str(),
                   ratio_text(r.speedup_vs_round_robin).c_str(), ratio_text(r.speedup_vs_greedy).c_str(),
-                  percent_text(r.gap_to_lower_bound).c_str(), percent_text(r.gap_to_search).c_str(),
+                  gap_text(r.gap_to_lower_bound).c_str(), gap_text(r.gap_to_search).c_str(),
                   r.method_wall_s);
     out += method_cell(r.method) + line;
     if (report.job_names.size() < 2) continue;
@@ -200,7 +207,8 @@ std::string report_table(const CompareReport& report) {
              (k + 1 < report.job_names.size() ? "," : "");
     out += "\n";
   }
-  return out;
+  return out + "(vs_*: speedup, reference time / time; gap_*: time / reference - 1, 0.1 = 10% slower; method_s: "
+               "wall time of placing)\n";
 }
 
 }  // namespace hulk

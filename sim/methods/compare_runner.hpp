@@ -22,9 +22,11 @@ struct MethodResult {
   double iteration_time_s = 0; ///< simulated by SimGrid (meaningful only if ok); with several jobs the objective
                                ///< (weighted mean of the jobs' iteration times, sim/core/jobs.hpp)
   std::vector<double> job_times_s;  ///< each job's simulated iteration time, in job order (one entry for one job)
-  /** @brief Compute over wall time (mean over ranks): a DiLoCo job's over its outer round, another one job's over
-   *  its iteration; absent with several jobs. */
-  std::optional<double> compute_utilisation;
+  /** @brief Share of the wall time a GPU spends computing (compute_s over the time, mean over ranks): a DiLoCo job's
+   *  over its outer round, another one job's over its iteration; absent with several jobs. */
+  std::optional<double> compute_time_share;
+  /** @brief Model FLOPs utilisation (result.json's mfu; a DiLoCo job's over its outer round). */
+  std::optional<double> mfu;
   double method_wall_s = 0;    ///< wall time of computing the placement
   std::optional<double> speedup_vs_round_robin;  ///< t(round-robin) / t(method)
   std::optional<double> speedup_vs_greedy;       ///< t(greedy) / t(method)
@@ -56,23 +58,26 @@ void set_ratios(MethodResult& r, const MethodResult* round_robin, const MethodRe
                 const MethodResult* search, double lower_bound_s);
 
 /** @brief Runs the methods. Each places for the scenario without its events (a quiet network); every placement is
- *  then simulated with the scenario as given, events included. round-robin and greedy are always simulated (as references for the speedups) even
- *  when not requested; only requested methods appear in results. A method that throws InputError (e.g. its
- *  placement does not fit) is reported with ok = false. */
+ *  then simulated with the scenario as given, events included. greedy is always simulated (the reference of
+ *  speedup_vs_greedy) even when not requested; round-robin only when requested or when round_robin_reference is set
+ *  (reproduce: the paper's claim is against it), so that without it speedup_vs_round_robin is absent. Only requested
+ *  methods appear in results. A method that throws InputError (e.g. its placement does not fit) is reported with
+ *  ok = false. */
 CompareReport run_compare(const Scenario& scenario, const std::vector<std::string>& methods,
-                          const MethodOptions& options, bool show_progress);
+                          const MethodOptions& options, bool show_progress, bool round_robin_reference = false);
 
 /** @brief The JSON form: {"scenario", "lower_bound_s", "results": [{"method", "iteration_time_s", "objective_s"
  *  (the same number: the weighted mean with several jobs), "jobs": [{"name", "weight", "iteration_time_s"}],
- *  "speedup_vs_round_robin", "speedup_vs_greedy", "gap_to_lower_bound", "gap_to_search", "placement",
- *  "method_wall_s"}]}; an absent ratio is null, a failed method has "ok": false and "error". */
+ *  "speedup_vs_round_robin", "speedup_vs_greedy", "gap_to_lower_bound", "gap_to_search" (gaps are ratios),
+ *  "compute_time_share", "mfu", "placement", "method_wall_s"}]}; an absent value is null, a failed method has
+ *  "ok": false and "error". */
 nlohmann::json report_to_json(const Scenario& scenario, const CompareReport& report);
 
 /** @brief True if at least one requested method gave a placement. */
 bool any_method_ok(const CompareReport& report);
 
-/** @brief The human table. Times and ratios are printed to 4 significant digits (what the golden tests compare);
- *  absent values as "n/a". */
+/** @brief The human table. Times, speedups and gaps (ratios, as in the JSON) are printed to 4 significant digits
+ *  (what the golden tests compare); absent values as "n/a". A last line says what the columns hold. */
 std::string report_table(const CompareReport& report);
 
 }  // namespace hulk

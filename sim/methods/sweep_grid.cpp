@@ -16,6 +16,7 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/methods/sweep_columns.hpp"
 #include "sim/methods/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
 
@@ -147,36 +148,65 @@ std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t po
 
 std::string sweep_csv_header(const std::vector<SweepAxis>& axes) {
   std::string h = "point";
-  for (const auto& a : axes) h += "," + csv_field(a.key);
-  return h + ",method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_lower_bound,"
-             "lower_bound_s,method_wall_s,compute_utilisation,error";
+  for (const SweepColumn& c : sweep_value_columns(axes)) h += "," + csv_field(c.name);
+  for (const std::string& c : sweep_result_columns()) h += "," + c;
+  return h;
 }
 
 std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report) {
   std::string prefix = std::to_string(point);
-  for (const auto& o : sweep_point_overrides(axes, point)) prefix += "," + csv_field(o.value);
+  for (const std::string& f : sweep_point_fields(axes, sweep_value_columns(axes), point)) prefix += "," + csv_field(f);
   std::string rows;
   for (const auto& r : report.results)
     rows += prefix + "," + r.method + "," + (r.ok ? "1" : "0") + "," + (r.ok ? number(r.iteration_time_s) : "") +
             "," + optional_number(r.speedup_vs_round_robin) + "," + optional_number(r.speedup_vs_greedy) + "," +
             optional_number(r.gap_to_lower_bound) + "," + number(report.lower_bound_s) + "," +
-            (r.ok ? number(r.method_wall_s) : "") + "," + optional_number(r.compute_utilisation) + "," +
-            csv_field(r.error) + "\n";
+            (r.ok ? number(r.method_wall_s) : "") + "," + optional_number(r.compute_time_share) + "," +
+            optional_number(r.mfu) + "," + csv_field(r.error) + "\n";
   return rows;
 }
 
 namespace {
 
-/** A resumed row counts as a result only if it reads as one: ok 0 or 1, and an ok row's iteration time a finite
- *  positive number (a hand-edited or damaged "nan" would otherwise be kept as the point's answer). */
-bool reads_as_result(const std::vector<std::string>& fields, std::size_t axis_count) {
-  const std::string& ok = fields[axis_count + 2];
+/** A resumed row counts as a result only if it reads as one: ok (the field at `ok_column`) 0 or 1, and an ok row's
+ *  iteration time (the next field) a finite positive number (a hand-edited or damaged "nan" would otherwise be kept
+ *  as the point's answer). */
+bool reads_as_result(const std::vector<std::string>& fields, std::size_t ok_column) {
+  const std::string& ok = fields[ok_column];
   if (ok == "0") return true;
   if (ok != "1") return false;
-  const std::string& time = fields[axis_count + 3];
+  const std::string& time = fields[ok_column + 1];
   char* end = nullptr;
   const double t = std::strtod(time.c_str(), &end);
   return !time.empty() && end == time.c_str() + time.size() && std::isfinite(t) && t > 0;
+}
+
+/** The "ok" column of a header's fields: the last one so named (the result columns come after every value
+ *  column); 0 if there is none. */
+std::size_t ok_column_of(const std::vector<std::string>& header) {
+  for (std::size_t i = header.size(); i-- > 1;)
+    if (header[i] == "ok") return i;
+  return 0;
+}
+
+/** The rows after the header line of a sweep file: as they are in the current layout, converted from the earlier
+ *  one (a sweep started before the value columns were split resumes in the new layout). @throws InputError for any
+ *  other header. */
+std::vector<std::string> rows_in_current_layout(std::istream& in, const std::string& header, const std::string& path,
+                                                const std::vector<SweepAxis>& axes,
+                                                const std::vector<std::string>& methods) {
+  const bool legacy = header == legacy_sweep_csv_header(axes);
+  if (!legacy && header != sweep_csv_header(axes))
+    throw InputError(path, 1, "", "existing sweep file has a different header (other keys or version); "
+                                  "use another --out or delete it");
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::string row = legacy ? convert_legacy_sweep_row(axes, csv_fields(line), methods) : line;
+    if (!row.empty()) out.push_back(row);
+  }
+  return out;
 }
 
 }  // namespace
@@ -186,25 +216,24 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
   std::set<std::size_t> done;
   std::ifstream in(path);
   if (!in) return done;
+  const std::string head = sweep_csv_header(axes);
   std::string line;
   if (!std::getline(in, line)) {  // an empty file (a run stopped before its header): the header, no rows
-    write_file_atomic(path, sweep_csv_header(axes) + "\n");
+    write_file_atomic(path, head + "\n");
     return done;
   }
-  if (line != sweep_csv_header(axes))
-    throw InputError(path, 1, "", "existing sweep file has a different header (other keys or version); "
-                                  "use another --out or delete it");
   // A row counts only if its point index, its values and its method all belong to the current grid: rows are keyed
   // by grid point and method, never counted, so a changed value list can neither duplicate nor skip a point.
   const std::set<std::string> wanted(methods.begin(), methods.end());
   std::map<std::size_t, std::map<std::string, std::string>> rows;  // point -> method -> line
   const std::size_t points = sweep_point_count(axes);
+  const std::vector<SweepColumn> value_columns = sweep_value_columns(axes);
+  const std::size_t k = value_columns.size();
   // A row of fewer fields than the header (cut short) is not a result: its point runs again.
-  const std::size_t columns = csv_fields(sweep_csv_header(axes)).size();
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> f = csv_fields(line);
-    if (f.size() != columns || !reads_as_result(f, axes.size())) continue;
+  const std::size_t columns = csv_fields(head).size();
+  for (const std::string& row : rows_in_current_layout(in, line, path, axes, methods)) {
+    const std::vector<std::string> f = csv_fields(row);
+    if (f.size() != columns || !reads_as_result(f, k + 2)) continue;
     std::size_t point = 0;
     try {
       point = std::stoul(f[0]);
@@ -212,13 +241,11 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
       continue;
     }
     if (point >= points) continue;
-    const auto ov = sweep_point_overrides(axes, point);
-    bool same = true;
-    for (std::size_t i = 0; i < axes.size(); ++i) same = same && f[i + 1] == ov[i].value;
-    const std::string& method = f[axes.size() + 1];
-    if (same && wanted.count(method)) rows[point][method] = line;
+    const std::vector<std::string> values = sweep_point_fields(axes, value_columns, point);
+    const std::string& method = f[k + 1];
+    if (std::equal(values.begin(), values.end(), f.begin() + 1) && wanted.count(method)) rows[point][method] = row;
   }
-  std::string kept = sweep_csv_header(axes) + "\n";
+  std::string kept = head + "\n";
   for (const auto& [point, by_method] : rows) {
     if (by_method.size() != wanted.size()) continue;
     done.insert(point);
@@ -240,18 +267,23 @@ void append_sweep_rows(const std::string& path, const std::string& rows) {
 
 namespace {
 
-/** Reads the rows of shard `index` of `count` into rows (point -> lines). Every row must have the header's
- *  `fields`; with the shards' manifest, every row must be a point of this shard and a method of the sweep, once,
+/** Reads the rows of shard `index` of `count` into rows (point -> lines). Every row must have as many fields as
+ *  the `header`; with the shards' manifest, every row must be a point of this shard and a method of the sweep, once,
  *  and every (point, method) of the shard must be there (an interrupted shard is incomplete) unless allow_missing.
  *  @throws InputError naming the file and line of the first problem. */
-void read_shard_rows(const std::string& path, int index, int count, std::size_t fields, const SweepManifest* manifest,
-                     bool allow_missing, std::map<std::size_t, std::vector<std::string>>& rows) {
+void read_shard_rows(const std::string& path, int index, int count, const std::vector<std::string>& header,
+                     const SweepManifest* manifest, bool allow_missing,
+                     std::map<std::size_t, std::vector<std::string>>& rows) {
+  const std::size_t fields = header.size();
   std::ifstream in = open_input_file(path, "shard", "the CSV a sweep shard writes");
   std::string line;
   std::getline(in, line);  // the header, checked by the caller
   std::set<std::pair<std::size_t, std::string>> seen;
   const std::size_t points = manifest ? sweep_point_count(manifest->grid) : 0;
-  const std::size_t method_column = manifest ? manifest->grid.size() + 1 : 0;
+  const std::size_t ok_column = ok_column_of(header), method_column = ok_column - 1;
+  if (ok_column < 2 || ok_column + 1 >= fields)
+    throw InputError(path, 1, "", "the header has no method, ok and iteration_time_s columns (expected the CSV a "
+                                  "sweep shard writes)");
   for (int line_no = 2; std::getline(in, line); ++line_no) {
     if (line.empty()) continue;
     const std::vector<std::string> f = csv_fields(line);
@@ -278,10 +310,9 @@ void read_shard_rows(const std::string& path, int index, int count, std::size_t 
         throw InputError(path, line_no, "", "point " + std::to_string(point) + ", method " + method +
                                                 " appears twice");
     }
-    // point, the axes, then method and the nine result fields (sweep_csv_header)
-    if (fields >= 11 && !reads_as_result(f, fields - 11))
+    if (ok_column > 1 && !reads_as_result(f, ok_column))
       throw InputError(path, line_no, "iteration_time_s",
-                       "'" + f[fields - 8] + "' with ok '" + f[fields - 9] +
+                       "'" + f[ok_column + 1] + "' with ok '" + f[ok_column] +
                            "' is not a result: expected ok 0, or ok 1 and a finite positive time in seconds "
                            "(a damaged or edited row?)");
     rows[point].push_back(line);
@@ -353,7 +384,7 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
     std::getline(in, line);
     if (head.empty()) head = line;
     if (line != head) throw InputError(path.string(), 1, "", "header differs from the other shards");
-    read_shard_rows(path.string(), i, count, csv_fields(head).size(), manifest ? &*manifest : nullptr, allow_missing,
+    read_shard_rows(path.string(), i, count, csv_fields(head), manifest ? &*manifest : nullptr, allow_missing,
                     rows);
   }
   // A sweep.csv of another sweep (an unsharded run with other inputs) is not silently replaced.

@@ -32,8 +32,10 @@ std::vector<Override> sweep_point_overrides(const std::vector<SweepAxis>& axes, 
 /** @brief "key=value key=value" of a point, for progress lines. */
 std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t point);
 
-/** @brief The CSV header: point, the keys, method, ok, iteration_time_s, speedup_vs_round_robin, speedup_vs_greedy,
- *  gap_to_lower_bound, lower_bound_s, method_wall_s, error. */
+/** @brief The CSV header: point, the value columns (sweep_columns.hpp: one per key with plain values, one per leaf
+ *  of a key's map or list values), then sweep_result_columns(): method, ok, iteration_time_s,
+ *  speedup_vs_round_robin, speedup_vs_greedy, gap_to_lower_bound, lower_bound_s, method_wall_s,
+ *  compute_time_share, mfu, error (docs/outputs.md). */
 std::string sweep_csv_header(const std::vector<SweepAxis>& axes);
 
 /** @brief One line per requested method of a point's report (each ending in a newline). */
@@ -41,8 +43,9 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
 
 /** @brief Reads the points already complete in an existing CSV and rewrites it with only those points' rows, so that
  *  appending resumes cleanly. A point is complete when a row for every one of `methods` carries the point's index and
- *  its values in the current grid (rows are keyed by grid point and method, never counted). Empty set if the file
- *  does not exist. @throws InputError if its header is not sweep_csv_header(axes). */
+ *  its values in the current grid (rows are keyed by grid point and method, never counted). A file in the earlier
+ *  layout (legacy_sweep_csv_header: one quoted column per key, compute_utilisation) is rewritten in the current one.
+ *  Empty set if the file does not exist. @throws InputError if its header is neither. */
 std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
                                              const std::vector<std::string>& methods);
 

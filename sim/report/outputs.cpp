@@ -7,6 +7,7 @@
 #include "sim/core/csv_text.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/report/placement_json.hpp"
+#include "sim/workload/cost_model.hpp"
 
 namespace hulk {
 
@@ -31,16 +32,29 @@ nlohmann::json bytes_json(const BytesByClass& b) {
   return {{"intra_host", b.intra_host}, {"intra_region", b.intra_region}, {"inter_region", b.inter_region}};
 }
 
-nlohmann::json memory_json(const Scenario& scenario, const SimResult& result) {
+/** Each rank's peak memory, with the rank's coordinates and GPU (rank_json) beside it (`job` as rank_json's). */
+nlohmann::json memory_json(const Scenario& scenario, const SimResult& result, const std::string& job) {
   nlohmann::json mem = nlohmann::json::array();
   for (size_t r = 0; r < result.peak_memory_bytes.size(); ++r) {
-    const GpuSlot& g = result.placement.gpu_of_rank.at(r);
-    mem.push_back({{"rank", r},
-                   {"host", scenario.platform.hosts.at(g.host).name},
-                   {"slot", g.slot},
-                   {"bytes", result.peak_memory_bytes[r]}});
+    nlohmann::json e = rank_json(scenario, result.placement, static_cast<int>(r), job);
+    e["bytes"] = result.peak_memory_bytes[r];
+    mem.push_back(e);
   }
   return mem;
+}
+
+/** Model FLOP/s of a job over the peak FLOP/s of its GPUs, and each term (mfu(): their ratio). */
+struct FlopRates {
+  double model = 0, peak = 0;
+  double mfu() const { return peak > 0 ? model / peak : 0; }
+};
+
+FlopRates flop_rates(const Scenario& view, const SimResult& r) {
+  FlopRates f;
+  if (r.iteration_time_s > 0) f.model = model_flops_per_iteration(view.job) / r.iteration_time_s;
+  for (const GpuSlot& g : r.placement.gpu_of_rank)
+    f.peak += view.platform.hosts.at(g.host).gpu.peak_flops(view.job.precision);
+  return f;
 }
 
 /** One job's entry of "jobs": its times, traffic, memory and placement (`view` is the job's one-job scenario). */
@@ -53,15 +67,27 @@ nlohmann::json job_json(const Scenario& view, const SimResult& r) {
           {"iteration_time_s", r.iteration_time_s},
           {"total_time_s", r.total_time_s},
           {"compute_s", r.compute_s},
+          {"compute_time_share", compute_time_share(r)},
+          {"mfu", flop_rates(view, r).mfu()},
           {"comm_s", comm_json(r)},
           {"bubble_s", r.bubble_s},
           {"bytes", bytes_json(r.bytes)},
-          {"peak_memory_bytes", memory_json(view, r)},
+          {"peak_memory_bytes", memory_json(view, r, job.name)},
           {"messages", r.messages},
           {"placement", placement_to_json(view, r.placement)}};
 }
 
 }  // namespace
+
+double model_flops_per_iteration(const JobSpec& job) {
+  const JobCost cost = compute_job_cost(job);
+  double forward = 0;  // one micro-batch's forward over every stage, per TP rank
+  for (const StageCost& st : cost.stages) forward += st.fwd_flops_per_mb();
+  // Backward is twice the forward; recomputation is not model work (MFU, not hardware FLOPs utilisation).
+  return 3.0 * forward * job.par.tp * cost.micro_batches * job.par.dp;
+}
+
+double compute_time_share(const SimResult& r) { return r.iteration_time_s > 0 ? r.compute_s / r.iteration_time_s : 0; }
 
 nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result) {
   nlohmann::json j;
@@ -75,6 +101,14 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
     nlohmann::json jobs = nlohmann::json::array();
     for (int k = 0; k < job_count(scenario); ++k) jobs.push_back(job_json(job_view(scenario, k), result.jobs.at(k)));
     j["jobs"] = jobs;
+    // The cluster's: every job's model FLOP/s over the peak of every GPU used (the jobs run at the same time).
+    FlopRates all;
+    for (int k = 0; k < job_count(scenario); ++k) {
+      const FlopRates one = flop_rates(job_view(scenario, k), result.jobs.at(k));
+      all.model += one.model;
+      all.peak += one.peak;
+    }
+    j["mfu"] = all.mfu();
     j["objective_s"] = result.objective_s;
     j["makespan_s"] = result.makespan_s;
     return j;
@@ -84,9 +118,11 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
   j["iteration_time_s"] = result.iteration_time_s;
   j["total_time_s"] = result.total_time_s;
   j["compute_s"] = result.compute_s;
+  j["compute_time_share"] = compute_time_share(result);
+  j["mfu"] = flop_rates(scenario, result).mfu();
   j["comm_s"] = comm_json(result);
   j["bubble_s"] = result.bubble_s;
-  j["peak_memory_bytes"] = memory_json(scenario, result);
+  j["peak_memory_bytes"] = memory_json(scenario, result, "");
   j["jobs"] = nlohmann::json::array({job_json(scenario, result)});
   j["objective_s"] = result.iteration_time_s;
   j["makespan_s"] = result.total_time_s;

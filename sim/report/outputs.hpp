@@ -15,10 +15,21 @@
 
 namespace hulk {
 
+/** @brief Model FLOPs of one iteration of the job: 3 x the forward FLOPs (backward = 2 x forward) of every
+ *  micro-batch of every pipeline, the cost model's count (Narayanan et al. 2021); recomputation is not counted. */
+double model_flops_per_iteration(const JobSpec& job);
+
+/** @brief compute_s / iteration_time_s: the share of an iteration a GPU spends computing (mean over ranks); 0 for
+ *  an iteration of no time. */
+double compute_time_share(const SimResult& result);
+
 /** @brief The JSON result: scenario name, seed, gpus_used, bytes{...} and messages of the cluster, placement{...},
- *  objective_s (weighted mean iteration time, sim/core/jobs.hpp), makespan_s, and jobs[{name, weight, gpus,
- *  iterations, iteration_time_s, total_time_s, compute_s, comm_s{dp,tp,pp}, bubble_s, bytes, peak_memory_bytes,
- *  messages, placement}]. A one-job scenario also has its job's keys at the top (iteration_time_s, compute_s, ...). */
+ *  mfu, objective_s (weighted mean iteration time, sim/core/jobs.hpp), makespan_s, and jobs[{name, weight, gpus,
+ *  iterations, iteration_time_s, total_time_s, compute_s, compute_time_share, mfu, comm_s{dp,tp,pp}, bubble_s,
+ *  bytes, peak_memory_bytes, messages, placement}]. A one-job scenario also has its job's keys at the top
+ *  (iteration_time_s, compute_s, ...). mfu = model_flops_per_iteration / iteration_time_s / the summed peak FLOP/s
+ *  (GpuSpec::peak_flops at the job's precision) of the job's GPUs; the cluster's sums every job's rates. Every key
+ *  is described in docs/outputs.md. */
 nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result);
 
 /** @brief comm.csv's first line (with its newline) for one job. */

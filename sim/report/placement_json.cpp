@@ -3,11 +3,13 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/workload/placement_check.hpp"
+#include "sim/workload/plan.hpp"
 
 namespace hulk {
 
@@ -16,24 +18,43 @@ constexpr long long kMaxGpuSlot = 1 << 20;
 
 namespace {
 
-/** One job's placement object (`scenario` is a one-job scenario or view). */
-nlohmann::json one_job_to_json(const Scenario& scenario, const Placement& placement) {
+/** One job's placement object (`scenario` is a one-job scenario or view; `job` its name, "" for one job). */
+nlohmann::json one_job_to_json(const Scenario& scenario, const Placement& placement, const std::string& job) {
   const auto& par = scenario.job.par;
   nlohmann::json ranks = nlohmann::json::array();
-  for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
-    const GpuSlot& g = placement.gpu_of_rank[r];
-    const HostSpec& h = scenario.platform.hosts.at(g.host);
-    ranks.push_back({{"rank", r},
-                     {"host", h.name},
-                     {"slot", g.slot},
-                     {"region", scenario.platform.regions.at(h.region)}});
-  }
+  for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r)
+    ranks.push_back(rank_json(scenario, placement, static_cast<int>(r), job));
   return {{"parallelism", {{"dp", par.dp}, {"tp", par.tp}, {"pp", par.pp}}}, {"ranks", ranks}};
+}
+
+/** The keys a rank entry may hold: what rank_json writes. A misspelt "regoin" read as no region would go
+ *  unnoticed, so any other key is refused. */
+bool known_rank_key(const std::string& name) {
+  for (const char* k : {"rank", "job", "stage", "replica", "tp_index", "host", "slot", "region"})
+    if (name == k) return true;
+  return false;
+}
+
+/** The coordinates written beside a rank are for the reader; one that contradicts the rank id (a file of another
+ *  rank order) is refused, never ignored. */
+void check_rank_coords(const nlohmann::json& e, const ParallelPlan& plan, int rank, const std::string& job,
+                       const std::string& file, const std::string& key) {
+  const RankCoord c = plan.coord_of(rank);
+  const std::pair<const char*, int> coords[] = {{"stage", c.pp}, {"replica", c.dp}, {"tp_index", c.tp}};
+  for (const auto& [name, want] : coords)
+    if (e.contains(name) && (!e[name].is_number_integer() || e[name].get<long long>() != want))
+      throw InputError(file, 0, key + "." + name,
+                       e[name].dump() + " is not rank " + std::to_string(rank) + "'s " + name + " (expected " +
+                           std::to_string(want) + ": rank = (stage * dp + replica) * tp + tp_index)");
+  if (!job.empty() && e.contains("job") && (!e["job"].is_string() || e["job"].get<std::string>() != job))
+    throw InputError(file, 0, key + ".job",
+                     e["job"].dump() + " is not the job of this entry (expected \"" + job + "\")");
 }
 
 /** One job's placement from its object `*p`; keys in messages start with `prefix` ("" or "jobs[1]."). */
 Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, const std::string& file,
-                            const std::string& prefix) {
+                            const std::string& prefix, const std::string& job) {
+  const ParallelPlan plan(scenario.job.par);
   if (!p->is_object() || !p->contains("ranks") || !(*p)["ranks"].is_array())
     throw InputError(file, 0, prefix + "ranks",
                      "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
@@ -65,15 +86,17 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
     if (!e.is_object() || !e.contains("rank") || !e.contains("host") || !e.contains("slot") ||
         !e["rank"].is_number_integer() || !e["host"].is_string() || !e["slot"].is_number_integer())
       throw InputError(file, 0, key, "expected {\"rank\": int, \"host\": name, \"slot\": int}");
-    // The writer's keys only: a misspelt "regoin" read as no region would go unnoticed.
     for (const auto& [name, value] : e.items())
-      if (name != "rank" && name != "host" && name != "slot" && name != "region")
-        throw InputError(file, 0, key + "." + name, "unknown key (expected rank, host, slot and, optionally, region)");
+      if (!known_rank_key(name))
+        throw InputError(file, 0, key + "." + name,
+                         "unknown key (expected rank, host, slot and, optionally, job, stage, replica, tp_index, "
+                         "region)");
     // Read as 64-bit first: get<int> wraps 4294967297 to 1 without a word (and above 2^63 the value reads negative).
     const long long rank_value = e["rank"].get<long long>(), slot_value = e["slot"].get<long long>();
     if (rank_value < 0 || rank_value >= n || seen[rank_value])
       throw InputError(file, 0, key + ".rank", "rank " + e["rank"].dump() + " is out of range or repeated");
     const int rank = static_cast<int>(rank_value);
+    check_rank_coords(e, plan, rank, job, file, key);
     if (slot_value < 0 || slot_value > kMaxGpuSlot)
       throw InputError(file, 0, key + ".slot", "slot " + e["slot"].dump() + " is out of range (expected a GPU index "
                                                "of its host, from 0)");
@@ -118,7 +141,7 @@ Placement jobs_from_json(const Scenario& scenario, const nlohmann::json& p, cons
       }
     if (found < 0) throw InputError(file, 0, "jobs", "has no entry for job '" + name + "' of the scenario");
     per_job.push_back(one_job_from_json(job_view(scenario, j), &list[found], file,
-                                        "jobs[" + std::to_string(found) + "]."));
+                                        "jobs[" + std::to_string(found) + "].", name));
   }
   if (static_cast<int>(list.size()) != job_count(scenario))
     throw InputError(file, 0, "jobs",
@@ -132,12 +155,28 @@ Placement jobs_from_json(const Scenario& scenario, const nlohmann::json& p, cons
 
 }  // namespace
 
+nlohmann::json rank_json(const Scenario& scenario, const Placement& placement, int rank, const std::string& job) {
+  const RankCoord c = ParallelPlan(scenario.job.par).coord_of(rank);
+  const GpuSlot& g = placement.gpu_of_rank.at(rank);
+  const HostSpec& h = scenario.platform.hosts.at(g.host);
+  nlohmann::json e = {{"rank", rank},
+                      {"stage", c.pp},
+                      {"replica", c.dp},
+                      {"tp_index", c.tp},
+                      {"host", h.name},
+                      {"slot", g.slot},
+                      {"region", scenario.platform.regions.at(h.region)}};
+  if (!job.empty()) e["job"] = job;
+  return e;
+}
+
 nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement) {
-  if (!has_several_jobs(scenario)) return one_job_to_json(scenario, placement);
+  if (!has_several_jobs(scenario)) return one_job_to_json(scenario, placement, "");
   nlohmann::json jobs = nlohmann::json::array();
   for (int j = 0; j < job_count(scenario); ++j) {
-    nlohmann::json one = one_job_to_json(job_view(scenario, j), job_slice(scenario, placement, j));
-    one["name"] = job_at(scenario, j).name;
+    const std::string& name = job_at(scenario, j).name;
+    nlohmann::json one = one_job_to_json(job_view(scenario, j), job_slice(scenario, placement, j), name);
+    one["name"] = name;
     jobs.push_back(one);
   }
   return {{"jobs", jobs}};
@@ -147,7 +186,7 @@ Placement placement_from_json(const Scenario& scenario, const nlohmann::json& do
   const nlohmann::json* p = &doc;
   if (doc.is_object() && doc.contains("placement") && doc["placement"].is_object()) p = &doc["placement"];
   if (has_several_jobs(scenario)) return jobs_from_json(scenario, *p, file);
-  return one_job_from_json(scenario, p, file, "");
+  return one_job_from_json(scenario, p, file, "", "");
 }
 
 Placement load_placement_file(const Scenario& scenario, const std::string& path) {

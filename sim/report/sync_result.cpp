@@ -37,7 +37,9 @@ nlohmann::json diloco_result_json(const Scenario& s, const Placement& placement,
                  {"inner_iteration_s", t_inner},
                  {"outer_allreduce_s", t_outer},
                  {"round_s", round},
-                 {"compute_utilisation", H * inner.at("compute_s").get<double>() / round},
+                 {"compute_time_share", H * inner.at("compute_s").get<double>() / round},
+                 // The inner run's model FLOPs, H times per round, over the round's wall time.
+                 {"mfu", inner.at("mfu").get<double>() * H * t_inner / round},
                  // Wall time in inner steps (compute and the island's own communication) over the round: what
                  // INTELLECT-1 reports as compute utilisation (time not spent in the outer synchronisation).
                  {"inner_time_share", H * t_inner / round},

@@ -15,8 +15,9 @@ namespace hulk {
 
 /** @brief The result JSON of a DiLoCo job: the inner run's keys, objective_s = round / H (the time per step the
  *  placers compare), and "sync": {algorithm, inner_steps, islands, replicas_per_island, slices, compression,
- *  bytes_per_value, overlap, inner_iteration_s, outer_allreduce_s, round_s, compute_utilisation (compute over wall time),
- *  inner_time_share (inner steps over wall time), wan_bytes_per_round,
+ *  bytes_per_value, overlap, inner_iteration_s, outer_allreduce_s, round_s, compute_time_share (compute time over
+ *  the round's wall time), mfu (model FLOP/s over the round, over the GPUs' peak), inner_time_share (inner steps
+ *  over wall time), wan_bytes_per_round,
  *  tokens_per_round, wan_bytes_per_token, outer_state_bytes_per_rank}. */
 nlohmann::json diloco_result_json(const Scenario& scenario, const Placement& placement, const nlohmann::json& inner,
                                   const nlohmann::json& outer);

@@ -25,10 +25,20 @@ grep -q "Traceback" "$tmp/err" && fail "without matplotlib: a traceback"
 
 # With Debian's python3 and matplotlib: a real sweep plots.
 if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
-  "$hulk" sweep "$tests/data/tiny/tiny.yaml" --set wan.default.bandwidth=1Gbps,10Gbps --methods round-robin,greedy \
-    --out "$tmp/sweep" 2>/dev/null || fail "sweep failed"
+  # Two swept keys, one of them a map (one CSV column per leaf): one figure per swept column, the leaf whose value
+  # never changes (latency) none.
+  "$hulk" sweep "$tests/data/tiny/tiny.yaml" --set wan.default.bandwidth=1Gbps,10Gbps \
+    --set 'regions.east.host_link={bandwidth: 10Gbps, latency: 50us},{bandwidth: 25Gbps, latency: 50us}' \
+    --methods round-robin,greedy --out "$tmp/sweep" 2>/dev/null || fail "sweep failed"
   "$src/tools/plot.py" sweep "$tmp/sweep/sweep.csv" --out "$tmp/plots" 2>"$tmp/plot.err" || { fail "plot.py sweep failed"; cat "$tmp/plot.err"; }
-  ls "$tmp/plots"/*.png >/dev/null 2>&1 || fail "plot.py sweep wrote no PNG"
+  for png in sweep_wan.default.bandwidth.png sweep_regions.east.host_link.bandwidth.png; do
+    [ -s "$tmp/plots/$png" ] || fail "plot.py sweep wrote no $png: $(ls "$tmp/plots")"
+  done
+  [ -e "$tmp/plots/sweep_regions.east.host_link.latency.png" ] && fail "plot.py sweep plotted a column that never changes"
+  # --x names a column that is not swept: one line naming the columns, exit 1 (sys.exit with a message).
+  "$src/tools/plot.py" sweep "$tmp/sweep/sweep.csv" --x nope --out "$tmp/plots" 2>"$tmp/plot.err" &&
+    fail "plot.py sweep --x nope succeeded"
+  grep -q "wan.default.bandwidth" "$tmp/plot.err" || fail "plot.py sweep --x nope does not name the columns"
   # The scale table of `hulk bench --simulation-only --csv`, from a real (tiny) bench run.
   "$hulk" bench "$tests/data/tiny/tiny.yaml" --simulation-only --reps 1 --csv "$tmp/scale.csv" >/dev/null 2>&1 ||
     fail "bench --csv failed"

@@ -80,11 +80,32 @@ expect_refusal "merge of an edited negative time" "sweep.shard-0-of-2.csv:2: ite
   "$hulk" sweep-merge "$tmp/sh-edited"
 [ -f "$tmp/sh-edited/sweep.csv" ] && fail "a refused merge wrote sweep.csv"
 
-# A YAML flow map with commas is one --set value.
+# A YAML flow map with commas is one --set value (one point each), written one column per leaf.
 "$hulk" sweep "$tiny" --set 'regions.east.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps, latency: 1ms}' \
   --methods round-robin --out "$tmp/map" 2>"$tmp/err" || fail "flow map --set: $(cat "$tmp/err")"
-[ "$(tail -n +2 "$tmp/map/sweep.csv" | wc -l)" -eq 2 ] && grep -q '"{bandwidth: 25Gbps, latency: 10us}"' "$tmp/map/sweep.csv" &&
+[ "$(tail -n +2 "$tmp/map/sweep.csv" | wc -l)" -eq 2 ] && grep -q '^0,25Gbps,10us,round-robin,' "$tmp/map/sweep.csv" &&
+  grep -q '^1,1Gbps,1ms,round-robin,' "$tmp/map/sweep.csv" &&
   ok "flow map values are whole values" || { fail "flow map sweep rows:"; cat "$tmp/map/sweep.csv"; }
+# The same rows in the earlier layout (one quoted column per key, compute_utilisation, no mfu) resume: nothing is
+# recomputed and the file is rewritten in the current layout, mfu empty.
+cp "$tmp/map/sweep.csv" "$tmp/map/current.csv"
+python3 - "$tmp/map/current.csv" "$tmp/map/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+values = ["{bandwidth: 25Gbps, latency: 10us}", "{bandwidth: 1Gbps, latency: 1ms}"]
+out = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n")
+out.writerow(["point", "regions.east.host_link"] + rows[0][3:11] + ["compute_utilisation", "error"])
+for r in rows[1:]:
+    out.writerow([r[0], values[int(r[0])]] + r[3:12] + [r[13]])
+PY
+grep -q '^point,regions.east.host_link,method,.*,compute_utilisation,error$' "$tmp/map/sweep.csv" ||
+  fail "test setup: no earlier-layout CSV"
+"$hulk" sweep "$tiny" --set 'regions.east.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps, latency: 1ms}' \
+  --methods round-robin --out "$tmp/map" 2>"$tmp/err" || fail "resume of the earlier layout: $(cat "$tmp/err")"
+grep -q "2 points, 2 in this shard, 2 already done" "$tmp/err" &&
+  cmp -s <(cut -d, -f1-12 "$tmp/map/current.csv") <(cut -d, -f1-12 "$tmp/map/sweep.csv") &&
+  [ "$(cut -d, -f13 "$tmp/map/sweep.csv" | sort -u | tr '\n' ' ')" = " mfu " ] &&
+  ok "a sweep in the earlier layout resumes and is rewritten" || { fail "earlier layout resume:"; cat "$tmp/err" "$tmp/map/sweep.csv"; }
 
 # gen-data: the manifest is written before the first sample; a changed option is refused and named.
 mkdir -p "$tmp/d"

@@ -65,7 +65,10 @@ TEST(Diloco, UtilisationAndRoundWithAndWithoutOverlap) {
   const double t_out = plain["sync"]["outer_allreduce_s"].get<double>();
   EXPECT_NEAR(plain["compute_s"].get<double>() / t_in, 1.0, 1e-9);  // one replica per island: compute only
   EXPECT_NEAR(plain["sync"]["round_s"].get<double>(), 50 * t_in + t_out, 1e-9 * (50 * t_in + t_out));
-  EXPECT_NEAR(plain["sync"]["compute_utilisation"].get<double>(), 50 * t_in / (50 * t_in + t_out), 1e-9);
+  EXPECT_NEAR(plain["sync"]["compute_time_share"].get<double>(), 50 * t_in / (50 * t_in + t_out), 1e-9);
+  // The round's MFU: the inner iterations' model FLOPs over the whole round (the outer all-reduce computes nothing).
+  EXPECT_GT(plain["mfu"].get<double>(), 0.0);
+  EXPECT_NEAR(plain["sync"]["mfu"].get<double>() / plain["mfu"].get<double>(), 50 * t_in / (50 * t_in + t_out), 1e-9);
   EXPECT_NEAR(plain["objective_s"].get<double>(), (50 * t_in + t_out) / 50, 1e-9);
   s.job.sync.overlap = "outer";
   const nlohmann::json overlapped = run(s);

@@ -133,6 +133,21 @@ TEST(MultiJobOutputs, ResultJsonHasEachJobAndTheObjective) {
   EXPECT_EQ(j["jobs"][1]["weight"], 3.0);
   EXPECT_EQ(j["jobs"][1]["placement"]["ranks"].size(), 2u);
   EXPECT_FALSE(j.contains("iteration_time_s"));  // ambiguous with several jobs: objective_s and per job
+  // Each rank names its job beside its coordinates (the job's own rank order), in the placement and the memory.
+  for (int k = 0; k < 2; ++k)
+    for (const char* part : {"placement", "peak_memory_bytes"}) {
+      const nlohmann::json& ranks = std::string(part) == "placement" ? j["placement"]["jobs"][k]["ranks"]
+                                                                    : j["jobs"][k]["peak_memory_bytes"];
+      ASSERT_EQ(ranks.size(), 2u) << part;
+      for (const auto& e : ranks) {
+        EXPECT_EQ(e["job"], k == 0 ? "a" : "b") << part;
+        EXPECT_TRUE(e.contains("stage") && e.contains("replica") && e.contains("tp_index")) << e.dump();
+      }
+    }
+  nlohmann::json misnamed = j;
+  misnamed["placement"]["jobs"][1]["ranks"][0]["job"] = "a";
+  EXPECT_THROW(hulk::placement_from_json(s, misnamed, "r.json"), hulk::InputError);
+  EXPECT_EQ(hulk::placement_from_json(s, j, "r.json").gpu_of_rank, crossed().gpu_of_rank);
   // One job: today's keys and the several-job ones, consistent.
   const hulk::Scenario one = hulk::job_view(s, 0);
   const nlohmann::json k = hulk::result_to_json(one, a);

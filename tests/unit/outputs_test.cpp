@@ -9,6 +9,8 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/report/outputs.hpp"
+#include "sim/report/placement_json.hpp"
+#include "sim/workload/plan.hpp"
 
 namespace {
 
@@ -80,6 +82,73 @@ TEST(Outputs, ResultJsonKeys) {
   EXPECT_EQ(j["peak_memory_bytes"][1]["host"], "beta");
   EXPECT_EQ(j["peak_memory_bytes"][0]["slot"], 1);
   EXPECT_EQ(j["placement"]["ranks"].size(), 2u);
+}
+
+TEST(Outputs, EveryRankCarriesThePlansCoordinates) {
+  // dp 2 x tp 2 x pp 2 on 2 hosts of 4 GPUs: rank r on host r / 4, slot r % 4.
+  hulk::Scenario s = tiny_scenario();
+  for (auto& h : s.platform.hosts) h.gpus = 4;
+  s.job.par = {2, 2, 2};
+  hulk::SimResult r;
+  for (int rank = 0; rank < 8; ++rank) {
+    r.placement.gpu_of_rank.push_back({rank / 4, rank % 4});
+    r.peak_memory_bytes.push_back(1e9);
+  }
+  const nlohmann::json j = hulk::result_to_json(s, r);
+  const hulk::ParallelPlan plan(s.job.par);
+  for (int rank = 0; rank < 8; ++rank) {
+    const hulk::RankCoord c = plan.coord_of(rank);
+    for (const nlohmann::json* e : {&j["placement"]["ranks"][rank], &j["peak_memory_bytes"][rank]}) {
+      EXPECT_EQ((*e)["rank"], rank);
+      EXPECT_EQ((*e)["stage"], c.pp);
+      EXPECT_EQ((*e)["replica"], c.dp);
+      EXPECT_EQ((*e)["tp_index"], c.tp);
+      EXPECT_EQ((*e)["host"], rank < 4 ? "alpha" : "beta");
+      EXPECT_FALSE(e->contains("job"));  // one job
+    }
+  }
+  // Megatron order, spelled out: tp varies fastest, then the replica, then the stage.
+  EXPECT_EQ(j["placement"]["ranks"][5]["stage"], 1);
+  EXPECT_EQ(j["placement"]["ranks"][5]["replica"], 0);
+  EXPECT_EQ(j["placement"]["ranks"][5]["tp_index"], 1);
+  // Read back: the coordinates agree; a file without them (the earlier shape) reads the same; one that contradicts
+  // its rank is refused naming the key.
+  EXPECT_EQ(hulk::placement_from_json(s, j, "r.json").gpu_of_rank, r.placement.gpu_of_rank);
+  nlohmann::json bare = j["placement"];
+  for (auto& e : bare["ranks"]) e.erase("stage"), e.erase("replica"), e.erase("tp_index"), e.erase("region");
+  EXPECT_EQ(hulk::placement_from_json(s, bare, "p.json").gpu_of_rank, r.placement.gpu_of_rank);
+  nlohmann::json wrong = j["placement"];
+  wrong["ranks"][5]["replica"] = 1;
+  try {
+    hulk::placement_from_json(s, wrong, "p.json");
+    ADD_FAILURE() << "a contradicting replica was read";
+  } catch (const hulk::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ranks[5].replica"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Outputs, MfuIsModelFlopsOverThePeakOfTheGpusUsed) {
+  hulk::Scenario s = tiny_scenario();
+  for (auto& h : s.platform.hosts) h.gpu.fp16_flops = 100e12;
+  s.job.model = {"m", 4, 1024, 16, 512, 32000};
+  s.job.global_batch = 8;
+  s.job.micro_batch = 2;
+  s.job.par = {1, 1, 2};
+  hulk::SimResult r = tiny_result();
+  // 6 x parameters-ish x tokens, from the cost model's per-layer flops: 3 passes x (24 b s h^2 + 4 b s^2 h) per layer
+  // per micro-batch, + the logits (2 b s h V) on the last stage; 4 micro-batches of b = 2.
+  const double b = 2, sq = 512, h = 1024, V = 32000;
+  const double per_mb = 4 * (24 * b * sq * h * h + 4 * b * sq * sq * h) + 2 * b * sq * h * V;
+  const double flops = 3 * per_mb * 4;
+  EXPECT_NEAR(hulk::model_flops_per_iteration(s.job) / flops, 1.0, 1e-12);
+  const nlohmann::json j = hulk::result_to_json(s, r);
+  EXPECT_NEAR(j["mfu"].get<double>() / (flops / r.iteration_time_s / (2 * 100e12)), 1.0, 1e-12);
+  EXPECT_NEAR(j["jobs"][0]["mfu"].get<double>(), j["mfu"].get<double>(), 1e-15);
+  EXPECT_NEAR(j["compute_time_share"].get<double>(), r.compute_s / r.iteration_time_s, 1e-15);
+  // Recomputation is not model work: the same count with full recomputation.
+  const double without = hulk::model_flops_per_iteration(s.job);
+  s.job.recompute = "full";
+  EXPECT_EQ(hulk::model_flops_per_iteration(s.job), without);
 }
 
 TEST(Outputs, ChromeTraceOneTrackPerGpu) {

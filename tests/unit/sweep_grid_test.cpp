@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
+#include "sim/methods/sweep_columns.hpp"
 #include "sim/methods/sweep_grid.hpp"
 #include "sim/methods/sweep_manifest.hpp"
 
@@ -59,12 +60,13 @@ TEST(SweepGrid, AbsentValuesAreEmptyFieldsNeverZero) {
   greedy.gap_to_lower_bound = 3.0;
   MethodResult used = greedy;
   used.method = "search";
-  used.compute_utilisation = 0.25;
+  used.compute_time_share = 0.25;
+  used.mfu = 0.125;
   rep.results = {failed, greedy, used};
   EXPECT_EQ(sweep_csv_rows(axes, 0, rep),
-            "0,v,round-robin,0,,,,,0.5,,,\"does not fit, really\"\n"
-            "0,v,greedy,1,2,,1,3,0.5,0,,\n"
-            "0,v,search,1,2,,1,3,0.5,0,0.25,\n");
+            "0,v,round-robin,0,,,,,0.5,,,,\"does not fit, really\"\n"
+            "0,v,greedy,1,2,,1,3,0.5,0,,,\n"
+            "0,v,search,1,2,,1,3,0.5,0,0.25,0.125,\n");
 }
 
 /** Rows "r1\nr2\n" each padded with ",1" to the header's column count (a complete row, as a run writes). */
@@ -123,10 +125,11 @@ TEST(SweepGrid, ResumeKeysRowsByPointValuesAndMethods) {
   // Other methods: the same number of rows per point, but not the requested methods.
   std::ofstream(csv) << sweep_csv_header(axes) << "\n" << rows(axes, {"0,100Mbps,a", "0,100Mbps,b"});
   EXPECT_TRUE(completed_sweep_points(csv.string(), axes, {"a", "c"}).empty());
-  // Quoted values (flow maps) are compared unquoted.
+  // Flow maps are compared leaf by leaf (k.x, k.y); point 1 has no y (an empty field).
   const auto maps = parse_sweep_axes({"k={x: 1, y: 2},{x: 3}"});
-  std::ofstream(csv) << sweep_csv_header(maps) << "\n" << rows(maps, {"0,\"{x: 1, y: 2}\",a"});
-  EXPECT_EQ(completed_sweep_points(csv.string(), maps, {"a"}), std::set<std::size_t>{0});
+  std::ofstream(csv) << sweep_csv_header(maps) << "\n" << rows(maps, {"0,1,2,a", "1,3,,a", "1,3,2,b"});
+  EXPECT_EQ(completed_sweep_points(csv.string(), maps, {"a"}), (std::set<std::size_t>{0, 1}));
+  EXPECT_EQ(completed_sweep_points(csv.string(), maps, {"b"}), std::set<std::size_t>{});  // 1,3,2 is no point
   fs::remove_all(dir);
 }
 
@@ -139,6 +142,49 @@ TEST(SweepGrid, FlowMapAndListValuesAreOneValue) {
   ASSERT_EQ(axes[1].values.size(), 2u);
   EXPECT_EQ(axes[1].values[0], "[1, 2]");
   EXPECT_THROW(parse_sweep_axes({"k={a: 1"}), InputError);
+}
+
+TEST(SweepGrid, MapAndListValuesGetOneColumnPerLeaf) {
+  const auto axes = parse_sweep_axes({"regions.x.host_link={bandwidth: 25Gbps, latency: 10us},{bandwidth: 1Gbps}",
+                                      "l=[1, 2],3", "n=7"});
+  const std::string results =
+      ",method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_lower_bound,lower_bound_s,"
+      "method_wall_s,compute_time_share,mfu,error";
+  // A key with plain values keeps its own column (l: 3); each leaf of its map or list values gets one.
+  EXPECT_EQ(sweep_csv_header(axes),
+            "point,regions.x.host_link.bandwidth,regions.x.host_link.latency,l,l.0,l.1,n" + results);
+  CompareReport rep;
+  rep.lower_bound_s = 0.5;
+  MethodResult greedy;
+  greedy.method = "greedy";
+  greedy.ok = true;
+  greedy.iteration_time_s = 2;
+  rep.results = {greedy};
+  EXPECT_EQ(sweep_csv_rows(axes, 0, rep), "0,25Gbps,10us,,1,2,7,greedy,1,2,,,,0.5,0,,,\n");
+  EXPECT_EQ(sweep_csv_rows(axes, 3, rep), "3,1Gbps,,3,,,7,greedy,1,2,,,,0.5,0,,,\n");
+  EXPECT_EQ(sweep_csv_header(axes).find('"'), std::string::npos);
+}
+
+TEST(SweepGrid, ResumeRewritesTheEarlierLayout) {
+  // A sweep started with one quoted column per key and compute_utilisation resumes in the current layout: its rows
+  // keep their numbers, speedup_vs_round_robin is emptied when round-robin is not a method, mfu is empty.
+  const fs::path dir = scratch("resume-legacy");
+  const fs::path csv = dir / "sweep.csv";
+  const auto axes = parse_sweep_axes({"k={x: 1, y: 2},{x: 3}"});
+  EXPECT_EQ(legacy_sweep_csv_header(axes),
+            "point,k,method,ok,iteration_time_s,speedup_vs_round_robin,speedup_vs_greedy,gap_to_lower_bound,"
+            "lower_bound_s,method_wall_s,compute_utilisation,error");
+  std::ofstream(csv) << legacy_sweep_csv_header(axes) << "\n"
+                     << "0,\"{x: 1, y: 2}\",greedy,1,2.5,3,1,0.5,0.1,0.2,0.25,\n"
+                     << "1,\"{x: 1, y: 2}\",greedy,1,2.5,3,1,0.5,0.1,0.2,0.25,\n"  // not point 1's value
+                     << "1,\"{x: 3}\",greedy,1,2.5,3,1,0.5,0.1,0.2,0.25\n";       // cut short
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"greedy"}), std::set<std::size_t>{0});
+  EXPECT_EQ(read(csv), sweep_csv_header(axes) + "\n0,1,2,greedy,1,2.5,,1,0.5,0.1,0.2,0.25,,\n");
+  std::ofstream(csv) << legacy_sweep_csv_header(axes) << "\n"
+                     << "0,\"{x: 1, y: 2}\",round-robin,1,2.5,1,0.4,0.5,0.1,0.2,0.25,\n";
+  EXPECT_EQ(completed_sweep_points(csv.string(), axes, {"round-robin"}), std::set<std::size_t>{0});
+  EXPECT_EQ(read(csv), sweep_csv_header(axes) + "\n0,1,2,round-robin,1,2.5,1,0.4,0.5,0.1,0.2,0.25,,\n");
+  fs::remove_all(dir);
 }
 
 TEST(SweepGrid, FailedAppendIsAnError) {
@@ -180,7 +226,7 @@ void write_shard(const fs::path& dir, int index, int count, const std::vector<in
   std::ofstream out(csv);
   out << sweep_csv_header(m.grid) << "\n";
   const char* value[] = {"a", "b", "c"};
-  for (int p : rows) out << p << "," << value[p % 3] << ",greedy,1,2.5,,,,,,,\n";
+  for (int p : rows) out << p << "," << value[p % 3] << ",greedy,1,2.5,,,,,,,,\n";
   out << tail;
   out.close();
   write_sweep_manifest(sweep_manifest_path(csv), m);
@@ -204,7 +250,7 @@ TEST(SweepGrid, MergeOrdersRowsByPoint) {
   EXPECT_EQ(m.shards, 2u);
   EXPECT_EQ(m.points, 3u);
   const std::string header = sweep_csv_header(parse_sweep_axes({"bw=a,b,c"}));
-  EXPECT_EQ(read(dir / "sweep.csv"), header + "\n0,a,greedy,1,2.5,,,,,,,\n1,b,greedy,1,2.5,,,,,,,\n2,c,greedy,1,2.5,,,,,,,\n");
+  EXPECT_EQ(read(dir / "sweep.csv"), header + "\n0,a,greedy,1,2.5,,,,,,,,\n1,b,greedy,1,2.5,,,,,,,,\n2,c,greedy,1,2.5,,,,,,,,\n");
   std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other,m\n1,a\n";
   EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
   fs::remove_all(dir);
@@ -218,7 +264,7 @@ TEST(SweepGrid, MergeNamesMissingShards) {
   EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
   const SweepMerge m = merge_sweep_shards(dir.string(), true);
   EXPECT_EQ(m.missing, (std::vector<std::size_t>{1, 2}));
-  EXPECT_EQ(read(dir / "sweep.csv"), sweep_csv_header(parse_sweep_axes({"bw=a,b,c"})) + "\n0,a,greedy,1,2.5,,,,,,,\n");
+  EXPECT_EQ(read(dir / "sweep.csv"), sweep_csv_header(parse_sweep_axes({"bw=a,b,c"})) + "\n0,a,greedy,1,2.5,,,,,,,,\n");
   fs::remove_all(dir);
 }
 
@@ -246,12 +292,12 @@ TEST(SweepGrid, MergeRefusesIncompleteTruncatedDuplicatedOrStrayRows) {
   EXPECT_NE(error_of().find("incomplete: point 2, method greedy is missing"), std::string::npos) << error_of();
   EXPECT_EQ(error_of(true), "");  // --allow-missing takes what there is
   write_shard(dir, 0, 2, {0, 2}, "2,c,gre");  // a row cut short
-  EXPECT_NE(error_of().find("sweep.shard-0-of-2.csv:4: has 3 fields, the header 12"), std::string::npos) << error_of();
+  EXPECT_NE(error_of().find("sweep.shard-0-of-2.csv:4: has 3 fields, the header 13"), std::string::npos) << error_of();
   write_shard(dir, 0, 2, {0, 2, 2});
   EXPECT_NE(error_of().find("point 2, method greedy appears twice"), std::string::npos) << error_of();
   write_shard(dir, 0, 2, {0, 1, 2});
   EXPECT_NE(error_of().find("1 is not a point of shard 0 of 2"), std::string::npos) << error_of();
-  write_shard(dir, 0, 2, {0}, "2,c,greedy,1,-2.5,,,,,,,\n");  // a hand-edited time
+  write_shard(dir, 0, 2, {0}, "2,c,greedy,1,-2.5,,,,,,,,\n");  // a hand-edited time
   EXPECT_NE(error_of().find("sweep.shard-0-of-2.csv:3: iteration_time_s: '-2.5' with ok '1' is not a result"),
             std::string::npos)
       << error_of();
