@@ -29,4 +29,8 @@ void register_jobs_eval_command(CLI::App& app);
 /** @brief `hulk gnn-families`: the GNN per held-out family (tools/cmd_gnn_families.cpp). */
 void register_gnn_families_command(CLI::App& app);
 
+/** @brief `hulk plan` (tools/cmd_plan.cpp) and `hulk plan-eval` (tools/cmd_plan_eval.cpp). */
+void register_plan_command(CLI::App& app);
+void register_plan_eval_command(CLI::App& app);
+
 }  // namespace hulk::cli

@@ -26,7 +26,8 @@ const std::map<std::string, OutKind> kOutKinds = {
     {"simulate", OutKind::folder}, {"sweep", OutKind::folder}, {"gen-data", OutKind::folder},
     {"reproduce", OutKind::folder}, {"compare", OutKind::file}, {"place", OutKind::file},
     {"train", OutKind::file}, {"gnn-eval", OutKind::file}, {"jobs-eval", OutKind::file},
-    {"gnn-families", OutKind::file}, {"bench", OutKind::file}};  // bench: its --csv
+    {"gnn-families", OutKind::file}, {"bench", OutKind::file},  // bench: its --csv
+    {"plan", OutKind::folder}, {"plan-eval", OutKind::file}};
 
 /** Messages of errors without a file start with "<input>: "; on the command line the option named next is clearer. */
 std::string without_input_prefix(const std::string& message) {
@@ -124,6 +125,8 @@ int main(int argc, char** argv) {
   hulk::cli::register_fidelity_command(app);
   hulk::cli::register_jobs_eval_command(app);
   hulk::cli::register_gnn_families_command(app);
+  hulk::cli::register_plan_command(app);
+  hulk::cli::register_plan_eval_command(app);
 
   if (!known_command(app, argc, argv)) return 2;
 

@@ -252,6 +252,22 @@ struct RobustSpec {
   std::uint64_t seed = 0;
 };
 
+/** @brief What `hulk plan` chooses and within which bounds (`auto` job values and the `plan:` map). A scenario with
+ *  any part auto is an input to `hulk plan` only; other commands refuse it. */
+struct PlanSpec {
+  bool parallelism = false;  ///< job.parallelism: auto (dp, tp, pp chosen)
+  bool micro_batch = false;  ///< job.micro_batch: auto
+  bool schedule = false;     ///< job.schedule: auto (1f1b | gpipe)
+  bool recompute = false;    ///< job.recompute: auto (none | selective | full)
+  int min_gpus = 1;          ///< fewest GPUs a layout may use
+  int max_gpus = 0;          ///< most GPUs a layout may use; 0 = all of the platform's
+  int tp_max = 0;            ///< largest tensor-parallel degree; 0 = the most GPUs of one host
+  int pp_max = 0;            ///< largest pipeline degree; 0 = the model's layers
+  std::string objective = "time";  ///< what the plan minimises: the iteration time
+  /** @brief True if some part of the job is left to `hulk plan`. */
+  bool any_auto() const { return parallelism || micro_batch || schedule || recompute; }
+};
+
 /** @brief A fully parsed and validated scenario. */
 struct Scenario {
   std::string name;
@@ -271,6 +287,8 @@ struct Scenario {
   std::vector<EventSpec> events;
   /** @brief The robust objective's distribution (`robust:`), samples = 0 when absent. */
   RobustSpec robust;
+  /** @brief The parts `hulk plan` chooses and its constraints (`auto` values, `plan:`); nothing auto by default. */
+  PlanSpec plan;
 };
 
 }  // namespace hulk

@@ -31,11 +31,30 @@ void check_jobs_fit_memory(const Scenario& s) {
   throw InputError(s.file, line, several ? "jobs[" + std::to_string(j) + "]" : "job.parallelism", problem);
 }
 
+/** Throws InputError at the first `auto` value of the job: only `hulk plan` chooses it. */
+void refuse_auto(const Scenario& s) {
+  const PlanSpec& p = s.plan;
+  const char* key = p.parallelism ? "parallelism" : p.micro_batch ? "micro_batch" : p.schedule ? "schedule" : "recompute";
+  int line = 0;
+  try {
+    const YAML::Node root = YamlReader::load_file(s.file);
+    if (root["job"] && root["job"].IsMap() && root["job"][key]) line = YamlReader::line_of(root["job"][key]);
+  } catch (const InputError&) {
+  }
+  throw InputError(s.file, line, std::string("job.") + key,
+                   "auto is chosen by `hulk plan SCENARIO --out DIR` (expected a value here; or run DIR/best.yaml, the "
+                   "scenario the plan writes)");
+}
+
 }  // namespace
 
+Scenario load_plan_scenario_file(const std::string& path, const std::vector<Override>& overrides) {
+  return load_scenario(path, overrides, describe_simgrid_xml);
+}
 
 Scenario load_scenario_file(const std::string& path, const std::vector<Override>& overrides, bool require_memory_fit) {
   Scenario s = load_scenario(path, overrides, describe_simgrid_xml);
+  if (s.plan.any_auto()) refuse_auto(s);
   if (require_memory_fit) check_jobs_fit_memory(s);
   return s;
 }

@@ -16,4 +16,9 @@ namespace hulk {
 Scenario load_scenario_file(const std::string& path, const std::vector<Override>& overrides = {},
                             bool require_memory_fit = true);
 
+/** @brief load_scenario() with the engine's describer for `hulk plan`: parts of the job may be `auto`
+ *  (Scenario::plan); the memory fit is then checked per layout by the plan. (load_scenario_file refuses `auto`:
+ *  the other commands need the layout.) @throws InputError as load_scenario(). */
+Scenario load_plan_scenario_file(const std::string& path, const std::vector<Override>& overrides = {});
+
 }  // namespace hulk

@@ -71,7 +71,8 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 }
 
 // One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
-JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& key = "job") {
+// `plan` receives the values written `auto` (null for an entry of jobs:, where auto is an error).
+JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& key, PlanSpec* plan) {
   const bool entry = key != "job";
   std::vector<std::string> allowed = {"model",     "precision",  "global_batch", "micro_batch", "parallelism",
                                       "schedule",  "collective", "iterations",   "utilisation", "check_memory",
@@ -99,8 +100,15 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   if (job["precision"])
     r.collect([&] { j.precision = r.one_of(job["precision"], key + ".precision", {"fp16", "bf16", "fp32"}); });
   r.collect([&] { int_of(r.require(job, key, "global_batch"), key + ".global_batch", j.global_batch, bounds::kMaxGlobalBatch); });
-  if (job["micro_batch"]) int_of(job["micro_batch"], key + ".micro_batch", j.micro_batch, bounds::kMaxMicroBatch);
-  if (job["parallelism"]) {
+  // `auto` leaves the value to `hulk plan` (scenario_plan.cpp); the job keeps its defaults meanwhile.
+  const auto is_auto = [&](const char* k, bool PlanSpec::*what) {
+    bool yes = false;
+    const bool read = r.collect([&] { yes = detail::auto_value(r, job[k], key + "." + k, plan, what); });
+    return yes || !read;  // an `auto` refused in jobs: is one error, not a second one for "not an integer"
+  };
+  if (job["micro_batch"] && !is_auto("micro_batch", &PlanSpec::micro_batch))
+    int_of(job["micro_batch"], key + ".micro_batch", j.micro_batch, bounds::kMaxMicroBatch);
+  if (job["parallelism"] && !is_auto("parallelism", &PlanSpec::parallelism)) {
     r.collect([&] {
       const YAML::Node par = job["parallelism"];
       r.check_keys(par, key + ".parallelism", {"dp", "tp", "pp"});
@@ -109,7 +117,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
       if (par["pp"]) int_of(par["pp"], key + ".parallelism.pp", j.par.pp, bounds::kMaxDegree);
     });
   }
-  if (job["schedule"]) r.collect([&] { j.schedule = r.one_of(job["schedule"], key + ".schedule", {"1f1b", "gpipe"}); });
+  if (job["schedule"] && !is_auto("schedule", &PlanSpec::schedule)) r.collect([&] { j.schedule = r.one_of(job["schedule"], key + ".schedule", {"1f1b", "gpipe"}); });
   if (job["collective"])
     r.collect([&] {
       j.collective = r.one_of(job["collective"], key + ".collective", {"ring", "hierarchical", "tree"});
@@ -118,7 +126,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], key + ".utilisation"); });
   if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], key + ".check_memory"); });
   // Megatron-LM knobs (issue 9); their effects on time and memory are in scenarios/README.md and cost_model.cpp.
-  if (job["recompute"])
+  if (job["recompute"] && !is_auto("recompute", &PlanSpec::recompute))
     r.collect([&] { j.recompute = r.one_of(job["recompute"], key + ".recompute", {"none", "selective", "full"}); });
   if (job["optimizer"])
     r.collect([&] { j.optimizer = r.one_of(job["optimizer"], key + ".optimizer", {"adam", "sgd"}); });
@@ -187,7 +195,7 @@ std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list) {
     r.fail(list, "jobs", "expected a list of at least one job, got an empty list (or use job: for a single job)");
   std::vector<JobSpec> jobs(list.size());
   for (std::size_t i = 0; i < list.size(); ++i)
-    r.collect([&] { jobs[i] = parse_job(r, list[i], "jobs[" + std::to_string(i) + "]"); });
+    r.collect([&] { jobs[i] = parse_job(r, list[i], "jobs[" + std::to_string(i) + "]", nullptr); });
   return jobs;
 }
 
@@ -211,7 +219,8 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // were read without a problem: otherwise its errors would be consequences of the first ones.
   r.collect_errors(true);
   r.check_keys(root, "",
-               {"name", "description", "seed", "platform", "network", "job", "jobs", "placement", "events", "robust"});
+               {"name", "description", "seed", "platform", "network", "job", "jobs", "placement", "events", "robust",
+                "plan"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
@@ -235,7 +244,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
     } else {
       if (!root["job"])
         r.fail(root, "job", "missing key 'job' (expected job: for one job, or jobs: a list of named jobs)");
-      s.job = parse_job(r, root["job"]);
+      s.job = parse_job(r, root["job"], "job", &s.plan);
     }
   }) && r.error_count() == before_job;
   if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
@@ -255,6 +264,8 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
     s.robust = detail::parse_robust(r, root["robust"], s.seed);
   });
   if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
+  if (root["plan"]) r.collect([&] { detail::parse_plan(r, root["plan"], s.plan); });
+  if (job_read && platform_read && r.error_count() == 0) r.collect([&] { detail::check_plan(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();
   return s;
@@ -363,21 +374,25 @@ void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k,
     fail_now(k + ".pipeline_p2p",
              "'" + j.pipeline_p2p + "' is not allowed: expected one of blocking | overlapped (or absent)");
   const std::string sync = sync_problem(s, j);
-  if (!sync.empty()) fail_now(k + ".sync", sync);
+  // With the degrees left to `hulk plan`, the layouts it considers are checked one by one instead.
+  const bool auto_par = s.plan.parallelism, auto_batch = auto_par || s.plan.micro_batch;
+  if (!sync.empty() && !auto_par) fail_now(k + ".sync", sync);
   if (j.sync.diloco() && has_several_jobs(s))
     fail_now(k + ".sync.algorithm", "diloco is supported for a one-job scenario (job:) only, not yet with jobs:");
   if (m.hidden % m.heads != 0)
     fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
                                      std::to_string(m.heads) + " (expected hidden = heads x head size)");
-  if (m.heads % j.par.tp != 0)
+  if (auto_par) {
+  } else if (m.heads % j.par.tp != 0)
     fail_now(k + ".parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
                                         std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
-  if (m.layers < j.par.pp)
+  if (!auto_par && m.layers < j.par.pp)
     fail_now(k + ".parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
                                         std::to_string(m.layers) +
                                         " layers (expected at least one layer per stage)");
   const long long per_step = static_cast<long long>(j.par.dp) * j.micro_batch;
-  if (j.global_batch % per_step != 0)
+  if (auto_batch) {
+  } else if (j.global_batch % per_step != 0)
     fail_now(k + ".global_batch", "global_batch " + std::to_string(j.global_batch) +
                                       " is not divisible by dp x micro_batch = " + std::to_string(j.par.dp) +
                                       " x " + std::to_string(j.micro_batch) + " = " + std::to_string(per_step) +
@@ -391,7 +406,7 @@ void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k,
                  std::to_string(bounds::kMaxMicroBatchesPerPipeline) +
                  ": the bubble is below 1% long before, and each one is simulated)");
   const long long ranks = static_cast<long long>(j.par.dp) * j.par.tp * j.par.pp;
-  if (ranks > gpus)
+  if (!auto_par && ranks > gpus)
     fail_now(k + ".parallelism", "dp x tp x pp = " + std::to_string(j.par.dp) + " x " + std::to_string(j.par.tp) +
                                      " x " + std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
                                      " ranks, but the platform has " + std::to_string(gpus) +

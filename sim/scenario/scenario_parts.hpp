@@ -83,4 +83,18 @@ CheckpointSpec parse_checkpoint(const YamlReader& r, const YAML::Node& node, con
  *  (0%, 100%] required, samples >= 1 (default 16), seed >= 0 (default scenario_seed). */
 RobustSpec parse_robust(const YamlReader& r, const YAML::Node& node, std::uint64_t scenario_seed);
 
+/** @brief True if a job value is the word `auto` (scenario_plan.cpp). Then, with `plan` (a `job:`), sets the flag
+ *  `what` of it; without (an entry of `jobs:`), fails: `hulk plan` chooses the layout of one job.
+ *  @throws InputError at the node. */
+bool auto_value(const YamlReader& r, const YAML::Node& node, const std::string& key, PlanSpec* plan,
+                bool PlanSpec::*what);
+
+/** @brief The `plan:` map {min_gpus, max_gpus, tp_max, pp_max, objective} into `plan` (its auto flags kept); each
+ *  key checked on its own (every problem collected). */
+void parse_plan(const YamlReader& r, const YAML::Node& node, PlanSpec& plan);
+
+/** @brief The `plan:` constraints against the platform and the job, once both were read: max_gpus within the
+ *  platform's GPUs, min_gpus <= max_gpus, `plan:` only for a one-job scenario. @throws InputError at the key. */
+void check_plan(const Scenario& scenario, const YamlReader& r);
+
 }  // namespace hulk::detail

@@ -1,0 +1,114 @@
+#include "sim/methods/plan_layouts.hpp"
+
+#include <algorithm>
+
+#include "sim/core/errors.hpp"
+#include "sim/scenario/bounds.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/workload/jobs_memory_fit.hpp"
+
+namespace hulk {
+namespace {
+
+/** Divisors of n in [1, cap], ascending. */
+std::vector<int> divisors(int n, int cap) {
+  std::vector<int> out;
+  for (int d = 1; d <= std::min(n, cap); ++d)
+    if (n % d == 0) out.push_back(d);
+  return out;
+}
+
+/** Why the layout cannot run ("" if it can): the loader's job checks, then the memory fit. */
+std::string infeasibility(const Scenario& s) {
+  try {
+    validate_job(s);
+  } catch (const InputError& e) {
+    // "FILE: KEY: message": the file is the plan's own scenario, the key and message say what failed.
+    const std::string what = e.what(), prefix = (s.file.empty() ? std::string("<input>") : s.file) + ": ";
+    return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+  }
+  int job = -1;
+  return jobs_memory_problem(s, job);
+}
+
+}  // namespace
+
+std::string Layout::name() const {
+  return "dp" + std::to_string(par.dp) + "-tp" + std::to_string(par.tp) + "-pp" + std::to_string(par.pp) + " mb" +
+         std::to_string(micro_batch) + " " + schedule + " " + recompute;
+}
+
+LayoutBounds layout_bounds(const Scenario& s) {
+  LayoutBounds b;
+  const PlanSpec& p = s.plan;
+  int per_host = 1;
+  for (const HostSpec& h : s.platform.hosts) per_host = std::max(per_host, h.gpus);
+  b.min_gpus = p.min_gpus;
+  b.max_gpus = p.max_gpus > 0 ? p.max_gpus : s.platform.total_gpus();
+  b.tp_max = p.tp_max > 0 ? p.tp_max : per_host;
+  b.pp_max = p.pp_max > 0 ? p.pp_max : s.job.model.layers;
+  return b;
+}
+
+Layout current_layout(const Scenario& s) {
+  Layout l;
+  l.par = s.job.par;
+  l.micro_batch = s.job.micro_batch;
+  l.schedule = s.job.schedule;
+  l.recompute = s.job.recompute;
+  return l;
+}
+
+Scenario with_layout(const Scenario& s, const Layout& l) {
+  Scenario out = s;
+  out.job.par = l.par;
+  out.job.micro_batch = l.micro_batch;
+  out.job.schedule = l.schedule;
+  out.job.recompute = l.recompute;
+  out.plan.parallelism = out.plan.micro_batch = out.plan.schedule = out.plan.recompute = false;
+  return out;
+}
+
+std::vector<LayoutCandidate> enumerate_layouts(const Scenario& s) {
+  const PlanSpec& p = s.plan;
+  const JobSpec& j = s.job;
+  const LayoutBounds b = layout_bounds(s);
+  std::vector<Parallelism> degrees;
+  if (p.parallelism) {
+    for (int gpus = b.max_gpus; gpus >= b.min_gpus; --gpus)
+      for (int tp : divisors(j.model.heads, b.tp_max))
+        for (int pp = 1; pp <= b.pp_max && tp * pp <= gpus; ++pp)
+          if (gpus % (tp * pp) == 0 && j.global_batch % (gpus / (tp * pp)) == 0)
+            degrees.push_back({gpus / (tp * pp), tp, pp});
+  } else {
+    degrees.push_back(j.par);
+  }
+  const std::vector<std::string> schedules =
+      p.schedule ? std::vector<std::string>{"1f1b", "gpipe"} : std::vector<std::string>{j.schedule};
+  const std::vector<std::string> recomputes =
+      p.recompute ? std::vector<std::string>{"none", "selective", "full"} : std::vector<std::string>{j.recompute};
+  std::vector<LayoutCandidate> out;
+  for (const Parallelism& par : degrees) {
+    std::vector<int> micro = {j.micro_batch};
+    if (p.micro_batch) {
+      micro.clear();
+      const int per_replica = j.global_batch / par.dp;
+      for (long long m = 1; m <= per_replica && m <= bounds::kMaxMicroBatch; m *= 2)
+        if (per_replica % m == 0 && per_replica / m <= bounds::kMaxMicroBatchesPerPipeline)
+          micro.push_back(static_cast<int>(m));
+    } else if (j.global_batch % (static_cast<long long>(par.dp) * j.micro_batch) != 0) {
+      continue;  // the given micro-batch does not split this dp's share of the batch
+    }
+    for (int mb : micro)
+      for (const std::string& schedule : schedules)
+        for (const std::string& recompute : recomputes) {
+          LayoutCandidate c;
+          c.layout = Layout{par, mb, schedule, recompute};
+          c.infeasible = infeasibility(with_layout(s, c.layout));
+          out.push_back(std::move(c));
+        }
+  }
+  return out;
+}
+
+}  // namespace hulk
