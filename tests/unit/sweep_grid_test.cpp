@@ -250,7 +250,8 @@ TEST(SweepGrid, MergeOrdersRowsByPoint) {
   EXPECT_EQ(m.shards, 2u);
   EXPECT_EQ(m.points, 3u);
   const std::string header = sweep_csv_header(parse_sweep_axes({"bw=a,b,c"}));
-  EXPECT_EQ(read(dir / "sweep.csv"), header + "\n0,a,greedy,1,2.5,,,,,,,,\n1,b,greedy,1,2.5,,,,,,,,\n2,c,greedy,1,2.5,,,,,,,,\n");
+  EXPECT_EQ(read(dir / "sweep.csv"),
+            header + "\n0,a,greedy,1,2.5,,,,,,,,\n1,b,greedy,1,2.5,,,,,,,,\n2,c,greedy,1,2.5,,,,,,,,\n");
   std::ofstream(dir / "sweep.shard-1-of-2.csv") << "other,m\n1,a\n";
   EXPECT_THROW(merge_sweep_shards(dir.string()), InputError);
   fs::remove_all(dir);
