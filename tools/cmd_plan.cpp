@@ -89,9 +89,12 @@ void register_plan_command(CLI::App& app) {
   cmd->add_option("--methods", a->methods, "methods that place the finalists (greedy places every layout screened)")
       ->capture_default_str()
       ->check(method_choices(true));
-  cmd->add_option("--finalists", a->options.finalists, "layouts placed by the methods and simulated")
+  cmd->add_option("--finalists", a->options.finalists, "layouts whose greedy placement is simulated")
       ->capture_default_str()
       ->check(number_range(1, 1000));
+  cmd->add_option("--searched", a->options.searched, "fastest finalists also placed by the methods")
+      ->capture_default_str()
+      ->check(number_range(0, 1000));
   cmd->add_option("--screen", a->options.screen, "most dp x tp x pp choices placed by greedy")
       ->capture_default_str()
       ->check(number_range(1, 1000000));

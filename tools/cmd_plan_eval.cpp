@@ -68,6 +68,9 @@ void register_plan_eval_command(CLI::App& app) {
       ->check(method_choices(true));
   cmd->add_option("--finalists", a->options.plan.finalists, "plan's finalists")->capture_default_str()
       ->check(number_range(1, 1000));
+  cmd->add_option("--searched", a->options.plan.searched, "plan's finalists also placed by the methods")
+      ->capture_default_str()
+      ->check(number_range(0, 1000));
   cmd->add_option("--budget", a->options.plan.method_options.budget, "search budget in evaluations (0 = its own)")
       ->check(number_range(0L, kMaxBudget));
   cmd->add_option("--out", a->out, "also write one CSV row per cluster to this file");

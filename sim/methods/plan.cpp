@@ -150,8 +150,18 @@ std::vector<int> finalists(const PlanOptions& o, std::vector<PlanRow>& rows) {
   return placed;
 }
 
-/** Steps 4 and 5 for one finalist (row index f): the methods' rows, then SimGrid times of all its rows. */
-std::vector<PlanRow> finish_finalist(const Scenario& s, const PlanOptions& o, PlanRow& greedy, int& simulated) {
+/** SimGrid's time of a row's placement into simgrid_s (with a progress line). */
+void simulate_row(const Scenario& ls, const PlanOptions& o, PlanRow& r, int& simulated) {
+  check_interrupt("SimGrid checks");
+  r.simgrid_s = simulated_iteration_time_s(ls, r.placement);
+  ++simulated;
+  say(o, "plan: " + r.layout.name() + " " + r.method + ": SimGrid " + seconds_text(r.simgrid_s) + " (estimate " +
+             seconds_text(r.estimate_s) + ")");
+}
+
+/** Step 4 for one finalist: a row per method, its placement estimated and (with SimGrid) simulated. */
+std::vector<PlanRow> place_with_methods(const Scenario& s, const PlanOptions& o, const PlanRow& greedy,
+                                        int& simulated) {
   const Scenario ls = with_layout(s, greedy.layout);
   const Evaluator ev(ls);
   std::vector<PlanRow> extra;
@@ -160,9 +170,11 @@ std::vector<PlanRow> finish_finalist(const Scenario& s, const PlanOptions& o, Pl
     say(o, "plan: " + greedy.layout.name() + ": placing with " + m);
     PlanRow r = greedy;
     r.method = m;
+    r.simgrid_s = NAN;
     try {
       r.placement = compute_placement(ls, m, o.method_options).placement;
       r.estimate_s = ev.iteration_time_s(r.placement);
+      if (o.simgrid) simulate_row(ls, o, r, simulated);
     } catch (const Interrupted&) {
       throw;
     } catch (const InputError& e) {
@@ -172,19 +184,21 @@ std::vector<PlanRow> finish_finalist(const Scenario& s, const PlanOptions& o, Pl
     }
     extra.push_back(std::move(r));
   }
-  if (!o.simgrid) return extra;
-  for (PlanRow* r : [&] {
-         std::vector<PlanRow*> all{&greedy};
-         for (PlanRow& e : extra) all.push_back(&e);
-         return all;
-       }()) {
-    if (!r->pruned.empty()) continue;
-    check_interrupt("SimGrid checks");
-    r->simgrid_s = simulated_iteration_time_s(ls, r->placement);
-    ++simulated;
-    say(o, "plan: " + r->layout.name() + " " + r->method + ": SimGrid " + seconds_text(r->simgrid_s) +
-               " (estimate " + seconds_text(r->estimate_s) + ")");
-  }
+  return extra;
+}
+
+/** Step 5 then 4: the finalists' greedy placements simulated, then the `searched` fastest of them placed by the
+ *  methods. @return the methods' rows by finalist row index. */
+std::map<int, std::vector<PlanRow>> finish_finalists(const Scenario& s, const PlanOptions& o,
+                                                     const std::vector<int>& chosen, std::vector<PlanRow>& rows,
+                                                     int& simulated) {
+  if (o.simgrid)
+    for (int f : chosen) simulate_row(with_layout(s, rows[f].layout), o, rows[f], simulated);
+  std::vector<int> order = chosen;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rows[a].time_s() < rows[b].time_s(); });
+  order.resize(std::min(order.size(), static_cast<std::size_t>(std::max(o.searched, 0))));
+  std::map<int, std::vector<PlanRow>> extra;
+  for (int f : order) extra[f] = place_with_methods(s, o, rows[f], simulated);
   return extra;
 }
 
@@ -206,8 +220,7 @@ PlanReport run_plan(const Scenario& s, const PlanOptions& o) {
   report.placed = screen(s, o, rows);
   const std::vector<int> chosen = finalists(o, rows);
   if (chosen.empty()) throw InputError(s.file, 0, "job.parallelism", "no layout could be placed (expected one)");
-  std::map<int, std::vector<PlanRow>> extra;
-  for (int f : chosen) extra[f] = finish_finalist(s, o, rows[f], report.simulated);
+  std::map<int, std::vector<PlanRow>> extra = finish_finalists(s, o, chosen, rows, report.simulated);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     report.rows.push_back(std::move(rows[i]));
     for (PlanRow& e : extra[static_cast<int>(i)]) report.rows.push_back(std::move(e));

@@ -9,8 +9,10 @@
  *     (micro-batch, schedule, recomputation) estimated by the analytic evaluator on that placement; a layout whose
  *     bound is not below the best estimate so far cannot win and is not placed; at most `screen` degree choices
  *     are placed (the rest are pruned with that reason);
- *  4. the `finalists` layouts with the lowest estimates are placed by each of `methods` (the method registry);
- *  5. every finalist placement (greedy's included) is simulated by SimGrid; the fastest is the plan's answer.
+ *  4. the greedy placements of the `finalists` layouts with the lowest estimates are simulated by SimGrid;
+ *  5. the `searched` fastest of them are placed by each of `methods` (the method registry: a placer's gain over
+ *     greedy on one layout is small next to the spread between layouts, and search costs many SimGrid runs), and
+ *     those placements simulated; the fastest of all simulated placements is the plan's answer.
  *  Deterministic: the same scenario and options give the same rows and answer. */
 #include <functional>
 #include <limits>
@@ -27,7 +29,8 @@ namespace hulk {
 struct PlanOptions {
   std::vector<std::string> methods = {"search"};  ///< placers of the finalists, besides greedy
   MethodOptions method_options;                   ///< budget and GNN of those methods
-  int finalists = 3;                              ///< layouts placed by the methods and simulated
+  int finalists = 3;                              ///< layouts whose greedy placement is simulated
+  int searched = 1;                               ///< of them, the fastest placed by the methods too
   int screen = 64;                                ///< most degree choices (dp, tp, pp) placed by greedy
   bool simgrid = true;                            ///< false: the answer is the best estimate, nothing simulated
   /** @brief Receives one progress line at each step (may be empty). */
