@@ -17,8 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1200px}
-h1{font-size:1.5em;margin-bottom:4px}h2{font-size:1.25em;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
+const char* const kStyle = R"(
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#222;max-width:1200px}
+h1{font-size:1.5em;margin-bottom:4px}
+h2{font-size:1.25em;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 h3{font-size:1.05em;margin:18px 0 6px}.facts{color:#555;margin:2px 0 12px}
 table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ccc;padding:4px 10px;text-align:right}
 th{background:#f0f3f7}td.name,th.name{text-align:left}td.na{color:#888}td.failed{color:#b00020;text-align:left}
@@ -95,7 +97,8 @@ std::string methods_table(const Scenario& s, const json& report) {
     const json& r = results[i];
     const std::string method = html_escape(string_at(r, "method"));
     if (!ok(r)) {
-      out += "<tr class=\"method-row\"><td class=\"name\">" + method + "</td><td class=\"failed\" colspan=\"6\">failed: " +
+      out += "<tr class=\"method-row\"><td class=\"name\">" + method +
+             "</td><td class=\"failed\" colspan=\"6\">failed: " +
              html_escape(string_at(r, "error")) + "</td></tr>";
       continue;
     }
@@ -148,7 +151,8 @@ std::string verdict(const json& doc, const std::string& what) {
   const int n = doc.value("claim_scenarios", 0);
   std::string out = "<div class=\"verdict ";
   if (f == nullptr)
-    return out + "untested\"><strong>Paper claim (&gt;20% faster than round-robin) on " + what + ": NOT TESTED</strong>: " +
+    return out + "untested\"><strong>Paper claim (&gt;20% faster than round-robin) on " + what +
+           ": NOT TESTED</strong>: " +
            method + " never ran together with round-robin.</div>";
   const bool yes = f->get<double>() > 0.20;
   out += std::string(yes ? "yes" : "no") + "\"><strong>Paper claim (&gt;20% faster than round-robin) on " + what +

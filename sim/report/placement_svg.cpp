@@ -101,9 +101,9 @@ std::string legend(const Scenario& s, double& y, double& width) {
   std::string out;
   double x = 0;
   for (int k = 0; k < shown; ++k, x += 76)
-    out += rect(x, y, 14, 14, kStageColours[k], "class="cell"") +
+    out += rect(x, y, 14, 14, kStageColours[k], "class=\"cell\"") +
            text(x + 18, y + 11, "legend", "stage " + std::to_string(k));
-  out += rect(x, y, 14, 14, "#f4f4f4", "class="idle"") + text(x + 18, y + 11, "legend", "idle");
+  out += rect(x, y, 14, 14, "#f4f4f4", "class=\"idle\"") + text(x + 18, y + 11, "legend", "idle");
   x += 60;
   if (stages > kColours) {
     out += text(x, y + 11, "legend", "(colours repeat every 10 stages)");
@@ -139,7 +139,8 @@ std::string placement_svg(const Scenario& s, const Placement& placement) {
     body += text(g.gap + 2, y + 16, "region-name", name + " (" + std::to_string(regions[r].size()) + " hosts)");
     for (std::size_t i = 0; i < regions[r].size(); ++i) {
       const HostSpec& host = p.hosts[regions[r][i]];
-      const double hx = g.gap + (i % per_row) * (host_w + g.gap), hy = y + g.region_title + (i / per_row) * (host_h + g.gap);
+      const double hx = g.gap + (i % per_row) * (host_w + g.gap);
+      const double hy = y + g.region_title + (i / per_row) * (host_h + g.gap);
       body += "<g class=\"host\">" + rect(hx, hy, host_w, host_h, "#fafafa", "class=\"host-box\"");
       if (g.host_title > 0) body += text(hx + 4, hy + 12, "host-name", host.name);
       for (int slot = 0; slot < host.gpus; ++slot) {

@@ -234,7 +234,8 @@ HfModel read_hf_config(const std::string& path, const std::string& origin) {
   check_shape(r, m, heads_key, kv_key);
   const std::string folder = std::filesystem::path(path).parent_path().filename().string();
   // The folder names the model (models/llama-2-7b/config.json); a name is printed in CSV rows and one-line messages.
-  const bool plain = !folder.empty() && folder != "." && folder != ".." && first_control_char(folder) == std::string::npos;
+  const bool plain =
+      !folder.empty() && folder != "." && folder != ".." && first_control_char(folder) == std::string::npos;
   m.name = plain ? folder : std::string(f.type);
   m.hf_config = path;
   return out;

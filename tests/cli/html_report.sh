@@ -9,12 +9,13 @@ source "$(dirname "$0")/lib/common.bash"
 src="$(readlink -f "${3:-$tests/..}")"
 
 # A Hugging Face config: the bundled scenario validates; a config with a syntax error is one line naming it.
-"$hulk" validate "$src/scenarios/models/llama-2-7b.yaml" >"$tmp/llama.out" 2>&1 && ok "llama-2-7b validates" ||
+llama="$src/scenarios/models/llama-2-7b.yaml"
+"$hulk" validate "$llama" >"$tmp/llama.out" 2>&1 && ok "llama-2-7b validates" ||
   { fail "llama-2-7b.yaml does not validate:"; cat "$tmp/llama.out"; }
 mkdir -p "$tmp/bad-model"
 printf '{\n  "model_type": "llama",\n  "num_hidden_layers": 2,,\n}\n' >"$tmp/bad-model/config.json"
-expect_refusal "a config.json with a syntax error" "bad-model/config.json:3: JSON syntax error.*job.model.hf_config" \
-  "$hulk" validate "$src/scenarios/models/llama-2-7b.yaml" --set "job.model.hf_config=$tmp/bad-model/config.json"
+expect_refusal "a config.json with a syntax error" "bad-model/config.json:3: JSON syntax error.*hf_config" \
+  "$hulk" validate "$llama" --set "job.model.hf_config=$tmp/bad-model/config.json"
 
 # The reports (greedy and search: two rows, two pictures).
 "$hulk" compare "$tiny" --methods greedy,search --html "$tmp/compare.html" --quiet >"$tmp/compare.out" 2>&1 ||
@@ -22,8 +23,10 @@ expect_refusal "a config.json with a syntax error" "bad-model/config.json:3: JSO
 mkdir -p "$tmp/scenarios"
 cp "$tiny" "$tmp/scenarios/tiny.yaml"
 "$hulk" reproduce "$tmp/scenarios" --out "$tmp/rep" --methods greedy,search --no-plots --quiet \
-  --html "$tmp/reproduce.html" >"$tmp/reproduce.out" 2>&1 || { fail "reproduce --html failed:"; cat "$tmp/reproduce.out"; }
-grep -q "<script\|<link\|src=\"http" "$tmp/compare.html" "$tmp/reproduce.html" && fail "a report loads an asset or a script"
+  --html "$tmp/reproduce.html" >"$tmp/reproduce.out" 2>&1 ||
+  { fail "reproduce --html failed:"; cat "$tmp/reproduce.out"; }
+grep -q "<script\|<link\|src=\"http" "$tmp/compare.html" "$tmp/reproduce.html" &&
+  fail "a report loads an asset or a script"
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
@@ -35,12 +38,17 @@ fi
 # open NAME: the DOM chromium built from $tmp/NAME.html in $tmp/NAME.dom, a screenshot in $tmp/NAME.png.
 open_in_browser() {
   local flags=(--headless --no-sandbox --disable-gpu --user-data-dir="$tmp/profile-$1" --hide-scrollbars)
-  timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$tmp/$1.html" >"$tmp/$1.dom" 2>"$tmp/$1.browser.err" ||
-    { fail "chromium --dump-dom of $1.html failed:"; tail -5 "$tmp/$1.browser.err"; }
-  timeout 120 "$browser" "${flags[@]}" --window-size=1280,1400 --screenshot="$tmp/$1.png" "file://$tmp/$1.html" \
-    >/dev/null 2>>"$tmp/$1.browser.err" || { fail "chromium --screenshot of $1.html failed:"; tail -5 "$tmp/$1.browser.err"; }
-  [ "$(head -c 4 "$tmp/$1.png" 2>/dev/null | tail -c 3)" = "PNG" ] && ok "$1.png is a PNG" || fail "no PNG screenshot of $1"
-  if [ -n "${HULK_HTML_SHOTS:-}" ]; then mkdir -p "$HULK_HTML_SHOTS" && cp "$tmp/$1.png" "$tmp/$1.html" "$HULK_HTML_SHOTS/"; fi
+  local page="file://$tmp/$1.html" err="$tmp/$1.browser.err"
+  timeout 120 "$browser" "${flags[@]}" --dump-dom "$page" >"$tmp/$1.dom" 2>"$err" ||
+    { fail "chromium --dump-dom of $1.html failed:"; tail -5 "$err"; }
+  timeout 120 "$browser" "${flags[@]}" --window-size=1280,1400 --screenshot="$tmp/$1.png" "$page" \
+    >/dev/null 2>>"$err" ||
+    { fail "chromium --screenshot of $1.html failed:"; tail -5 "$err"; }
+  [ "$(head -c 4 "$tmp/$1.png" 2>/dev/null | tail -c 3)" = "PNG" ] && ok "$1.png is a PNG" ||
+    fail "no PNG screenshot of $1"
+  if [ -n "${HULK_HTML_SHOTS:-}" ]; then
+    mkdir -p "$HULK_HTML_SHOTS" && cp "$tmp/$1.png" "$tmp/$1.html" "$HULK_HTML_SHOTS/"
+  fi
 }
 # expect_count FILE PATTERN N WHAT
 expect_count() {

@@ -108,8 +108,8 @@ TEST(HfConfig, TyingTheEmbeddingsDropsOneVocabMatrix) {
 // Training flop per micro-batch = 3 x forward = 6 x (weights a token meets) x tokens + the attention core
 // (3 x 4·b·s²·h per layer). A token meets every layer's matrices and the output layer, not the input embedding.
 TEST(HfConfig, FlopsAreSixTimesWeightsTimesTokensPlusAttention) {
-  for (const std::string& path : {source("scenarios/models/llama-2-7b/config.json"), test_data("hf/gpt2-xl/config.json"),
-                                  write_config("llama70b-flops", kLlama70b)}) {
+  for (const std::string& path : {source("scenarios/models/llama-2-7b/config.json"),
+                                  test_data("hf/gpt2-xl/config.json"), write_config("llama70b-flops", kLlama70b)}) {
     JobSpec job;
     job.model = read(path);
     job.model.seq_len = 1024;
