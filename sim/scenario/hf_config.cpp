@@ -114,9 +114,12 @@ class ConfigReader {
     if (v.is_null()) fail(key, "missing key '" + key + "' (expected " + what + ")");
     const std::string range = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
     if (!v.is_number_integer()) fail(key, "expected " + range + ", got " + describe(v));
-    if (v.is_number_unsigned() ? v.get<unsigned long long>() > static_cast<unsigned long long>(max)
-                               : v.get<long long>() < min || v.get<long long>() > max)
-      fail(key, "expected " + range + " (" + what + "), got " + v.dump());
+    // nlohmann reads a non-negative integer as unsigned (up to 2^64 - 1): compared as such before any narrowing.
+    const bool in_range = v.is_number_unsigned()
+                              ? v.get<unsigned long long>() <= static_cast<unsigned long long>(max) &&
+                                    static_cast<long long>(v.get<unsigned long long>()) >= min
+                              : v.get<long long>() >= min && v.get<long long>() <= max;
+    if (!in_range) fail(key, "expected " + range + " (" + what + "), got " + v.dump());
     return static_cast<int>(v.get<long long>());
   }
   bool boolean(const std::string& key, bool absent) const {

@@ -183,6 +183,7 @@ TEST(HfConfig, BadConfigsAreOneErrorNamingFileLineKeyAndOrigin) {
       {"type", llama_head + "  \"num_attention_heads\": \"4\"\n}\n", "num_attention_heads", 5, "the string \"4\""},
       {"float", llama_head + "  \"num_attention_heads\": 4.5\n}\n", "num_attention_heads", 5, "expected an integer"},
       {"negative", llama_head + "  \"num_attention_heads\": -4\n}\n", "num_attention_heads", 5, "got -4"},
+      {"zero", llama_head + "  \"num_attention_heads\": 0\n}\n", "num_attention_heads", 5, "got 0"},
       {"divisible", llama_head + "  \"num_attention_heads\": 5, \"intermediate_size\": 128, \"vocab_size\": 9\n}\n",
        "num_attention_heads", 5, "does not divide the width 64"},
       {"kv", llama_head + "  \"num_attention_heads\": 4,\n  \"num_key_value_heads\": 3,\n"
