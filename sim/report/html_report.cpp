@@ -56,15 +56,15 @@ std::string cell(const json* v, const std::string& text) {
 }
 std::string seconds_cell(const json& obj, const char* key) {
   const json* v = number_at(obj, key);
-  return cell(v, v ? sig4(v->get<double>(), 1e5) : "");
+  return cell(v, v ? sig4(v->get<double>(), 1e3) : "");
 }
 std::string ratio_cell(const json& obj, const char* key) {
   const json* v = number_at(obj, key);
-  return cell(v, v ? sig4(v->get<double>(), 1e5) + "&times;" : "");
+  return cell(v, v ? sig4(v->get<double>(), 1e3) + "&times;" : "");
 }
 std::string percent_cell(const json& obj, const char* key) {
   const json* v = number_at(obj, key);
-  return cell(v, v ? sig4(100.0 * v->get<double>(), 1e5) + "%" : "");
+  return cell(v, v ? sig4(100.0 * v->get<double>(), 1e3) + "%" : "");
 }
 
 std::string string_at(const json& obj, const char* key) {
@@ -122,7 +122,7 @@ std::string facts(const Scenario& s, const json& report) {
   const json* lb = number_at(report, "lower_bound_s");
   return "<p class=\"facts\">" + std::to_string(s.platform.total_gpus()) + " GPUs in " +
          std::to_string(s.platform.regions.size()) + " regions; " + jobs + "; lower bound " +
-         (lb ? sig4(lb->get<double>(), 1e5) + " s/iteration" : std::string("n/a")) + "</p>";
+         (lb ? sig4(lb->get<double>(), 1e3) + " s/iteration" : std::string("n/a")) + "</p>";
 }
 
 /** The pictures of every method that gave a placement. */
@@ -132,7 +132,7 @@ std::string pictures(const Scenario& s, const json& report, const std::string& h
     if (!ok(r) || !r.contains("placement")) continue;
     const Placement placement = placement_from_json(s, r["placement"], "the report of " + s.name);
     out += "<figure class=\"method-placement\"><figcaption>" + heading + html_escape(string_at(r, "method")) + " (" +
-           sig4(r["iteration_time_s"].get<double>(), 1e5) + " s/iteration)</figcaption>" +
+           sig4(r["iteration_time_s"].get<double>(), 1e3) + " s/iteration)</figcaption>" +
            placement_svg(s, placement) + "</figure>";
   }
   return out;
@@ -193,8 +193,8 @@ std::string overview_table(const json& scenarios) {
         continue;
       }
       const json* rr = number_at(*found, "speedup_vs_round_robin");
-      out += "<td>" + sig4((*found)["iteration_time_s"].get<double>(), 1e5) + " (" +
-             (rr ? sig4(rr->get<double>(), 1e5) + "&times;" : std::string("n/a")) + ")</td>";
+      out += "<td>" + sig4((*found)["iteration_time_s"].get<double>(), 1e3) + " (" +
+             (rr ? sig4(rr->get<double>(), 1e3) + "&times;" : std::string("n/a")) + ")</td>";
     }
     out += "</tr>";
   }

@@ -136,7 +136,9 @@ std::string placement_svg(const Scenario& s, const Placement& placement) {
     const std::string name = r < p.regions.size() ? p.regions[r] : std::string("hosts");
     body += "<g class=\"region\">" + rect(0.5, y + 0.5, std::max(region_w, 160.0), region_h, "#ffffff",
                                           "class=\"region-box\"");
-    body += text(g.gap + 2, y + 16, "region-name", name + " (" + std::to_string(regions[r].size()) + " hosts)");
+    const std::string gpu = regions[r].empty() ? std::string() : ", " + p.hosts[regions[r][0]].gpu.name;
+    body += text(g.gap + 2, y + 16, "region-name",
+                 name + " (" + std::to_string(regions[r].size()) + " hosts" + gpu + ")");
     for (std::size_t i = 0; i < regions[r].size(); ++i) {
       const HostSpec& host = p.hosts[regions[r][i]];
       const double hx = g.gap + (i % per_row) * (host_w + g.gap);
