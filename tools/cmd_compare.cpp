@@ -11,12 +11,14 @@
 #include "sim/core/number_text.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
+#include "sim/report/html_report.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/data_warnings.hpp"
 #include "tools/method_choices.hpp"
+#include "tools/out_check.hpp"
 #include "tools/overrides_option.hpp"
 
 namespace hulk::cli {
@@ -30,7 +32,7 @@ struct PlaceArgs {
 };
 
 struct CompareArgs {
-  std::string file, methods = "greedy,search", out;
+  std::string file, methods = "greedy,search", out, html;
   std::vector<std::string> sets;
   bool json = false, quiet = false, events = false;
   int robust_states = 0;
@@ -91,6 +93,9 @@ std::string robust_table(const nlohmann::json& doc) {
 /** `hulk compare`: every method's placement and its SimGrid time, printed and (--out) written. */
 void run_compare_command(const CompareArgs& ca) {
   const std::vector<std::string> methods = parse_method_list(ca.methods);
+  std::vector<std::string> html_folders;
+  if (!ca.html.empty()) refuse_input_as_out(ca.html, OutKind::file, {ca.file}, "--html");
+  if (!ca.html.empty()) prepare_out(ca.html, OutKind::file, html_folders, "--html");
   Scenario s = load_scenario_file(ca.file, parse_set_overrides(ca.sets));
   print_data_warnings(s, ca.quiet);
   if (ca.events && s.events.empty())  // it would silently compare on the quiet network (an outside probe)
@@ -114,6 +119,8 @@ void run_compare_command(const CompareArgs& ca) {
   const bool interrupted = interrupt_requested();
   if (!ca.out.empty() && any_method_ok(report))
     write_file_atomic(interrupted ? ca.out + ".partial" : ca.out, doc.dump(2) + "\n");
+  if (!ca.html.empty() && any_method_ok(report))
+    write_file_atomic(interrupted ? ca.html + ".partial" : ca.html, compare_html(s, doc));
   if (ca.json)
     std::cout << doc.dump(2) << "\n";
   else
@@ -169,6 +176,7 @@ void register_compare_commands(CLI::App& app) {
   compare->add_option("--model", ca->options.model_path, model_help());
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
   compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
+  compare->add_option("--html", ca->html, "also write a self-contained HTML report (table and placement pictures)");
   compare->add_flag("--events", ca->events,
                     "simulate every method's placement under the scenario's events (methods still place for the "
                     "quiet network); without it the events are ignored");

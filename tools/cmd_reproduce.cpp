@@ -21,10 +21,12 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/report/html_report.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/data_warnings.hpp"
 #include "tools/method_choices.hpp"
+#include "tools/out_check.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -34,6 +36,7 @@ namespace fs = std::filesystem;
 struct ReproduceArgs {
   std::string dir = data_path("scenarios/paper");
   std::string out = "runs/reproduce";
+  std::string html;
   std::string methods = "round-robin,greedy,search,gnn,gnn+refine";
   MethodOptions options = cli_method_options();
   bool no_plots = false, quiet = false;
@@ -81,6 +84,8 @@ void check_out_files(const std::string& out) {
 
 void run_reproduce(const ReproduceArgs& args) {
   check_out_files(args.out);
+  std::vector<std::string> html_folders;
+  if (!args.html.empty()) prepare_out(args.html, OutKind::file, html_folders, "--html");
   const std::vector<std::string> methods = parse_method_list(args.methods);
   const std::vector<std::string> files = scenario_files(args.dir);
   std::vector<Scenario> scenarios;
@@ -139,6 +144,7 @@ void run_reproduce(const ReproduceArgs& args) {
   if (assumptions) std::cout << "\nAssumptions (" << assumptions_file << "):\n" << assumptions.rdbuf() << "\n";
   write_file_atomic(args.out + "/reproduce.json", doc.dump(2) + "\n");
   write_file_atomic(args.out + "/reproduce.csv", reproduce_csv(reports));
+  if (!args.html.empty()) write_file_atomic(args.html, reproduce_html(scenarios, doc));
   std::error_code stale;
   std::filesystem::remove(args.out + "/reproduce.partial.csv", stale);  // of an earlier, interrupted run
   std::cerr << "reproduce: wrote " << args.out << "/reproduce.json and reproduce.csv\n";
@@ -178,6 +184,7 @@ Methods (--methods, comma-separated):
       ->capture_default_str()
       ->check(budget_range());
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
+  cmd->add_option("--html", a->html, "also write a self-contained HTML report (tables, verdict, placement pictures)");
   cmd->add_flag("--no-plots", a->no_plots, "skip the matplotlib plots");
   add_quiet_flag(cmd, a->quiet);
   cmd->callback([a] { run_reproduce(*a); });

@@ -94,7 +94,9 @@ struct NetworkSpec {
   int channels_per_peer = 1;
 };
 
-/** @brief Transformer model shape. */
+/** @brief Transformer model shape. The defaults past vocab describe a GPT-style decoder (multi-head attention, a
+ *  two-matrix MLP of 4 x hidden, learned positions, tied embeddings); a Llama-style one has grouped-query attention
+ *  (kv_heads < heads), a gated MLP (SwiGLU: three matrices), rotary positions and untied embeddings. */
 struct ModelSpec {
   std::string name;
   int layers = 0;
@@ -102,6 +104,22 @@ struct ModelSpec {
   int heads = 0;
   int seq_len = 0;
   int vocab = 0;
+  int kv_heads = 0;             ///< key/value heads (grouped-query attention); 0 = heads
+  int ffn_hidden = 0;           ///< MLP inner width; 0 = 4 x hidden
+  bool gated_mlp = false;       ///< gated MLP (SwiGLU): gate, up and down matrices instead of two
+  bool tied_embeddings = true;  ///< the output layer shares the word-embedding matrix
+  /** @brief Rows of a learned position-embedding table; 0 = seq_len; -1 = no table (rotary positions). */
+  int position_rows = 0;
+  /** @brief The config.json this shape was read from (`hf_config:`), "" otherwise. */
+  std::string hf_config;
+  /** @brief Key/value heads in force. */
+  int kv_heads_or_heads() const { return kv_heads > 0 ? kv_heads : heads; }
+  /** @brief MLP inner width in force. */
+  long long ffn_or_default() const { return ffn_hidden > 0 ? ffn_hidden : 4LL * hidden; }
+  /** @brief Rows of the learned position table in force (0 with rotary positions). */
+  long long position_rows_or_default() const {
+    return position_rows < 0 ? 0 : position_rows > 0 ? position_rows : seq_len;
+  }
 };
 
 /** @brief Degrees of parallelism. */

@@ -9,6 +9,7 @@
 
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/catalog.hpp"
+#include "sim/scenario/hf_config.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
@@ -31,11 +32,43 @@ int bounded_int(const YamlReader& r, const YAML::Node& node, const std::string& 
   }
 }
 
-ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::string& key) {
-  r.check_keys(node, key, {"preset", "name", "layers", "hidden", "heads", "seq_len", "vocab"});
+/** `hf_config: PATH` (relative to the scenario's folder): the shape from a Hugging Face config.json; its
+ *  max_position_embeddings is the sequence length unless the model map gives seq_len. */
+ModelSpec model_from_hf_config(const YamlReader& r, const YAML::Node& node, const std::string& key,
+                               const std::string& base_dir) {
+  const std::string path_key = key + ".hf_config";
+  const std::string abs = detail::resolve_path(base_dir, r.str(node["hf_config"], path_key));
+  if (!detail::path_exists(abs, false))
+    r.fail(node["hf_config"], path_key,
+           "model config '" + abs + "' " + input_file_problem(abs) + " (expected a Hugging Face config.json)");
+  const std::string label = r.override_of(path_key);
+  const std::string origin = path_key + (label.empty() ? " of " + r.file() + ":" +
+                                                             std::to_string(YamlReader::line_of(node["hf_config"]))
+                                                       : ", value from " + label);
+  HfModel hf = read_hf_config(abs, origin);
+  if (!node["seq_len"] && hf.max_positions == 0)
+    r.fail(node, key + ".seq_len",
+           "missing key 'seq_len' (expected it here, or max_position_embeddings in " + abs + ")");
+  hf.model.seq_len = hf.max_positions;
+  return hf.model;
+}
+
+ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::string& key,
+                      const std::string& base_dir) {
+  r.check_keys(node, key, {"preset", "hf_config", "name", "layers", "hidden", "heads", "seq_len", "vocab"});
   ModelSpec m;
   bool preset = false;
-  if (node["preset"]) {
+  bool use_preset = static_cast<bool>(node["preset"]), use_hf = static_cast<bool>(node["hf_config"]);
+  if (use_preset && use_hf) {
+    // A --set of one source replaces the file's other one; both in the file (or both set) is a contradiction.
+    const bool hf_set = !r.override_of(key + ".hf_config").empty();
+    if (hf_set != !r.override_of(key + ".preset").empty())
+      (hf_set ? use_preset : use_hf) = false;
+    else
+      r.fail(node["hf_config"], key + ".hf_config",
+             "both preset and hf_config are given (expected one source of the model's shape)");
+  }
+  if (use_preset) {
     const std::string name = r.str(node["preset"], key + ".preset");
     const ModelCatalog& cat = ModelCatalog::builtin();
     const ModelSpec* found = cat.find(name);
@@ -45,10 +78,13 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
                  "; presets are in platforms/models.yaml");
     m = *found;
     preset = true;
+  } else if (use_hf) {
+    m = model_from_hf_config(r, node, key, base_dir);
+    preset = true;
   } else {
     m.name = "custom";
   }
-  // Explicit keys override the preset; without a preset all five are required.
+  // Explicit keys override the preset or config; without either all five are required.
   // Each field is independent of the others: a problem in one is collected and the next is still read.
   auto field = [&](const char* k, int& out, long long max) {
     const std::string path = key + "." + k;
@@ -57,7 +93,7 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
         out = bounded_int(r, node[k], path, max);
       else if (!preset)
         r.fail(node, path,
-               std::string("missing key '") + k + "' (expected {preset: NAME} or all of " +
+               std::string("missing key '") + k + "' (expected {preset: NAME}, {hf_config: PATH} or all of " +
                    "layers, hidden, heads, seq_len, vocab)");
     });
   };
@@ -72,7 +108,8 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 
 // One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
 // `plan` receives the values written `auto` (null for an entry of jobs:, where auto is an error).
-JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& key, PlanSpec* plan) {
+JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& base_dir, const std::string& key,
+                  PlanSpec* plan) {
   const bool entry = key != "job";
   std::vector<std::string> allowed = {"model",     "precision",  "global_batch", "micro_batch", "parallelism",
                                       "schedule",  "collective", "iterations",   "utilisation", "check_memory",
@@ -93,7 +130,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   // Fields are read independently: each problem is collected and the next field is still checked. Ranges beyond
   // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
   // in code).
-  r.collect([&] { j.model = parse_model(r, r.require(job, key, "model"), key + ".model"); });
+  r.collect([&] { j.model = parse_model(r, r.require(job, key, "model"), key + ".model", base_dir); });
   const auto int_of = [&](const YAML::Node& n, const std::string& k, int& out, long long max) {
     r.collect([&] { out = bounded_int(r, n, k, max); });
   };
@@ -185,7 +222,7 @@ std::string parse_placement(const YamlReader& r, const YAML::Node& node, const s
 
 // `jobs:` (several jobs sharing the cluster): a non-empty list of job maps, each also with a name and an optional
 // weight. Every entry is read even when an earlier one failed (its problems are collected).
-std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list) {
+std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list, const std::string& base_dir) {
   r.record("jobs", list);
   if (list.IsMap())  // most likely one job written as for job:
     r.fail(list, "jobs", "expected a list of jobs, got a map (for a single job use job:, else write each job as a "
@@ -195,7 +232,7 @@ std::vector<JobSpec> parse_jobs(const YamlReader& r, const YAML::Node& list) {
     r.fail(list, "jobs", "expected a list of at least one job, got an empty list (or use job: for a single job)");
   std::vector<JobSpec> jobs(list.size());
   for (std::size_t i = 0; i < list.size(); ++i)
-    r.collect([&] { jobs[i] = parse_job(r, list[i], "jobs[" + std::to_string(i) + "]", nullptr); });
+    r.collect([&] { jobs[i] = parse_job(r, list[i], base_dir, "jobs[" + std::to_string(i) + "]", nullptr); });
   return jobs;
 }
 
@@ -239,12 +276,12 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
       r.fail(root["jobs"], "jobs",
              "both job: and jobs: are given (expected job: for one job or jobs: for several, not both)");
     if (root["jobs"]) {
-      s.jobs = parse_jobs(r, root["jobs"]);
+      s.jobs = parse_jobs(r, root["jobs"], base_dir);
       s.job = s.jobs.front();
     } else {
       if (!root["job"])
         r.fail(root, "job", "missing key 'job' (expected job: for one job, or jobs: a list of named jobs)");
-      s.job = parse_job(r, root["job"], "job", &s.plan);
+      s.job = parse_job(r, root["job"], base_dir, "job", &s.plan);
     }
   }) && r.error_count() == before_job;
   if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
@@ -382,10 +419,25 @@ void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k,
   if (m.hidden % m.heads != 0)
     fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
                                      std::to_string(m.heads) + " (expected hidden = heads x head size)");
-  if (auto_par) {
-  } else if (m.heads % j.par.tp != 0)
+  const int kv = m.kv_heads_or_heads();
+  if (m.kv_heads < 0 || kv > m.heads || m.heads % kv != 0)
+    fail_now(k + ".model.kv_heads", "kv_heads " + std::to_string(m.kv_heads) + " does not divide heads " +
+                                        std::to_string(m.heads) +
+                                        " (expected each key/value head shared by a whole group of heads)");
+  if (m.ffn_hidden < 0)
+    fail_now(k + ".model.ffn_hidden", "expected an MLP width >= 1 (or 0 for 4 x hidden), got " +
+                                          std::to_string(m.ffn_hidden));
+  if (m.position_rows > 0 && m.seq_len > m.position_rows)
+    fail_now(k + ".model.seq_len", "seq_len " + std::to_string(m.seq_len) + " is longer than the model's " +
+                                       std::to_string(m.position_rows) +
+                                       " learned positions (expected at most that many tokens)");
+  if (!auto_par && m.heads % j.par.tp != 0)
     fail_now(k + ".parallelism.tp", "heads " + std::to_string(m.heads) + " are not divisible by tp " +
                                         std::to_string(j.par.tp) + " (expected tp to divide the attention heads)");
+  // Megatron splits the key/value heads over TP like the heads (num_query_groups % tensor_model_parallel_size).
+  if (!auto_par && kv != m.heads && kv % j.par.tp != 0)
+    fail_now(k + ".parallelism.tp", "kv_heads " + std::to_string(kv) + " are not divisible by tp " +
+                                        std::to_string(j.par.tp) + " (expected tp to divide the key/value heads)");
   if (!auto_par && m.layers < j.par.pp)
     fail_now(k + ".parallelism.pp", "pp " + std::to_string(j.par.pp) + " is larger than the model's " +
                                         std::to_string(m.layers) +

@@ -97,9 +97,30 @@ std::map<std::pair<int, int>, double> pair_map_from_json(const json& j, const st
   return m;
 }
 
+// The shape past the five GPT keys (GQA, MLP, embeddings, positions) only where it differs from the GPT defaults:
+// a GPT model's JSON, and so its hash in a sweep manifest, is what it was without these fields.
+void shape_to_json(const ModelSpec& m, json& model) {
+  const ModelSpec gpt;
+  if (m.kv_heads != gpt.kv_heads) model["kv_heads"] = m.kv_heads;
+  if (m.ffn_hidden != gpt.ffn_hidden) model["ffn_hidden"] = m.ffn_hidden;
+  if (m.gated_mlp != gpt.gated_mlp) model["gated_mlp"] = m.gated_mlp;
+  if (m.tied_embeddings != gpt.tied_embeddings) model["tied_embeddings"] = m.tied_embeddings;
+  if (m.position_rows != gpt.position_rows) model["position_rows"] = m.position_rows;
+}
+
+void shape_from_json(const json& m, ModelSpec& out, const std::string& file, const std::string& key) {
+  if (m.contains("kv_heads")) out.kv_heads = get_in<int>(m, "kv_heads", file, key, 0, bounds::kMaxHeads);
+  if (m.contains("ffn_hidden")) out.ffn_hidden = get_in<int>(m, "ffn_hidden", file, key, 0, 8 * bounds::kMaxHidden);
+  if (m.contains("gated_mlp")) out.gated_mlp = get<bool>(m, "gated_mlp", file, key);
+  if (m.contains("tied_embeddings")) out.tied_embeddings = get<bool>(m, "tied_embeddings", file, key);
+  if (m.contains("position_rows"))
+    out.position_rows = get_in<int>(m, "position_rows", file, key, -1, bounds::kMaxSeqLen);
+}
+
 json job_to_json(const JobSpec& j) {
   json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
              {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
+  shape_to_json(j.model, model);
   return json{{"model", model},
               {"precision", j.precision},
               {"global_batch", j.global_batch},
@@ -125,6 +146,7 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   out.model.heads = get_in<int>(m, "heads", file, key + ".model", 1, bounds::kMaxHeads);
   out.model.seq_len = get_in<int>(m, "seq_len", file, key + ".model", 1, bounds::kMaxSeqLen);
   out.model.vocab = get_in<int>(m, "vocab", file, key + ".model", 0, bounds::kMaxVocab);
+  shape_from_json(m, out.model, file, key + ".model");
   out.precision = get<std::string>(j, "precision", file, key);
   out.global_batch = get<int>(j, "global_batch", file, key);
   out.micro_batch = get<int>(j, "micro_batch", file, key);

@@ -17,6 +17,29 @@ int recompute_tp_allreduces(const JobSpec& job) {
   return job.recompute == "full" ? 2 : 0;
 }
 
+namespace {
+/** Elements per token of the MLP's stored activations, per hidden element: the two tensors of ffn width before and
+ *  after GeLU (4 ffn_hidden / hidden bytes at 16 bits, Korthikanti 2022's 16 sbh for a 4h MLP), or for a gated MLP
+ *  Megatron's fused SwiGLU, which keeps its 2 x ffn input and ffn output (6 ffn_hidden / hidden bytes). */
+double mlp_activation_coef(const ModelSpec& m) {
+  return (m.gated_mlp ? 6.0 : 4.0) * static_cast<double>(m.ffn_or_default()) / m.hidden;
+}
+}  // namespace
+
+double layer_matrix_params(const ModelSpec& m) {
+  const double h = m.hidden;
+  // K and V project onto kv_heads heads of hidden / heads each (grouped-query attention; = hidden without it).
+  const double kv_width = h * m.kv_heads_or_heads() / m.heads;
+  const double mlp = (m.gated_mlp ? 3.0 : 2.0) * h * static_cast<double>(m.ffn_or_default());
+  return 2.0 * h * h + 2.0 * h * kv_width + mlp;
+}
+
+double model_parameters(const ModelSpec& m) {
+  const double h = m.hidden, V = m.vocab;
+  return layer_matrix_params(m) * m.layers + V * h * (m.tied_embeddings ? 1.0 : 2.0) +
+         static_cast<double>(m.position_rows_or_default()) * h;
+}
+
 JobCost compute_job_cost(const JobSpec& job) {
   const ModelSpec& m = job.model;
   const double b = job.micro_batch, s = m.seq_len, h = m.hidden, a = m.heads, V = m.vocab;
@@ -45,6 +68,11 @@ JobCost compute_job_cost(const JobSpec& job) {
   const bool full = job.recompute == "full", selective = job.recompute == "selective";
   cost.recompute_tp_allreduces = recompute_tp_allreduces(job);
 
+  // Per-layer shape in units of h^2 (weights) and s*b*h (activations split over TP): 12 and 24 for a GPT layer.
+  const double matrix_coef = layer_matrix_params(m) / (h * h);
+  const double kv_ratio = static_cast<double>(m.kv_heads_or_heads()) / m.heads;
+  const double split_coef = 2.0 + 4.0 * kv_ratio + 2.0 + mlp_activation_coef(m);
+  const double positions = static_cast<double>(m.position_rows_or_default());
   const std::vector<int> split = layers_per_stage(m.layers, p);
   int first = 0;
   for (int i = 0; i < p; ++i) {
@@ -52,13 +80,15 @@ JobCost compute_job_cost(const JobSpec& job) {
     st.first_layer = first;
     st.layers = split[i];
     first += split[i];
-    // Forward flop per layer: 24*b*s*h^2 + 4*b*s^2*h (Narayanan 2021, eq. 2 / 3 per pass), split over TP.
-    st.layer_fwd_flops = (24.0 * b * s * h * h + 4.0 * b * s * s * h) / t;
+    // Forward flop per layer: 2 flop per weight per token, 2*b*s*(12*h^2) for a GPT layer, plus the attention
+    // core 4*b*s^2*h (Narayanan 2021, eq. 2 / 3 per pass), split over TP. GQA and a gated MLP change only the weights.
+    st.layer_fwd_flops = (2.0 * matrix_coef * b * s * h * h + 4.0 * b * s * s * h) / t;
     if (i == p - 1) st.extra_fwd_flops = 2.0 * b * s * h * V / t;  // logits
-    // Parameters: 12*h^2 per layer; word embedding V*h on the first stage and (tied copy) on the last.
-    double params = 12.0 * h * h * st.layers;
-    if (i == 0) params += V * h + s * h;
-    if (i == p - 1 && p > 1) params += V * h;
+    // Parameters: the layers' matrices; word embedding V*h and a learned position table on the first stage; the
+    // output matrix on the last: its own when untied (on the one stage too when p = 1), a tied copy when p > 1.
+    double params = matrix_coef * h * h * st.layers;
+    if (i == 0) params += V * h + positions * h;
+    if (i == p - 1 && (p > 1 || !m.tied_embeddings)) params += V * h;
     st.params = params / t;
     st.weight_state_bytes = st.params * state_bytes_per_param;
     // Activations per layer, with TP but no sequence parallelism (Korthikanti 2022), in bytes for 16-bit elements,
@@ -68,9 +98,11 @@ JobCost compute_job_cost(const JobSpec& job) {
     //     QK^T and of attention over V: the 5*a*s/(h*t) term) is not stored but recomputed: s*b*h*(10 + 24/t);
     //   full (the paper's full-recomputation baseline): only each layer's input is stored, 2*s*b*h (not divided by
     //     t without sequence parallelism).
+    //   The 24/t term is Q, K, V (2 each), the output projection's input (2) and the MLP's 16 (mlp_activation_coef);
+    //   K and V shrink to kv_heads / heads with GQA.
     const double act_per_layer = full        ? 2.0 * s * b * h
-                                 : selective ? s * b * h * (10.0 + 24.0 / t)
-                                             : s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+                                 : selective ? s * b * h * (10.0 + split_coef / t)
+                                             : s * b * h * (10.0 + split_coef / t + 5.0 * a * s / (h * t));
     st.activation_bytes_per_mb = act_per_layer * st.layers * (elem / 2.0);
     // Recomputed flop per layer per micro-batch at the start of its backward: full re-runs the forward; selective
     // the attention core, whose forward is the 4*b*s^2*h term of the layer's flop (QK^T and attention over V).

@@ -48,6 +48,16 @@ std::vector<int> layers_per_stage(int layers, int pp);
  *  holds the same number; this form serves callers that need no per-stage costs (work_estimate.cpp). */
 int recompute_tp_allreduces(const JobSpec& job);
 
+/** @brief Parameters of one transformer layer's weight matrices (biases and norms, O(hidden), are left out as in
+ *  Narayanan 2021): attention Q and O (hidden^2 each) plus K and V (hidden x kv_heads x head size each), and the MLP's
+ *  two matrices (or three, gated) of hidden x ffn_hidden. 12 hidden^2 for a GPT-style layer. */
+double layer_matrix_params(const ModelSpec& model);
+
+/** @brief Parameters of the whole model, each counted once: the layers' matrices, the word embedding (vocab x
+ *  hidden), the output layer's own copy when untied, and a learned position table. A pipeline's last stage holds a
+ *  tied model's output matrix once more (StageCost::params), which this total does not count. */
+double model_parameters(const ModelSpec& model);
+
 /** @brief Computes the demands of a job. Assumes the job has been validated (divisibility etc.). */
 JobCost compute_job_cost(const JobSpec& job);
 
