@@ -18,6 +18,8 @@ mkdir -p "$out"
 step() { echo "docs: $*" >&2; }
 step "quick start compare"
 "$hulk" compare scenarios/examples/quickstart.yaml --methods round-robin,greedy,search -q >"$work/quickstart.txt"
+step "plan example"
+"$hulk" plan scenarios/examples/plan-auto.yaml --out runs/docs-plan >"$work/plan.txt"
 step "paper reproduction"
 "$hulk" reproduce scenarios/paper --out "$work/reproduce" --no-plots -q >"$work/reproduce.txt"
 cp "$work/reproduce/reproduce.json" "$work/reproduce/reproduce.csv" "$work/"

@@ -101,6 +101,7 @@ def blocks():
                              "headline": headline},
         ROOT / "docs" / "validation.md": {"fidelity": lambda: fenced(read("fidelity.txt"))},
         ROOT / "docs" / "performance.md": {"scale": lambda: "\n".join(scale_rows())},
+        ROOT / "docs" / "plan.md": {"plan": lambda: fenced(read("plan.txt").replace(str(ROOT) + "/", ""))},
     }
 
 
