@@ -98,7 +98,7 @@ void run_compare_command(const CompareArgs& ca) {
   if (!ca.html.empty()) prepare_out(ca.html, OutKind::file, html_folders, "--html");
   Scenario s = load_scenario_file(ca.file, parse_set_overrides(ca.sets));
   print_data_warnings(s, ca.quiet);
-  if (ca.events && s.events.empty())  // it would silently compare on the quiet network (an outside probe)
+  if (ca.events && s.events.empty())  // it would silently compare on the quiet network
     throw InputError(s.file, 0, "--events", "the scenario has no events (expected an `events:` list)");
   if (!ca.events && !s.events.empty()) {
     if (!ca.quiet)
@@ -114,8 +114,8 @@ void run_compare_command(const CompareArgs& ca) {
   nlohmann::json doc = report_to_json(s, report);
   if (ca.robust_states > 0) add_robust_expectations(s, report, ca.robust_states, doc);
   // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
-  // one goes to OUT.partial: OUT keeps an earlier, finished report (an outside probe found it replaced by one
-  // whose cut-short methods read "interrupted" as if it had finished).
+  // one goes to OUT.partial: OUT keeps an earlier, finished report (a cut-short one would read "interrupted" as
+  // if it had finished).
   const bool interrupted = interrupt_requested();
   if (!ca.out.empty() && any_method_ok(report))
     write_file_atomic(interrupted ? ca.out + ".partial" : ca.out, doc.dump(2) + "\n");

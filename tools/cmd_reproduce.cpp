@@ -91,7 +91,7 @@ void run_reproduce(const ReproduceArgs& args) {
   std::vector<Scenario> scenarios;
   for (const auto& f : files) scenarios.push_back(load_scenario_file(f));  // fail fast on any bad file
   // The report's rows are keyed by the scenario's name: two files of one name (a copy left unrenamed) gave rows that
-  // could not be told apart (an outside probe).
+  // could not be told apart.
   std::map<std::string, std::string> file_of_name;
   for (std::size_t i = 0; i < scenarios.size(); ++i)
     if (const auto [it, fresh] = file_of_name.emplace(scenarios[i].name, files[i]); !fresh)

@@ -90,8 +90,8 @@ void warn_tp_wider_than_hosts(const Scenario& s) {
 
 void run_validate(const std::string& file, const std::vector<std::string>& sets) {
   Scenario s = load_scenario_file(file, parse_set_overrides(sets));
-  // The scenario's own placement file is read and checked as simulate does before it runs (validate said "ok" on
-  // one that gave two ranks one GPU, or that was another scenario's: an outside probe).
+  // The scenario's own placement file is read and checked as simulate does before it runs, so that a file that
+  // gives two ranks one GPU, or that is another scenario's, is not "ok".
   if (s.placement.rfind("file:", 0) == 0) check_method_applies(s, s.placement, MethodOptions{});
   print_data_warnings(s, false);  // showing them is what validate is for
   warn_tp_wider_than_hosts(s);
@@ -104,7 +104,7 @@ void run_validate(const std::string& file, const std::vector<std::string>& sets)
     for (std::size_t k = 0; k < s.jobs.size(); ++k)
       std::cout << (k ? "; " : " ") << s.jobs[k].name << " " << parallelism_text(s.jobs[k]);
   }
-  // Issue 12's keys, only when present (the line of a scenario without them is unchanged); each trace row counts.
+  // The events and robust keys, only when present (the line of a scenario without them is unchanged); each trace row counts.
   if (!s.events.empty()) std::cout << ", " << s.events.size() << (s.events.size() == 1 ? " event" : " events");
   if (s.robust.samples > 0) std::cout << ", robust: " << s.robust.samples << " states";
   std::cout << "\n";
@@ -223,8 +223,8 @@ void remove_earlier_run(const std::string& dir) {
 }
 
 /** Refuses an --out folder in which the run would remove or replace one of its own inputs (the scenario, or the
- *  placement file: an earlier run's result.json is one that `file:` accepts). An interrupted run had removed it
- *  and written nothing in its place (an outside probe lost its placement so). @throws InputError naming it. */
+ *  placement file: an earlier run's result.json is one that `file:` accepts): an interrupted run would have
+ *  removed it and written nothing in its place. @throws InputError naming it. */
 void refuse_replacing_an_input(const std::string& dir, const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -251,7 +251,7 @@ void register_validate_command(CLI::App& app) {
   validate->footer("Example:\n  hulk validate scenarios/examples/two-region-gpt.yaml\n\nPrints one summary line on "
                    "stdout and the data warnings on stderr; a bad file is one error line and exit code 2.");
   auto validate_sets = std::make_shared<std::vector<std::string>>();
-  add_set_option(validate, *validate_sets);  // a user checks an override before a long run (outside probe)
+  add_set_option(validate, *validate_sets);  // a user checks an override before a long run
   validate->callback([validate_file, validate_sets] { run_validate(*validate_file, *validate_sets); });
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the input readers (issue 12): builds the fuzz targets with clang's libFuzzer and the
+# Coverage-guided fuzzing of the input readers: builds the fuzz targets with clang's libFuzzer and the
 # address and undefined-behaviour sanitizers into build-fuzz/, runs each for SECONDS (default 60), and copies every
 # input that crashed into tests/data/fuzz/<target>/, where ctest fuzz_replay.<target> keeps it as a regression test.
 # Exit code 1 if any target crashed. Usage: bash tools/fuzz.sh [SECONDS]   (needs tools/install-deps.sh first)

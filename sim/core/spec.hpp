@@ -42,7 +42,7 @@ struct HostSpec {
   LinkSpec intra_link;   ///< GPU<->GPU inside the server, per GPU (NVLink/PCIe class)
 };
 
-/** @brief How WAN capacity is shared (issue 9). `pair`: one shared full-duplex link per region pair, all flows
+/** @brief How WAN capacity is shared. `pair`: one shared full-duplex link per region pair, all flows
  *  between the two regions share its bandwidth (a leased line, a VPN tunnel). `host`: each host has its own cap
  *  toward each other region (Linux tc/netem egress shaping, a cloud VM's per-instance limit); no region-pair pipe. */
 enum class WanCapacity { pair, host };
@@ -130,7 +130,7 @@ struct Parallelism {
   int ranks() const { return dp * tp * pp; }
 };
 
-/** @brief How the job's data-parallel replicas synchronise (issue 15). `step`: every iteration, as always.
+/** @brief How the job's data-parallel replicas synchronise. `step`: every iteration, as always.
  *  `diloco`: replicas are grouped into islands; inside an island the job runs as with `step` (its DP all-reduce
  *  among the island's replicas), and every inner_steps iterations the islands all-reduce their pseudo-gradients
  *  (the outer step, DiLoCo: arXiv 2311.08105), compressed, across islands. */
@@ -155,7 +155,7 @@ struct SyncSpec {
   }
 };
 
-/** @brief Periodic checkpoints of a job (issue 12): after every `every`-th iteration all its ranks pause for
+/** @brief Periodic checkpoints of a job: after every `every`-th iteration all its ranks pause for
  *  `cost_s` (the write), and a job whose host fails restarts from the last one. every = 0: no checkpoints (a failed
  *  job restarts from iteration 0). */
 struct CheckpointSpec {
@@ -214,7 +214,7 @@ struct Placement {
   std::vector<GpuSlot> gpu_of_rank;
 };
 
-/** @brief What an event acts on (issue 12). */
+/** @brief What an event acts on. */
 struct EventTarget {
   enum class Kind {
     wan_pair,   ///< the WAN between regions region_a and region_b (both directions; capacity `host`: every host's
@@ -261,8 +261,8 @@ struct EventSpec {
 
 /** @brief The distribution a robust placement is optimised over (Scenario::robust): each WAN region pair is
  *  degraded to bandwidth_factor of its bandwidth with probability pair_probability, independently, in each of
- *  `samples` network states drawn from `seed`; the robust objective is the mean iteration time over the states
- *  (issue 12). samples = 0: not set. */
+ *  `samples` network states drawn from `seed`; the robust objective is the mean iteration time over the states.
+ *  samples = 0: not set. */
 struct RobustSpec {
   double pair_probability = 0;
   double bandwidth_factor = 1;

@@ -22,7 +22,7 @@ struct LabelOptions {
    *  then being one of its jobs on the GPUs the jobs before it left (see make_labelled_sample). */
   int jobs = 0;
   /** @brief true (gen-data --label simgrid): the SimGrid-checked search labels, SimGrid times. false (--label
-   *  evaluator, issue 14): the plain annealing search over the analytic evaluator labels the sample and no SimGrid
+   *  evaluator): the plain annealing search over the analytic evaluator labels the sample and no SimGrid
    *  runs at all: traffic is the analytic estimate of greedy's placement, and times_s holds the evaluator's
    *  estimates under "greedy_est" and "search_est" (never under the SimGrid keys). Far faster, for many labels. */
   bool simgrid = true;

@@ -361,8 +361,8 @@ SweepMerge merge_sweep_shards(const std::string& dir, bool allow_missing) {
                                      " shards missing (" + names + "); run them, or pass --allow-missing");
   }
   // Every shard must come from the same inputs; the merged CSV gets that manifest. A shard without its manifest is
-  // refused: its inputs could not be checked (an outside probe merged a shard of another grid, copied back without
-  // its manifest, into a CSV whose rows no longer matched their points).
+  // refused: its inputs could not be checked (a shard of another grid, copied back without its manifest, would be
+  // merged into rows that no longer match their points).
   std::optional<SweepManifest> manifest;
   for (const auto& [i, path] : shards) {
     const std::string mpath = sweep_manifest_path(path.string());

@@ -301,7 +301,7 @@ Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev
   }
   // Round-robin's placement too: the rules above keep a TP group on one host, which is slower than spreading it
   // where a host reaches itself over a slower link than its NIC (a SimGrid <cluster> node's private link, PCIe
-  // against a 400 Gbit/s NIC). Found by an outside probe: greedy 1.84x slower than round-robin on such a cluster.
+  // against a 400 Gbit/s NIC): there greedy's rules alone can be slower than round-robin.
   const std::vector<int> round_robin = hosts_of(round_robin_placement(scenario));
   bool fits = true;
   for (size_t r = 0; r < round_robin.size() && fits; ++r) fits = ev.fits(static_cast<int>(r), round_robin[r]);

@@ -162,7 +162,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   if (job["iterations"]) int_of(job["iterations"], key + ".iterations", j.iterations, bounds::kMaxIterations);
   if (job["utilisation"]) r.collect([&] { j.utilisation = r.number(job["utilisation"], key + ".utilisation"); });
   if (job["check_memory"]) r.collect([&] { j.check_memory = r.boolean(job["check_memory"], key + ".check_memory"); });
-  // Megatron-LM knobs (issue 9); their effects on time and memory are in scenarios/README.md and cost_model.cpp.
+  // Megatron-LM knobs; their effects on time and memory are in scenarios/README.md and cost_model.cpp.
   if (job["recompute"] && !is_auto("recompute", &PlanSpec::recompute))
     r.collect([&] { j.recompute = r.one_of(job["recompute"], key + ".recompute", {"none", "selective", "full"}); });
   if (job["optimizer"])
@@ -288,7 +288,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   // The job's own bounds do not depend on the platform: checked whenever the job was read (after the placement,
   // the order in which a single problem was always reported).
   if (job_read) detail::check_job_bounds(s, &r);
-  // Issue 12: events name the platform's regions and hosts (not checked when it failed); robust's seed defaults to
+  // Events name the platform's regions and hosts (not checked when it failed); robust's seed defaults to
   // the scenario's.
   if (root["events"])
     r.collect(

@@ -71,7 +71,7 @@ char char_at(const std::string& text, int line, int column) {
 YamlPrecheck precheck_yaml(const std::string& text, int max_levels) {
   // A separate pass over the events: yaml-cpp's own depth guard (near 500 levels) throws a bare "bad file", its
   // parser gives no hook into node building, and a token its document parser does not consume makes every later
-  // call start the same empty document again, so LoadAll never returns (yaml-cpp issue 1040, fixed after 0.7).
+  // call start the same empty document again, so LoadAll never returns (a yaml-cpp bug, report 1040 upstream, fixed after 0.7).
   std::istringstream in(text);
   YAML::Parser parser(in);
   YamlEventPass events(max_levels);
