@@ -51,6 +51,8 @@ TrainSummary train_from_dir(const TrainCommand& c,
     throw InputError("", 0, "--synthetic", "expected a non-negative count and a positive GPU cap");
   if (c.reinforce < 0 || c.reinforce == 1 || !(c.reinforce_weight >= 0) || !std::isfinite(c.reinforce_weight))
     throw InputError("", 0, "--reinforce", "expected 0 (off) or at least 2 sampled decodes, and a weight >= 0");
+  if (c.validation_candidates < 1)
+    throw InputError("", 0, "--validation-candidates", "expected at least 1 (1 = the argmax decode alone)");
   std::vector<Sample> data;
   for (const std::string& dir : c.data_dirs) {
     std::vector<Sample> part = load_dataset(dir, c.allow_partial);
@@ -70,6 +72,7 @@ TrainSummary train_from_dir(const TrainCommand& c,
   options.reinforce_candidates = c.reinforce;
   options.reinforce_weight = c.reinforce_weight;
   options.init_model = c.init;
+  options.validation_candidates = c.validation_candidates;
   // Named so that a resumed run with other synthetic data says which option changed (the data's digest, which
   // run_inputs adds, catches any other change of the samples).
   options.data_inputs = {{"--synthetic", std::to_string(c.synthetic)},

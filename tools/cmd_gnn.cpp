@@ -324,6 +324,11 @@ void register_gnn_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(number_range(0.0, 1e6));  // inf and nan made the loss nan and the model useless, without a word
   train->add_option("--init", t->init, "start from this model file's weights (fine-tuning)");
+  train->add_option("--validation-candidates", t->validation_candidates,
+                    "decodes per validation sample of the gap that selects the written epoch (1 = the argmax "
+                    "decode alone: the model's own answer, gnn-families' model-only)")
+      ->capture_default_str()
+      ->check(number_range(1, 100000));
   train->callback([t] { run_train(*t); });
 
   auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");

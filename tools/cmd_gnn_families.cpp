@@ -17,6 +17,7 @@
 #include "tools/commands.hpp"
 #include "tools/gnn_backend.hpp"
 #include "tools/gnn_plugin.hpp"
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -124,10 +125,12 @@ nlohmann::json learned_placements(const Scenario& s, const std::vector<Variant>&
       };
       if (!warmed_up) place(), warmed_up = true;
       PipelineMemo::process().clear();  // timed cold, as in a process of its own
+      const long long calls_before = evaluator_calls();
       const auto t0 = std::chrono::steady_clock::now();
       const Placement p = place();
       const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      out.push_back({{"placement", placement_slots_to_json(p)}, {"ms", ms}});
+      out.push_back({{"placement", placement_slots_to_json(p)}, {"ms", ms},
+                     {"evaluator_calls", evaluator_calls() - calls_before}});
     }
     fs::remove(untrained);
     return out;
@@ -180,11 +183,18 @@ bool family_case(const Scenario& s, const std::vector<Variant>& vs, const std::s
   c.search_wall_s = search.method_wall_s;
   std::vector<std::pair<Placement, double>> known = {{greedy.placement, c.greedy_s}, {search.placement, c.search_s}};
   const nlohmann::json placed = learned_placements(s, vs, model, a.untrained_seed);
-  for (const auto& entry : placed) {
-    const Placement p = placement_slots_from_json(entry["placement"], "<gnn>", "placement");
+  for (std::size_t k = 0; k < placed.size(); ++k) {
+    const Placement p = placement_slots_from_json(placed[k]["placement"], "<gnn>", "placement");
     c.variant_s.push_back(simulated_s(s, p, known));
-    c.variant_ms.push_back(entry["ms"].get<double>());
+    c.variant_ms.push_back(placed[k]["ms"].get<double>());
+    if (vs[k].name == "gnn") c.gnn_evaluator_calls = placed[k]["evaluator_calls"].get<long long>();
   }
+  // Blind moves at the gnn method's cost: the annealing from greedy's placement with at most as many estimates.
+  const auto t0 = std::chrono::steady_clock::now();
+  const Placement blind = equal_budget_placement(s, greedy.placement, c.gnn_evaluator_calls,
+                                                 &c.equal_budget_evaluator_calls);
+  c.variant_ms.push_back(1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  c.variant_s.push_back(simulated_s(s, blind, known));
   // What the evaluator the placers trust made of the placements chosen (the gnn's is the first variant's).
   const JobsEvaluator ev(s);
   c.search_estimate_s = ev.objective_s(search.placement);
@@ -204,6 +214,7 @@ void run_gnn_families(FamiliesArgs a) {
   const std::vector<Variant> vs = variants(a.challenger);
   std::vector<std::string> names;
   for (const Variant& v : vs) names.push_back(v.name);
+  names.push_back("equal-budget");  // computed in this process after the learned variants (family_case)
 
   // Per scenario its row (family_case); the CSV is rewritten after each scenario, so an interrupted run keeps what
   // finished. A scenario on which greedy or the search fails is reported and left out, so one failure does not cost
@@ -286,7 +297,9 @@ void register_gnn_families_command(CLI::App& app) {
       "start also when it is slower than the learned placement), model-only (greedy's placement as the reference and\n"
       "prior, one pass of the model and its argmax decode, no step after it; several jobs: per job, in the job order\n"
       "of the best greedy placement, then round-robin's if faster, as every variant), model-only-untrained (the same,\n"
-      "fresh weights).\n"
+      "fresh weights), equal-budget (no model: the search's random-move annealing from greedy's placement with as\n"
+      "many full evaluator estimates as gnn's placement made, where it can: the CSV's gnn_evaluator_calls and\n"
+      "equal_budget_evaluator_calls).\n"
       "closed = share of greedy's gap to search closed on a log scale (geometric means; - where search gains under 1%);\n"
       "closed>=10% = its mean over the scenarios where greedy is at least 10% slower than search; ms = in-process\n"
       "placement time with the model loaded; search/x = median of search's wall time over the variant's.\n"

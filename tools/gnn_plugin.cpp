@@ -43,6 +43,7 @@ const GnnPluginApi& load() {
   if (!api || api->abi != kGnnPluginAbi)
     throw std::runtime_error("the GNN plugin " + path + " is of another version than this hulk (rebuild both)");
   api->share_pipeline_memo(PipelineMemo::process());  // one cache: the placer's entries serve the annealing after it
+  api->share_evaluation_counter(evaluation_counter());  // one count: the placer's estimates and the program's
   return *api;  // never unloaded: torch's static state lives until exit
 }
 

@@ -14,12 +14,13 @@
 #include "gnn/sampled_decode.hpp"
 #include "gnn/train_command.hpp"
 #include "sim/place/placer.hpp"
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
 
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 5;
+constexpr int kGnnPluginAbi = 6;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -37,6 +38,9 @@ struct GnnPluginApi {
    *  without it the learned placer's evaluations filled a cache of their own, which a "timed cold" clear of the
    *  program's cache did not empty, and the annealing after the placer could not reuse. */
   void (*share_pipeline_memo)(PipelineMemo& memo);
+  /** @brief Makes the plugin's copy of the evaluator count into the program's counter (share_evaluation_counter), so
+   *  that the learned placer's estimates are counted with the program's (gnn-families' equal-budget row). */
+  void (*share_evaluation_counter)(std::atomic<long long>& counter);
 };
 
 }  // namespace hulk::cli

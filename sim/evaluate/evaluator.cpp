@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 
 namespace hulk {
@@ -531,6 +532,7 @@ void Evaluator::dp_times(const std::vector<int>& host_of_rank) const {
 }
 
 EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) const {
+  count_evaluator_call();
   EvalBreakdown out;
   dp_flows_ready_ = false;  // a new placement
   if (!hosts_fit(host_of_rank, out)) return out;

@@ -38,6 +38,23 @@ std::uint64_t family_scenario_seed(std::uint64_t seed, const std::string& family
  *  @throws InputError for an unknown family name, a bad paper folder, or a family that cannot be drawn. */
 std::vector<Scenario> family_scenarios(const std::string& family, const FamilyOptions& options);
 
+/** @brief Rounds of budget rescaling of equal_budget_placement. */
+constexpr int kEqualBudgetRounds = 4;
+/** @brief Cap of equal_budget_placement's budget over its first run's: proposals the lower bound rejects cost no
+ *  estimate but do cost time, and where it rejects nearly all of them an uncapped rescaling ran for minutes. */
+constexpr long long kEqualBudgetGrowth = 4;
+
+/** @brief The `equal-budget` row's placement: the search's random-move annealing (search_placer.hpp) from `greedy`,
+ *  its seed component_seed(scenario.seed, "equal-budget"), making at most `evaluator_calls` full estimates
+ *  (evaluation_count.hpp) where it can. Its budget counts proposals, and those the lower bound rejects or that repeat
+ *  cost no estimate: the first run gets evaluator_calls proposals (with several jobs, whose proposals estimate every
+ *  job, evaluator_calls / jobs), then up to kEqualBudgetRounds runs rescale the budget by evaluator_calls / the
+ *  estimates made (at most kEqualBudgetGrowth times the first run's), the last run within evaluator_calls kept. What blind moves find at the gnn method's cost.
+ *  Deterministic; never slower than `greedy` by the evaluator (the annealing returns the best it saw, its start
+ *  included). @param estimates if set, receives the full estimates the kept run made. */
+Placement equal_budget_placement(const Scenario& scenario, const Placement& greedy, long long evaluator_calls,
+                                 long long* estimates = nullptr);
+
 /** @brief One scenario's SimGrid times (seconds per iteration; the objective with several jobs) and wall times. */
 struct FamilyCase {
   std::string name;
@@ -49,6 +66,10 @@ struct FamilyCase {
    *  the first variant's, whose SimGrid times are above: how far off the evaluator the placers trust is on the
    *  placements they chose (NaN: not computed). */
   double search_estimate_s = NAN, first_estimate_s = NAN;
+  /** @brief Full evaluator estimates the `gnn` variant's placement made (the `equal-budget` row's budget; -1: not
+   *  counted). */
+  long long gnn_evaluator_calls = -1;
+  long long equal_budget_evaluator_calls = -1;  ///< full estimates of the `equal-budget` row's kept run (-1: none)
 };
 
 /** @brief The evaluator's error on chosen placements, estimate / SimGrid - 1, over a family's cases. */
@@ -104,7 +125,7 @@ std::string family_table(const FamilyFigures& figures);
 std::string family_criteria(const std::vector<FamilyFigures>& families);
 
 /** @brief family,name,greedy_s,search_s,search_wall_s,<variant>_s...,<variant>_ms...,search_estimate_s,
- *  <first variant>_estimate_s, one line per case. */
+ *  <first variant>_estimate_s,gnn_evaluator_calls,equal_budget_evaluator_calls (empty when not counted), one line per case. */
 std::string family_csv(const std::vector<std::string>& families, const std::vector<std::vector<FamilyCase>>& cases,
                        const std::vector<std::string>& variants);
 

@@ -24,10 +24,15 @@ bad "unknown label" "$hulk" gen-data --count 1 --out "$tmp/d" --label bogus
 
 args=(gnn-families --families in-family,multi-job --count 1 --seed 5 --max-gpus 8 --budget 300)
 "$hulk" "${args[@]}" --out "$tmp/a.csv" >"$tmp/a" 2>"$tmp/a.err" || { fail "tiny gnn-families run"; cat "$tmp/a.err"; }
-for v in gnn untrained argmax no-greedy; do
+for v in gnn untrained argmax no-greedy equal-budget; do
   [ "$(grep -c "^  $v " "$tmp/a")" -eq 2 ] || fail "no $v row in both families"
 done
 grep -q "done-when checks" "$tmp/a" || fail "no done-when checks"
+python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(int(r['gnn_evaluator_calls']) > 0 for r in rows), rows
+" "$tmp/a.csv" || fail "csv: the gnn's evaluator calls (the equal-budget row's budget) are not counted"
 "$hulk" "${args[@]}" --out "$tmp/b.csv" >/dev/null 2>&1
 cut -d, -f1-4,6-9 "$tmp/a.csv" >"$tmp/a.times"  # SimGrid times only (wall times vary)
 cut -d, -f1-4,6-9 "$tmp/b.csv" >"$tmp/b.times"

@@ -49,6 +49,7 @@ mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
 expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
 expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
 expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
+expect_usage "train --validation-candidates 0" "--validation-candidates" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --validation-candidates 0
 # A --set value of two YAML documents is refused (the second was dropped).
 expect_usage "--set value of two documents" "holds 2 YAML documents" "$hulk" compare "$tiny" --methods greedy \
   --set $'name=a\n---\nb'
