@@ -12,6 +12,7 @@
 #include <jemalloc/jemalloc.h>
 #include <sys/resource.h>
 
+#include "tools/comma_list.hpp"
 #include "tools/option_ranges.hpp"
 #include "tools/commands.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
@@ -26,6 +27,7 @@
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/errors.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/core/parallel_tasks.hpp"
 #include "sim/core/subprocess.hpp"
@@ -42,7 +44,8 @@ struct BenchArgs {
   bool skip_gnn = false;
   long budget = 0;  ///< search budget (0 = the default, as compare)
   bool simulation_only = false;
-  std::string placement = "greedy";
+  std::string placement = "greedy";   ///< --placement as given: one method or several, comma-separated
+  std::vector<std::string> placements;  ///< its methods, simulated one after the other, one line (and CSV row) each
   bool tp_per_message = false;
   std::string csv;         ///< scale table rows (simulation only), "" = none
   std::string csv_rows;    ///< accumulated rows
@@ -55,6 +58,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /** The simulation of one placement in forked children: wall-clock median and the child's peak resident memory. */
 struct SimulationBench {
   double wall_median_s = 0, peak_rss_mb = 0, iteration_time_s = 0, messages = 0, closed_form = 0;
+  double cpu_median_s = 0;      ///< the child's own user + system CPU time: steadier than wall on a shared machine
   double simgrid_messages = 0;  ///< messages SimGrid simulated (the others are closed-form TP ring steps)
 };
 
@@ -68,7 +72,7 @@ void release_free_memory() {
 
 SimulationBench bench_simulation(const Scenario& s, const Placement& placement, const BenchArgs& args) {
   SimulationBench out;
-  std::vector<double> wall;
+  std::vector<double> wall, cpu;
   release_free_memory();
   for (int i = 0; i < args.reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -84,9 +88,12 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
                             {"messages", res.messages},
                             {"closed_form", res.tp_closed_form_collectives},
                             {"simgrid_messages", res.messages - res.tp_closed_form_messages},
-                            {"maxrss_kb", usage.ru_maxrss}};
+                            {"maxrss_kb", usage.ru_maxrss},
+                            {"cpu_s", usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+                                          1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)}};
     });
     wall.push_back(seconds_since(t0));
+    cpu.push_back(r["cpu_s"].get<double>());
     out.iteration_time_s = r["iteration_time_s"].get<double>();
     out.messages = r["messages"].get<double>();
     out.closed_form = r["closed_form"].get<double>();
@@ -94,6 +101,7 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
     out.peak_rss_mb = std::max(out.peak_rss_mb, r["maxrss_kb"].get<double>() / 1024.0);
   }
   out.wall_median_s = median(wall);
+  out.cpu_median_s = median(cpu);
   return out;
 }
 
@@ -173,15 +181,10 @@ void bench_gnn(const Scenario& s, const BenchArgs& args, double search_s) {
               least_ms, 1e3 * search_s / least_ms);
 }
 
-void bench_file(const std::string& file, BenchArgs& args) {
-  const Scenario s = load_scenario_file(file);
-  // The search and the gnn method run independent annealing runs on this many threads: their wall times depend on it.
-  std::printf("%s: %zu hosts, %d GPUs, %d thread(s) (HULK_THREADS), %s\n", s.name.c_str(), s.platform.hosts.size(),
-              s.platform.total_gpus(), task_threads(), jobs_summary(s).c_str());
-  const auto placed_at = std::chrono::steady_clock::now();
-  const Placement greedy = make_placer(args.placement)->place(s);
-  const double placement_s = seconds_since(placed_at);
-  const SimulationBench sim = bench_simulation(s, greedy, args);
+/** One placement's simulation line (and CSV row): the placement method's time, then the simulation's medians. */
+void bench_placement_simulation(const Scenario& s, const std::string& method, const Placement& placement,
+                                double placement_s, BenchArgs& args) {
+  const SimulationBench sim = bench_simulation(s, placement, args);
   const bool several = has_several_jobs(s);
   std::string iterations = std::to_string(s.job.iterations) + " iteration(s)";
   if (several) {
@@ -189,23 +192,38 @@ void bench_file(const std::string& file, BenchArgs& args) {
     for (int j = 0; j < job_count(s); ++j) iterations += (j ? " / " : " ") + std::to_string(job_at(s, j).iterations);
   }
   std::printf("  simgrid simulation (forked, %s placement in %.2f s, %s, %.0f messages of which %.0f through "
-              "SimGrid, %.0f tensor-parallel all-reduces in closed form): median %.3f s wall, peak RSS %.0f MB -> %.2f "
-              "evaluations/s (simulated %s %.4f s)\n",
-              args.placement.c_str(), placement_s, iterations.c_str(), sim.messages, sim.simgrid_messages,
-              sim.closed_form, sim.wall_median_s, sim.peak_rss_mb, 1.0 / sim.wall_median_s,
+              "SimGrid, %.0f tensor-parallel all-reduces in closed form): median %.3f s wall, %.3f s CPU, peak RSS "
+              "%.0f MB -> %.2f evaluations/s (simulated %s %.4f s)\n",
+              method.c_str(), placement_s, iterations.c_str(), sim.messages, sim.simgrid_messages, sim.closed_form,
+              sim.wall_median_s, sim.cpu_median_s, sim.peak_rss_mb, 1.0 / sim.wall_median_s,
               several ? "objective" : "iteration", sim.iteration_time_s);
-  if (!args.csv.empty()) {
-    char numbers[256];  // the names are quoted apart: a long or odd name never cuts or splits the row
-    std::snprintf(numbers, sizeof numbers, ",%d,%.6g,%.3f,%.0f,%.0f,%.0f,%.0f\n", args.reps, sim.iteration_time_s,
-                  sim.wall_median_s, sim.peak_rss_mb, sim.messages, sim.simgrid_messages, sim.closed_form);
-    args.csv_rows += csv_field(s.name) + "," + std::to_string(s.platform.total_gpus()) + "," +
-                     std::to_string(s.platform.hosts.size()) + "," + csv_field(args.placement) + numbers;
-    // Rewritten after every scenario: an interrupted table keeps the rows finished so far.
-    write_file_atomic(args.csv, "scenario,gpus,hosts,placement,reps,iteration_time_s,wall_median_s,peak_rss_mb,messages,"
-                                "simgrid_messages,tp_closed_form_allreduces\n" + args.csv_rows);
+  if (args.csv.empty()) return;
+  char numbers[256];  // the names are quoted apart: a long or odd name never cuts or splits the row
+  std::snprintf(numbers, sizeof numbers, ",%d,%.6g,%.3f,%.3f,%.0f,%.0f,%.0f,%.0f\n", args.reps, sim.iteration_time_s,
+                sim.wall_median_s, sim.cpu_median_s, sim.peak_rss_mb, sim.messages, sim.simgrid_messages,
+                sim.closed_form);
+  args.csv_rows += csv_field(s.name) + "," + std::to_string(s.platform.total_gpus()) + "," +
+                   std::to_string(s.platform.hosts.size()) + "," + csv_field(method) + numbers;
+  // Rewritten after every row: an interrupted table keeps the rows finished so far.
+  write_file_atomic(args.csv, "scenario,gpus,hosts,placement,reps,iteration_time_s,wall_median_s,cpu_median_s,"
+                              "peak_rss_mb,messages,simgrid_messages,tp_closed_form_allreduces\n" + args.csv_rows);
+}
+
+void bench_file(const std::string& file, BenchArgs& args) {
+  const Scenario s = load_scenario_file(file);
+  // The search and the gnn method run independent annealing runs on this many threads: their wall times depend on it.
+  std::printf("%s: %zu hosts, %d GPUs, %d thread(s) (HULK_THREADS), %s\n", s.name.c_str(), s.platform.hosts.size(),
+              s.platform.total_gpus(), task_threads(), jobs_summary(s).c_str());
+  // The first placement is also the one the analytic evaluator times below.
+  Placement first;
+  for (std::size_t i = 0; i < args.placements.size(); ++i) {
+    const auto placed_at = std::chrono::steady_clock::now();
+    Placement placement = make_placer(args.placements[i])->place(s);
+    bench_placement_simulation(s, args.placements[i], placement, seconds_since(placed_at), args);
+    if (i == 0) first = std::move(placement);
   }
   if (args.simulation_only) return;
-  const double rate = evaluator_rate(s, greedy, args.reps);
+  const double rate = evaluator_rate(s, first, args.reps);
   std::printf("  analytic evaluator%s: %s\n", has_several_jobs(s) ? " (the jobs' objective)" : "",
               std::isnan(rate) ? "n/a (the estimate of the placement is not finite)"
                                : ("median " + std::to_string(std::lround(rate)) + " evaluations/s (one core)").c_str());
@@ -248,8 +266,9 @@ void register_bench_command(CLI::App& app) {
       ->check(budget_range());
   cmd->add_flag("--no-gnn", a->skip_gnn, "skip the GNN measurements");
   cmd->add_flag("--simulation-only", a->simulation_only, "measure the SimGrid simulation only (the scale table)");
-  cmd->add_option("--placement", a->placement, "placement method of the simulation")
-      ->check(CLI::IsMember({"greedy", "round-robin", "random"}))
+  cmd->add_option("--placement", a->placement,
+                  "placement methods of the simulation, comma-separated from greedy, round-robin, random (each "
+                  "simulated in turn, one line each)")
       ->capture_default_str();
   cmd->add_flag("--tp-per-message", a->tp_per_message,
                 "simulate every tensor-parallel ring step as a SimGrid message (no closed form)");
@@ -258,9 +277,15 @@ void register_bench_command(CLI::App& app) {
   hulk bench scenarios/examples/two-region-gpt.yaml
   hulk bench scenarios/examples/big-1024.yaml --reps 3 --no-gnn
   hulk bench scenarios/scale/scale-*.yaml --simulation-only --reps 3 --csv scale.csv   (the scale table)
+  hulk bench scenarios/scale/scale-256.yaml --simulation-only --placement round-robin,random,greedy
 
 Wall-clock medians on this machine; nothing is asserted. Micro-benchmarks: tests/bench (Google Benchmark).)");
   cmd->callback([a] {
+    a->placements = comma_list(a->placement, "--placement", "placement methods");
+    for (const std::string& m : a->placements)
+      if (m != "greedy" && m != "round-robin" && m != "random")
+        throw InputError("", 0, "--placement", "'" + m + "' is not a placement method here (expected greedy, "
+                                               "round-robin or random)");
     for (const auto& f : a->files) bench_file(f, *a);
   });
 }

@@ -3,7 +3,7 @@
 # generated blocks of README.md and docs/*.md from them (tools/docs_render.py). Nothing in those blocks is typed by
 # hand; ctest docs.consistency fails when a block no longer matches docs/results/.
 # Usage: bash tools/docs.sh [--skip-slow]   (--skip-slow: keeps the fidelity and scale results already there)
-# About 10 minutes on a quiet 2-core machine (reproduce ~1 min, fidelity ~5 min, the scale runs ~3 min).
+# About 12 minutes on a quiet 2-core machine (reproduce ~1 min, fidelity ~5 min, the scale runs ~5 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip_slow=0
@@ -29,6 +29,9 @@ if [ "$skip_slow" = 0 ]; then
   step "scale (one iteration, 64 to 16,384 GPUs)"
   "$hulk" bench scenarios/scale/scale-{64,256,1024,4096,16384}.yaml --simulation-only --reps 3 \
     --csv "$work/scale.csv" >"$work/scale.txt"
+  step "scale under round-robin and random placements (64 and 256 GPUs: every message through SimGrid)"
+  "$hulk" bench scenarios/scale/scale-{64,256}.yaml --simulation-only --reps 3 --placement round-robin,random \
+    --csv "$work/scale-placements.csv" >"$work/scale-placements.txt"
 fi
 # Every file lands at once, when all runs have finished: an interrupted run leaves the old results whole.
 for f in "$work"/*.txt "$work"/*.csv "$work"/*.json; do mv "$f" "$out/"; done

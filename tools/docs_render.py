@@ -65,14 +65,24 @@ def fidelity_lines():
     return [l for l in lines if re.match(r"^\S+: utilisation|^all series:", l)]
 
 
+PLACEMENT_ORDER = {"greedy": 0, "round-robin": 1, "random": 2}
+
+
 def scale_rows():
-    with open(RESULTS / "scale.csv") as f:
-        rows = list(csv.DictReader(f))
-    out = ["| GPUs | placement | messages | through SimGrid | wall (median) | peak RSS |", "|---|---|---|---|---|---|"]
+    """The scale table: greedy at every size (scale.csv) and, where measured, round-robin and random beside it
+    (scale-placements.csv), grouped by size."""
+    names = ["scale.csv"] + (["scale-placements.csv"] if (RESULTS / "scale-placements.csv").exists() else [])
+    rows = []
+    for name in names:
+        with open(RESULTS / name) as f:
+            rows += list(csv.DictReader(f))
+    rows.sort(key=lambda r: (int(r["gpus"]), PLACEMENT_ORDER.get(r["placement"], 3)))
+    out = ["| GPUs | placement | messages | through SimGrid | wall (median) | CPU (median) | peak RSS |",
+           "|---|---|---|---|---|---|---|"]
     for r in rows:
-        out.append("| {:,} | {} | {:,} | {:,} | {} s | {} MB |".format(
+        out.append("| {:,} | {} | {:,} | {:,} | {} s | {} | {} MB |".format(
             int(r["gpus"]), r["placement"], int(r["messages"]), int(r["simgrid_messages"]), r["wall_median_s"],
-            r["peak_rss_mb"]))
+            r["cpu_median_s"] + " s" if "cpu_median_s" in r else "n/a", r["peak_rss_mb"]))
     return out
 
 
@@ -89,7 +99,8 @@ def headline():
         out.append("- several jobs sharing the cluster: " + verdict(rep["several_jobs"]))
     out += ["", "Predictions against published measured runs (`hulk fidelity`, one utilisation per hardware series):",
             "", fenced("\n".join(fidelity_lines())), "",
-            "One simulated iteration at scale (`hulk bench scenarios/scale/scale-*.yaml --simulation-only`):", ""]
+            "One simulated iteration at scale (`hulk bench scenarios/scale/scale-*.yaml --simulation-only`, "
+            "`--placement round-robin,random` at 64 and 256 GPUs):", ""]
     out += scale_rows()
     return "\n".join(out)
 

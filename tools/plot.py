@@ -291,16 +291,22 @@ def plot_scale(path, out_dir):
         rows = sorted(csv.DictReader(f), key=lambda r: int(r["gpus"]))
     if not rows:
         sys.exit("plot: no rows in " + path)
-    gpus = [int(r["gpus"]) for r in rows]
+    # One line per placement (bench --placement a,b,c writes a row per placement and size).
+    placements = list(dict.fromkeys(r["placement"] for r in rows))
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
     panels = (("wall time of one simulation (s, median)", [("wall_median_s", None)]),
               ("peak RSS of the simulation (MB)", [("peak_rss_mb", None)]),
               ("messages per iteration", [("messages", "all"), ("simgrid_messages", "through SimGrid")]))
     for ax, (title, series) in zip(axes, panels):
-        for key, label in series:
-            if key in rows[0]:
-                ax.plot(gpus, [float(r[key]) for r in rows], marker="o", label=label)
-        if any(label for _, label in series):
+        for placement in placements:
+            mine = [r for r in rows if r["placement"] == placement]
+            for key, label in series:
+                if key in mine[0]:
+                    name = placement if len(placements) > 1 else None
+                    if label:
+                        name = label if name is None else name + ", " + label
+                    ax.plot([int(r["gpus"]) for r in mine], [float(r[key]) for r in mine], marker="o", label=name)
+        if len(placements) > 1 or any(label for _, label in series):
             ax.legend(fontsize=8)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")

@@ -147,6 +147,29 @@ objective = json.load(open(sys.argv[2]))["objective_s"]
 assert abs(simulated - objective) <= 1e-4 * objective, (simulated, objective)
 PY
 
+# 8b. bench simulates each placement of a list in turn: one line and one CSV row each, in the order given, each with the
+# iteration time `simulate` gives for that placement.
+"$hulk" bench "$tiny" --simulation-only --reps 1 --placement round-robin,random,greedy --csv "$tmp/bp.csv" \
+  >"$tmp/bp.txt" 2>"$tmp/bp.err" || fail "bench with three placements failed: $(cat "$tmp/bp.err")"
+for m in round-robin random greedy; do
+  "$hulk" simulate "$tiny" --placement "$m" --json >"$tmp/bp-$m.json" 2>/dev/null || fail "simulate $m failed"
+done
+python3 - "$tmp/bp.txt" "$tmp/bp.csv" "$tmp" <<'PY' && ok "bench prints placements side by side" || { fail "bench placements output:"; cat "$tmp/bp.txt"; }
+import csv, json, re, sys
+lines = [l for l in open(sys.argv[1]) if "simgrid simulation" in l]
+methods = ["round-robin", "random", "greedy"]
+assert [re.search(r"forked, (\S+) placement", l).group(1) for l in lines] == methods, lines
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["placement"] for r in rows] == methods, rows
+for line, row, m in zip(lines, rows, methods):
+    assert re.search(r"median [0-9.]+ s wall, [0-9.]+ s CPU", line), line
+    assert float(row["cpu_median_s"]) >= 0, row
+    expected = json.load(open(sys.argv[3] + "/bp-" + m + ".json"))["iteration_time_s"]
+    printed = float(re.search(r"simulated iteration ([0-9.]+) s", line).group(1))  # 4 decimals
+    assert abs(printed - expected) <= 0.5e-4 + 1e-9, (m, printed, expected)
+    assert abs(float(row["iteration_time_s"]) - expected) <= 1e-5 * expected, (m, row, expected)  # 6 digits
+PY
+
 # 9. The same place command writes the same bytes (its wall time goes to stderr only).
 "$hulk" place "$tiny" --method search --budget 200 --out "$tmp/p1.json" 2>/dev/null &&
   "$hulk" place "$tiny" --method search --budget 200 --out "$tmp/p2.json" 2>/dev/null &&

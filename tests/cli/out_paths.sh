@@ -145,6 +145,8 @@ expect_usage "--paper on a file" "it is a file, not a folder (expected a folder 
 expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
   --seed -1 --out "$tmp/gd-seed"
 expect_usage "bench --reps 0" "--reps: '0' is out of range (expected an integer from 1 to 1000)" "$hulk" bench "$tiny" --reps 0 --no-gnn
+expect_usage "bench --placement with an empty item" "--placement: 'greedy,,random' has an empty item" "$hulk" bench "$tiny" --simulation-only --reps 1 --placement greedy,,random
+expect_usage "bench --placement unknown" "--placement: 'search' is not a placement method here" "$hulk" bench "$tiny" --simulation-only --reps 1 --placement greedy,search
 expect_usage "gen-data --max-gpus 3" "--max-gpus: '3' is out of range (expected an integer from 4 to 1000000)" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
 expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
