@@ -143,8 +143,8 @@ Sample read_sample(const std::string& path) {
   if (static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
     throw InputError(path, 0, "label", "has " + std::to_string(s.label.gpu_of_rank.size()) + " ranks, job has " +
                                            std::to_string(s.scenario.job.par.ranks()));
-  // A label is a placement of its scenario (an outside probe trained on labels with unknown hosts, slots out of
-  // range and a GPU twice: the role counts skipped them silently).
+  // A label is a placement of its scenario (labels with unknown hosts, slots out of range or a GPU twice would be
+  // skipped silently by the role counts).
   if (const std::string problem = placement_problem(s.scenario, s.label, s.scenario.job.check_memory); !problem.empty())
     throw InputError(path, 0, "label", "is not a valid placement of the sample's scenario: " + problem);
   if (doc.contains("times_s")) {

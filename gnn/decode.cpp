@@ -23,7 +23,7 @@ namespace {
 // each new source a potential that makes them non-negative, so no Dijkstra needs Bellman-Ford; potentials keep
 // later reduced costs non-negative.
 //
-// Why not Boost.Graph's successive_shortest_path_nonnegative_weights (Boost 1.74): measured 2026-12-01 on the 2-core
+// Why not Boost.Graph's successive_shortest_path_nonnegative_weights (Boost 1.74): measured on the 2-core
 // build machine, g++ -O2, both solving the same match_roles-shaped network (Boost with a super source), random real
 // scores, two runs each (hand-written vs Boost): 8 hosts x 4 GPUs, pp 2: 0.008-0.010 vs 0.008-0.022 ms;
 // 16 x 8, pp 4: 0.02-0.04 vs 0.04-0.10 ms; 64 x 8, pp 4: 0.21-0.57 vs 0.73-0.88 ms; 256 x 4, pp 8: 4.0-5.1 vs

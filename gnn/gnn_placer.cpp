@@ -184,8 +184,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   const TimedPlacement greedy_candidate =
       opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
-  // answer (design seed 20261241, in-family: 99% -> 108% of greedy's gap to the search closed against keeping the
-  // faster decode).
+  // answer, so both are refined.
   SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
                                                  scenario, opt, greedy_candidate);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;

@@ -1,6 +1,6 @@
 #pragma once
 /** @file polish.hpp
- *  @brief Score-guided host exchanges after the sampling decoder (issue 14). Torch-free.
+ *  @brief Score-guided host exchanges after the sampling decoder. Torch-free.
  *
  *  The decoder keeps the cheapest of a few decoded placements; what it cannot do is fix one bad host choice
  *  inside an otherwise good placement (a pipeline segment on a server one region away from where it should be).

@@ -29,7 +29,7 @@ struct SamplingOptions {
   double temperature = 1.0;   ///< base scale of the Gumbel noise added to the log-probabilities
   std::uint64_t seed = 1;     ///< noise seed (fixed: same scores, same answer)
   /** @brief GnnPlacer: greedy's own placement (the graph's reference) is one more candidate, judged by the same
-   *  evaluator, so the answer is never slower than greedy by the evaluator (issue 14). Off: an ablation. */
+   *  evaluator, so the answer is never slower than greedy by the evaluator. Off: an ablation. */
   bool greedy_candidate = true;
   /** @brief GnnPlacer: the greedy reference's residual prior is added to the model's logits (model.hpp). Off (an
    *  ablation, not how the model was trained): the prior is zero and the scores are the network's alone. */
@@ -37,8 +37,7 @@ struct SamplingOptions {
   /** @brief GnnPlacer, with reference_prior: the scores are also computed a second time without the prior (the
    *  network's own view), and their decodes compete with the first view's; the polish follows the winning view's
    *  scores. Why: the prior holds every decode near greedy's placement, and on clusters where greedy is far from
-   *  the search's answer the network's own scores decode nearer to it (design seed 20261240, in-family: with the
-   *  prior 151.5 s, without it 62.8 s, greedy 318.9 s, the search 55.2 s). Off: one view (an ablation). */
+   *  the search's answer the network's own scores can decode much nearer to it. Off: one view (an ablation). */
   bool prior_free_view = true;
   /** @brief GnnPlacer: evaluations of the score-guided host exchanges after the decoder (gnn/polish.hpp; 0 = none,
    *  an ablation), capped by polish_rank_budget / ranks as the candidates are by rank_budget. */
@@ -55,7 +54,7 @@ struct SamplingOptions {
    *  speedup > 1 + margin) and has no more TP groups across regions than greedy's (trusted_replacement), else
    *  greedy's is returned. Why: at that size the evaluator's error is of the order of
    *  the gains the decoder and the exchanges find, and acting on it made the `larger` family's held-out worst case
-   *  0.80x greedy in SimGrid (README, seed 20261205). Defaults: sim/evaluate/estimate_trust.hpp. */
+   *  well below greedy in SimGrid. Defaults: sim/evaluate/estimate_trust.hpp. */
   int large_job_ranks = kLargeJobRanks;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };

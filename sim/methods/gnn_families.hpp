@@ -1,6 +1,6 @@
 #pragma once
 /** @file gnn_families.hpp
- *  @brief `hulk gnn-families`: held-out evaluation of the learned placer per family of clusters (issue 14).
+ *  @brief `hulk gnn-families`: held-out evaluation of the learned placer per family of clusters.
  *
  *  Families (each scenario drawn from its own seed, derived from the command's seed and the family's name):
  *  - `in-family`: the training family (scenario_sampler defaults, builtin GPU catalog, at most max_gpus GPUs, as
@@ -82,7 +82,7 @@ struct EstimateErrors {
 
 /** @brief One variant's figures over a family. Ratios are t(greedy) / t(variant). */
 /** @brief The least gain of the search over greedy (geometric mean, 1%) for which a family's `closed` share is
- *  given: an outside probe's family whose search was 0.0007% faster than greedy printed "closed -133984%". */
+ *  given: below it the share is the ratio of two noise-sized gains and means nothing. */
 constexpr double kClosedFromGain = 0.01;
 
 struct FamilyRow {

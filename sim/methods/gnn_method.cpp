@@ -161,7 +161,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   };
   // From a faster alternative start too, the faster answer kept (the learned one on ties), so never slower than
   // without it. Only replacing the start by it cost as often as it gained: a better start can still end in a slower
-  // valley (fresh seed 20261224: one wan-host cluster 7.11 -> 9.20 s, another 5.88 -> 5.66 s in SimGrid).
+  // valley.
   // The two branches are independent: one per core (parallel_tasks.hpp), the same answers on any number.
   TimedPlacement ordered, alt;
   std::vector<std::function<void()>> branches{[&]() { ordered = runs_from(ev, start, start_s, reruns); }};

@@ -15,21 +15,20 @@ namespace hulk {
 constexpr int kLearnedAnnealEvaluations = 256;
 /** @brief Cap on the annealing run's evaluations x ranks: an evaluation costs roughly linear in the job's ranks, so
  *  jobs above 64 ranks get fewer (128 at 128 ranks, 64 at 256), as the decoder's candidates and exchanges are capped
- *  (gnn/sampled_decode.hpp). Why: at 256 evaluations the `larger` family (128-256 GPUs, design seed 900) took 1.65 s
- *  per placement, the search only 51x longer (issue 14 asks >= 100x). */
+ *  (gnn/sampled_decode.hpp). Why: at 256 evaluations a 128-256-GPU placement takes over a second, and the method is
+ *  meant to be far faster than the search. */
 constexpr int kLearnedAnnealRankBudget = 16384;
 /** @brief Largest job (ranks) that gets the annealing run; above kLargeJobRanks (sim/evaluate/estimate_trust.hpp)
- *  its answer replaces the start only if estimated more than kLargeJobMargin faster. Until 2026-12 the run stopped at
- *  64 ranks: with the evaluator of then (p90 |error| 23% at 128-256 GPUs) it found placements the evaluator overrated
- *  (0.75x greedy's SimGrid time on a cluster of the design family `larger`, seed 2412). Above 256 ranks its
- *  evaluations cost more than the rest of the method (flat-1024: 388 evaluations/s, hulk bench). */
+ *  its answer replaces the start only if estimated more than kLargeJobMargin faster (an annealing keeps the
+ *  placements the evaluator overrates most). Above 256 ranks its evaluations cost more than the rest of the method
+ *  (a few hundred evaluations per second at 1,024 GPUs, hulk bench). */
 constexpr int kLearnedAnnealMaxRanks = 256;
 
 /** @brief Further annealing runs, each from the previous run's answer, while the last one found it at least
  *  kLearnedAnnealRerunGain faster than its start (at most this many more): a large gain in a run of ~1% of the
- *  search's budget says placement matters on this cluster and more was left to find (design seed 20261210
- *  in-family: two clusters where the search was 5.8x and 3.0x greedy and the one run 1.07x and 1.28x). Clusters
- *  where the first run finds little cost what they did. */
+ *  search's budget says placement matters on this cluster and more was left to find (where the search is several
+ *  times faster than greedy, one short run gets only part of the way). Clusters where the first run finds little
+ *  cost what they did. */
 constexpr int kLearnedAnnealReruns = 3;
 /** @brief Estimated gain of a run (start time / answer time - 1) that earns another run (kLearnedAnnealReruns). */
 constexpr double kLearnedAnnealRerunGain = 0.05;
@@ -45,9 +44,8 @@ struct LearnedAnnealOptions {
   bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
   bool replica_order = true;       ///< re-order the answer's DP replicas last (sim/place/replica_order.hpp)
   /** @brief Anneal from the fastest alternative start also when it is slower than the learned placement (one run,
-   *  no reruns), the faster answer kept. Off in the gnn method; `gnn-families` measures it as the `alt-always` row.
-   *  On the used seeds 20261241 and 20261243 it closed 8-20 more points of greedy's gap to the search on `larger`
-   *  and lost up to 1% on two in-family clusters, at 1.1-1.3x the placement time (docs/gnn.md). */
+   *  no reruns), the faster answer kept. Off in the gnn method; `gnn-families` measures it as the `alt-always` row
+   *  (it closes more of greedy's gap on large clusters, at more placement time, and can lose a little on small ones). */
   bool anneal_slower_alternative = false;
 };
 
@@ -79,10 +77,8 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
  *  placement the evaluator finds best, each on the GPUs the jobs before it left. With keep_greedy (the method's
  *  behaviour) the better by the several-job evaluator of that and the greedy placement in that order is kept;
  *  without (an ablation), greedy's only when a job is left no share that fits its memory. The gnn method then runs
- *  the joint annealing (anneal_learned_placement): on the design families (seed 2412, multi-job) one of 256
- *  evaluations gained 0.4% and doubled the placement time, so until 2026-12-04 it did not; on seed 20261215 the
- *  search found one cluster 2.55x faster than greedy where the learned placement was greedy's; with the joint run
- *  the family went from 1.042x to 1.175x greedy in SimGrid (docs/gnn.md, "Held-out families"). */
+ *  the joint annealing (anneal_learned_placement): where the jobs' shares matter, the search finds clusters several
+ *  times faster than greedy's placement, which job-by-job placement alone keeps. */
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy = true);
 
