@@ -1,6 +1,6 @@
 #pragma once
 /** @file reinforce.hpp
- *  @brief A policy-gradient term with the analytic evaluator as the reward (issue 14: a training signal beyond
+ *  @brief A policy-gradient term with the analytic evaluator as the reward (a training signal beyond
  *  imitation).
  *
  *  The policy is the model's per-host softmax over roles, made a placement by the matching decoder. Per sample and
