@@ -98,7 +98,7 @@ std::string summary_text(const std::vector<CompareReport>& reports, const std::v
            "\n";
     out += "  " + m + ": mean placement time " + (s.mean_wall_s ? fmt("%.3f s", *s.mean_wall_s) : "n/a") + "\n";
   }
-  // ">20% faster training" = iteration time at most 1/1.2 of round-robin's.
+  // ">20% faster training" = an iteration time more than 20% below round-robin's (a speedup above 1.25x).
   out += "Paper claim (more than 20% faster training than round-robin): " + claim.method;
   if (const auto f = claim.fraction_faster())
     out += " is " + fmt("%.1f%%", 100 * *f) + " faster on the geometric mean " +
