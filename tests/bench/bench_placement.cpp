@@ -46,7 +46,7 @@ BENCHMARK(BM_GreedyHulkLike)->Unit(benchmark::kMillisecond);
 
 // Greedy on a sampled 128-256-GPU cluster whose every evaluation is slow (dp 21 x pp 11 over 52 hosts, 31
 // micro-batches: about 15 ms each, ~50 of greedy's candidates evaluated): fastest_candidate.hpp shares them with a
-// second thread; HULK_THREADS=1 keeps one. (Sampler seed of the `larger` family of the design seed 20261232.)
+// second thread; HULK_THREADS=1 keeps one. (A sampled cluster of the `larger` family.)
 void BM_GreedySlowEvaluations(benchmark::State& state) {
   SamplerOptions options;
   options.gpu_types = GpuCatalog::builtin().all();

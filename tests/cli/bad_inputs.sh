@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad-input contract of the hulk CLI (issue 2): for every tests/data/bad/*.yaml, `hulk validate FILE` (or, for files
+# Bad-input contract of the hulk CLI: for every tests/data/bad/*.yaml, `hulk validate FILE` (or, for files
 # marked "# expect-simulate:", `hulk simulate FILE --out DIR`; "# expect-validate:" marks a scenario the loader accepts and
 # `hulk validate` refuses, as a placement file it reads) must exit with code 2, print exactly one non-empty
 # line on stderr that names the file and contains the expected substring from the file's first line, not dump core,
@@ -93,7 +93,7 @@ YAML
 rm -rf "$tmp/out"
 check "latin1-trace.csv" "unknown region '\xe9u'" "$hulk" validate "$tmp/latin1-trace.yaml"
 
-# A folder where a file is read: "is a folder", not a stream error from the first read (an outside probe: exit 1,
+# A folder where a file is read: "is a folder", not a stream error from the first read (without the check: exit 1,
 # "internal error: basic_filebuf::underflow ... Is a directory").
 mkdir -p "$tmp/as-folder.json" "$tmp/fidelity-folder/measured.yaml"
 tiny_scenario="$tests/data/tiny/tiny.yaml"

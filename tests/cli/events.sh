@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The events path of the CLI (issue 12) on the small scenario tests/data/events/events.yaml (6 iterations, one event
+# The events path of the CLI on the small scenario tests/data/events/events.yaml (6 iterations, one event
 # of each kind, a failure of a used host with a spare GPU beside it, checkpoints, a trace file): simulate's outputs
 # (result.json events, iterations.csv, attempt-2/, the events track of trace.json) and their determinism,
 # --event-costs, compare with and without --events, --robust-states, validate's summary and plot.py iterations.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hulk gnn-families` and `hulk gen-data --label evaluator` (issue 14): bad options exit 2 with one line; a tiny
+# `hulk gnn-families` and `hulk gen-data --label evaluator`: bad options exit 2 with one line; a tiny
 # run prints every variant's row and the done-when checks and is deterministic in its SimGrid times; evaluator
 # labels need no SimGrid and report greedy's gap distribution. Usage: gnn_families.sh HULK_BINARY TESTS_DIR SOURCE_DIR
 set -u

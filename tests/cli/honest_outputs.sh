@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Honest outputs (issues 8 and 13) on the tiny scenario: an absent value is n/a (null in JSON), never 0; `compare`
+# Honest outputs on the tiny scenario: an absent value is n/a (null in JSON), never 0; `compare`
 # fails when every method failed; `sweep` fails loudly when its CSV append fails; the scenario loader and the
 # command line accept and reject the same method names; gnn and gnn+refine (committed model) give valid
 # placements; `bench` times the search compare runs and, on several jobs, rates and simulates their objective.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ctrl-C contract of long commands (issue 13): SIGINT to the whole process group (what a terminal's Ctrl-C does,
+# Ctrl-C contract of long commands: SIGINT to the whole process group (what a terminal's Ctrl-C does,
 # SimGrid children included) or SIGTERM to the program alone ends it with one line "interrupted" on stderr and exit
 # code 130; the child at work is killed and reaped (no orphan keeps running or holds a pipe open) and no half file
 # is left. `hulk gen-data` keeps every finished sample (complete files only) and resumes from them; `hulk simulate`

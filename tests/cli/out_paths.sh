@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output paths and usage errors (issue 13): an unwritable --out is found before any work, as one line naming --out
+# Output paths and usage errors: an unwritable --out is found before any work, as one line naming --out
 # and the path with exit code 2 (never an internal error, never after the work); a near-miss command gets "did you
 # mean"; errors of the command line name the option, and are exit code 2.
 # Usage: out_paths.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]

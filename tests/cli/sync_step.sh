@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `sync: {algorithm: step}` (issue 15) is the default: the same scenario with it set explicitly writes byte-identical
+# `sync: {algorithm: step}` is the default: the same scenario with it set explicitly writes byte-identical
 # result.json, comm.csv and trace.json. Usage: sync_step.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 set -u
 hulk="$1"

@@ -4,8 +4,8 @@
 1. Every generated block of README.md and docs/ equals what tools/docs_render.py makes from docs/results/.
 2. README.md stays a newcomer's page: under 200 lines and 12 KB.
 3. No history in the README, the docs (outside CHANGELOG.md, the generated blocks, docs/results/ and docs/data/) or the
-   code (sim/, gnn/, tools/): no dates, commit hashes, issue numbers, seed ledgers, "was X" or "until <year>".
-   History belongs in git log and CHANGELOG.md.
+   code (sim/, gnn/, tools/, tests/ outside tests/data/): no dates, commit hashes, issue numbers, seed ledgers, "was X"
+   or "until <year>". History belongs in git log and CHANGELOG.md.
 Usage: docs_check.py SOURCE_DIR
 """
 import pathlib
@@ -36,6 +36,8 @@ def code_files():
     for folder in ("sim", "gnn", "tools"):
         for ext in ("*.cpp", "*.hpp", "*.py", "*.sh"):
             out += sorted((ROOT / folder).rglob(ext))
+    for ext in ("*.cpp", "*.hpp", "*.py", "*.sh", "*.txt"):
+        out += sorted(f for f in (ROOT / "tests").rglob(ext) if (ROOT / "tests" / "data") not in f.parents)
     return out
 
 

@@ -69,7 +69,7 @@ TEST(Dataset, VersionMissingAndCorruptAreInputErrors) {
 }
 
 TEST(Dataset, ALabelThatIsNoPlacementOrATimeThatIsNoneIsRefusedNamingIt) {
-  // An outside probe's edits: train took labels with unknown hosts or a GPU twice, gnn-eval printed "geomean -nanx"
+  // Without the checks, train takes labels with unknown hosts or a GPU twice, and gnn-eval prints "geomean -nanx"
   // from a time of -1. Each is refused naming the sample's file and key.
   const std::string dir = fresh_dir("bad-sample");
   write_manifest(dir, Manifest{kDatasetFormatVersion, 1, 1, "test"});

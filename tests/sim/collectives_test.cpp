@@ -79,7 +79,7 @@ TEST(Collectives, TreeAllReduceMatchesClosedForm) {
   EXPECT_NEAR(r.iteration_time_s / expected, 1.0, 0.01) << r.iteration_time_s << " vs " << expected;
   EXPECT_EQ(r.messages, 2 * (n - 1));
   // No pipeline, so no bubble: the leaves, whose part ends first, wait for the root's broadcast, and that wait is
-  // DP time (an outside probe saw such a job report a bubble).
+  // DP time, not a bubble.
   EXPECT_EQ(r.bubble_s, 0.0);
   EXPECT_NEAR(r.comm_dp_s / expected, 1.0, 0.01) << r.comm_dp_s << " vs " << expected;
 }

@@ -1,4 +1,4 @@
-// In-order connections (issue 9): closed forms for queued pipeline messages, a ring with a late member and
+// In-order connections: closed forms for queued pipeline messages, a ring with a late member and
 // Megatron's blocking 1F1B exchanges. Each TEST runs in its own process (gtest_discover_tests).
 #include <gtest/gtest.h>
 

@@ -109,8 +109,8 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
 }
 
 // The random scenarios above under SimGrid's other network models: LV08 (its default) multiplies every latency by
-// 13.01 and SMPI/IB by 11.64 (and bandwidths by 0.97 / 0.94), which the evaluator applies since 2026-12-05 (it
-// modelled CM02 only: here |error| median 70-72%, p90 91-92%; now median 0.03%, p90 0.25%, max 7.3%). Greedy's and a
+// 13.01 and SMPI/IB by 11.64 (and bandwidths by 0.97 / 0.94), which the evaluator applies (modelling CM02 only gives
+// here |error| median 70-72%, p90 91-92%; with the factors, median 0.03%, p90 0.25%, max 7.3%). Greedy's and a
 // random placement each.
 TEST(EvaluatorAccuracy, OtherNetworkModelsScaleLatencyAndBandwidthAsSimGridDoes) {
   for (const char* model : {"LV08", "SMPI", "IB"}) {
@@ -131,10 +131,10 @@ TEST(EvaluatorAccuracy, OtherNetworkModelsScaleLatencyAndBandwidthAsSimGridDoes)
   }
 }
 
-// The GNN's generated families under both WAN capacity models (issue 14's wan-host family): greedy, a random and the
-// evaluator-only search's placements of sampled clusters (builtin GPU catalog, <= 64 GPUs). The learned placer and its
-// exchanges trust the evaluator on placements near greedy's and the search's: their error is bounded; random
-// placements are only ranked (their error is large, mostly optimistic).
+// The GNN's generated families under both WAN capacity models (the wan-host family among them): greedy, a random
+// and the evaluator-only search's placements of sampled clusters (builtin GPU catalog, <= 64 GPUs). The learned
+// placer and its exchanges trust the evaluator on placements near greedy's and the search's: their error is
+// bounded; random placements are only ranked (their error is large, mostly optimistic).
 TEST(EvaluatorAccuracy, SampledClustersBothWanCapacityModels) {
   for (WanCapacity cap : {WanCapacity::pair, WanCapacity::host}) {
     SamplerOptions o;
@@ -187,15 +187,15 @@ TEST(EvaluatorAccuracy, SampledClustersBothWanCapacityModels) {
   }
 }
 
-// The `larger` family's clusters (issue 14: 128-256 GPUs of the builtin catalog) with pipelined DP jobs, where the
+// The `larger` family's clusters (128-256 GPUs of the builtin catalog) with pipelined DP jobs, where the
 // evaluator is least faithful (evaluator.hpp: the DP all-reduces of many stages fall back to per-stage estimates above
 // 128 ring transfers; groups of more than 32 replicas share hand-offs in lockstep). Greedy's placement and the
 // evaluator-only search's: the error and whether the search's gain over greedy by the evaluator holds in SimGrid
 // (the learned placer's exchanges trust the same estimates). Bounds are regression guards at what it reaches now.
 TEST(EvaluatorAccuracy, TreeAllReducesOfManyReplicasAcrossRegions) {
   // Tree all-reduces of 16-64 replicas over 16 regions (4 hosts x 8 A100s each, 1 Gbit/s 30 ms WAN): greedy's
-  // placement and a random one, each within 15% of SimGrid. Until 2026-12-04 jobs of more than 256 tree transfers
-  // fell back to a per-stage estimate that put greedy's placement 66-79% under SimGrid (and a random one 97% over).
+  // placement and a random one, each within 15% of SimGrid. A per-stage fallback for jobs of more than 256 tree
+  // transfers puts greedy's placement 66-79% under SimGrid (and a random one 97% over).
   const PlatformSpec platform =
       testing::make_platform(std::vector<int>(16, 4), 8, testing::a100(), {1.25e9, 50e-6}, {1.25e8, 30e-3});
   for (const Parallelism& par : {Parallelism{16, 4, 4}, Parallelism{32, 4, 4}, Parallelism{64, 1, 8}}) {
@@ -214,9 +214,9 @@ TEST(EvaluatorAccuracy, TreeAllReducesOfManyReplicasAcrossRegions) {
 
 TEST(EvaluatorAccuracy, WindowBoundPipelineHandOffsKeepTheirRateWhileTheLinkHasRoom) {
   // 4 regions x 4 hosts x 2 A100s, 10 Gbit/s 40 ms WAN, a 4 MB TCP window (each flow <= 50 MB/s, a twenty-fifth of
-  // the WAN): the hand-offs in flight across a boundary run side by side at their window's rate in SimGrid. Until
-  // 2026-12-05 the evaluator shared the link among them as if uncapped: +20% to +30% here (+70% on greedy's placement
-  // of GPT-3 XL pp 8 on such a cluster); now within 0.1%.
+  // the WAN): the hand-offs in flight across a boundary run side by side at their window's rate in SimGrid. Sharing
+  // the link among them as if uncapped gives +20% to +30% here (+70% on greedy's placement of GPT-3 XL pp 8 on such a
+  // cluster); the evaluator keeps their rate and is within 0.1%.
   const PlatformSpec platform =
       testing::make_platform(std::vector<int>(4, 4), 2, testing::a100(), {3.125e9, 10e-6}, {1.25e9, 40e-3});
   for (const Parallelism& par : {Parallelism{2, 2, 8}, Parallelism{4, 1, 8}, Parallelism{8, 1, 4}}) {
@@ -235,10 +235,10 @@ TEST(EvaluatorAccuracy, WindowBoundPipelineHandOffsKeepTheirRateWhileTheLinkHasR
 
 TEST(EvaluatorAccuracy, PipelinesInsideAPcieHostShareItsAggregateNotItsPorts) {
   // One region of 4 hosts x 8 A100s on PCIe (16 GB/s per GPU port, 128 GB/s shared per host), a pipeline of 8
-  // stages on one host (greedy's placement) and others. Until 2026-12-05 the evaluator shared the host's aggregate
-  // link among the hand-offs as if it were their bottleneck (each slowed by the count of flows on it), where SimGrid
-  // gives up to 8 of them their full port rate: +78% on the probe's dp 1 x pp 8 (8.02 ms against 4.5 ms); the gnn's
-  // annealing then left greedy's placement for an estimated 0.2% gain that was 10% slower in SimGrid.
+  // stages on one host (greedy's placement) and others. Sharing the host's aggregate link among the hand-offs as if
+  // it were their bottleneck (each slowed by the count of flows on it), where SimGrid gives up to 8 of them their
+  // full port rate, gives +78% on dp 1 x pp 8 (8.02 ms against 4.5 ms), and the gnn's annealing then leaves greedy's
+  // placement for an estimated 0.2% gain that is 10% slower in SimGrid.
   const PlatformSpec platform =
       testing::make_platform({4}, 8, testing::a100(), {3.125e9, 10e-6}, {1.25e9, 40e-3}, {16e9, 5e-6});
   for (const Parallelism& par : {Parallelism{1, 1, 8}, Parallelism{2, 1, 8}, Parallelism{2, 2, 4}}) {
@@ -308,7 +308,7 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
               err.size(), 100 * percentile(err, 0.5), 100 * percentile(err, 0.9), 100 * percentile(err, 1.0),
               optimistic, held, moved);
   ASSERT_EQ(scenarios, 12);
-  EXPECT_LT(percentile(err, 0.5), 0.05);  // design seeds: 1.3% (2026-12, replicas' pipelines together)
+  EXPECT_LT(percentile(err, 0.5), 0.05);  // design seeds: 1.3% (replicas' pipelines together)
   EXPECT_LT(percentile(err, 0.9), 0.15);  // 7.0%
   EXPECT_LT(percentile(err, 1.0), 0.35);  // 18.8%
   EXPECT_GE(held * 2, moved);

@@ -1,4 +1,4 @@
-// Scenario events in SimGrid (issue 12): a link change for the whole run against the same scenario with the changed
+// Scenario events in SimGrid: a link change for the whole run against the same scenario with the changed
 // link, a straggler on a pipeline-bound job against the pipeline closed form, and a host failure with checkpoints
 // against the iterations it must redo plus the restart time. Every run is a child process (simulate_with_events).
 #include <gtest/gtest.h>
@@ -246,8 +246,8 @@ TEST(Events, HostFailureForGoodWithoutSparesIsAnInputError) {
 }
 
 TEST(Events, ASpareThatDiedIsNoSpareAndAHostThatDiesDuringTheRestartFailsTheNextAttempt) {
-  // Two hosts of 2 GPUs, the job on host 0. An outside probe found the job restarted onto hosts that had already
-  // failed: the spare's own failure (before the job's) and a failure during the restart were never applied.
+  // Two hosts of 2 GPUs, the job on host 0. The job must not restart onto hosts that have already failed: the
+  // spare's own failure (before the job's) and a failure during the restart both apply.
   hulk::Placement pl;
   pl.gpu_of_rank = {{0, 0}, {0, 1}};
   hulk::Scenario failing = failing_job(2, 0);

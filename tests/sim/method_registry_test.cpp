@@ -1,4 +1,4 @@
-// The paths that produce published numbers (issue 8): the command line's "search" is the SimGrid-checked restart
+// The paths that produce published numbers: the command line's "search" is the SimGrid-checked restart
 // search, and gen-data's labelling gives a valid label no worse (in SimGrid) than greedy. Each test runs in its
 // own process (SimGrid children are forked from it).
 #include <gtest/gtest.h>
@@ -66,9 +66,8 @@ std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, con
 TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
   // A cluster of the wan-host family whose job, dp 2 x tp 2 x pp 10, greedy places with each stage's replicas
   // over slowly connected regions: the evaluator finds a DP-cluster placement faster, and the run from it ends
-  // faster in SimGrid (7.97 s) than every restart from greedy (10.52 s; greedy 11.18 s). Found by scanning sampler
-  // seeds 1-39 (2026-12-05, two of them have such a cluster) after the evaluator's hand-off sharing was corrected:
-  // on the earlier cluster (gnn-families seed 20261218) the restarts from greedy now end faster.
+  // faster in SimGrid (7.97 s) than every restart from greedy (10.52 s; greedy 11.18 s). Such clusters are rare
+  // among sampled ones, hence the fixed sampler seed.
   const Scenario s = wan_host_cluster(kDpClusterSeed);
   VerifiedSearchPlacer placer;
   placer.place(s);
@@ -101,7 +100,7 @@ TEST(MethodRegistry, SearchIsTheSameOnOneThreadOrTwo) {
 }
 
 TEST(MethodRegistry, SearchRunsFromGreedyOnTheFastestHostsWhereThatBeatsGreedy) {
-  // A 62-GPU cluster of the wan-host family (gnn-families seed 20261222) whose job, dp 1 x tp 2 x pp 16 on 32 GPUs,
+  // A 62-GPU cluster of the wan-host family whose job, dp 1 x tp 2 x pp 16 on 32 GPUs,
   // greedy places with half its stages on two P40 hosts: greedy on the fastest hosts is faster by the evaluator, and
   // the run from it ends well below greedy in SimGrid.
   const Scenario s = wan_host_cluster(16426512132811880303ULL);

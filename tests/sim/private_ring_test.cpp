@@ -160,9 +160,9 @@ TEST(PrivateRing, MembersEnterAtDifferentTimes) {
 TEST(PrivateRing, MessagesArriveWhileAMemberWaitsForTheOthers) {
   // Stage 0's TP group spans regions 0 and 1 (not private), stage 1's sits on the host of region 2. Rank 3's
   // activations come over a WAN pipe 1,250x slower than rank 2's, so rank 2 waits at every forward for rank 3 while
-  // its next activations arrive. Those eager messages start while it waits; when the waiting suspended the actor
-  // they started suspended and were never resumed: SimGrid declared a deadlock (a sampled wan-host cluster of the
-  // gnn-families run, seed 20261206, found it).
+  // its next activations arrive. Those eager messages start while it waits; if the waiting suspended the actor,
+  // they would start suspended and never resume: SimGrid would declare a deadlock (as on sampled wan-host clusters
+  // of the gnn-families run).
   hulk::Scenario s = base(3, 1, 2, /*dp*/ 1, /*tp*/ 2, /*pp*/ 2, 2, 8);
   s.job.schedule = "gpipe";
   s.platform.wan[1][2].bandwidth_Bps = s.platform.wan[2][1].bandwidth_Bps = 1e6;

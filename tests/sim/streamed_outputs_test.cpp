@@ -1,4 +1,4 @@
-// comm.csv and trace.json written by the simulator from its spilled, sorted runs (SimOptions::trace_dir; issue 10)
+// comm.csv and trace.json written by the simulator from its spilled, sorted runs (SimOptions::trace_dir)
 // have exactly the bytes rendered from the in-memory result of the same simulation. The recorder's buffer is made
 // tiny, so both files come from many runs merged back together; each simulation runs in its own child process.
 #include <gtest/gtest.h>

@@ -72,7 +72,7 @@ TEST(TrafficEstimate, RejectsAPlacementOfAnotherJob) {
 TEST(TrafficEstimate, FullRecomputeAddsHalfTheTensorParallelTraffic) {
   // Full recompute: 6 TP all-reduces per layer and micro-batch instead of 4, so 1.5x the TP bytes on every host
   // pair; selective adds none; pipeline and DP traffic are unchanged. (Checked without SimGrid: the engine repeats
-  // the all-reduces once issue 9's engine side lands; then expect_same_bytes applies to it too.)
+  // the all-reduces once its side of recomputation lands; then expect_same_bytes applies to it too.)
   hulk::Scenario s = scenario(grid_platform(2, 2, 2, 1.25e9, 50e-6, 1.25e8, 20e-3), small_job(2, 2, 2, 2, 3));
   const hulk::Placement p = hulk::round_robin_placement(s);
   const hulk::TrafficMatrix none = hulk::estimate_traffic(s, p);

@@ -63,7 +63,7 @@ TEST(WorkEstimate, ClosedFormsWithoutSimulation) {
   EXPECT_EQ(w.tp_messages, 0);
   EXPECT_EQ(w.dp_messages, 112);
   EXPECT_EQ(w.micro_batches_per_pipeline, 4);
-  // The absurd batch of issue 13 (640,000,000 sequences on dp 2, micro_batch 4: 80 M micro-batches per pipeline)
+  // An absurd batch (640,000,000 sequences on dp 2, micro_batch 4: 80 M micro-batches per pipeline)
   // is visible before any simulation.
   j = hulk_test::small_job(2, 1, 4, 24, 1);
   j.micro_batch = 4;
@@ -92,7 +92,7 @@ TEST(WorkEstimate, FullRecomputeAddsTwoTensorAllReducesPerLayerInBackward) {
   EXPECT_EQ(full.messages, none.messages + 384);
 }
 
-// The engine repeats the TP all-reduces of full recomputation only once the engine side of issue 9 lands
+// The engine repeats the TP all-reduces of full recomputation only once its side of recomputation lands
 // (sim/engine/rank_actor.cpp); enable this test then (remove DISABLED_).
 TEST(WorkEstimate, FullRecomputeMatchesTheEngine) {
   hulk::PlatformSpec p = hulk_test::grid_platform(2, 2, 2, 10e9, 10e-6, 1e9, 1e-3);

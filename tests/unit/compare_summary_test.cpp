@@ -1,4 +1,4 @@
-// Honest tables (issues 8 and 13): an absent value is n/a (null in JSON), never 0; summary figures are over the
+// Honest tables: an absent value is n/a (null in JSON), never 0; summary figures are over the
 // scenarios where both methods ran and say how many.
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ TEST(CompareTable, AbsentGapToSearchIsNaNotZero) {
 }
 
 TEST(CompareTable, AGapOfAFewUlpsIsZeroNotAnExponent) {
-  // A method whose time equals search's up to the last bit printed a gap of "4e-14%" (an outside probe).
+  // A method whose time equals search's up to the last bit would print a gap of "4e-14%".
   MethodResult search = ran("search", 0.3, 1.0, 1.0), gnn = ran("gnn", std::nextafter(0.3, 1.0), 1.0, 1.0);
   gnn.gap_to_search.reset();
   set_ratios(gnn, &search, &search, &search, std::nextafter(0.3, 0.0));

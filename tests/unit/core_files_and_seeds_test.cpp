@@ -1,4 +1,4 @@
-// sim/core's atomic file writer and seed derivation: the one home of each (issue 8).
+// sim/core's atomic file writer and seed derivation: the one home of each.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -94,7 +94,7 @@ TEST(AtomicFile, ASymbolicLinkStaysALinkAndItsTargetGetsTheBytes) {
 }
 
 TEST(AtomicFile, ALoopOfSymbolicLinksIsRefusedNotReplaced) {
-  // a -> b -> a: the rename replaced `a` by a plain file without a word (an outside probe).
+  // a -> b -> a: without the check, the rename replaces `a` by a plain file without a word.
   const fs::path dir = fresh_dir("hulk_atomic_loop_");
   fs::create_symlink("b", dir / "a");
   fs::create_symlink("a", dir / "b");

@@ -101,8 +101,8 @@ std::string run_error(const FidelityManifest& m) {
 }
 
 TEST(FidelityRun, AScenarioOfSeveralJobsIsRefusedNotCalibratedInVain) {
-  // The calibration set `job.utilisation`, which a `jobs:` list never reads: seven simulations of one time and
-  // "NOT converged", exit 0 (an outside probe).
+  // The calibration sets `job.utilisation`, which a `jobs:` list never reads: without the check, seven simulations
+  // of one time and "NOT converged", exit 0.
   const std::string msg = run_error(one_point("scenarios/examples/two-jobs.yaml", 2.0));
   EXPECT_NE(msg.find("has 2 jobs (expected a scenario of one job"), std::string::npos) << msg;
   EXPECT_NE(msg.find("[key points.0.scenario]"), std::string::npos) << msg;
@@ -117,7 +117,7 @@ TEST(FidelityRun, AMeasuredTimeBeyondAMonthIsRefused) {
 }
 
 TEST(FidelityRun, AMeasurementSlowerThanTheLowestUtilisationSaysSo) {
-  // It said "utilisation 0.0000 (...; NOT converged)" (an outside probe). The stand-in simulator: 0.1 s of compute
+  // Not "utilisation 0.0000 (...; NOT converged)", which hides why. The stand-in simulator: 0.1 s of compute
   // at full peak, so 1e5 s at the lowest utilisation, short of the 1e6 s measured.
   const auto compute_only = [](const Scenario& s) { return 0.1 / s.job.utilisation; };
   const std::vector<FidelitySeries> series =

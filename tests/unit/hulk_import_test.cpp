@@ -200,8 +200,8 @@ TEST(HulkImport, MalformedDataNamesFileAndLine) {
 }
 
 TEST(HulkImport, ControlCharactersHexAndIslandsAreRefused) {
-  // An outside probe: a NUL ended a latency early ("1\09" read as 1 ms), an escape character went into host names
-  // and outputs, "0x10" was 16 ms, and two islands of servers failed on a 1.8e305 s latency.
+  // Without the checks, a NUL ends a latency early ("1\09" read as 1 ms), an escape character goes into host names
+  // and outputs, "0x10" reads as 16 ms, and two islands of servers fail on a 1.8e305 s latency.
   const std::string nodes = "node,City,Capability,Memory\n0,A,8,320\n1,B,8,320\n2,C,8,320\n3,D,8,320\n";
   std::string dir = broken_copy("nul", "node_feature.csv", nodes);
   std::ofstream(dir + "/edge.txt", std::ios::trunc | std::ios::binary) << std::string("0 1 1\0009\n", 9);

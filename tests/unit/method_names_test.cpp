@@ -1,4 +1,4 @@
-// One method list (issue 8): the scenario loader and the command line's registry accept exactly the same names,
+// One method list: the scenario loader and the command line's registry accept exactly the same names,
 // and reject an unknown one with the same list and a did-you-mean.
 #include <gtest/gtest.h>
 

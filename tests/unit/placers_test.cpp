@@ -222,7 +222,7 @@ TEST(Exhaustive, EnumeratesUpToSymmetryAndRefusesLargeInstances) {
 TEST(Registry, AMethodListWithAnEmptyItemOrAFileWithoutPathIsRefused) {
   // `greedy,,search` skipped the empty item without a word; `file:` named no file.
   EXPECT_THROW(parse_method_list("greedy,,search"), InputError);
-  EXPECT_THROW(parse_method_list("greedy,"), InputError);  // a trailing comma was taken (an outside probe)
+  EXPECT_THROW(parse_method_list("greedy,"), InputError);  // a trailing comma is refused too
   EXPECT_EQ(parse_method_list("greedy,search").size(), 2u);
   EXPECT_THROW(check_method_files("file:", MethodOptions{}), InputError);
 }

@@ -1,5 +1,5 @@
 // Bounds of scenario quantities (sim/scenario/bounds.hpp, scenarios/README.md "Bounds"): one case per kind at least,
-// both sides of the range, non-finite numbers, the three absurd values of issue 13, the same bounds through
+// both sides of the range, non-finite numbers, three absurd values, the same bounds through
 // `--set` overrides, the Hulk data importer and code-built platforms.
 #include <gtest/gtest.h>
 
@@ -271,7 +271,7 @@ TEST(Bounds, HulkDataMeetsTheBounds) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("expected at most 64 GPUs per server"), std::string::npos) << e.what();
   }
-  for (const char* memory : {"1e21", "1e300"}) {  // past long long: std::llround's answer is unspecified (was 1 GPU)
+  for (const char* memory : {"1e21", "1e300"}) {  // past long long: std::llround's answer is unspecified
     o.dir = hulk_dir(std::string("vast") + memory, memory, "120");
     try {
       import_hulk(o);

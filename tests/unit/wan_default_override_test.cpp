@@ -1,5 +1,5 @@
-// An override of `platform.wan.default` that no region pair uses is refused: an outside probe found the documented
-// Slurm sweep varying `wan.default.bandwidth` on a scenario whose every pair sets its own, every row the same.
+// An override of `platform.wan.default` that no region pair uses is refused: otherwise a Slurm sweep varying
+// `wan.default.bandwidth` on a scenario whose every pair sets its own gives every row the same.
 #include <gtest/gtest.h>
 
 #include <string>
