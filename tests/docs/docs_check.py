@@ -50,10 +50,38 @@ def without_generated_blocks(text):
     return GENERATED.sub(lambda m: "\n" * m.group(0).count("\n"), text)
 
 
+def comments_only(path, text):
+    """The comment text of a code file, line by line (other text blanked, line numbers kept): the rule is about what
+    comments say; strings and code may print a former value as the program's own output ("(was 0, now 7)")."""
+    out, in_block = [], False
+    c_like = path.suffix in (".cpp", ".hpp")
+    for line in text.splitlines():
+        if not c_like:
+            out.append(line[line.index("#"):] if "#" in line else "")
+            continue
+        kept = ""
+        if in_block:
+            end = line.find("*/")
+            kept, in_block = (line, True) if end < 0 else (line[:end], False)
+            line = "" if end < 0 else line[end + 2:]
+        start, slash = line.find("/*"), line.find("//")
+        if slash >= 0 and (start < 0 or slash < start):
+            kept += " " + line[slash:]
+        elif start >= 0:
+            end = line.find("*/", start + 2)
+            kept += " " + (line[start:] if end < 0 else line[start:end])
+            in_block = end < 0
+        out.append(kept)
+    return "\n".join(out)
+
+
 def history_problems(files):
     problems = []
     for f in files:
-        for n, line in enumerate(without_generated_blocks(f.read_text(errors="replace")).splitlines(), 1):
+        text = without_generated_blocks(f.read_text(errors="replace"))
+        if f.suffix != ".md":
+            text = comments_only(f, text)
+        for n, line in enumerate(text.splitlines(), 1):
             for pattern, what in HISTORY:
                 m = pattern.search(line)
                 if m:
