@@ -75,9 +75,11 @@ std::vector<LayoutCandidate> enumerate_layouts(const Scenario& s) {
   const LayoutBounds b = layout_bounds(s);
   std::vector<Parallelism> degrees;
   if (p.parallelism) {
+    // tp splits the heads and, with grouped-query attention, the key/value heads too (as the loader requires).
+    const int kv = j.model.kv_heads_or_heads();
     for (int gpus = b.max_gpus; gpus >= b.min_gpus; --gpus)
       for (int tp : divisors(j.model.heads, b.tp_max))
-        for (int pp = 1; pp <= b.pp_max && tp * pp <= gpus; ++pp)
+        for (int pp = 1; kv % tp == 0 && pp <= b.pp_max && tp * pp <= gpus; ++pp)
           if (gpus % (tp * pp) == 0 && j.global_batch % (gpus / (tp * pp)) == 0)
             degrees.push_back({gpus / (tp * pp), tp, pp});
   } else {

@@ -104,6 +104,19 @@ TEST(PlanLayouts, EnumeratesDivisibleLayoutsWithinBounds) {
   EXPECT_TRUE(has_full);
 }
 
+TEST(PlanLayouts, TensorParallelDegreesDivideTheKeyValueHeads) {
+  Scenario s = load_plan_scenario_file(write("gqa.yaml", kBase + "  parallelism: auto\nplan: {min_gpus: 8, tp_max: 8}\n"));
+  s.job.model.kv_heads = 2;  // grouped-query attention: 16 heads share 2 key/value heads
+  const std::vector<LayoutCandidate> layouts = enumerate_layouts(s);
+  ASSERT_FALSE(layouts.empty());
+  bool has_tp2 = false;
+  for (const LayoutCandidate& c : layouts) {
+    EXPECT_EQ(2 % c.layout.par.tp, 0) << c.layout.name();
+    has_tp2 = has_tp2 || c.layout.par.tp == 2;
+  }
+  EXPECT_TRUE(has_tp2);
+}
+
 TEST(Plan, MatchesABruteForceOverLayoutsRankedByTheEvaluator) {
   const Scenario s = load_plan_scenario_file(
       write("brute.yaml", kBase + "  parallelism: auto\n  micro_batch: auto\n  schedule: auto\n"));
