@@ -287,6 +287,25 @@ Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candi
 
 }  // namespace
 
+namespace {
+
+/** Replaces `out` (of time best_t) by a faster reordering of itself, if one is found, and says so: its pipeline
+ *  stage blocks in other orders (stage_order.hpp), a valley the annealing's local moves rarely cross; then its TP
+ *  rings re-chained over the same GPUs (tp_ring_order.hpp), since swaps reach a better ring only through orders
+ *  that are slower on the way; then its DP replicas re-ordered (replica_order.hpp), for the same reason. */
+bool reordered_faster(const Scenario& scenario, Placement& out, double& best_t, const PlacementTime& time_of,
+                      const RouteModel& network) {
+  TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, time_of, &network);
+  o = fastest_tp_ring_order(scenario, o.placement, o.time_s, time_of, &network);
+  o = fastest_replica_order(scenario, o.placement, o.time_s, time_of, network);
+  if (!(o.time_s < best_t)) return false;
+  out = std::move(o.placement);
+  best_t = o.time_s;
+  return true;
+}
+
+}  // namespace
+
 Placement SearchPlacer::place(const Scenario& scenario) {
   if (options_.robust && (has_several_jobs(scenario) || scenario.job.sync.diloco()))
     throw InputError(scenario.file, 0, "robust",
@@ -347,21 +366,10 @@ Placement SearchPlacer::place(const Scenario& scenario) {
       stats_, best_t);
   Placement out;
   out.gpu_of_rank = best;
-  // The answer's pipeline stage blocks in other orders (stage_order.hpp): a valley the annealing's local moves
-  // rarely cross. After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
-  // Then its TP rings re-chained over the same GPUs (tp_ring_order.hpp): swaps reach a better ring only through
-  // orders that are slower on the way; and its DP replicas re-ordered (replica_order.hpp), for the same reason.
-  if (reorder && std::isfinite(best_t)) {
-    TimedPlacement o = fastest_stage_order(scenario, out, best_t, kSearchStageOrders, counted_time, &ev.network());
-    o = fastest_tp_ring_order(scenario, o.placement, o.time_s, counted_time, &ev.network());
-    o = fastest_replica_order(scenario, o.placement, o.time_s, counted_time, ev.network());
-    if (o.time_s < best_t) {
-      out = std::move(o.placement);
-      best_t = o.time_s;
-      if (options_.simgrid_candidates > 0)
-        remember(top, best_t, make_state(scenario, out), options_.simgrid_candidates);
-    }
-  }
+  // After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
+  if (reorder && std::isfinite(best_t) && reordered_faster(scenario, out, best_t, counted_time, ev.network()) &&
+      options_.simgrid_candidates > 0)
+    remember(top, best_t, make_state(scenario, out), options_.simgrid_candidates);
   stats_.evaluations += order_evaluations;
   stats_.best_time_s = best_t;
   if (options_.simgrid_candidates > 0) {
