@@ -341,8 +341,8 @@ void register_simulate_commands(CLI::App& app) {
   add_set_option(simulate, args->sets);
   add_quiet_flag(simulate, args->quiet);
   simulate->add_flag("--comm-csv", args->comm_csv,
-                     "with --out, also write comm.csv: one row per message (about 100 bytes a message; the run's "
-                     "message count is announced above 1 million)");
+                     "with --out, also write comm.csv: one row per message (result.json's `messages` counts them; a "
+                     "run above 1 million is announced)");
   simulate->add_flag("--timeline", args->timeline,
                      "with --out, also write trace.json: every rank's compute and communication spans, for "
                      "chrome://tracing or Perfetto (several spans per micro-batch and rank)");
