@@ -2,7 +2,7 @@
 /** @file sweep_grid.hpp
  *  @brief `sweep`'s grid and CSV: the swept keys and values, the scenario overrides of a grid point, one CSV row per
  *  point and method (an absent value is an empty field, never 0), resuming after the last complete point, the
- *  checked append, and the merge of shard files. The command (tools/cmd_sweep.cpp) only parses and prints. */
+ *  checked append, and the merge of shard files. The command (tools/cli/cmd_sweep.cpp) only parses and prints. */
 #include <cstddef>
 #include <set>
 #include <string>
