@@ -1,6 +1,6 @@
 #pragma once
 /** @file train_command.hpp
- *  @brief Torch-free entry point of `hulk train` (the CLI must not include torch headers). */
+ *  @brief Torch-free entry point of `hulk gnn train` (the CLI must not include torch headers). */
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -21,7 +21,7 @@ struct TrainSummary {
   bool interrupted = false;
 };
 
-/** @brief The arguments of `hulk train`. */
+/** @brief The arguments of `hulk gnn train`. */
 struct TrainCommand {
   std::vector<std::string> data_dirs;  ///< data sets, loaded in order
   bool allow_partial = false;          ///< use the samples present (generation still running or stopped)

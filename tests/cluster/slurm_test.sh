@@ -133,7 +133,7 @@ echo "ok: Slurm array (2 shards) + afterok merge = unsharded sweep ($rows rows)"
 
 # gen-data as a 2-task array: the samples (one file each) and the manifest equal an unsharded run's, byte for byte.
 gen=(--count 4 --budget 100 --max-gpus 8 --seed 5)
-"$hulk" gen-data --out "$work/data-full" "${gen[@]}" 2>/dev/null || fail "unsharded gen-data failed"
+"$hulk" gnn gen-data --out "$work/data-full" "${gen[@]}" 2>/dev/null || fail "unsharded gen-data failed"
 if ! (cd "$work" && timeout 300 sbatch --wait --quiet --array=0-1 --output="$work/log/gen-%A_%a.out" \
       "$src/tools/cluster/gen-data.sbatch" "$work/data-slurm" "${gen[@]}"); then
   for f in "$work"/log/gen-*.out; do echo "--- $f" >&2; cat "$f" >&2; done

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "tools/cli/option_ranges.hpp"
+#include "tools/cli/command_groups.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gnn_backend.hpp"
 #include "sim/methods/compare_runner.hpp"
@@ -166,7 +167,7 @@ void register_compare_commands(CLI::App& app) {
 
   auto* compare = app.add_subcommand("compare", "Compare placement methods; every time comes from SimGrid");
   auto ca = std::make_shared<CompareArgs>();
-  compare->add_option("scenario", ca->file, "scenario YAML file")->required();
+  compare->add_option("scenario", ca->file, "scenario YAML file (required)");
   compare->add_option("--methods", ca->methods, "comma-separated methods")
       ->capture_default_str()
       ->check(method_choices(true));
@@ -186,7 +187,11 @@ void register_compare_commands(CLI::App& app) {
       ->check(number_range(0, kMaxRobustStates));
   add_set_option(compare, ca->sets);
   add_quiet_flag(compare, ca->quiet);
-  compare->callback([ca] { run_compare_command(*ca); });
+  compare->callback([ca, compare] {
+    if (nested_command_given(*compare)) return;
+    require_given(*compare, {"scenario"});
+    run_compare_command(*ca);
+  });
 }
 
 }  // namespace hulk::cli

@@ -1,4 +1,4 @@
-// `hulk gen-data`, `hulk train` and `hulk gnn-eval`: the learned placer's data, training and held-out evaluation.
+// `hulk gnn gen-data`, `hulk gnn train` and `hulk gnn eval`: the learned placer's data, training and held-out evaluation.
 // Torch runs only in `train` (this process never forks afterwards) and inside child processes elsewhere.
 #include <algorithm>
 #include <map>
@@ -120,7 +120,7 @@ void run_gen_data(GenArgs args) {
   manifest.format_version = gnn::kDatasetFormatVersion;
   manifest.count = args.count;
   manifest.seed = args.seed;
-  manifest.generator = "hulk gen-data --count " + std::to_string(args.count) + " --seed " +
+  manifest.generator = "hulk gnn gen-data --count " + std::to_string(args.count) + " --seed " +
                        std::to_string(args.seed) + " --budget " + std::to_string(args.budget) + " --max-gpus " +
                        std::to_string(args.max_gpus) + (args.jobs.empty() ? "" : " --jobs " + args.jobs) +
                        (args.label == "simgrid" ? "" : " --label " + args.label) +
@@ -274,7 +274,7 @@ void run_gnn_eval(const EvalArgs& args) {
 
 void register_gnn_commands(CLI::App& app) {
   auto* gen = app.add_subcommand("gen-data", "Generate GNN training data: sampled clusters/jobs, traces, labels");
-  gen->footer("Example:\n  hulk gen-data --count 400 --seed 1 --budget 3000 --max-gpus 64 --out data/train");
+  gen->footer("Example:\n  hulk gnn gen-data --count 400 --seed 1 --budget 3000 --max-gpus 64 --out data/train");
   auto g = std::make_shared<GenArgs>();
   gen->add_option("--count", g->count, "number of samples")->capture_default_str();
   gen->add_option("--seed", g->seed, "data seed")->capture_default_str()
@@ -302,7 +302,7 @@ void register_gnn_commands(CLI::App& app) {
   gen->callback([g] { run_gen_data(*g); });
 
   auto* train = app.add_subcommand("train", "Train the GNN placer on a data set (checkpoints, resumes)");
-  train->footer("Example:\n  hulk train --data data/train --out models/my-gnn.pt --epochs 20 --seed 1");
+  train->footer("Example:\n  hulk gnn train --data data/train --out models/my-gnn.pt --epochs 20 --seed 1");
   auto t = std::make_shared<gnn::TrainCommand>();
   train->add_option("--data", t->data_dirs, "data set folder (repeat to train on several)")->required();
   train->add_option("--out", t->model_out, "model file to write")->required();
@@ -331,8 +331,8 @@ void register_gnn_commands(CLI::App& app) {
       ->check(number_range(1, 100000));
   train->callback([t] { run_train(*t); });
 
-  auto* eval = app.add_subcommand("gnn-eval", "Evaluate a GNN model on a held-out data set with SimGrid");
-  eval->footer("Example:\n  hulk gnn-eval --data data/heldout --model models/hulk-gnn.pt --out runs/heldout.csv");
+  auto* eval = app.add_subcommand("eval", "Evaluate a GNN model on a held-out data set with SimGrid");
+  eval->footer("Example:\n  hulk gnn eval --data data/heldout --model models/hulk-gnn.pt --out runs/heldout.csv");
   auto e = std::make_shared<EvalArgs>();
   eval->add_option("--data", e->data, "held-out data set folder")->required();
   eval->add_option("--model", e->model, "model file (default: the committed model)");

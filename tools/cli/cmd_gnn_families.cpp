@@ -1,4 +1,4 @@
-// `hulk gnn-families`: the learned placer per held-out family (sim/methods/gnn_families.hpp), against greedy and the
+// `hulk gnn families`: the learned placer per held-out family (sim/methods/gnn_families.hpp), against greedy and the
 // SimGrid-checked search, with its ablations; every time is SimGrid's. Torch runs in one child (all placements of
 // every variant), SimGrid in children of this process.
 #include <algorithm>
@@ -262,7 +262,7 @@ void run_gnn_families(FamiliesArgs a) {
 }  // namespace
 
 void register_gnn_families_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("gnn-families", "Evaluate the GNN per held-out family against greedy and search");
+  auto* cmd = app.add_subcommand("families", "Evaluate the GNN per held-out family against greedy and search");
   auto a = std::make_shared<FamiliesArgs>();
   cmd->add_option("--count", a->family.count, "generated scenarios per family")->capture_default_str();
   cmd->add_option("--seed", a->family.seed, "seed of the families' scenarios (each family its own stream)")
@@ -280,12 +280,12 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--budget", a->options.budget, "search budget in evaluations (0 = search's own, 20000)")
       ->capture_default_str()
       ->check(budget_range());
-  cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk train --epochs 0)")
+  cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk gnn train --epochs 0)")
       ->capture_default_str()
       ->check(seed_check());
   cmd->add_option("--out", a->out, "per-scenario CSV of every time");
   cmd->footer(
-      "Example:\n  hulk gnn-families --count 10 --seed 14001 --families in-family,larger\n"
+      "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model's scores with and without greedy's prior, sampling decoder on each + greedy's\n"
       "placement as a candidate + stage reorderings + TP ring re-chaining + score-guided host exchanges + short\n"
       "annealing, from a DP-cluster placement or greedy on the fastest hosts when that is faster), untrained (same,\n"

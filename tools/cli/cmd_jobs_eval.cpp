@@ -1,4 +1,4 @@
-// `hulk jobs-eval`: placement methods on generated clusters shared by several jobs (the held-out benchmark of
+// `hulk compare generated`: placement methods on generated clusters shared by several jobs (the held-out benchmark of
 // several-job placement). Every cluster is drawn from its own seed (sample_jobs_scenario), every method's
 // placement simulated by SimGrid; the summary compares each method with greedy and with search.
 #include <algorithm>
@@ -196,7 +196,7 @@ void run_jobs_eval(const JobsEvalArgs& a) {
 }  // namespace
 
 void register_jobs_eval_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("jobs-eval", "Compare placement methods on generated clusters shared by several jobs");
+  auto* cmd = app.add_subcommand("generated", "Compare placement methods on generated clusters shared by several jobs");
   auto a = std::make_shared<JobsEvalArgs>();
   cmd->add_option("--count", a->count, "number of generated clusters")->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of the first cluster (cluster i: seed + i)")->capture_default_str()
@@ -222,7 +222,7 @@ void register_jobs_eval_command(CLI::App& app) {
       ->check(budget_range());
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");
   cmd->add_option("--out", a->out, "also write the per-cluster results and the summary as JSON");
-  cmd->footer("Example:\n  hulk jobs-eval --count 20 --seed 9100 --jobs 2-4 --max-gpus 64\n"
+  cmd->footer("Example:\n  hulk compare generated --count 20 --seed 9100 --jobs 2-4 --max-gpus 64\n"
               "Each cluster's time is the objective: the weighted mean iteration time of its jobs (SimGrid).\n"
               "With gnn among the methods, the ablation row gnn-prior is added: greedy in the job order the\n"
               "evaluator finds best, which the several-job gnn follows (and falls back to) without the model.");

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "tools/cli/command_groups.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gnn_backend.hpp"
 #include "tools/cli/method_choices.hpp"
@@ -83,9 +84,8 @@ void register_plan_command(CLI::App& app) {
   auto a = std::make_shared<PlanArgs>();
   a->options.method_options = cli_method_options();
   cmd->footer(kFooter);
-  cmd->add_option("scenario", a->file, "scenario YAML file (job values may be `auto`, constraints in `plan:`)")
-      ->required();
-  cmd->add_option("--out", a->out, "folder for plan.csv, best.yaml and best-placement.json")->required();
+  cmd->add_option("scenario", a->file, "scenario YAML file (job values may be `auto`, constraints in `plan:`; required)");
+  cmd->add_option("--out", a->out, "folder for plan.csv, best.yaml and best-placement.json (required)");
   cmd->add_option("--methods", a->methods, "methods that place the finalists (greedy places every layout screened)")
       ->capture_default_str()
       ->check(method_choices(true));
@@ -103,7 +103,11 @@ void register_plan_command(CLI::App& app) {
   cmd->add_option("--model", a->options.method_options.model_path, "GNN model file for gnn and gnn+refine");
   cmd->add_flag("--no-simgrid", a->no_simgrid, "rank the finalists by the analytic estimate, simulate nothing");
   add_set_option(cmd, a->sets);
-  cmd->callback([a] { run_plan_command(*a); });
+  cmd->callback([a, cmd] {
+    if (nested_command_given(*cmd)) return;
+    require_given(*cmd, {"scenario", "--out"});
+    run_plan_command(*a);
+  });
 }
 
 }  // namespace hulk::cli

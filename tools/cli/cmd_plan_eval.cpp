@@ -1,4 +1,4 @@
-// `hulk plan-eval`: `hulk plan` against an exhaustive enumeration on generated clusters (sim/methods/plan_eval.hpp).
+// `hulk plan eval`: `hulk plan` against an exhaustive enumeration on generated clusters (sim/methods/plan_eval.hpp).
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -54,7 +54,7 @@ void run_plan_eval_command(PlanEvalArgs& a) {
 }  // namespace
 
 void register_plan_eval_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("plan-eval", "Compare `hulk plan` with an exhaustive layout enumeration on "
+  auto* cmd = app.add_subcommand("eval", "Compare `hulk plan` with an exhaustive layout enumeration on "
                                               "generated clusters");
   auto a = std::make_shared<PlanEvalArgs>();
   a->options.plan.method_options = cli_method_options();

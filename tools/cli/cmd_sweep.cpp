@@ -1,4 +1,4 @@
-// `hulk sweep` and `hulk sweep-merge`: a grid over any scenario keys, one CSV row per point and method.
+// `hulk sweep` and `hulk sweep merge`: a grid over any scenario keys, one CSV row per point and method.
 // Rows of a point are appended (and flushed) together once the point is done, so an interrupted sweep loses at
 // most the point in progress, and a rerun resumes after the last complete point. A manifest beside each CSV
 // (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
@@ -12,6 +12,7 @@
 #include <set>
 
 #include "tools/cli/option_ranges.hpp"
+#include "tools/cli/command_groups.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gnn_backend.hpp"
 #include "tools/cli/shard.hpp"
@@ -160,9 +161,8 @@ void run_merge(const std::string& dir, bool allow_missing) {
 void register_sweep_commands(CLI::App& app) {
   auto* sweep = app.add_subcommand("sweep", "Run a grid of scenario variants x methods into a CSV (resumable)");
   auto a = std::make_shared<SweepArgs>();
-  sweep->add_option("scenario", a->file, "scenario YAML file")->required();
+  sweep->add_option("scenario", a->file, "scenario YAML file (required)");
   sweep->add_option("--set", a->sets, "KEY=V1,V2,... (repeatable; any scenario key)")
-      ->required()
       ->allow_extra_args(false);  // one KEY=V1,V2 per --set: the scenario after it is never taken as a second
   sweep->add_option("--methods", a->methods,
                     "comma-separated methods (round-robin runs only when listed: without it speedup_vs_round_robin "
@@ -171,14 +171,14 @@ void register_sweep_commands(CLI::App& app) {
   sweep->footer(
       "Example:\n  hulk sweep scenarios/paper/gpt3-6.7b-3d.yaml --set platform.hulk.wan_bandwidth=100Mbps,1Gbps,10Gbps "
       "\\\n      --methods round-robin,greedy,search --out runs/sweep\n"
-      "On a cluster: --shard i/n per task, then `hulk sweep-merge runs/sweep` (tools/cluster/README.md).\n"
+      "On a cluster: --shard i/n per task, then `hulk sweep merge runs/sweep` (tools/cluster/README.md).\n"
       "Plots: /usr/bin/python3 tools/scripts/plot.py sweep runs/sweep/sweep.csv --out runs/sweep/plots. The CSV's columns: "
       "docs/outputs.md.\n\n"
       "Methods:\n" + methods_help());
   sweep->add_option("--shard", a->shard,
                     "i/n: run only the points with index % n == i (0-based i, e.g. "
                     "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)");
-  sweep->add_option("--out", a->out, "output folder")->required();
+  sweep->add_option("--out", a->out, "output folder (required)");
   sweep->add_option("--budget", a->options.budget, "search budget in evaluations (0 = each method's default)")
       ->capture_default_str()
       ->check(budget_range());
@@ -186,10 +186,14 @@ void register_sweep_commands(CLI::App& app) {
   sweep->add_flag("--restart", a->restart,
                   "discard this folder's rows (of this shard) and recompute; without it a sweep whose inputs changed "
                   "is refused");
-  sweep->callback([a] { run_sweep(*a); });
+  sweep->callback([a, sweep] {
+    if (nested_command_given(*sweep)) return;
+    require_given(*sweep, {"scenario", "--set", "--out"});
+    run_sweep(*a);
+  });
 
-  auto* merge = app.add_subcommand("sweep-merge", "Join the shard CSVs of a sweep folder into sweep.csv");
-  merge->footer("Example:\n  hulk sweep-merge runs/sweep      # after every `hulk sweep ... --shard i/n --out runs/sweep`");
+  auto* merge = sweep->add_subcommand("merge", "Join the shard CSVs of a sweep folder into sweep.csv");
+  merge->footer("Example:\n  hulk sweep merge runs/sweep      # after every `hulk sweep ... --shard i/n --out runs/sweep`");
   auto dir = std::make_shared<std::string>();
   auto allow_missing = std::make_shared<bool>(false);
   merge->add_option("dir", *dir, "sweep output folder")->required();

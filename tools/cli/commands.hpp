@@ -13,24 +13,26 @@ inline constexpr const char* kHulkVersion = "hulk 0.1.0";
 void register_simulate_commands(CLI::App& app);
 /** @brief place, compare. */
 void register_compare_commands(CLI::App& app);
-/** @brief sweep, sweep-merge. */
+/** @brief sweep, and `sweep merge` under it. */
 void register_sweep_commands(CLI::App& app);
 /** @brief reproduce. */
 void register_reproduce_command(CLI::App& app);
-/** @brief gen-data, train. */
-void register_gnn_commands(CLI::App& app);
+/** @brief gen-data, train, eval, under `gnn` (the group is passed in). */
+void register_gnn_commands(CLI::App& gnn);
 /** @brief bench. */
 void register_bench_command(CLI::App& app);
 /** @brief fidelity (tools/cli/cmd_fidelity.cpp). */
 void register_fidelity_command(CLI::App& app);
 
-/** @brief `hulk jobs-eval` (tools/cli/cmd_jobs_eval.cpp). */
-void register_jobs_eval_command(CLI::App& app);
-/** @brief `hulk gnn-families`: the GNN per held-out family (tools/cli/cmd_gnn_families.cpp). */
-void register_gnn_families_command(CLI::App& app);
+/** @brief `hulk compare generated`: methods on generated clusters shared by several jobs (tools/cli/cmd_jobs_eval.cpp;
+ *  `compare` is passed in). */
+void register_jobs_eval_command(CLI::App& compare);
+/** @brief `hulk gnn families`: the GNN per held-out family (tools/cli/cmd_gnn_families.cpp; `gnn` is passed in). */
+void register_gnn_families_command(CLI::App& gnn);
 
-/** @brief `hulk plan` (tools/cli/cmd_plan.cpp) and `hulk plan-eval` (tools/cli/cmd_plan_eval.cpp). */
+/** @brief `hulk plan` (tools/cli/cmd_plan.cpp). */
 void register_plan_command(CLI::App& app);
-void register_plan_eval_command(CLI::App& app);
+/** @brief `hulk plan eval` (tools/cli/cmd_plan_eval.cpp; `plan` is passed in). */
+void register_plan_eval_command(CLI::App& plan);
 
 }  // namespace hulk::cli

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gnn/format_version.hpp"
+#include "tools/cli/command_groups.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/out_check.hpp"
 #include "sim/core/did_you_mean.hpp"
@@ -21,13 +22,43 @@ namespace {
 
 using hulk::cli::OutKind;
 
-/** What each command's --out names; commands not listed have no --out to check. */
+/** What each command's --out names, by its path ("gnn train"); commands not listed have no --out to check. */
 const std::map<std::string, OutKind> kOutKinds = {
-    {"simulate", OutKind::folder}, {"sweep", OutKind::folder}, {"gen-data", OutKind::folder},
-    {"reproduce", OutKind::folder}, {"compare", OutKind::file}, {"place", OutKind::file},
-    {"train", OutKind::file}, {"gnn-eval", OutKind::file}, {"jobs-eval", OutKind::file},
-    {"gnn-families", OutKind::file}, {"bench", OutKind::file},  // bench: its --csv
-    {"plan", OutKind::folder}, {"plan-eval", OutKind::file}};
+    {"simulate", OutKind::folder},      {"sweep", OutKind::folder},         {"gnn gen-data", OutKind::folder},
+    {"reproduce", OutKind::folder},     {"compare", OutKind::file},         {"place", OutKind::file},
+    {"gnn train", OutKind::file},       {"gnn eval", OutKind::file},        {"compare generated", OutKind::file},
+    {"gnn families", OutKind::file},    {"bench", OutKind::file},  // bench: its --csv
+    {"plan", OutKind::folder},          {"plan eval", OutKind::file}};
+
+/** The command of `parent` called `name`, or nullptr. */
+CLI::App* find_command(CLI::App& parent, const std::string& name) {
+  for (CLI::App* sub : parent.get_subcommands({}))
+    if (sub->check_name(name)) return sub;
+  return nullptr;
+}
+
+/** The command named by the leading words of `args` (nested commands followed: "gnn train"), or nullptr; `words`
+ *  gets how many words name it. */
+CLI::App* given_command(CLI::App& app, const std::vector<std::string>& args, std::size_t& words) {
+  CLI::App* cmd = nullptr;
+  words = 0;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    CLI::App* sub = find_command(cmd ? *cmd : app, args[i]);
+    if (sub == nullptr) break;
+    cmd = sub;
+    words = i;
+  }
+  return cmd;
+}
+
+/** Every command and nested command with its path ("plan eval"). */
+void all_commands(CLI::App& parent, const std::string& prefix, std::vector<std::pair<std::string, CLI::App*>>& out) {
+  for (CLI::App* sub : parent.get_subcommands({})) {
+    const std::string path = prefix.empty() ? sub->get_name() : prefix + " " + sub->get_name();
+    out.emplace_back(path, sub);
+    all_commands(*sub, path, out);
+  }
+}
 
 /** Messages of errors without a file start with "<input>: "; on the command line the option named next is clearer. */
 std::string without_input_prefix(const std::string& message) {
@@ -37,15 +68,15 @@ std::string without_input_prefix(const std::string& message) {
 
 /** For an unexpected argument: "unknown option '--budgt' of simulate (did you mean '--budget'?)", or "" if the
  *  unexpected argument is not an unknown --option (CLI11's own message is kept then). */
-std::string unknown_option_message(CLI::App& app, int argc, char** argv) {
-  if (argc < 2) return "";
-  CLI::App* sub = app.get_subcommand_ptr(argv[1]).get();
+std::string unknown_option_message(CLI::App& app, const std::vector<std::string>& args) {
+  std::size_t words = 0;
+  CLI::App* sub = given_command(app, args, words);
   if (sub == nullptr) return "";
   std::vector<std::string> known;
   for (const CLI::Option* opt : sub->get_options())
     for (const auto& name : opt->get_lnames()) known.push_back("--" + name);
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
+  for (std::size_t i = words + 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
     if (arg.rfind("--", 0) != 0 || arg == "--") continue;
     const std::string name = arg.substr(0, arg.find('='));
     bool found = false;
@@ -66,17 +97,26 @@ bool stdout_written() {
   return std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
 }
 
-/** False (after one error line) if the first argument is a word that names no command: "did you mean" it. */
-bool known_command(CLI::App& app, int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return true;
-  std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
-  const std::string word = argv[1];
-  for (const auto& n : names)
-    if (n == word) return true;
-  std::cerr << "hulk: error: " << one_line("unknown command '" + word + "'" + hulk::suggestion_suffix(word, names))
-            << " (see hulk --help)\n";
-  return false;
+/** False (after one error line) if a word where a command is expected names none: "did you mean" it. Such a word
+ *  is the first argument, or the one after a group of commands that has no work of its own (`hulk gnn trian`). */
+bool known_command(CLI::App& app, const std::vector<std::string>& args) {
+  CLI::App* parent = &app;
+  for (std::size_t i = 1; i < args.size() && args[i][0] != '-'; ++i) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : parent->get_subcommands({})) names.push_back(sub->get_name());
+    CLI::App* sub = find_command(*parent, args[i]);
+    if (sub == nullptr) {
+      if (parent != &app && parent->get_require_subcommand_min() == 0) return true;  // a positional argument
+      const std::string where = parent == &app ? "" : " of " + parent->get_name();
+      std::cerr << "hulk: error: "
+                << one_line("unknown command '" + args[i] + "'" + where + hulk::suggestion_suffix(args[i], names))
+                << " (see hulk " << (parent == &app ? "" : parent->get_name() + " ") << "--help)\n";
+      return false;
+    }
+    if (sub->get_subcommands({}).empty()) return true;
+    parent = sub;
+  }
+  return true;
 }
 
 /** The --out of the subcommand that was given, and its kind ("" if none). */
@@ -120,22 +160,35 @@ int main(int argc, char** argv) {
   hulk::cli::register_compare_commands(app);
   hulk::cli::register_sweep_commands(app);
   hulk::cli::register_reproduce_command(app);
-  hulk::cli::register_gnn_commands(app);
-  hulk::cli::register_bench_command(app);
-  hulk::cli::register_fidelity_command(app);
-  hulk::cli::register_jobs_eval_command(app);
-  hulk::cli::register_gnn_families_command(app);
   hulk::cli::register_plan_command(app);
-  hulk::cli::register_plan_eval_command(app);
+  hulk::cli::register_plan_eval_command(*find_command(app, "plan"));
+  hulk::cli::register_fidelity_command(app);
+  CLI::App* gnn = app.add_subcommand("gnn", "The learned placer: generate data, train, evaluate (per family)");
+  gnn->require_subcommand(1);
+  hulk::cli::register_gnn_commands(*gnn);
+  hulk::cli::register_gnn_families_command(*gnn);
+  hulk::cli::register_jobs_eval_command(*find_command(app, "compare"));
+  hulk::cli::register_bench_command(app);
 
-  if (!known_command(app, argc, argv)) return 2;
+  std::string notice;
+  const std::vector<std::string> args =
+      hulk::cli::with_current_command_names(std::vector<std::string>(argv, argv + argc), notice);
+  if (!notice.empty()) std::cerr << "hulk: note: " << notice << "\n";
+  if (!known_command(app, args)) return 2;
+  std::size_t command_words = 0;
+  given_command(app, args, command_words);
+  std::string command_path;  // "gnn train ": for "see hulk gnn train --help"
+  for (std::size_t i = 1; i <= command_words; ++i) command_path += args[i] + " ";
+  app.name(args[0]);  // the usage line's program, as parse(argc, argv) would set it
 
   // --out is checked once the command line is parsed and before the command's callback does any work.
   OutTarget out;
-  for (CLI::App* sub : app.get_subcommands({})) {
-    const auto kind = kOutKinds.find(sub->get_name());
+  std::vector<std::pair<std::string, CLI::App*>> commands;
+  all_commands(app, "", commands);
+  for (const auto& [path, sub] : commands) {
+    const auto kind = kOutKinds.find(path);
     if (kind != kOutKinds.end())
-      sub->parse_complete_callback([sub, kind, &out] { check_out(*sub, kind->second, out); });
+      sub->parse_complete_callback([sub = sub, kind, &out] { check_out(*sub, kind->second, out); });
   }
 
   auto fail = [&out](int code) {
@@ -143,13 +196,13 @@ int main(int argc, char** argv) {
     return code;
   };
   try {
-    app.parse(argc, argv);
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend() - 1));  // CLI11 takes them last first
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     const std::string unknown =
-        dynamic_cast<const CLI::ExtrasError*>(&e) ? unknown_option_message(app, argc, argv) : std::string();
+        dynamic_cast<const CLI::ExtrasError*>(&e) ? unknown_option_message(app, args) : std::string();
     std::cerr << "hulk: error: " << one_line(unknown.empty() ? std::string(e.what()) : unknown) << " (see hulk "
-              << (argc > 1 && argv[1][0] != '-' ? std::string(argv[1]) + " " : std::string()) << "--help)\n";
+              << command_path << "--help)\n";
     return fail(2);
   } catch (const hulk::InputError& e) {
     // An error caused by the interrupt (a child killed mid-work) is the interrupt, not a failure of its own; so is

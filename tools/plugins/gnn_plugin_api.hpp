@@ -27,11 +27,11 @@ struct GnnPluginApi {
   int abi = kGnnPluginAbi;
   /** @brief The learned placer of a model file (gnn::GnnPlacer). @throws InputError for a bad model file. */
   std::unique_ptr<Placer> (*make_placer)(const std::string& model_path, const gnn::SamplingOptions& sampling);
-  /** @brief `hulk train` (gnn::train_from_dir). */
+  /** @brief `hulk gnn train` (gnn::train_from_dir). */
   gnn::TrainSummary (*train)(const gnn::TrainCommand& command,
                              const std::function<double(const Scenario&, const Placement&)>& evaluator,
                              std::ostream* progress);
-  /** @brief Writes the model `hulk train --epochs 0 --seed SEED` writes (fresh weights after torch::manual_seed, the
+  /** @brief Writes the model `hulk gnn train --epochs 0 --seed SEED` writes (fresh weights after torch::manual_seed, the
    *  default configuration), without a data set: the "untrained" ablation of gnn-families. */
   void (*save_untrained_model)(const std::string& path, std::uint64_t seed);
   /** @brief Gives the plugin's copy of the sim libraries the program's pipeline cache (PipelineMemo::share_process):

@@ -3,12 +3,12 @@
 
   learning_curve.py --hulk build/hulk --data DATA --labelled L --out DIR --sizes 0,1000,4000 --validation-seed S
 
-DATA is an evaluator-labelled data set (`hulk gen-data --label evaluator`, resumable and sharded as sweep: see
+DATA is an evaluator-labelled data set (`hulk gnn gen-data --label evaluator`, resumable and sharded as sweep: see
 tools/cluster/gen-data.sbatch); its first L samples (DIR/data-L, symlinks) are the search labels and the validation
-split. For each size N, N more scenarios sampled in memory (`hulk train --synthetic N`: no search, no SimGrid; their
+split. For each size N, N more scenarios sampled in memory (`hulk gnn train --synthetic N`: no search, no SimGrid; their
 targets are the model's own best decodes where the evaluator finds them faster than greedy's) train a model with
 `--validation-candidates 1` (the epoch whose argmax decode, the model's own answer, is best on the validation split
-is kept), then `hulk gnn-families` measures it on the validation seed (every time SimGrid's). A finished step (its
+is kept), then `hulk gnn families` measures it on the validation seed (every time SimGrid's). A finished step (its
 model, its families table) is not rerun: the script resumes.
 
 Writes, in DIR:
@@ -77,7 +77,7 @@ def family_rows(table_path):
 
 
 def epochs_of(train_log):
-    """(epoch, val_gap) per epoch line of a `hulk train` log, and the number of training samples."""
+    """(epoch, val_gap) per epoch line of a `hulk gnn train` log, and the number of training samples."""
     rows, train_samples = [], 0
     with open(train_log) as f:
         for line in f:
@@ -124,15 +124,15 @@ def plot(curve, steps, out_dir):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--hulk", required=True)
-    p.add_argument("--data", required=True, help="evaluator-labelled data set (hulk gen-data --label evaluator)")
+    p.add_argument("--data", required=True, help="evaluator-labelled data set (hulk gnn gen-data --label evaluator)")
     p.add_argument("--out", required=True)
     p.add_argument("--sizes", required=True, help="comma-separated counts of synthetic scenarios, one model each")
     p.add_argument("--validation-seed", required=True, type=int)
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--seed", type=int, default=1, help="training seed")
-    p.add_argument("--reinforce", type=int, default=8, help="hulk train --reinforce (0 = imitation only)")
+    p.add_argument("--reinforce", type=int, default=8, help="hulk gnn train --reinforce (0 = imitation only)")
     p.add_argument("--labelled", required=True, type=int, help="search-labelled samples taken from DATA")
-    p.add_argument("--max-gpus", type=int, default=64, help="hulk train --synthetic-max-gpus")
+    p.add_argument("--max-gpus", type=int, default=64, help="hulk gnn train --synthetic-max-gpus")
     p.add_argument("--families", default="in-family,larger")
     p.add_argument("--count", type=int, default=8, help="gnn-families --count")
     p.add_argument("--search-budget", type=int, default=0, help="gnn-families --budget (0 = the search's own)")
@@ -146,12 +146,12 @@ def main():
             model = os.path.join(a.out, f"model-{n}.pt")
             train_log = os.path.join(a.out, f"train-{n}.log")
             if not os.path.exists(model):
-                run([a.hulk, "train", "--data", d, "--out", model, "--epochs", str(a.epochs), "--seed", str(a.seed),
+                run([a.hulk, "gnn", "train", "--data", d, "--out", model, "--epochs", str(a.epochs), "--seed", str(a.seed),
                      "--reinforce", str(a.reinforce), "--validation-candidates", "1", "--synthetic", str(n),
                      "--synthetic-max-gpus", str(a.max_gpus)], log, stderr_path=train_log)
             table = os.path.join(a.out, f"families-{n}.txt")
             if not os.path.exists(table):
-                run([a.hulk, "gnn-families", "--model", model, "--families", a.families, "--count", str(a.count),
+                run([a.hulk, "gnn", "families", "--model", model, "--families", a.families, "--count", str(a.count),
                      "--seed", str(a.validation_seed), "--budget", str(a.search_budget), "--out",
                      os.path.join(a.out, f"families-{n}.csv")], log, stdout_path=table + ".part",
                     stderr_path=os.path.join(a.out, f"families-{n}.log"))
