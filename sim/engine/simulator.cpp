@@ -259,7 +259,8 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
   SgPlatform sg = sg_build_platform(platform, job_at(scenario, 0), latency_at_receiver(scenario.network),
                                     options.apply_events ? bandwidth_profiles(scenario, options.event_origin_s)
-                                                         : std::map<int, LinkProfile>{});
+                                                         : std::map<int, LinkProfile>{},
+                                    options.region_zones);
 
   const int ranks = total_ranks(scenario);
   std::vector<int> host_of_rank(ranks), region_of_host;

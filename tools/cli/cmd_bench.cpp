@@ -47,6 +47,7 @@ struct BenchArgs {
   std::string placement = "greedy";   ///< --placement as given: one method or several, comma-separated
   std::vector<std::string> placements;  ///< its methods, simulated one after the other, one line (and CSV row) each
   bool tp_per_message = false;
+  bool one_zone = false;   ///< --one-zone: every route in one SimGrid zone (SimOptions::region_zones off)
   std::string csv;         ///< scale table rows (simulation only), "" = none
   std::string csv_rows;    ///< accumulated rows
 };
@@ -80,6 +81,7 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
       SimOptions o;
       o.record_events = o.record_spans = false;
       o.tp_closed_form = !args.tp_per_message;
+      o.region_zones = !args.one_zone;
       const SimResult res = simulate(s, placement, o);
       rusage usage{};
       ::getrusage(RUSAGE_SELF, &usage);  // Linux: kilobytes; includes what the child shares with its parent
@@ -272,6 +274,8 @@ void register_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--tp-per-message", a->tp_per_message,
                 "simulate every tensor-parallel ring step as a SimGrid message (no closed form)");
+  cmd->add_flag("--one-zone", a->one_zone,
+                "build the SimGrid platform as one zone holding every host pair's route (no zone per region)");
   cmd->add_option("--csv", a->csv, "write one row per scenario (simulation figures) to this CSV file");
   cmd->footer(R"(Examples:
   hulk bench scenarios/examples/two-region-gpt.yaml
