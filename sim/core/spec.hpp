@@ -281,9 +281,20 @@ struct PlanSpec {
   int max_gpus = 0;          ///< most GPUs a layout may use; 0 = all of the platform's
   int tp_max = 0;            ///< largest tensor-parallel degree; 0 = the most GPUs of one host
   int pp_max = 0;            ///< largest pipeline degree; 0 = the model's layers
-  std::string objective = "time";  ///< what the plan minimises: the iteration time
+  std::string objective = "time";  ///< what the plan minimises: "time" (per iteration) or "cost" ($ per 1M tokens)
   /** @brief True if some part of the job is left to `hulk plan`. */
   bool any_auto() const { return parallelism || micro_batch || schedule || recompute; }
+};
+
+/** @brief Optional prices (`prices:`) for the cost objective of `hulk plan`, in dollars. Empty when not given. */
+struct PriceSpec {
+  /** @brief $ per GPU-hour by GPU kind (GpuSpec::name). */
+  std::map<std::string, double> gpu_hour;
+  /** @brief $ per GB (1e9 bytes) crossing a region pair, by [region a][region b] (symmetric); NaN where no price
+   *  was given for the pair and there is no default. Empty without `prices.egress_gb`. */
+  std::vector<std::vector<double>> egress_gb;
+  /** @brief True if any price was given. */
+  bool any() const { return !gpu_hour.empty() || !egress_gb.empty(); }
 };
 
 /** @brief A fully parsed and validated scenario. */
@@ -307,6 +318,7 @@ struct Scenario {
   RobustSpec robust;
   /** @brief The parts `hulk plan` chooses and its constraints (`auto` values, `plan:`); nothing auto by default. */
   PlanSpec plan;
+  PriceSpec prices;  ///< `prices:` (cost objective of `hulk plan`)
 };
 
 }  // namespace hulk

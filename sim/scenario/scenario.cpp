@@ -257,7 +257,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   r.collect_errors(true);
   r.check_keys(root, "",
                {"name", "description", "seed", "platform", "network", "job", "jobs", "placement", "events", "robust",
-                "plan"});
+                "plan", "prices"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
@@ -302,7 +302,10 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   });
   if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
   if (root["plan"]) r.collect([&] { detail::parse_plan(r, root["plan"], s.plan); });
+  if (root["prices"] && platform_read)
+    r.collect([&] { detail::parse_prices(r, root["prices"], s.platform, s.prices); });
   if (job_read && platform_read && r.error_count() == 0) r.collect([&] { detail::check_plan(s, r); });
+  if (job_read && platform_read && r.error_count() == 0) r.collect([&] { detail::check_prices_for_cost(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();
   return s;

@@ -97,4 +97,12 @@ void parse_plan(const YamlReader& r, const YAML::Node& node, PlanSpec& plan);
  *  platform's GPUs, min_gpus <= max_gpus, `plan:` only for a one-job scenario. @throws InputError at the key. */
 void check_plan(const Scenario& scenario, const YamlReader& r);
 
+/** @brief `prices: {gpu_hour: {KIND: $}, egress_gb: $ | {default, pairs: [{regions: [a, b], per_gb}]}}` into
+ *  `prices` (scenario_prices.cpp): prices >= 0, GPU kinds and regions of the platform. @throws InputError at the key. */
+void parse_prices(const YamlReader& r, const YAML::Node& node, const PlatformSpec& platform, PriceSpec& prices);
+
+/** @brief With `plan.objective: cost`, every GPU kind of the platform has a price per GPU-hour and every region pair
+ *  an egress price. @throws InputError at the key of the first missing price. */
+void check_prices_for_cost(const Scenario& scenario, const YamlReader& r);
+
 }  // namespace hulk::detail

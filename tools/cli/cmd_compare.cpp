@@ -1,4 +1,5 @@
 // `hulk place` and `hulk compare`.
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -16,6 +17,7 @@
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
+#include "sim/methods/plan_resolve.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/cli/data_warnings.hpp"
 #include "tools/cli/method_choices.hpp"
@@ -97,7 +99,12 @@ void run_compare_command(const CompareArgs& ca) {
   std::vector<std::string> html_folders;
   if (!ca.html.empty()) refuse_input_as_out(ca.html, OutKind::file, {ca.file}, "--html");
   if (!ca.html.empty()) prepare_out(ca.html, OutKind::file, html_folders, "--html");
-  Scenario s = load_scenario_file(ca.file, parse_set_overrides(ca.sets));
+  // A job left `auto` is planned first (plan_resolve.hpp); every method then places the chosen layout.
+  const std::function<void(const std::string&)> progress = [&ca](const std::string& line) {
+    if (!ca.quiet) std::cerr << line << "\n";
+  };
+  ResolvedScenario resolved = load_resolved_scenario_file(ca.file, parse_set_overrides(ca.sets), true, progress);
+  Scenario& s = resolved.scenario;
   print_data_warnings(s, ca.quiet);
   if (ca.events && s.events.empty())  // it would silently compare on the quiet network
     throw InputError(s.file, 0, "--events", "the scenario has no events (expected an `events:` list)");
@@ -113,6 +120,7 @@ void run_compare_command(const CompareArgs& ca) {
   for (const std::string& m : methods) check_method_applies(s, m, ca.options);
   CompareReport report = run_compare(s, methods, ca.options, true);
   nlohmann::json doc = report_to_json(s, report);
+  if (!resolved.layout.empty()) doc["layout"] = resolved.layout;
   if (ca.robust_states > 0) add_robust_expectations(s, report, ca.robust_states, doc);
   // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
   // one goes to OUT.partial: OUT keeps an earlier, finished report (a cut-short one would read "interrupted" as
@@ -125,7 +133,8 @@ void run_compare_command(const CompareArgs& ca) {
   if (ca.json)
     std::cout << doc.dump(2) << "\n";
   else
-    std::cout << report_table(report) << robust_table(doc);
+    std::cout << (resolved.layout.empty() ? "" : "layout chosen by the plan: " + resolved.layout + "\n")
+              << report_table(report) << robust_table(doc);
   if (interrupted && !ca.out.empty() && any_method_ok(report))  // main() then says "interrupted", exit 130
     std::cerr << "compare: the finished methods' report is in " << ca.out << ".partial (" << ca.out
               << " untouched)\n";

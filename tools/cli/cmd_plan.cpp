@@ -1,7 +1,10 @@
 // `hulk plan`: the parallel layout and the placement of a scenario's job chosen together (sim/methods/plan.hpp).
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 
 #include "tools/cli/command_groups.hpp"
@@ -11,7 +14,9 @@
 #include "tools/cli/option_ranges.hpp"
 #include "tools/cli/overrides_option.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
 #include "sim/methods/plan.hpp"
+#include "sim/methods/plan_journal.hpp"
 #include "sim/methods/scenario_loading.hpp"
 
 namespace hulk::cli {
@@ -30,7 +35,9 @@ const char* kFooter = R"(Examples:
   hulk plan scenarios/examples/plan-auto.yaml --out runs/plan-fast --methods greedy --finalists 2
 
 Writes OUT/plan.csv (one row per layout and method), OUT/best.yaml (the scenario with the chosen layout and
-placement) and OUT/best-placement.json; prints the finalists. Progress goes to stderr.
+placement) and OUT/best-placement.json; prints the finalists. Progress goes to stderr. An interrupted plan
+resumes from OUT/plan-journal.tsv when run again with the same scenario and options (the steps it finished are
+not run again; the files written are the same); the journal is deleted once the plan's files are written.
 )";
 
 std::string cell(double v, const char* format) {
@@ -40,20 +47,23 @@ std::string cell(double v, const char* format) {
   return t;
 }
 
-/** The finalists' rows (those that went through SimGrid or the methods), the chosen one marked. */
-std::string table(const PlanReport& r) {
+/** The finalists' rows (those that went through SimGrid or the methods), the chosen one marked; a $/1M tokens
+ *  column when the scenario has prices. */
+std::string table(const PlanReport& r, bool priced) {
   std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-34s %-8s %5s %12s %12s %12s %8s\n", "layout", "method", "gpus", "estimate_s",
-                "simgrid_s", "tokens/s", "mem_GB");
+  char line[320];
+  std::snprintf(line, sizeof line, "%-34s %-15s %5s %12s %12s %12s %8s%s\n", "layout", "method", "gpus",
+                "estimate_s", "simgrid_s", "tokens/s", "mem_GB", priced ? "   $/1M_tokens" : "");
   out += line;
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const PlanRow& row = r.rows[i];
     if (!row.pruned.empty() || row.method.empty()) continue;
     const double t = row.time_s();
-    std::snprintf(line, sizeof line, "%-34s %-8s %5d %12s %12s %12s %8s%s\n", row.layout.name().c_str(),
+    char price[32] = "";
+    if (priced) std::snprintf(price, sizeof price, " %13s", cell(row.usd_per_mtokens(), "%.4g").c_str());
+    std::snprintf(line, sizeof line, "%-34s %-15s %5d %12s %12s %12s %8s%s%s\n", row.layout.name().c_str(),
                   row.method.c_str(), row.gpus, cell(row.estimate_s, "%.4g").c_str(), cell(row.simgrid_s, "%.4g").c_str(),
-                  cell(row.tokens / t, "%.4g").c_str(), cell(row.peak_memory_bytes / 1e9, "%.3g").c_str(),
+                  cell(row.tokens / t, "%.4g").c_str(), cell(row.peak_memory_bytes / 1e9, "%.3g").c_str(), price,
                   static_cast<int>(i) == r.best ? "  <- chosen" : "");
     out += line;
   }
@@ -61,6 +71,22 @@ std::string table(const PlanReport& r) {
                 "%d layouts, %d feasible, %d degree choices placed by greedy, %d SimGrid runs, %.1f s\n", r.layouts,
                 r.feasible, r.placed, r.simulated, r.wall_s);
   return out + line;
+}
+
+/** What identifies a plan in its journal: the scenario file's bytes, the overrides and every option that changes
+ *  the answer. */
+std::string journal_identity(const PlanArgs& a) {
+  std::ifstream in(a.file, std::ios::binary);
+  std::string id((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::string& set : a.sets) id += "\n--set " + set;
+  const PlanOptions& o = a.options;
+  for (const std::string& m : o.methods) id += "\n--methods " + m;
+  id += "\n" + std::to_string(o.finalists) + " " + std::to_string(o.searched) + " " + std::to_string(o.screen) + " " +
+        std::to_string(o.method_options.budget) + " " + (o.simgrid ? "simgrid" : "no-simgrid") + " " +
+        o.method_options.model_path;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(id)));
+  return hex;
 }
 
 void run_plan_command(PlanArgs& a) {
@@ -71,9 +97,11 @@ void run_plan_command(PlanArgs& a) {
   a.options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   const Scenario s = load_plan_scenario_file(a.file, parse_set_overrides(a.sets));
   for (const std::string& m : a.options.methods) check_method_files(m, a.options.method_options);
+  a.options.journal = plan_journal_path(a.out);
+  a.options.journal_identity = journal_identity(a);
   const PlanReport report = run_plan(s, a.options);
   write_plan(s, report, a.out);
-  std::cout << table(report) << "best: " << a.out << "/best.yaml (" << report.chosen().layout.name() << ", "
+  std::cout << table(report, prices_complete(s)) << "best: " << a.out << "/best.yaml (" << report.chosen().layout.name() << ", "
             << report.chosen().method << ")\n";
 }
 

@@ -19,6 +19,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/methods/compare_runner.hpp"
+#include "sim/methods/plan_resolve.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/sweep_grid.hpp"
 #include "sim/methods/sweep_manifest.hpp"
@@ -41,7 +42,7 @@ SweepManifest manifest_of(const SweepArgs& args, const std::vector<SweepAxis>& a
   SweepManifest m;
   m.scenario_file = args.file;
   m.scenario_hash = file_content_hash(args.file);
-  m.loaded_hash = scenario_inputs_hash(load_scenario_file(args.file, {}, false));
+  m.loaded_hash = scenario_inputs_hash(load_plan_scenario_file(args.file, {}));
   m.grid = axes;
   m.methods = methods;
   m.budget = args.options.budget;
@@ -107,13 +108,18 @@ void run_sweep(const SweepArgs& args) {
   check_resumable(args, csv, manifest);
   // Validate every point up front: a bad value must fail now, not hours into the sweep. A point whose job fits no
   // GPU is a result (its methods fail, each with its reason, in its rows), not a bad value.
-  for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
+  // A job left `auto` is planned at each point (plan_resolve.hpp), and sweep.csv names the layout chosen.
+  bool planned = false;
+  for (std::size_t p = 0; p < points; ++p)
+    planned = load_plan_scenario_file(args.file, sweep_point_overrides(axes, p)).plan.any_auto() || planned;
+  if (!planned)
+    for (std::size_t p = 0; p < points; ++p) load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
   for (const std::string& m : methods) check_method_files(m, args.options);
   fs::create_directories(args.out);
   if (args.restart) fs::remove(csv);
   write_sweep_manifest(sweep_manifest_path(csv), manifest);
-  const std::string head = sweep_csv_header(axes);
-  std::set<std::size_t> done = completed_sweep_points(csv, axes, methods);
+  const std::string head = sweep_csv_header(axes, planned);
+  std::set<std::size_t> done = completed_sweep_points(csv, axes, methods, planned);
   if (done.empty() && !fs::exists(csv)) write_file_atomic(csv, head + "\n");
   std::vector<std::size_t> mine;
   for (std::size_t p = 0; p < points; ++p)
@@ -128,16 +134,16 @@ void run_sweep(const SweepArgs& args) {
   for (std::size_t p : mine) {
     if (done.count(p)) continue;
     if (interrupt_requested()) break;
-    Scenario s = load_scenario_file(args.file, sweep_point_overrides(axes, p), false);
-    const CompareReport report = run_compare(s, methods, args.options, false);
+    const ResolvedScenario point = load_resolved_scenario_file(args.file, sweep_point_overrides(axes, p), false);
+    const CompareReport report = run_compare(point.scenario, methods, args.options, false);
     if (interrupt_requested()) break;  // methods cut short by the interrupt are not results: the point reruns
-    append_sweep_rows(csv, sweep_csv_rows(axes, p, report));
+    append_sweep_rows(csv, sweep_csv_rows(axes, p, report, planned ? &point.layout : nullptr));
     ++finished;
     ++computed;
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::size_t left = mine.size() - finished;
     std::cerr << "sweep: [" << finished << "/" << mine.size() << "] " << sweep_point_label(axes, p) << ": "
-              << method_times(report) << " per iteration; "
+              << (planned ? "layout " + point.layout + ": " : "") << method_times(report) << " per iteration; "
               << (left == 0 ? std::string("done") : "about " + duration_text(spent / computed * left) + " left")
               << "\n";
   }
