@@ -310,6 +310,9 @@ class Evaluator {
   mutable TransferFluid fluid_;                ///< tree all-reduces (scratch)
   mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
+  /** @brief Per (stage, replica): the logits' forward time inside fwd_ (twice that in bwd_), which interleaved 1F1B
+   *  runs with the last model chunk only (interleaved.hpp). */
+  mutable std::vector<double> logits_f_;
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 7: the transfers before the DP load
   /** @brief Per hand-off (boundary, replica), with a TCP window: PipelineLinks::headroom_* (else empty). */

@@ -57,6 +57,12 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   done.assign(static_cast<size_t>(P) * D, 0.0);
   op_end_of.resize(P);
   double bound = 0.0;
+  if (scenario_.job.virtual_stages > 1) {
+    // Interleaved: the ops are model chunks of the stage (fwd_ / bwd_ hold all its layers); each stage still runs
+    // all of its m micro-batches' layers, forward and backward, one after another.
+    for (size_t i = 0; i < done.size(); ++i) bound = std::max(bound, done[i] = m * (fwd_[i] + bwd_[i]));
+    return D < 2 ? bound : std::max(bound, dp_lower_bound_s(host_of_rank, done));
+  }
   for (int d = 0; d < D; ++d) {
     round_trip[P - 1] = bwd_[at(P - 1, d)];
     for (int s = P - 2; s >= 0; --s) {
@@ -154,7 +160,7 @@ double Evaluator::handoff_link_work_s() const {
   // kJointReplicas are run one by one with their sharing folded into the transfer times: no such total there.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
-  if (D > kJointReplicas) return 0.0;
+  if (D > kJointReplicas || scenario_.job.virtual_stages > 1) return 0.0;  // interleaved: messages per boundary differ
   std::vector<double>& work = bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
   const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;
