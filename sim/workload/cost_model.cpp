@@ -27,6 +27,13 @@ namespace {
 double mlp_activation_coef(const ModelSpec& m) {
   return (m.gated_mlp ? 6.0 : 4.0) * static_cast<double>(m.ffn_or_default()) / m.hidden;
 }
+/** Interleaved 1F1B: a stage holds passes of one model chunk (layers / v each), as many as its schedule has in
+ *  flight at its peak. */
+void interleave_activations(const JobSpec& job, int p, int stage, int micro_batches, StageCost& st) {
+  st.activation_bytes_per_mb /= job.virtual_stages;
+  st.in_flight_micro_batches =
+      max_in_flight(pipeline_schedule(job.schedule, p, stage, micro_batches, job.virtual_stages));
+}
 }  // namespace
 
 double layer_matrix_params(const ModelSpec& m) {
@@ -113,11 +120,7 @@ JobCost compute_job_cost(const JobSpec& job) {
     // the attention core, whose forward is the 4*b*s^2*h term of the layer's flop (QK^T and attention over V).
     st.recompute_layer_flops = full ? st.layer_fwd_flops : selective ? 4.0 * b * s * s * h / t : 0.0;
     st.in_flight_micro_batches = job.schedule == "gpipe" ? cost.micro_batches : std::min(cost.micro_batches, p - i);
-    if (job.virtual_stages > 1) {  // interleaved: passes of one model chunk (layers / v) held at the schedule's peak
-      st.activation_bytes_per_mb /= job.virtual_stages;
-      st.in_flight_micro_batches =
-          max_in_flight(pipeline_schedule(job.schedule, p, i, cost.micro_batches, job.virtual_stages));
-    }
+    if (job.virtual_stages > 1) interleave_activations(job, p, i, cost.micro_batches, st);
     st.peak_memory_bytes = st.weight_state_bytes + st.activation_bytes_per_mb * st.in_flight_micro_batches;
     st.dp_grad_bytes = dp_collective_bytes(job, st.params * elem);
     cost.stages.push_back(st);

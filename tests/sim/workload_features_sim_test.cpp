@@ -33,14 +33,14 @@ hulk::Scenario compute_only(int p, int v, int m) {
 
 /** One simulation in a child process (SimGrid runs once per process): its times, rank 0's peak memory and the
  *  bytes each rank sent per message kind ("dp", "tp", "pp"). */
-struct Run {
+struct SimRun {
   double iteration_time_s = 0, comm_dp_s = 0, compute_s = 0, memory0 = 0;
   std::vector<std::map<std::string, double>> sent;
 };
 
-Run simulate(const hulk::Scenario& s, const hulk::Placement& pl) {
+SimRun run_sim(const hulk::Scenario& s, const hulk::Placement& pl) {
   const nlohmann::json j = hulk::run_in_child([&]() {
-    const Run r = simulate(s, pl);
+    const hulk::SimResult r = hulk::simulate(s, pl);
     nlohmann::json out{{"t", r.iteration_time_s}, {"dp", r.comm_dp_s}, {"compute", r.compute_s},
                        {"mem0", r.peak_memory_bytes.at(0)}};
     std::vector<std::map<std::string, double>> sent(s.job.par.ranks());
@@ -48,7 +48,7 @@ Run simulate(const hulk::Scenario& s, const hulk::Placement& pl) {
     out["sent"] = sent;
     return out;
   });
-  Run r;
+  SimRun r;
   r.iteration_time_s = j["t"].get<double>();
   r.comm_dp_s = j["dp"].get<double>();
   r.compute_s = j["compute"].get<double>();
@@ -57,7 +57,7 @@ Run simulate(const hulk::Scenario& s, const hulk::Placement& pl) {
   return r;
 }
 
-double bytes_sent_by(const Run& r, int rank, const std::string& kind) {
+double bytes_sent_by(const SimRun& r, int rank, const std::string& kind) {
   const auto& m = r.sent.at(rank);
   return m.count(kind) ? m.at(kind) : 0.0;
 }
@@ -72,7 +72,7 @@ TEST(InterleavedSim, BubbleIsTheClosedFormAndTheEvaluatorFollows) {
     const hulk::JobCost cost = hulk::compute_job_cost(s.job);
     const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;  // a stage's forward over all its chunks
     const hulk::Placement pl = hulk::round_robin_placement(s);
-    const Run r = simulate(s, pl);
+    const SimRun r = run_sim(s, pl);
     const double ideal = m * 3 * tf;
     // Narayanan et al. 2021, sec. 2.2.2: the bubble shrinks by v.
     EXPECT_NEAR((r.iteration_time_s - ideal) / ideal / ((p - 1.0) / (v * m)), 1.0, 0.02) << r.iteration_time_s;
@@ -85,7 +85,7 @@ TEST(InterleavedSim, HandOffsCrossTheNetworkPerChunkAndTheEvaluatorFollows) {
   hulk::Scenario s = scenario(grid_platform(1, 3, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(1, 1, 3, 6, 6));
   s.job.virtual_stages = 2;
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const Run r = simulate(s, pl);
+  const SimRun r = run_sim(s, pl);
   const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
   EXPECT_DOUBLE_EQ(bytes_sent_by(r, 0, "pp"), (2 * 6 + 1 * 6) * S);  // activations of 2 chunks, gradients of 1
   EXPECT_DOUBLE_EQ(bytes_sent_by(r, 2, "pp"), (1 * 6 + 2 * 6) * S);
@@ -96,9 +96,9 @@ TEST(ZeroSim, Stage3SendsOneAndAHalfAllReducesPerRank) {
   hulk::Scenario s = scenario(grid_platform(1, 4, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(4, 1, 1, 2, 2));
   const hulk::Placement pl = hulk::round_robin_placement(s);
   const double grad = hulk::compute_job_cost(s.job).stages[0].params * 2;
-  const Run plain = simulate(s, pl);
+  const SimRun plain = run_sim(s, pl);
   s.job.zero = 3;
-  const Run zero3 = simulate(s, pl);
+  const SimRun zero3 = run_sim(s, pl);
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_NEAR(bytes_sent_by(plain, rank, "dp") / (2 * 0.75 * grad), 1.0, 1e-9);
     EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / (3 * 0.75 * grad), 1.0, 1e-9);
@@ -113,9 +113,9 @@ TEST(SequenceParallelSim, TpBytesAreTheAllReducesOnARing) {
   hulk::Scenario s = scenario(grid_platform(1, 4, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(1, t, 1, layers, m));
   const hulk::Placement pl = hulk::round_robin_placement(s);
   const double S = hulk::compute_job_cost(s.job).tp_allreduce_bytes;
-  const Run plain = simulate(s, pl);
+  const SimRun plain = run_sim(s, pl);
   s.job.sequence_parallel = true;
-  const Run sp = simulate(s, pl);
+  const SimRun sp = run_sim(s, pl);
   // Per layer and micro-batch 2 collectives forward, 2 backward, each 2 (t-1)/t S per rank on a ring.
   const double expected = 4.0 * layers * m * 2 * (t - 1.0) / t * S;
   for (int rank = 0; rank < t; ++rank) {
@@ -133,9 +133,9 @@ TEST(Fp8Sim, ComputeRunsAtTheFp8Peak) {
   gpu.fp8_flops = 2e12;
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, 1e18, 0.0, 1e18, 0.0, gpu), small_job(1, 1, 2, 2, 4));
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const Run bf16 = simulate(s, pl);
+  const SimRun bf16 = run_sim(s, pl);
   s.job.precision = "fp8";
-  const Run fp8 = simulate(s, pl);
+  const SimRun fp8 = run_sim(s, pl);
   EXPECT_NEAR(fp8.compute_s / bf16.compute_s, 0.5, 1e-6);
   EXPECT_NEAR(hulk::Evaluator(s).iteration_time_s(pl) / fp8.iteration_time_s, 1.0, 0.01);
 }
