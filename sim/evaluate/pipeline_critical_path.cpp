@@ -51,14 +51,15 @@ class PipelineRun {
         m_(static_cast<int>(schedule[0].size() / (2 * v_))), b_(p_ * v_ - 1), e_(v_ > 1 ? p_ : p_ - 1),
         r_(std::max(1, links.replicas)), slots_(p_ * r_),
         shared_(links.route_links_fwd && links.route_links_bwd && links.link_ids > 0),
-        channels_(links.channels > 0 ? links.channels : m_ + 1) {
+        channels_(links.channels > 0 ? links.channels : m_ * v_ + 1) {
     reset_buffers();
+    if (v_ > 1) order_chunk_connections();
   }
 
   /** Runs every op of every stage; returns the makespan and fills last_end_s (if non-null). */
   double run(double* last_end_s) {
     for (int g = 0; g < slots_; ++g) enter_op(g);
-    for (int c = 0; c < 2 * b_ * r_; ++c) update_conn(c);
+    for (int c = 0; c < 2 * (v_ > 1 ? e_ : b_) * r_; ++c) update_conn(c);
     int done = 0;
     // Event loop: the earliest of (a) a flight event, (b) a stage event (an op ends, or a blocking p2p wait ends).
     // A stage event whose inputs are unknown waits for a message not yet sent or delivered, so it cannot happen
@@ -94,6 +95,41 @@ class PipelineRun {
   int virtual_stage(int s, const StageOp& op) const { return op.chunk * p_ + s; }
   // Index of slot g's op time in fwd_s / bwd_s.
   int time_index(int g, const StageOp& op) const { return v_ == 1 ? g : g * v_ + op.chunk; }
+
+  // Interleaved 1F1B (v_ > 1): the engine sends one direction's messages from one rank to one peer over one in-order
+  // connection, whatever their chunks (sg_endpoint.hpp). Connection (replica, dir, entry) queues them in the order
+  // its sender stage posts them (its op order); without interleaving that is the virtual boundary in micro-batch
+  // order, the connection itself.
+  int conn_of(int id) const { return v_ > 1 ? msg_conn_[id] : id / m_; }
+
+  void order_chunk_connections() {
+    queue_.assign(2 * static_cast<size_t>(e_) * r_, {});
+    msg_conn_.assign(2 * static_cast<size_t>(b_) * m_ * r_, -1);
+    sc_.next_start.assign(queue_.size(), 0);
+    const auto add = [&](int d, int dir, int boundary, int mb) {
+      const int id = msg_index(d, dir, boundary, mb), c = (d * 2 + dir) * e_ + boundary % p_;
+      queue_[c].push_back(id);
+      msg_conn_[id] = c;
+    };
+    for (int d = 0; d < r_; ++d)
+      for (int s = 0; s < p_; ++s)
+        for (const StageOp& op : schedule_[s]) {
+          const int vs = virtual_stage(s, op);
+          if (!op.backward && vs < b_) add(d, 0, vs, op.mb);
+          if (op.backward && vs > 0) add(d, 1, vs - 1, op.mb);
+        }
+  }
+
+  // update_conn with interleaving: the connection's next queued message, once posted and a channel is free.
+  void update_chunk_conn(int c) {
+    const std::vector<int>& q = queue_[c];
+    const int at = sc_.next_start[c];
+    if (at >= static_cast<int>(q.size())) return;
+    const int id = q[at];
+    if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) return;
+    if (at >= channels_ && sc_.left[q[at - channels_]] < 0) return;
+    start_message(c, now_);
+  }
 
   void reset_buffers() {
     const size_t n = 2 * static_cast<size_t>(std::max(0, b_)) * m_ * r_;
@@ -142,7 +178,7 @@ class PipelineRun {
     sc_.state[g] = kInOp;
     if (in >= 0 && sc_.recv_post[in] < 0) {
       sc_.recv_post[in] = sc_.clock[g];
-      update_conn(in / m_);
+      update_conn(conn_of(in));
     }
     update_stage(g);
   }
@@ -209,7 +245,7 @@ class PipelineRun {
   // A message's times changed: its connection and both its stages may have an event now.
   void touched(int id) {
     const int c = id / m_, b = conn_boundary(c), first = conn_replica(c) * p_;
-    update_conn(c);
+    update_conn(conn_of(id));
     update_stage(first + b % p_);
     update_stage(first + (b + 1) % p_);
   }
@@ -219,6 +255,10 @@ class PipelineRun {
   // Starts the next message of connection c if its sender and (blocking) receiver posted it and a channel of the
   // connection is free. Those conditions become known at events, so the start is now.
   void update_conn(int c) {
+    if (v_ > 1) {
+      update_chunk_conn(c);
+      return;
+    }
     const int mb = sc_.next_start[c];
     if (mb >= m_) return;
     const int id = c * m_ + mb;
@@ -234,10 +274,10 @@ class PipelineRun {
 
   void start_message(int c, double t) {
     advance_to(t);
-    const int id = c * m_ + sc_.next_start[c]++;
+    const int id = v_ > 1 ? queue_[c][sc_.next_start[c]++] : c * m_ + sc_.next_start[c]++;
     update_conn(c);
-    const int b = conn_entry(c);
-    const bool fwd = conn_forward(c);
+    const int b = conn_entry(id / m_);
+    const bool fwd = conn_forward(id / m_);
     const double transfer = fwd ? links_.transfer_fwd_s[b] : links_.transfer_bwd_s[b];
     const double latency = fwd ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
     if (transfer <= 0.0) {
@@ -483,11 +523,11 @@ class PipelineRun {
     }
     if (out >= 0) {
       sc_.send_post[out] = t;
-      update_conn(out / m_);
+      update_conn(conn_of(out));
     }
     if (xin >= 0 && sc_.recv_post[xin] < 0) {
       sc_.recv_post[xin] = t;
-      update_conn(xin / m_);
+      update_conn(conn_of(xin));
     }
     if (out >= 0 && links_.blocking) {  // the rank waits until its message has left (and the exchange's arrived)
       sc_.state[s] = kExchange;
@@ -524,6 +564,8 @@ class PipelineRun {
   PipelineScratch& sc_;
   const int p_, v_, m_;
   const int b_, e_;  ///< virtual-stage boundaries, PipelineLinks entries (per replica and direction)
+  std::vector<std::vector<int>> queue_;  ///< interleaved: per connection, its messages in send order
+  std::vector<int> msg_conn_;            ///< interleaved: per message, its connection
   const int r_, slots_;  ///< replicas, stage slots (r_ x p_)
   const bool shared_;
   const int multiplicity_ = std::max(1, links_.flow_multiplicity);
