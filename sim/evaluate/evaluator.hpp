@@ -16,8 +16,10 @@
  *    overlapped p2p (GPipe's default) = eager sends through a per-connection queue that never block compute;
  *    blocking p2p (1F1B's default, JobSpec::pipeline_p2p_blocking) = Megatron's rendezvous transfers, blocking
  *    sends, and send_forward_recv_backward / send_backward_recv_forward exchanges between a forward and a backward;
- *  - pipeline schedule GPipe (all forwards, then all backwards in micro-batch order, as Megatron's FIFO) or 1F1B
- *    (Megatron non-interleaved: min(p-s-1, m) warm-up forwards, then one-forward-one-backward, then cool-down);
+ *  - pipeline schedule GPipe (all forwards, then all backwards in micro-batch order, as Megatron's FIFO), 1F1B
+ *    (Megatron non-interleaved: min(p-s-1, m) warm-up forwards, then one-forward-one-backward, then cool-down) or
+ *    interleaved 1F1B (JobSpec::virtual_stages: per-chunk ops, the last stage handing off to the first, eager p2p;
+ *    interleaved.hpp);
  *  - after a rank's last op (and p2p waits), the DP all-reduce of dp_grad_bytes among its DP group (all tp indices
  *    of the stage), then the end of the iteration (barrier): iteration = max over stages of the DP end.
  *
