@@ -11,6 +11,8 @@
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/traffic_estimate.hpp"
+#include "sim/core/traffic_matrix.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/work_estimate.hpp"
@@ -147,4 +149,25 @@ TEST(InterleavedSim, WorkEstimateCountsTheEngineMessages) {
   const hulk::WorkEstimate w = hulk::estimate_work(s.job, s.platform, pl);
   const nlohmann::json result = hulk::simulate_isolated(s, pl, hulk::SimOptions{});
   EXPECT_EQ(w.messages, result.at("messages").get<double>()) << "pp " << w.pp_messages;
+}
+
+TEST(InterleavedSim, TrafficEstimateMatchesSimGridBytes) {
+  // The GNN's edge features: every host pair's bytes per kind as the engine moves them, the hand-offs of every chunk
+  // and those from the last stage back to the first included.
+  hulk::Scenario s = scenario(grid_platform(1, 3, 2, 1.25e9, 50e-6, 1e9, 0.0), small_job(2, 1, 3, 6, 6));
+  s.job.virtual_stages = 2;
+  const hulk::Placement pl = hulk::round_robin_placement(s);
+  const hulk::SimResult r = hulk::simulate(s, pl);
+  const hulk::TrafficMatrix traced = hulk::traffic_from_events(s.platform, r.events);
+  const hulk::TrafficMatrix estimated = hulk::estimate_traffic(s, pl);
+  double total = 0;
+  for (int k = 0; k < hulk::kCommKinds; ++k)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        const auto kind = static_cast<hulk::CommKind>(k);
+        const double want = traced.bytes_between(kind, a, b);
+        total += want;
+        EXPECT_NEAR(estimated.bytes_between(kind, a, b), want, 1e-6 * want + 1.0) << k << " " << a << "-" << b;
+      }
+  EXPECT_GT(total, 0);
 }
