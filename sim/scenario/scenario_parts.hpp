@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,20 @@ std::vector<EventSpec> parse_events(const YamlReader& r, const YAML::Node& node,
 /** @brief The events against the jobs (after both were read): not yet with `sync: {algorithm: diloco}`.
  *  @throws InputError at key `events`. */
 void check_events_with_jobs(const Scenario& scenario, const YamlReader& r);
+
+/** @brief Reports one input problem (key path, message); does not return. */
+using FeatureFail = std::function<void(const std::string& key, const std::string& message)>;
+
+/** @brief The job's workload-feature keys (scenario_features.cpp): virtual_stages, zero, sequence_parallel. Problems
+ *  are collected as the other keys'. */
+void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j);
+
+/** @brief The workload features against the job and the platform (key prefix k): interleaving's conditions
+ *  (schedule 1f1b, pp >= 3, layers divisible by pp x v, micro-batches by pp, not blocking p2p), the ZeRO stage,
+ *  sequence parallelism's tp > 1, and an fp8 peak on every GPU for precision fp8. auto_par: the degrees are left to
+ *  `hulk plan` (their checks skipped). */
+void check_workload_features(const Scenario& s, const JobSpec& j, const std::string& k, bool auto_par,
+                             const FeatureFail& fail);
 
 /** @brief A job's `checkpoint: {every: ITERATIONS, cost: TIME}`: every >= 1 required, cost >= 0 (default 0 s). */
 CheckpointSpec parse_checkpoint(const YamlReader& r, const YAML::Node& node, const std::string& key);

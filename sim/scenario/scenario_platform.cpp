@@ -59,7 +59,7 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   if (!node.IsMap())
     r.fail(node, key,
            "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
-  r.check_keys(node, key, {"name", "flops", "fp32", "memory", "capability"});
+  r.check_keys(node, key, {"name", "flops", "fp32", "fp8", "memory", "capability"});
   GpuSpec g;
   g.name = r.name(r.require(node, key, "name"), key + ".name");
   g.fp16_flops = r.flops(r.require(node, key, "flops"), key + ".flops");
@@ -67,15 +67,18 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   g.fp32_flops = node["fp32"] ? r.flops(node["fp32"], key + ".fp32") : g.fp16_flops / 2;
   g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
   if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
+  if (node["fp8"]) g.fp8_flops = r.flops(node["fp8"], key + ".fp8");
   g.source = "inline in scenario " + r.file();
   // A catalog name on other figures would make two GPUs of one name in every report ({name: V100-32GB, memory:
   // 40GB}): the catalog's own figures, or another name.
   if (const GpuSpec* known = GpuCatalog::builtin().find(g.name);
       known && (known->fp16_flops != g.fp16_flops || known->fp32_flops != g.fp32_flops ||
-                known->memory_bytes != g.memory_bytes))
+                known->memory_bytes != g.memory_bytes || (node["fp8"] && known->fp8_flops != g.fp8_flops)))
     r.fail(node["name"], key + ".name",
            "'" + g.name + "' is a catalog GPU (platforms/gpus.yaml) with other figures; expected another name for "
            "this GPU, or `gpu: " + g.name + "` for the catalog's");
+  // A catalog GPU written inline with its figures keeps the catalog's fp8 peak.
+  if (const GpuSpec* known = GpuCatalog::builtin().find(g.name); known && !node["fp8"]) g.fp8_flops = known->fp8_flops;
   return g;
 }
 

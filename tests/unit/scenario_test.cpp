@@ -244,7 +244,8 @@ TEST(Scenario, BadJobSettings) {
   } cases[] = {
       {"  schedule: zigzag\n", "job.schedule", 19, "expected one of 1f1b | gpipe"},
       {"  collective: allgather\n", "job.collective", 19, "expected one of ring | hierarchical | tree"},
-      {"  precision: fp8\n", "job.precision", 19, "expected one of fp16 | bf16 | fp32"},
+      {"  precision: fp4\n", "job.precision", 19, "expected one of fp16 | bf16 | fp32 | fp8"},
+      {"  precision: fp8\n", "job.precision", 19, "GPU 'A100-40GB' (host east-0) has no fp8 peak"},
       {"  utilisation: 1.5\n", "job.utilisation", 19, "expected a fraction of peak flop/s in [0.001, 1]"},
       {"  utilisation: 0\n", "job.utilisation", 19, "[0.001, 1]"},
       {"  utilisation: 1e-300\n", "job.utilisation", 19, "[0.001, 1]"},
