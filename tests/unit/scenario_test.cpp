@@ -395,6 +395,12 @@ TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
                                       "hosts: 4095\n      gpus_per_host: 64\n      gpu: V100"));
   EXPECT_EQ(f.key, "platform.regions.1.hosts");
   EXPECT_NE(f.what.find("servers (expected at most 4096 in all"), std::string::npos) << f.what;
+  // Regions after the one that crosses the bound are not each reported again: one problem, one line.
+  f = load_error("many.yaml", replace(kBase, "    - name: west\n      hosts: 2\n",
+                                     "    - name: west\n      hosts: 4095\n      gpu: V100-32GB\n    - name: north\n"
+                                     "      hosts: 9\n      gpu: V100-32GB\n    - name: south\n      hosts: 9\n"));
+  EXPECT_EQ(f.key, "platform.regions.1.hosts");
+  EXPECT_EQ(f.what.find("more)"), std::string::npos) << f.what;
   f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));
   EXPECT_EQ(f.key, "platform.regions.1.host_prefix");
   EXPECT_NE(f.what.find("host name 'east-0' is generated twice"), std::string::npos) << f.what;
