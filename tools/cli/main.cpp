@@ -148,14 +148,8 @@ void check_out(const CLI::App& sub, OutKind kind, OutTarget& out) {
   hulk::cli::prepare_out(out.path, out.kind, out.created, option);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  hulk::install_interrupt_handlers();
-  CLI::App app{"hulk: simulate DL training on multi-region GPU clusters and find where each rank should run"};
-  app.require_subcommand(1);
-  // The file formats too: a model or data set written by another build says which format it needs.
-  app.set_version_flag("--version", std::string(hulk::cli::kHulkVersion) + " (" + hulk::gnn::format_summary() + ")");
+/** Every command, the topic commands nested under their topic (gnn, plan eval, compare generated). */
+void register_commands(CLI::App& app) {
   hulk::cli::register_simulate_commands(app);
   hulk::cli::register_compare_commands(app);
   hulk::cli::register_sweep_commands(app);
@@ -169,6 +163,28 @@ int main(int argc, char** argv) {
   hulk::cli::register_gnn_families_command(*gnn);
   hulk::cli::register_jobs_eval_command(*find_command(app, "compare"));
   hulk::cli::register_bench_command(app);
+}
+
+/** Checks the given command's --out once the command line is parsed, before its callback does any work. */
+void check_out_once_parsed(CLI::App& app, OutTarget& out) {
+  std::vector<std::pair<std::string, CLI::App*>> commands;
+  all_commands(app, "", commands);
+  for (const auto& [path, sub] : commands) {
+    const auto kind = kOutKinds.find(path);
+    if (kind != kOutKinds.end())
+      sub->parse_complete_callback([sub = sub, kind, &out] { check_out(*sub, kind->second, out); });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hulk::install_interrupt_handlers();
+  CLI::App app{"hulk: simulate DL training on multi-region GPU clusters and find where each rank should run"};
+  app.require_subcommand(1);
+  // The file formats too: a model or data set written by another build says which format it needs.
+  app.set_version_flag("--version", std::string(hulk::cli::kHulkVersion) + " (" + hulk::gnn::format_summary() + ")");
+  register_commands(app);
 
   std::string notice;
   const std::vector<std::string> args =
@@ -181,15 +197,8 @@ int main(int argc, char** argv) {
   for (std::size_t i = 1; i <= command_words; ++i) command_path += args[i] + " ";
   app.name(args[0]);  // the usage line's program, as parse(argc, argv) would set it
 
-  // --out is checked once the command line is parsed and before the command's callback does any work.
   OutTarget out;
-  std::vector<std::pair<std::string, CLI::App*>> commands;
-  all_commands(app, "", commands);
-  for (const auto& [path, sub] : commands) {
-    const auto kind = kOutKinds.find(path);
-    if (kind != kOutKinds.end())
-      sub->parse_complete_callback([sub = sub, kind, &out] { check_out(*sub, kind->second, out); });
-  }
+  check_out_once_parsed(app, out);
 
   auto fail = [&out](int code) {
     if (!out.path.empty()) hulk::cli::clean_out(out.path, out.kind, hulk::killed_children(), out.created);
