@@ -4,28 +4,47 @@
 #include <filesystem>
 #include <system_error>
 
+
 namespace hulk {
 
-namespace {
+namespace fs = std::filesystem;
 
-/** PREFIX/share/hulk of the running program (PREFIX/bin/hulk), if it holds platforms/; "" otherwise. */
-std::string installed_data_dir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  const fs::path share = exe.parent_path().parent_path() / "share" / "hulk";
-  return fs::is_directory(share / "platforms", ec) ? share.string() : "";
+DataRoot choose_data_root(const std::string& env, const std::string& exe, const std::string& source_tree) {
+  if (!env.empty()) return {env, "from $HULK_DATA_DIR"};
+  std::string share;
+  if (!exe.empty()) {
+    share = (fs::path(exe).parent_path().parent_path() / "share" / "hulk").string();
+    std::error_code ec;
+    if (fs::is_directory(fs::path(share) / "platforms", ec)) return {share, "the installed data beside " + exe};
+  }
+  // Every place looked at is named, so that a missing file's message says why the source tree was chosen.
+  const std::string skipped = share.empty() ? "" : ", no " + share + "/platforms";
+  return {source_tree, "the source tree this hulk was built from: no $HULK_DATA_DIR" + skipped};
 }
 
-}  // namespace
-
-std::string data_dir() {
-  if (const char* env = std::getenv("HULK_DATA_DIR"); env != nullptr && *env != '\0') return env;
-  static const std::string installed = installed_data_dir();
-  return installed.empty() ? std::string(HULK_SOURCE_DIR) : installed;
+DataRoot data_root() {
+  const char* env = std::getenv("HULK_DATA_DIR");
+  // The program's path is read once: it does not change while the program runs.
+  static const std::string exe = [] {
+    std::error_code ec;
+    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : p.string();
+  }();
+  return choose_data_root(env == nullptr ? "" : env, exe, HULK_SOURCE_DIR);
 }
+
+std::string data_dir() { return data_root().dir; }
 
 std::string data_path(const std::string& relative) { return data_dir() + "/" + relative; }
+
+std::string data_file(const std::string& relative) {
+  const DataRoot root = data_root();
+  const std::string path = root.dir + "/" + relative;
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) return path;
+  throw MissingDataFile(path, 0, "", "hulk's data file " + relative + " is missing (looked in " + root.dir + ", " +
+                                    root.origin + "; set HULK_DATA_DIR to a folder holding platforms/, models/ "
+                                    "and scenarios/)");
+}
 
 }  // namespace hulk

@@ -65,7 +65,7 @@ class LearnedMethodPlacer : public Placer {
   LearnedMethodPlacer(std::string method, MethodOptions options) : method_(std::move(method)), options_(options) {}
   std::string name() const override { return method_; }
   Placement place(const Scenario& scenario) override {
-    const std::string model = options_.model_path.empty() ? default_model_path() : options_.model_path;
+    const std::string model = model_or_committed(options_.model_path);
     return gnn_placement(scenario, model, options_.learned, method_ == "gnn+refine", options_.budget);
   }
 
@@ -95,7 +95,13 @@ void check_method(const std::string& method, const std::string& file, const std:
   if (!is_method_name(method)) throw InputError(file, 0, key, unknown_method_message(method));
 }
 
-std::string default_model_path() { return data_path("models/hulk-gnn.pt"); }
+namespace {
+constexpr const char* kCommittedModel = "models/hulk-gnn.pt";
+}  // namespace
+
+std::string default_model_path() { return data_path(kCommittedModel); }
+
+std::string model_or_committed(const std::string& path) { return path.empty() ? data_file(kCommittedModel) : path; }
 
 std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptions& options) {
   check_method(method, "", "placement");
@@ -155,9 +161,10 @@ void check_method_files(const std::string& method, const MethodOptions& options)
   if (!path.empty() && !std::ifstream(path))  // "": the committed model
     throw InputError(path, 0, file ? "--methods" : "--model",
                      file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk gnn train`)");
-  if (file || !options.check_learned_model) return;
+  if (file) return;
+  const std::string model = model_or_committed(path);  // a missing committed model is named before any work
+  if (!options.check_learned_model) return;
   if (options.prepare_learned) options.prepare_learned();
-  const std::string model = path.empty() ? default_model_path() : path;
   run_in_child([&]() {  // torch must not start in this process (subprocess.hpp)
     options.check_learned_model(model);
     return nlohmann::json::object();

@@ -80,7 +80,12 @@ void check_method_files(const std::string& method, const MethodOptions& options)
 /** @brief Splits "a,b,c" into names and checks each is known. @throws InputError naming --methods. */
 std::vector<std::string> parse_method_list(const std::string& text);
 
-/** @brief The committed GNN model (models/hulk-gnn.pt in the source tree). */
+/** @brief The committed GNN model, models/hulk-gnn.pt under the data root (sim/core/data_dir.hpp), whether or not it
+ *  exists (shown in help texts). */
 std::string default_model_path();
+
+/** @brief `path`, or the committed model when `path` is "". @throws InputError naming where the committed model was
+ *  looked for when it is missing. */
+std::string model_or_committed(const std::string& path);
 
 }  // namespace hulk

@@ -1,18 +1,13 @@
 // GPU catalog and model presets: YAML files under platforms/, read with the same line-aware reader as scenarios.
 #include "sim/scenario/catalog.hpp"
 
-#include <cstdlib>
-
 #include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/scenario/yaml_access.hpp"
 
 namespace hulk {
 
-std::string platforms_dir() {
-  if (const char* env = std::getenv("HULK_PLATFORMS_DIR"); env != nullptr && *env != '\0') return env;
-  return data_path("platforms");
-}
+std::string platforms_dir() { return data_path("platforms"); }
 
 namespace {
 
@@ -50,7 +45,7 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
 
 const GpuCatalog& GpuCatalog::builtin() {
   // Loaded on first use; a broken shipped catalog is an InputError like any other input.
-  static const GpuCatalog cat = load(platforms_dir() + "/gpus.yaml");
+  static const GpuCatalog cat = load(data_file("platforms/gpus.yaml"));
   return cat;
 }
 
@@ -85,7 +80,7 @@ ModelCatalog ModelCatalog::load(const std::string& path) {
 }
 
 const ModelCatalog& ModelCatalog::builtin() {
-  static const ModelCatalog cat = load(platforms_dir() + "/models.yaml");
+  static const ModelCatalog cat = load(data_file("platforms/models.yaml"));
   return cat;
 }
 

@@ -9,8 +9,7 @@
 
 namespace hulk {
 
-/** @brief Directory holding gpus.yaml and models.yaml: $HULK_PLATFORMS_DIR if set, else the source tree's
- *  platforms/ (compile definition). */
+/** @brief Directory holding gpus.yaml and models.yaml: platforms/ under the data root (sim/core/data_dir.hpp). */
 std::string platforms_dir();
 
 /** @brief GPU models by name, in file order. */

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/scenario/bounds.hpp"
 
@@ -60,13 +61,16 @@ class YamlReader {
    *  throwing, and collect() records errors, so that one InputError can list every independent problem. Off by
    *  default: other readers (catalogs) stop at the first error. */
   void collect_errors(bool on) { collecting_ = on; }
-  /** @brief Runs part(); an InputError it throws is recorded (in collecting mode; else re-thrown).
+  /** @brief Runs part(); an InputError it throws is recorded (in collecting mode; else re-thrown; a
+   *  MissingDataFile always is).
    *  @return true if part() finished. */
   template <typename F>
   bool collect(F&& part) const {
     try {
       part();
       return true;
+    } catch (const MissingDataFile&) {
+      throw;  // the same for every key that needs the file: one line
     } catch (const InputError& e) {
       if (!collecting_) throw;
       errors_.push_back(e);

@@ -110,9 +110,9 @@ TEST(GpuCatalog, RejectsDuplicateNamesAndBadUnits) {
   }
 }
 
-TEST(Catalog, PlatformsDirHonoursTheEnvironment) {
-  ::setenv("HULK_PLATFORMS_DIR", "/some/where", 1);
-  EXPECT_EQ(platforms_dir(), "/some/where");
-  ::unsetenv("HULK_PLATFORMS_DIR");
+TEST(Catalog, PlatformsDirIsUnderTheDataRoot) {
+  ::setenv("HULK_DATA_DIR", "/some/where", 1);
+  EXPECT_EQ(platforms_dir(), "/some/where/platforms");
+  ::unsetenv("HULK_DATA_DIR");
   EXPECT_EQ(platforms_dir(), std::string(HULK_SOURCE_DIR) + "/platforms");
 }

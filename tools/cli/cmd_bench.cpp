@@ -149,7 +149,7 @@ gnn::SamplingOptions argmax_only() {
  *  learned placer's least work (argmax_only), which no placement that runs greedy and the model can go below, and
  *  the search's wall time over it (`search_s`, the median printed above). */
 void bench_gnn(const Scenario& s, const BenchArgs& args, double search_s) {
-  const std::string model = args.model.empty() ? default_model_path() : args.model;
+  const std::string model = model_or_committed(args.model);
   gnn_plugin();  // loaded once, outside the timed placements (as a program linked with torch had it)
   const bool one_job = !has_several_jobs(s);
   nlohmann::json g = run_in_child([&]() {

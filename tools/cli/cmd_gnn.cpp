@@ -211,7 +211,7 @@ void run_gnn_eval(const EvalArgs& args) {
       throw InputError(gnn::sample_path(args.data, d.index), 0, "times_s",
                        "no SimGrid greedy/search times (an evaluator-labelled set?); gnn-eval needs gen-data "
                        "--label simgrid");
-  const std::string model = args.model.empty() ? default_model_path() : args.model;
+  const std::string model = model_or_committed(args.model);
   if (args.candidates < 1) throw InputError("", 0, "--candidates", "expected at least 1 decoded candidate");
   gnn::SamplingOptions sampling;
   sampling.candidates = args.candidates;

@@ -19,6 +19,7 @@
 #include "tools/cli/gnn_plugin_loader.hpp"
 #include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/pipeline_memo.hpp"
+#include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/core/subprocess.hpp"
@@ -207,8 +208,8 @@ void run_gnn_families(FamiliesArgs a) {
   if (a.family.count < 1) throw InputError("", 0, "--count", "expected at least 1 scenario per family");
   const std::vector<std::string> families = comma_list(a.families, "--families", "family names");
   if (a.family.paper_dir.empty())
-    a.family.paper_dir = (fs::path(default_model_path()).parent_path().parent_path() / "scenarios/paper").string();
-  const std::string model = a.model.empty() ? default_model_path() : a.model;
+    a.family.paper_dir = data_path("scenarios/paper");
+  const std::string model = model_or_committed(a.model);
   std::vector<std::vector<Scenario>> scenarios;
   for (const std::string& f : families) scenarios.push_back(family_scenarios(f, a.family));
   const std::vector<Variant> vs = variants(a.challenger);

@@ -84,6 +84,7 @@ void check_out_files(const std::string& out) {
 
 void run_reproduce(const ReproduceArgs& args) {
   check_out_files(args.out);
+  const std::string plot_script = args.no_plots ? "" : data_file("tools/scripts/plot.py");  // before hours of work
   std::vector<std::string> html_folders;
   if (!args.html.empty()) prepare_out(args.html, OutKind::file, html_folders, "--html");
   const std::vector<std::string> methods = parse_method_list(args.methods);
@@ -151,7 +152,7 @@ void run_reproduce(const ReproduceArgs& args) {
   if (!args.no_plots) {
     // Debian's matplotlib belongs to /usr/bin/python3; a python3 earlier on PATH (pyenv, venv) may lack it.
     const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    const std::string cmd = python + " " + data_path("tools/scripts/plot.py") + " reproduce " + args.out +
+    const std::string cmd = python + " " + plot_script + " reproduce " + args.out +
                             "/reproduce.json --out " + args.out + " 1>&2";
     if (std::system(cmd.c_str()) != 0)
       std::cerr << "reproduce: plots skipped (python3 with matplotlib not available or plot failed)\n";

@@ -49,7 +49,7 @@ SweepManifest manifest_of(const SweepArgs& args, const std::vector<SweepAxis>& a
   bool learned = false;
   for (const auto& name : methods) learned = learned || name.find("gnn") != std::string::npos;
   if (learned) {  // the model matters only to the methods that use it
-    m.model_path = args.options.model_path.empty() ? default_model_path() : args.options.model_path;
+    m.model_path = model_or_committed(args.options.model_path);
     m.model_hash = file_content_hash(m.model_path);
   }
   m.version = kHulkVersion;
