@@ -16,6 +16,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gnn_backend.hpp"
 #include "tools/cli/shard.hpp"
+#include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/methods/compare_runner.hpp"
@@ -178,7 +179,8 @@ void register_sweep_commands(CLI::App& app) {
       "Example:\n  hulk sweep scenarios/paper/gpt3-6.7b-3d.yaml --set platform.hulk.wan_bandwidth=100Mbps,1Gbps,10Gbps "
       "\\\n      --methods round-robin,greedy,search --out runs/sweep\n"
       "On a cluster: --shard i/n per task, then `hulk sweep merge runs/sweep` (tools/cluster/README.md).\n"
-      "Plots: /usr/bin/python3 tools/scripts/plot.py sweep runs/sweep/sweep.csv --out runs/sweep/plots. The CSV's columns: "
+      "Plots: /usr/bin/python3 " + data_path("tools/scripts/plot.py") +
+      " sweep runs/sweep/sweep.csv --out runs/sweep/plots. The CSV's columns: "
       "docs/outputs.md.\n\n"
       "Methods:\n" + methods_help());
   sweep->add_option("--shard", a->shard,
