@@ -13,6 +13,7 @@
  *  starts from the fastest, its answer a candidate too. A DiLoCo job: greedy's placement is the island-first one
  *  (sim/place/island_first.hpp), every restart starts from it and keeps its islands, and it stays in the pool, so
  *  the answer is never slower under SimGrid than the island-first start; evaluator_s is the step-time estimate. */
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct VerifiedSearchOptions {
   /** @brief Placements whose SimGrid time the caller already has (a plan simulated greedy's placement before it
    *  searches): such a candidate takes that time instead of another run (SimGrid is deterministic). */
   std::vector<std::pair<Placement, double>> known_simgrid;
+  /** @brief If set: what the restarts minimise (SearchOptions::objective_of) and the SimGrid check chooses by
+   *  (objective_of(hosts, SimGrid time)) instead of the time. One every-step job. */
+  std::function<double(const std::vector<int>&, double)> objective_of;
 };
 
 /** @brief One SimGrid-checked candidate. */
@@ -34,6 +38,7 @@ struct VerifiedCandidate {
   std::string origin;        ///< "greedy", "round-robin", "anneal#k", "anneal-dp-cluster", "anneal-fastest-hosts"
   double evaluator_s = 0;    ///< analytic estimate
   double simgrid_s = 0;      ///< SimGrid iteration time
+  double objective = 0;      ///< what the choice was made by: the SimGrid time, or objective_of at it
 };
 
 /** @brief Placer "search" (see file comment). Runs SimGrid in child processes. */
