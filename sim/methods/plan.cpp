@@ -304,7 +304,10 @@ Placement method_placement(PlanContext& c, const Scenario& ls, const PlanRow& gr
       const long budget = c.o.method_options.budget;
       vo.total_evaluations = budget > 0 ? budget : plan_search_budget(ls.job.par.ranks());
       if (std::isfinite(greedy.simgrid_s)) vo.known_simgrid.emplace_back(greedy.placement, greedy.simgrid_s);
-      if (c.by_cost) vo.objective_of = cost_objective(ls);
+      if (c.by_cost) {  // the finalist's cheapest greedy placement (greedy-cheapest where it won) starts the search
+        vo.objective_of = cost_objective(ls);
+        vo.start = greedy.placement;
+      }
       p = VerifiedSearchPlacer(vo).place(ls);
     } else {
       p = compute_placement(ls, m, c.o.method_options).placement;

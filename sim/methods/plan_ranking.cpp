@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/statistics.hpp"
+#include "sim/core/subprocess.hpp"
 #include "sim/methods/plan.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/scenario/scenario_json.hpp"

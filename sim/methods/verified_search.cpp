@@ -39,6 +39,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
                           : GreedyPlacer().place(scenario));
   } catch (const InputError&) {
   }
+  if (options_.start) add("start", *options_.start);
   const Placement rr = round_robin_placement(scenario);
   if (placement_problem(scenario, rr, checks_memory(scenario)).empty()) add("round-robin", rr);
   // The restarts and the alternative start's run are independent annealing runs, one per core (parallel_tasks.hpp);
@@ -55,6 +56,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
       so.network = network;
       so.objective_of = options_.objective_of;
+      so.start = options_.start;
       if (k == 0) {  // one restart speaks for all: they run side by side with equal budgets
         so.progress = &std::cerr;
         so.progress_label = "search (restart 1 of " + std::to_string(restarts) + ")";
@@ -65,7 +67,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
   // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
-  if (network && !scenario.job.sync.diloco()) {
+  if (network && !scenario.job.sync.diloco() && !options_.start) {
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     runs.push_back([&, has_greedy]() {
       const Evaluator one_job(scenario, network);

@@ -14,6 +14,7 @@
  *  (sim/place/island_first.hpp), every restart starts from it and keeps its islands, and it stays in the pool, so
  *  the answer is never slower under SimGrid than the island-first start; evaluator_s is the step-time estimate. */
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct VerifiedSearchOptions {
   /** @brief If set: what the restarts minimise (SearchOptions::objective_of) and the SimGrid check chooses by
    *  (objective_of(hosts, SimGrid time)) instead of the time. One every-step job. */
   std::function<double(const std::vector<int>&, double)> objective_of;
+  /** @brief If set: every restart starts here (SearchOptions::start) and it is a candidate of the SimGrid check; no
+   *  alternative start is tried. Under a cost objective the cheap start (greedy on the cheapest hosts) sits across
+   *  a valley of slow cross-region placements that moves from greedy's placement do not cross. */
+  std::optional<Placement> start;
 };
 
 /** @brief One SimGrid-checked candidate. */

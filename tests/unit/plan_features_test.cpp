@@ -117,7 +117,7 @@ TEST(PlanFeatures, FixedDegreesAndListedLayoutsBoundTheEnumeration) {
       write("listed.yaml", kBase + "  parallelism: auto\nplan: {layouts: [{dp: 4, tp: 2}, {dp: 2, pp: 4}]}\n"));
   std::vector<std::string> names;
   for (const LayoutCandidate& c : enumerate_layouts(listed)) names.push_back(c.layout.name());
-  EXPECT_EQ(names, (std::vector<std::string>{"dp4-tp2-pp1 mb2 1f1b none", "dp2-tp1-pp4 mb2 1f1b none"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"dp2-tp1-pp4 mb2 1f1b none", "dp4-tp2-pp1 mb2 1f1b none"}));
 }
 
 TEST(PlanFeatures, BadValuesNameTheKey) {

@@ -1,7 +1,7 @@
 // The search under `hulk plan`'s cost objective: on an instance small enough for the exhaustive placer, the
-// annealing given the $-per-1M-tokens objective (cost_objective) finds the placement of least cost that brute force
-// finds with the same objective as its oracle, and it is not the placement the time-minimising search returns (so
-// the test fails if the objective is ignored).
+// annealing given the $-per-1M-tokens objective (cost_objective) and a start on the cheap GPUs (as the plan gives
+// it) finds the placement of least cost that brute force finds with the same objective as its oracle, and it is
+// not the placement the time-minimising search returns (so the test fails if the objective is ignored).
 #include <gtest/gtest.h>
 
 #include "temp_file.hpp"
@@ -52,9 +52,14 @@ TEST(PlanSearchCost, TheSearchFindsTheCostOptimumOfBruteForce) {
   const Placement cheapest = brute.place(s);
   ASSERT_TRUE(std::isfinite(brute.best_time_s()));
 
+  // The plan starts the search from its cheapest greedy placement; here from the worse of two arrangements of the
+  // ranks on the cheap hosts (2 and 3), so that the search has to improve on its start.
+  const Placement a = placement_from_hosts({2, 2, 3, 3}), b = placement_from_hosts({2, 3, 2, 3});
   SearchOptions so;
   so.max_evaluations = 4000;
   so.objective_of = cost;
+  so.start = cost_of(a) > cost_of(b) ? a : b;
+  ASSERT_GT(cost_of(*so.start), (1 + 1e-6) * brute.best_time_s());
   const Placement found = SearchPlacer(so).place(s);
   EXPECT_NEAR(cost_of(found), brute.best_time_s(), 1e-9 * brute.best_time_s());
   EXPECT_NEAR(cost_of(cheapest), brute.best_time_s(), 1e-9 * brute.best_time_s());
