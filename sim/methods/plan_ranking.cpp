@@ -110,6 +110,8 @@ std::vector<LayoutGroup> groups_of(const FidelitySeries& fs, std::vector<Scenari
     if (fresh) {
       groups.push_back(LayoutGroup{});
       groups.back().series = fs.name;
+      groups.back().job = std::to_string(s.job.model.layers) + " layers, hidden " +
+                          std::to_string(s.job.model.hidden) + ", global batch " + std::to_string(s.job.global_batch);
       groups.back().utilisation = fs.calibration->utilisation;
       bases.push_back(s);
     }
@@ -197,8 +199,8 @@ std::string layout_ranking_table(const std::vector<LayoutGroup>& groups) {
   std::string out;
   char line[320];
   for (const LayoutGroup& g : groups) {
-    std::snprintf(line, sizeof line, "%s (utilisation %.4g from the series' calibration):\n", g.series.c_str(),
-                  g.utilisation);
+    std::snprintf(line, sizeof line, "%s, %s (utilisation %.4g from the series' calibration):\n",
+                  g.series.c_str(), g.job.c_str(), g.utilisation);
     out += line;
     std::snprintf(line, sizeof line, "  %-18s %-13s %11s %5s %12s %11s %11s %5s\n", "case", "layout", "measured_s",
                   "rank", "simulated_s", "estimate_s", "plan_s", "rank");

@@ -43,6 +43,7 @@ struct PlanChoice {
 /** @brief One job measured in several layouts, and what the plan makes of them. */
 struct LayoutGroup {
   std::string series;
+  std::string job;                    ///< "24 layers, hidden 2048, global batch 1024": what its layouts share
   double utilisation = 0;             ///< the series' calibrated utilisation
   std::vector<RankedLayout> layouts;  ///< in manifest order
   double kendall_tau = std::numeric_limits<double>::quiet_NaN();  ///< measured vs plan_s

@@ -31,7 +31,7 @@ if "$hulk" fidelity "$data" --layouts >"$tmp/lay" 2>"$tmp/lay.err"; then ok "fid
 python3 - "$tmp/lay" <<'PY' && ok "--layouts: one group of two, ranks and tau agree with the printed times" ||
 import math, re, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert lines[0].startswith("tiny-a100 (utilisation 0."), lines[0]
+assert lines[0].startswith("tiny-a100, 4 layers, hidden 1024, global batch 16 (utilisation 0."), lines[0]
 rows = [l.split() for l in lines if re.match(r"^  (base|dp4) ", l)]
 assert [r[0] for r in rows] == ["base", "dp4"], rows
 assert [r[1] for r in rows] == ["dp2-tp1-pp2", "dp4-tp1-pp2"], rows
