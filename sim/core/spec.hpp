@@ -289,13 +289,21 @@ struct PlanSpec {
   bool micro_batch = false;  ///< job.micro_batch: auto
   bool schedule = false;     ///< job.schedule: auto (1f1b | gpipe)
   bool recompute = false;    ///< job.recompute: auto (none | selective | full)
+  bool zero = false;         ///< job.zero: auto (ZeRO stages 0..3)
+  bool sequence_parallel = false;  ///< job.sequence_parallel: auto (false | true where tp > 1)
   int min_gpus = 1;          ///< fewest GPUs a layout may use
   int max_gpus = 0;          ///< most GPUs a layout may use; 0 = all of the platform's
   int tp_max = 0;            ///< largest tensor-parallel degree; 0 = the most GPUs of one host
   int pp_max = 0;            ///< largest pipeline degree; 0 = the model's layers
   std::string objective = "time";  ///< what the plan minimises: "time" (per iteration) or "cost" ($ per 1M tokens)
+  /** @brief Degrees the plan must keep (`plan: {dp, tp, pp}`); 0 = free. */
+  Parallelism fixed{0, 0, 0};
+  /** @brief `plan.layouts`: the only dp x tp x pp the plan may choose from (empty = any). */
+  std::vector<Parallelism> layouts;
   /** @brief True if some part of the job is left to `hulk plan`. */
-  bool any_auto() const { return parallelism || micro_batch || schedule || recompute; }
+  bool any_auto() const {
+    return parallelism || micro_batch || schedule || recompute || zero || sequence_parallel;
+  }
 };
 
 /** @brief Optional prices (`prices:`) for the cost objective of `hulk plan`, in dollars. Empty when not given. */

@@ -16,4 +16,26 @@ double quantile(std::vector<double> values, double fraction) {
   return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
 }
 
+double kendall_tau(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  double concordant = 0, discordant = 0, ties_a = 0, ties_b = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double da = a[i] - a[j], db = b[i] - b[j];
+      if (da == 0 && db == 0) continue;  // tied in both: in neither correction term
+      if (da == 0) {
+        ++ties_a;
+      } else if (db == 0) {
+        ++ties_b;
+      } else if ((da > 0) == (db > 0)) {
+        ++concordant;
+      } else {
+        ++discordant;
+      }
+    }
+  const double denominator = std::sqrt((concordant + discordant + ties_a) * (concordant + discordant + ties_b));
+  if (n < 2 || denominator == 0) return std::nan("");
+  return (concordant - discordant) / denominator;
+}
+
 }  // namespace hulk

@@ -13,4 +13,9 @@ double median(std::vector<double> values);
  *  fraction 0.5 is the median, 1 the largest; NaN if empty. */
 double quantile(std::vector<double> values, double fraction);
 
+/** @brief Kendall's tau-b between two equally long lists (pairs tied in either list count as neither concordant nor
+ *  discordant, and the denominator is corrected for them): 1 when both order the items alike, -1 when reversed;
+ *  NaN with fewer than two items or when one list is all ties. */
+double kendall_tau(const std::vector<double>& a, const std::vector<double>& b);
+
 }  // namespace hulk

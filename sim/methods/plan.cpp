@@ -223,7 +223,7 @@ int screen(PlanContext& c, std::vector<PlanRow>& rows) {
     for (std::size_t g = g0; g < g1; ++g) {
       const std::vector<int>& group = groups[g];
       const double bound = bound_score(c, rows[group[0]]);
-      if (bound >= best || placed >= c.o.screen) {
+      if ((c.o.bound_pruning && bound >= best) || placed >= c.o.screen) {
         for (int i : group)
           rows[i].pruned = bound >= best ? "lower bound " + score_text(c, bound) + " >= best estimate " +
                                                score_text(c, best)
@@ -259,10 +259,11 @@ std::vector<int> finalists(const PlanContext& c, std::vector<PlanRow>& rows) {
                    [&](int a, int b) { return estimate_score(c, rows[a]) < estimate_score(c, rows[b]); });
   std::size_t keep = std::min(placed.size(), static_cast<std::size_t>(std::max(c.o.finalists, 1)));
   for (std::size_t k = 1; k < keep; ++k)
-    if (estimate_score(c, rows[placed[k]]) > (1 + kFinalistMargin) * estimate_score(c, rows[placed[0]])) keep = k;
+    if (estimate_score(c, rows[placed[k]]) > (1 + c.o.finalist_margin) * estimate_score(c, rows[placed[0]]))
+      keep = k;
   for (std::size_t k = keep; k < placed.size(); ++k)
     rows[placed[k]].pruned = k < static_cast<std::size_t>(c.o.finalists)
-                                 ? "estimate more than " + std::to_string(static_cast<int>(kFinalistMargin * 100)) +
+                                 ? "estimate more than " + std::to_string(static_cast<int>(c.o.finalist_margin * 100)) +
                                        "% above the best layout's"
                                  : "estimate above the " + std::to_string(keep) + " best layouts'";
   for (PlanRow& r : rows)
@@ -303,6 +304,10 @@ Placement method_placement(PlanContext& c, const Scenario& ls, const PlanRow& gr
       const long budget = c.o.method_options.budget;
       vo.total_evaluations = budget > 0 ? budget : plan_search_budget(ls.job.par.ranks());
       if (std::isfinite(greedy.simgrid_s)) vo.known_simgrid.emplace_back(greedy.placement, greedy.simgrid_s);
+      if (c.by_cost) {  // the finalist's cheapest greedy placement (greedy-cheapest where it won) starts the search
+        vo.objective_of = cost_objective(ls);
+        vo.start = greedy.placement;
+      }
       p = VerifiedSearchPlacer(vo).place(ls);
     } else {
       p = compute_placement(ls, m, c.o.method_options).placement;

@@ -33,6 +33,11 @@
 
 namespace hulk {
 
+/** @brief Estimates above the best by more than this fraction are not simulated (step 4). */
+constexpr double kFinalistMargin = 0.10;
+/** @brief A finalist within this fraction of its compute-only lower bound is not searched (step 5). */
+constexpr double kSearchSkipGap = 0.005;
+
 /** @brief Knobs of a plan. */
 struct PlanOptions {
   std::vector<std::string> methods = {"search"};  ///< placers of the finalists, besides greedy
@@ -40,6 +45,11 @@ struct PlanOptions {
   int finalists = 3;                              ///< layouts whose greedy placement is simulated
   int searched = 1;                               ///< of them, the fastest placed by the methods too
   int screen = 64;                                ///< most degree choices (dp, tp, pp) placed by greedy
+  /** @brief Finalists' estimates may be this fraction above the best (step 4); infinity simulates all of them. */
+  double finalist_margin = kFinalistMargin;
+  /** @brief false: every degree choice is placed, even one whose bound cannot beat the best estimate (a ranking of
+   *  given layouts needs each one's estimate). */
+  bool bound_pruning = true;
   bool simgrid = true;                            ///< false: the answer is the best estimate, nothing simulated
   /** @brief The journal file that makes the plan resumable ("" = none) and what identifies the plan in it
    *  (plan_journal.hpp). */
@@ -79,11 +89,6 @@ struct PlanReport {
   double wall_s = 0;          ///< the plan's wall time
   const PlanRow& chosen() const { return rows.at(static_cast<std::size_t>(best)); }
 };
-
-/** @brief Estimates above the best by more than this fraction are not simulated (step 4). */
-constexpr double kFinalistMargin = 0.10;
-/** @brief A finalist within this fraction of its compute-only lower bound is not searched (step 5). */
-constexpr double kSearchSkipGap = 0.005;
 
 /** @brief The search budget (analytic evaluations) the plan gives a layout of `ranks` ranks when none is asked
  *  for: the method's own 20000 up to 64 ranks, then shrinking as 1/ranks (an evaluation costs about in proportion

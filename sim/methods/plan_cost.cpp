@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/evaluate/traffic_estimate.hpp"
+#include "sim/place/placer_common.hpp"
 
 namespace hulk {
 namespace {
@@ -43,6 +44,13 @@ PlacementCost placement_cost(const Scenario& s, const Placement& placement) {
       c.egress_usd_per_iteration += bytes / kBytesPerGB * s.prices.egress_gb[ra][rb];
     }
   return c;
+}
+
+std::function<double(const std::vector<int>&, double)> cost_objective(const Scenario& s) {
+  const double tokens = static_cast<double>(s.job.global_batch) * s.job.model.seq_len;
+  return [s, tokens](const std::vector<int>& hosts, double time_s) {
+    return placement_cost(s, placement_from_hosts(hosts)).usd_per_mtokens(time_s, tokens);
+  };
 }
 
 double cheapest_gpu_usd_per_s(const Scenario& s) {

@@ -4,7 +4,9 @@
  *  it holds for an iteration (each used GPU at its kind's price per GPU-hour) plus the bytes its traffic moves
  *  between regions (the traffic estimate's bytes per region pair, traffic_estimate.hpp, at the pair's price per GB),
  *  per 1M tokens trained. GPUs the layout leaves idle are not paid for: they are free for another job. */
+#include <functional>
 #include <limits>
+#include <vector>
 
 #include "sim/core/spec.hpp"
 
@@ -27,6 +29,11 @@ bool prices_complete(const Scenario& scenario);
 
 /** @brief The cost parts of a placement of the scenario's job (NaN parts when !prices_complete). */
 PlacementCost placement_cost(const Scenario& scenario, const Placement& placement);
+
+/** @brief $ per 1M tokens of a placement of the scenario's job (given as the host of every rank) at `time_s` per
+ *  iteration: the objective the plan's search minimises under `objective: cost` (SearchOptions::objective_of). The
+ *  scenario is copied into the function. Needs prices_complete. */
+std::function<double(const std::vector<int>&, double)> cost_objective(const Scenario& scenario);
 
 /** @brief The cheapest price per GPU-second of the platform's GPUs (NaN when !prices_complete): with a time lower
  *  bound, a lower bound of any placement's cost. */

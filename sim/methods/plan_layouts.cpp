@@ -31,11 +31,40 @@ std::string infeasibility(const Scenario& s) {
   return jobs_memory_problem(s, job);
 }
 
+/** The plan's fixed degrees and listed layouts admit this one. */
+bool admitted(const PlanSpec& p, const Parallelism& par) {
+  const Parallelism& f = p.fixed;
+  if ((f.dp > 0 && par.dp != f.dp) || (f.tp > 0 && par.tp != f.tp) || (f.pp > 0 && par.pp != f.pp)) return false;
+  if (p.layouts.empty()) return true;
+  for (const Parallelism& l : p.layouts)
+    if (l.dp == par.dp && l.tp == par.tp && l.pp == par.pp) return true;
+  return false;
+}
+
+/** The dp x tp x pp choices of the job (see enumerate_layouts). */
+std::vector<Parallelism> degree_choices(const Scenario& s) {
+  const PlanSpec& p = s.plan;
+  const JobSpec& j = s.job;
+  if (!p.parallelism) return {j.par};
+  const LayoutBounds b = layout_bounds(s);
+  // tp splits the heads and, with grouped-query attention, the key/value heads too (as the loader requires).
+  const int kv = j.model.kv_heads_or_heads();
+  std::vector<Parallelism> degrees;
+  for (int gpus = b.max_gpus; gpus >= b.min_gpus; --gpus)
+    for (int tp : divisors(j.model.heads, b.tp_max))
+      for (int pp = 1; kv % tp == 0 && pp <= b.pp_max && tp * pp <= gpus; ++pp)
+        if (gpus % (tp * pp) == 0 && j.global_batch % (gpus / (tp * pp)) == 0 &&
+            admitted(p, {gpus / (tp * pp), tp, pp}))
+          degrees.push_back({gpus / (tp * pp), tp, pp});
+  return degrees;
+}
+
 }  // namespace
 
 std::string Layout::name() const {
   return "dp" + std::to_string(par.dp) + "-tp" + std::to_string(par.tp) + "-pp" + std::to_string(par.pp) + " mb" +
-         std::to_string(micro_batch) + " " + schedule + " " + recompute;
+         std::to_string(micro_batch) + " " + schedule + " " + recompute +
+         (zero > 0 ? " zero" + std::to_string(zero) : "") + (sequence_parallel ? " sp" : "");
 }
 
 LayoutBounds layout_bounds(const Scenario& s) {
@@ -45,7 +74,10 @@ LayoutBounds layout_bounds(const Scenario& s) {
   for (const HostSpec& h : s.platform.hosts) per_host = std::max(per_host, h.gpus);
   b.min_gpus = p.min_gpus;
   b.max_gpus = p.max_gpus > 0 ? p.max_gpus : s.platform.total_gpus();
-  b.tp_max = p.tp_max > 0 ? p.tp_max : per_host;
+  // A fixed or listed tp above one host's GPUs is the user's explicit choice: the default cap yields to it.
+  int asked_tp = p.fixed.tp;
+  for (const Parallelism& l : p.layouts) asked_tp = std::max(asked_tp, l.tp);
+  b.tp_max = p.tp_max > 0 ? p.tp_max : std::max(per_host, asked_tp);
   b.pp_max = p.pp_max > 0 ? p.pp_max : s.job.model.layers;
   return b;
 }
@@ -56,6 +88,8 @@ Layout current_layout(const Scenario& s) {
   l.micro_batch = s.job.micro_batch;
   l.schedule = s.job.schedule;
   l.recompute = s.job.recompute;
+  l.zero = s.job.zero;
+  l.sequence_parallel = s.job.sequence_parallel;
   return l;
 }
 
@@ -65,32 +99,22 @@ Scenario with_layout(const Scenario& s, const Layout& l) {
   out.job.micro_batch = l.micro_batch;
   out.job.schedule = l.schedule;
   out.job.recompute = l.recompute;
+  out.job.zero = l.zero;
+  out.job.sequence_parallel = l.sequence_parallel;
   out.plan.parallelism = out.plan.micro_batch = out.plan.schedule = out.plan.recompute = false;
+  out.plan.zero = out.plan.sequence_parallel = false;
   return out;
 }
 
 std::vector<LayoutCandidate> enumerate_layouts(const Scenario& s) {
   const PlanSpec& p = s.plan;
   const JobSpec& j = s.job;
-  const LayoutBounds b = layout_bounds(s);
-  std::vector<Parallelism> degrees;
-  if (p.parallelism) {
-    // tp splits the heads and, with grouped-query attention, the key/value heads too (as the loader requires).
-    const int kv = j.model.kv_heads_or_heads();
-    for (int gpus = b.max_gpus; gpus >= b.min_gpus; --gpus)
-      for (int tp : divisors(j.model.heads, b.tp_max))
-        for (int pp = 1; kv % tp == 0 && pp <= b.pp_max && tp * pp <= gpus; ++pp)
-          if (gpus % (tp * pp) == 0 && j.global_batch % (gpus / (tp * pp)) == 0)
-            degrees.push_back({gpus / (tp * pp), tp, pp});
-  } else {
-    degrees.push_back(j.par);
-  }
   const std::vector<std::string> schedules =
       p.schedule ? std::vector<std::string>{"1f1b", "gpipe"} : std::vector<std::string>{j.schedule};
   const std::vector<std::string> recomputes =
       p.recompute ? std::vector<std::string>{"none", "selective", "full"} : std::vector<std::string>{j.recompute};
   std::vector<LayoutCandidate> out;
-  for (const Parallelism& par : degrees) {
+  for (const Parallelism& par : degree_choices(s)) {
     std::vector<int> micro = {j.micro_batch};
     if (p.micro_batch) {
       micro.clear();
@@ -101,14 +125,20 @@ std::vector<LayoutCandidate> enumerate_layouts(const Scenario& s) {
     } else if (j.global_batch % (static_cast<long long>(par.dp) * j.micro_batch) != 0) {
       continue;  // the given micro-batch does not split this dp's share of the batch
     }
+    std::vector<int> zeros = {j.zero};
+    if (p.zero) zeros = par.pp == 1 ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0, 1, 2};
+    std::vector<bool> sps = {j.sequence_parallel};
+    if (p.sequence_parallel) sps = par.tp > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false};
     for (int mb : micro)
       for (const std::string& schedule : schedules)
-        for (const std::string& recompute : recomputes) {
-          LayoutCandidate c;
-          c.layout = Layout{par, mb, schedule, recompute};
-          c.infeasible = infeasibility(with_layout(s, c.layout));
-          out.push_back(std::move(c));
-        }
+        for (const std::string& recompute : recomputes)
+          for (int zero : zeros)
+            for (bool sp : sps) {
+              LayoutCandidate c;
+              c.layout = Layout{par, mb, schedule, recompute, zero, sp};
+              c.infeasible = infeasibility(with_layout(s, c.layout));
+              out.push_back(std::move(c));
+            }
   }
   return out;
 }

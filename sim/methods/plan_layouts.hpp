@@ -16,7 +16,10 @@ struct Layout {
   int micro_batch = 1;
   std::string schedule = "1f1b";
   std::string recompute = "none";
-  /** @brief "dp4-tp2-pp8 mb2 1f1b none": how tables and progress lines name it. */
+  int zero = 0;                    ///< ZeRO stage
+  bool sequence_parallel = false;  ///< Megatron sequence parallelism
+  /** @brief "dp4-tp2-pp8 mb2 1f1b none", then " zero1" with a ZeRO stage and " sp" with sequence parallelism: how
+   *  tables and progress lines name it. */
   std::string name() const;
 };
 
@@ -39,11 +42,14 @@ struct LayoutBounds {
 LayoutBounds layout_bounds(const Scenario& scenario);
 
 /** @brief Every layout of the scenario's job: the auto parts over their ranges (dp x tp x pp within the GPU
- *  bounds, tp dividing the heads, pp at most the layers, dp x micro_batch dividing the global batch; micro-batch
- *  sizes powers of two; both schedules; the three recomputations), the other parts as given. Layouts whose counts
- *  cannot divide (tp not dividing the heads, a batch that does not split) are left out; those that divide but fail
- *  a job check or the memory fit are returned with the reason. In a fixed order (GPUs descending, then tp, pp,
- *  micro-batch, schedule, recompute ascending). */
+ *  bounds and the plan's fixed degrees or listed layouts, tp dividing the heads, pp at most the layers, dp x
+ *  micro_batch dividing the global batch; micro-batch sizes powers of two; both schedules; the three
+ *  recomputations; ZeRO stages 0 to 3, stage 3 only with pp 1; sequence parallelism off and on, on only with
+ *  tp > 1), the other parts as given. Layouts whose counts cannot divide (tp not dividing the heads, a batch that
+ *  does not split) or that no model covers (ZeRO 3 with pipelines, sequence parallelism without tp) are left out;
+ *  those that divide but fail a job check or the memory fit are returned with the reason. In a fixed order (GPUs
+ *  descending, then tp, pp, micro-batch, schedule, recompute, zero, sequence parallelism ascending): among layouts
+ *  of equal time the first, with the least sharding, wins. */
 std::vector<LayoutCandidate> enumerate_layouts(const Scenario& scenario);
 
 /** @brief The scenario with a layout in its job and nothing auto left. */

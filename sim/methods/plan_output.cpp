@@ -48,7 +48,7 @@ void absolute_paths(YAML::Node root, const std::string& base_dir) {
 }  // namespace
 
 std::string plan_csv(const PlanReport& report) {
-  std::string out = "dp,tp,pp,micro_batch,schedule,recompute,gpus,method,lower_bound_s,estimate_s,simgrid_s,"
+  std::string out = "dp,tp,pp,micro_batch,schedule,recompute,zero,sequence_parallel,gpus,method,lower_bound_s,estimate_s,simgrid_s,"
                     "tokens_per_s,peak_memory_gb,gpu_usd_per_hour,egress_gb_per_iteration,usd_per_mtokens,chosen,"
                     "pruned\n";
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
@@ -56,7 +56,8 @@ std::string plan_csv(const PlanReport& report) {
     const Layout& l = r.layout;
     const double t = r.time_s();
     out += std::to_string(l.par.dp) + "," + std::to_string(l.par.tp) + "," + std::to_string(l.par.pp) + "," +
-           std::to_string(l.micro_batch) + "," + l.schedule + "," + l.recompute + "," + std::to_string(r.gpus) + "," +
+           std::to_string(l.micro_batch) + "," + l.schedule + "," + l.recompute + "," + std::to_string(l.zero) + "," +
+           (l.sequence_parallel ? "true" : "false") + "," + std::to_string(r.gpus) + "," +
            r.method + "," + number(r.lower_bound_s) + "," + number(r.estimate_s) + "," + number(r.simgrid_s) + "," +
            (std::isfinite(t) && t > 0 ? number(r.tokens / t) : "") + "," +
            (r.peak_memory_bytes > 0 ? number(r.peak_memory_bytes / 1e9) : "") + "," +
@@ -81,6 +82,9 @@ std::string best_scenario_yaml(const Scenario& s, const PlanRow& best, const std
   job["micro_batch"] = best.layout.micro_batch;
   job["schedule"] = best.layout.schedule;
   job["recompute"] = best.layout.recompute;
+  // Written only where the scenario left them to the plan: a given value stays as the user wrote it.
+  if (s.plan.zero) job["zero"] = best.layout.zero;
+  if (s.plan.sequence_parallel) job["sequence_parallel"] = best.layout.sequence_parallel;
   root["placement"] = "file:" + placement_file;
   YAML::Emitter emit;
   emit << root;

@@ -34,7 +34,12 @@ void check_jobs_fit_memory(const Scenario& s) {
 /** Throws InputError at the first `auto` value of the job: only `hulk plan` chooses it. */
 void refuse_auto(const Scenario& s) {
   const PlanSpec& p = s.plan;
-  const char* key = p.parallelism ? "parallelism" : p.micro_batch ? "micro_batch" : p.schedule ? "schedule" : "recompute";
+  const char* key = p.parallelism ? "parallelism"
+                    : p.micro_batch ? "micro_batch"
+                    : p.schedule    ? "schedule"
+                    : p.recompute   ? "recompute"
+                    : p.zero        ? "zero"
+                                    : "sequence_parallel";
   int line = 0;
   try {
     const YAML::Node root = YamlReader::load_file(s.file);

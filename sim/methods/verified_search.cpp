@@ -39,6 +39,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
                           : GreedyPlacer().place(scenario));
   } catch (const InputError&) {
   }
+  if (options_.start) add("start", *options_.start);
   const Placement rr = round_robin_placement(scenario);
   if (placement_problem(scenario, rr, checks_memory(scenario)).empty()) add("round-robin", rr);
   // The restarts and the alternative start's run are independent annealing runs, one per core (parallel_tasks.hpp);
@@ -54,6 +55,8 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       so.max_evaluations = std::max<long long>(1, options_.total_evaluations / restarts);
       so.seed = component_seed(scenario.seed, "search#" + std::to_string(k));
       so.network = network;
+      so.objective_of = options_.objective_of;
+      so.start = options_.start;
       if (k == 0) {  // one restart speaks for all: they run side by side with equal budgets
         so.progress = &std::cerr;
         so.progress_label = "search (restart 1 of " + std::to_string(restarts) + ")";
@@ -64,7 +67,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
   // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
-  if (network && !scenario.job.sync.diloco()) {
+  if (network && !scenario.job.sync.diloco() && !options_.start) {
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     runs.push_back([&, has_greedy]() {
       const Evaluator one_job(scenario, network);
@@ -76,6 +79,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
         so.seed = component_seed(scenario.seed, "search#" + other.origin);
         so.network = network;
         so.start = other.timed.placement;
+        so.objective_of = options_.objective_of;
         alternative_origin = other.origin;
         annealed[restarts] = SearchPlacer(so).place(scenario);
       }
@@ -97,7 +101,8 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
     for (const auto& [known, known_s] : options_.known_simgrid)
       if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
     if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
-    if (c.simgrid_s < best) best = c.simgrid_s, best_i = i;
+    c.objective = options_.objective_of ? options_.objective_of(hosts_of(pool[i].second), c.simgrid_s) : c.simgrid_s;
+    if (c.objective < best) best = c.objective, best_i = i;
     candidates_.push_back(c);
   }
   return pool[best_i].second;

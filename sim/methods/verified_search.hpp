@@ -13,6 +13,8 @@
  *  starts from the fastest, its answer a candidate too. A DiLoCo job: greedy's placement is the island-first one
  *  (sim/place/island_first.hpp), every restart starts from it and keeps its islands, and it stays in the pool, so
  *  the answer is never slower under SimGrid than the island-first start; evaluator_s is the step-time estimate. */
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,13 @@ struct VerifiedSearchOptions {
   /** @brief Placements whose SimGrid time the caller already has (a plan simulated greedy's placement before it
    *  searches): such a candidate takes that time instead of another run (SimGrid is deterministic). */
   std::vector<std::pair<Placement, double>> known_simgrid;
+  /** @brief If set: what the restarts minimise (SearchOptions::objective_of) and the SimGrid check chooses by
+   *  (objective_of(hosts, SimGrid time)) instead of the time. One every-step job. */
+  std::function<double(const std::vector<int>&, double)> objective_of;
+  /** @brief If set: every restart starts here (SearchOptions::start) and it is a candidate of the SimGrid check; no
+   *  alternative start is tried. Under a cost objective the cheap start (greedy on the cheapest hosts) sits across
+   *  a valley of slow cross-region placements that moves from greedy's placement do not cross. */
+  std::optional<Placement> start;
 };
 
 /** @brief One SimGrid-checked candidate. */
@@ -34,6 +43,7 @@ struct VerifiedCandidate {
   std::string origin;        ///< "greedy", "round-robin", "anneal#k", "anneal-dp-cluster", "anneal-fastest-hosts"
   double evaluator_s = 0;    ///< analytic estimate
   double simgrid_s = 0;      ///< SimGrid iteration time
+  double objective = 0;      ///< what the choice was made by: the SimGrid time, or objective_of at it
 };
 
 /** @brief Placer "search" (see file comment). Runs SimGrid in child processes. */

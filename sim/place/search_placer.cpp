@@ -310,12 +310,17 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   if (options_.robust && (has_several_jobs(scenario) || scenario.job.sync.diloco()))
     throw InputError(scenario.file, 0, "robust",
                      "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
+  if (options_.objective_of && has_several_jobs(scenario))
+    throw std::logic_error("SearchPlacer: objective_of is for one job");
   // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp).
   if (has_several_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
+  const auto& objective_of = options_.objective_of;
+  if (objective_of && (options_.robust || options_.simgrid_candidates > 0 || scenario.job.sync.diloco()))
+    throw std::logic_error("SearchPlacer: objective_of is for one every-step job, without robust or SimGrid checks");
   const Evaluator ev(scenario, options_.network);
   // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
   std::unique_ptr<SyncEvaluator> sync;
@@ -335,7 +340,8 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     return time_of(p);
   };
   // Reorderings move stage blocks and replicas across islands: a DiLoCo job's placement keeps its islands.
-  const bool reorder = !options_.start && !sync;
+  const bool reorder = !options_.start && !sync && !objective_of;
+  if (objective_of) start.time_s = objective_of(hosts_of(start.placement), start.time_s);
   stats_.start_method = start.method;
   stats_.start_time_s = start.time_s;
 
@@ -355,10 +361,11 @@ Placement SearchPlacer::place(const Scenario& scenario) {
       cur, start.time_s, schedule, t0, rng, unit, [&](State& c) { return moves.propose(c); },
       [&](const std::vector<int>& hosts) {
         if (robust) return robust->time_of_hosts(hosts);
+        if (objective_of) return objective_of(hosts, ev.time_of_hosts(hosts));
         return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
       },
-      [&](const std::vector<int>& hosts) {  // the robust and synchronisation objectives have no bound here
-        return robust || sync || !options_.lower_bound ? 0.0 : ev.time_lower_bound_of_hosts(hosts);
+      [&](const std::vector<int>& hosts) {  // the robust, synchronisation and given objectives have no bound here
+        return robust || sync || objective_of || !options_.lower_bound ? 0.0 : ev.time_lower_bound_of_hosts(hosts);
       },
       [&](double t, const State& st) {
         if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);

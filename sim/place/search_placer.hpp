@@ -20,10 +20,12 @@
  *  budget), and no reordering follows (it would move replicas between islands).
  *  Deterministic for a seed when the budget is in evaluations (a seconds budget stops on the wall clock). */
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "sim/place/placer.hpp"
 #include "sim/topology/route_model.hpp"
@@ -54,6 +56,12 @@ struct SearchOptions {
    *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate; the start is the best
    *  by that objective of greedy, round-robin and greedy on each state. One job, every-step synchronisation. */
   bool robust = false;
+  /** @brief If set (one job that synchronises every step, not robust): the annealing minimises
+   *  objective_of(host of every rank, the evaluator's time) instead of the time, e.g. `hulk plan`'s dollars per 1M
+   *  tokens (GPU price x time + egress). It must depend on the hosts and the time alone. No lower bound prunes
+   *  proposals (the time's bound says nothing of the objective), no reordering follows the annealing (it orders for
+   *  time), and SearchStats' times are objectives. Not with simgrid_candidates. */
+  std::function<double(const std::vector<int>&, double)> objective_of;
   /** @brief The platform's route model, shared by the caller's several searches of one scenario (hosts^2 routes:
    *  at 1,024 hosts each build costs as much as a hundred evaluations); nullptr = built by place(). One job. */
   std::shared_ptr<const RouteModel> network;

@@ -176,7 +176,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] {
       j.pipeline_p2p = r.one_of(job["pipeline_p2p"], key + ".pipeline_p2p", {"blocking", "overlapped"});
     });
-  detail::parse_workload_features(r, job, key, j);
+  detail::parse_workload_features(r, job, key, j, plan);
   return j;
 }
 

@@ -7,15 +7,22 @@
 
 namespace hulk::detail {
 
-void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j) {
+void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j,
+                             PlanSpec* plan) {
+  // `auto` leaves the value to `hulk plan` (as the layout's other parts, scenario_plan.cpp).
+  const auto is_auto = [&](const char* k, bool PlanSpec::*what) {
+    bool yes = false;
+    const bool read = r.collect([&] { yes = auto_value(r, job[k], key + "." + k, plan, what); });
+    return yes || !read;
+  };
   if (job["virtual_stages"])
     r.collect([&] {
       j.virtual_stages =
           static_cast<int>(r.integer(job["virtual_stages"], key + ".virtual_stages", 1, bounds::kMaxLayers));
     });
-  if (job["zero"])
+  if (job["zero"] && !is_auto("zero", &PlanSpec::zero))
     r.collect([&] { j.zero = static_cast<int>(r.integer(job["zero"], key + ".zero", 0, 3)); });
-  if (job["sequence_parallel"])
+  if (job["sequence_parallel"] && !is_auto("sequence_parallel", &PlanSpec::sequence_parallel))
     r.collect([&] { j.sequence_parallel = r.boolean(job["sequence_parallel"], key + ".sequence_parallel"); });
 }
 

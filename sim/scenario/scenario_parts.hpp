@@ -81,8 +81,9 @@ void check_events_with_jobs(const Scenario& scenario, const YamlReader& r);
 using FeatureFail = std::function<void(const std::string& key, const std::string& message)>;
 
 /** @brief The job's workload-feature keys (scenario_features.cpp): virtual_stages, zero, sequence_parallel. Problems
- *  are collected as the other keys'. */
-void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j);
+ *  are collected as the other keys'. zero and sequence_parallel may be `auto` (set in `plan`, as auto_value). */
+void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j,
+                             PlanSpec* plan);
 
 /** @brief The workload features against the job and the platform (key prefix k): interleaving's conditions
  *  (schedule 1f1b, pp >= 3, layers divisible by pp x v, micro-batches by pp, not blocking p2p), the ZeRO stage,

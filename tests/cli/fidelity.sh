@@ -1,5 +1,6 @@
 # `hulk fidelity` on the tiny manifest of tests/data/fidelity: the table's structure, the calibration point's error
-# ~0, the other points simulated, deterministic stdout; and bad manifests refused with one line (file:line: key), exit 2.
+# ~0, the other points simulated, deterministic stdout; `--layouts` (the plan's ranking of the two layouts of one
+# job); and bad manifests refused with one line (file:line: key), exit 2.
 # Arguments: HULK_BINARY TESTS_DIR [SOURCE_DIR].
 source "$(dirname "$0")/lib/common.bash"
 data="$tests/data/fidelity"
@@ -23,6 +24,29 @@ grep -q 'fidelity:' "$tmp/out1" && fail "progress on stdout" || ok "stdout has n
 "$hulk" fidelity "$data/measured.yaml" --quiet >"$tmp/out2" 2>"$tmp/err2"
 cmp -s "$tmp/out1" "$tmp/out2" && ok "deterministic (manifest file given, --quiet)" || fail "stdout differs between runs"
 [ -s "$tmp/err2" ] && fail "--quiet printed on stderr" || ok "--quiet is quiet"
+
+# --- --layouts: base and dp4 are one job in two layouts on the same hardware (slow-wan has another WAN) ---
+if "$hulk" fidelity "$data" --layouts >"$tmp/lay" 2>"$tmp/lay.err"; then ok "fidelity --layouts runs"; else
+  fail "fidelity --layouts exit $?"; cat "$tmp/lay.err"; fi
+python3 - "$tmp/lay" <<'PY' && ok "--layouts: one group of two, ranks and tau agree with the printed times" ||
+import math, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].startswith("tiny-a100, 4 layers, hidden 1024, global batch 16 (utilisation 0."), lines[0]
+rows = [l.split() for l in lines if re.match(r"^  (base|dp4) ", l)]
+assert [r[0] for r in rows] == ["base", "dp4"], rows
+assert [r[1] for r in rows] == ["dp2-tp1-pp2", "dp4-tp1-pp2"], rows
+measured, plan = [float(r[2]) for r in rows], [float(r[6]) for r in rows]
+assert measured[0] == 1.0  # base is given in seconds
+for values, col in ((measured, 3), (plan, 7)):
+    for r, v in zip(rows, values):
+        assert int(r[col]) == 1 + sum(w < v for w in values), (r, values)
+tau = 1.0 if (measured[0] - measured[1]) * (plan[0] - plan[1]) > 0 else -1.0
+assert any(l.strip() == "Kendall tau (measured vs plan_s ranking): %g over 2 layouts" % tau for l in lines), lines
+assert any(l.startswith("  plan's own choice (degrees free): dp") for l in lines), lines
+PY
+  { fail "--layouts table"; cat "$tmp/lay"; }
+grep -q '^plan: .* layouts, .* feasible' "$tmp/lay.err" && ok "--layouts: the plans' progress on stderr" ||
+  fail "--layouts: no plan progress"
 
 # --- bad manifests: one line, exit 2, file:line: key ---
 mkdir -p "$tmp/bad"

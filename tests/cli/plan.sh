@@ -3,7 +3,8 @@
 # chosen layout's best.yaml runs under `hulk simulate` at the SimGrid time the plan reported, the same bytes twice;
 # a plan resumed from its journal writes the same bytes; bad constraints and `auto` given to simulate are one line
 # and exit 2; compare and sweep plan an `auto` job first and name the layout; on plan-cost.yaml the V100s win under
-# the cost objective and the A100s under time, at the closed-form dollars per 1M tokens; bad prices exit 2.
+# the cost objective and the A100s under time, at the closed-form dollars per 1M tokens; zero and sequence
+# parallelism auto chosen and written to best.yaml; bad prices, degrees and zero values exit 2.
 # Usage: plan.sh HULK_BINARY TESTS_DIR SOURCE_DIR
 source "$(dirname "$0")/lib/common.bash" "$@"
 src="$(readlink -f "$3")"
@@ -84,6 +85,22 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 2 and all(r["layout"].startswith("dp") and r["ok"] == "1" for r in rows), rows
 PY
 
+# ZeRO and sequence parallelism auto: plan.csv and best.yaml say which were chosen, and best.yaml runs.
+"$hulk" plan "$scen" --out "$tmp/z" --methods greedy --finalists 1 --set job.zero=auto \
+  --set job.sequence_parallel=auto >/dev/null 2>"$tmp/z.err" || { fail "plan with zero auto failed"; cat "$tmp/z.err"; }
+python3 - "$tmp/z/plan.csv" "$tmp/z/best.yaml" <<'PY' && ok "zero and sequence_parallel chosen and written" || fail "zero auto outputs"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert {r["zero"] for r in rows} >= {"0", "1", "2"}, {r["zero"] for r in rows}
+assert {r["sequence_parallel"] for r in rows} == {"false", "true"}
+chosen = [r for r in rows if r["chosen"] == "yes"][0]
+yaml = open(sys.argv[2]).read()
+assert "zero: " + chosen["zero"] in yaml and "sequence_parallel: " + chosen["sequence_parallel"] in yaml, yaml
+assert ": auto" not in yaml, yaml
+PY
+"$hulk" simulate "$tmp/z/best.yaml" >/dev/null 2>"$tmp/zs.err" && ok "its best.yaml simulates" ||
+  { fail "simulate zero best.yaml"; cat "$tmp/zs.err"; }
+
 # Cost: plan-cost.yaml (8 GPUs, A100s at $4.10/h in virginia, V100s at $0.90/h in frankfurt).
 cost="$src/scenarios/examples/plan-cost.yaml"
 "$hulk" plan "$cost" --out "$tmp/c1" --methods greedy >"$tmp/c1.out" 2>&1 || { fail "cost plan failed"; cat "$tmp/c1.out"; }
@@ -115,6 +132,11 @@ expect_refusal "a negative price" "prices.gpu_hour.V100-32GB" \
   "$hulk" plan "$cost" --out "$tmp/bad" --set prices.gpu_hour.V100-32GB=-1
 expect_refusal "a GPU kind without a price" "prices.gpu_hour: no price per GPU-hour for V100-32GB" \
   "$hulk" plan "$cost" --out "$tmp/bad" --set 'prices.gpu_hour={A100-40GB: 4}'
+expect_refusal "a fixed degree dividing no GPU count" "plan.dp: dp 3 divides none of the GPU counts 16..16" \
+  "$hulk" plan "$scen" --out "$tmp/bad" --set plan.min_gpus=16 --set plan.dp=3
+expect_refusal "zero neither a stage nor auto" "job.zero" "$hulk" plan "$scen" --out "$tmp/bad" --set job.zero=automatic
+expect_refusal "simulate refuses zero: auto" "job.zero: auto is chosen by .hulk plan" \
+  "$hulk" simulate "$src/scenarios/examples/quickstart.yaml" --set job.zero=auto
 [ ! -e "$tmp/bad/plan.csv" ] && ok "a refused plan writes nothing" || fail "a refused plan wrote plan.csv"
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -80,7 +80,7 @@ TEST(PlanScenario, BadConstraintsNameTheKey) {
                                                                               "than max_gpus 4"), std::string::npos);
   EXPECT_NE(error_of(kBase + par + "plan: {tp_max: 0}\n").find("plan.tp_max"), std::string::npos);
   EXPECT_NE(error_of(kBase + par + "plan: {objective: speed}\n").find("plan.objective"), std::string::npos);
-  EXPECT_NE(error_of(kBase + par + "plan: {tp: 2}\n").find("unknown key 'tp'"), std::string::npos);
+  EXPECT_NE(error_of(kBase + par + "plan: {tensor: 2}\n").find("unknown key 'tensor'"), std::string::npos);
   EXPECT_NE(error_of(kBase + "  parallelism: {dp: 2}\nplan: {min_gpus: 4}\n").find("outside plan's"),
             std::string::npos);
   EXPECT_NE(error_of(kBase + "  parallelism: Auto\n").find("job.parallelism"), std::string::npos);

@@ -1,4 +1,4 @@
-// The one median and quantile every report prints (sim/core/statistics.hpp).
+// The one median, quantile and rank correlation every report prints (sim/core/statistics.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +24,17 @@ TEST(Statistics, QuantilesInterpolateBetweenTheNearestRanks) {
   EXPECT_DOUBLE_EQ(quantile(v, 0.5), 15.0);
   EXPECT_DOUBLE_EQ(quantile(v, 0.9), 27.0);  // rank 2.7: 20 + 0.7 x 10, not simply the largest
   EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
+}
+
+TEST(Statistics, KendallTauCountsConcordantPairs) {
+  EXPECT_DOUBLE_EQ(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(kendall_tau({1, 2, 3, 4}, {40, 30, 20, 10}), -1.0);
+  // One swapped pair of six: (5 - 1) / 6.
+  EXPECT_DOUBLE_EQ(kendall_tau({1, 2, 3, 4}, {1, 3, 2, 4}), 4.0 / 6.0);
+  // tau-b with a tie in the second list: 2 concordant, 0 discordant, 1 tied pair -> 2 / sqrt(3 x 2).
+  EXPECT_NEAR(kendall_tau({1, 2, 3}, {1, 2, 2}), 2.0 / std::sqrt(6.0), 1e-12);
+  EXPECT_TRUE(std::isnan(kendall_tau({1}, {1})));
+  EXPECT_TRUE(std::isnan(kendall_tau({1, 2}, {5, 5})));
 }
 
 }  // namespace

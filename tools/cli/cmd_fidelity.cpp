@@ -11,6 +11,7 @@
 #include "tools/cli/commands.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/methods/fidelity.hpp"
+#include "sim/methods/plan_ranking.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -20,6 +21,7 @@ struct FidelityArgs {
   std::string series;  // comma-separated
   bool series_given = false;  // --series absent: every series
   bool quiet = false;
+  bool layouts = false;  // print the plan's ranking of layouts measured on the same hardware instead of the table
 };
 
 void run_fidelity_command(const FidelityArgs& args) {
@@ -38,6 +40,13 @@ void run_fidelity_command(const FidelityArgs& args) {
   const fs::path source = fs::weakly_canonical(data_dir()), file = fs::weakly_canonical(manifest);
   const fs::path rel = file.lexically_relative(source);
   const bool inside = !rel.empty() && rel.native().rfind("..", 0) != 0;
+  if (args.layouts) {
+    const auto progress = [&args](const std::string& line) {
+      if (!args.quiet) std::cerr << line << "\n";
+    };
+    std::cout << layout_ranking_table(rank_measured_layouts(series, progress)) << std::flush;
+    return;
+  }
   std::cout << fidelity_table(series, inside ? rel.string() : manifest) << std::flush;
 }
 
@@ -50,10 +59,14 @@ void register_fidelity_command(CLI::App& app) {
   cmd->add_option("dir", a->dir, "folder with measured.yaml, or a manifest file")->capture_default_str();
   auto* series = cmd->add_option("--series", a->series, "comma-separated series to run (default: all)");
   cmd->add_flag("--quiet", a->quiet, "no progress lines on stderr");
+  cmd->add_flag("--layouts", a->layouts,
+                "instead of the table: for each job measured in several layouts on the same hardware, the ranking "
+                "`hulk plan` predicts next to the measured one, and the plan's own choice");
   cmd->footer(R"(Examples:
   hulk fidelity                                    (scenarios/validation: every series, about 5 minutes)
   hulk fidelity --series dtfm-v100-geo             (one series)
   hulk fidelity tests/data/fidelity                (the tiny manifest of the tests)
+  hulk fidelity --series dtfm-v100-datacenter --layouts   (DT-FM's four layouts: plan's ranking vs measured)
 
 Manifest format, series and sources: scenarios/validation/README.md.)");
   cmd->callback([a, series] {

@@ -19,13 +19,16 @@ step() { echo "docs: $*" >&2; }
 step "quick start compare"
 "$hulk" compare scenarios/examples/quickstart.yaml --methods round-robin,greedy,search -q >"$work/quickstart.txt"
 step "plan example"
-"$hulk" plan scenarios/examples/plan-auto.yaml --out runs/docs-plan >"$work/plan.txt"
+"$hulk" plan scenarios/examples/plan-auto.yaml --out runs/plan >"$work/plan.txt"
+"$hulk" simulate runs/plan/best.yaml >"$work/plan-simulate.txt"
 step "paper reproduction"
 "$hulk" reproduce scenarios/paper --out "$work/reproduce" --no-plots -q >"$work/reproduce.txt"
 cp "$work/reproduce/reproduce.json" "$work/reproduce/reproduce.csv" "$work/"
 if [ "$skip_slow" = 0 ]; then
   step "validation against measured runs (hulk fidelity)"
   "$hulk" fidelity --quiet >"$work/fidelity.txt"
+  step "the plan's ranking of the layouts measured on the same hardware (hulk fidelity --layouts)"
+  "$hulk" fidelity --series dtfm-v100-datacenter --layouts --quiet >"$work/plan-layouts.txt"
   step "scale (one iteration, 64 to 16,384 GPUs)"
   "$hulk" bench scenarios/scale/scale-{64,256,1024,4096,16384}.yaml --simulation-only --reps 3 \
     --csv "$work/scale.csv" >"$work/scale.txt"

@@ -34,6 +34,22 @@ def quickstart_yaml():
     return "```yaml\n" + (ROOT / "scenarios" / "examples" / "quickstart.yaml").read_text().rstrip("\n") + "\n```"
 
 
+def plan_table():
+    return fenced(read("plan.txt").replace(str(ROOT) + "/", ""))
+
+
+def plan_yaml():
+    """The job values the plan example leaves to hulk (`auto`), as they stand in its file."""
+    text = (ROOT / "scenarios" / "examples" / "plan-auto.yaml").read_text()
+    autos = [l.split("#")[0].rstrip() for l in text.splitlines() if re.match(r"^  \w+: auto\b", l)]
+    return "```yaml\njob:    # scenarios/examples/plan-auto.yaml (excerpt)\n" + "\n".join(autos) + "\n```"
+
+
+def plan_simulate():
+    lines = [l for l in read("plan-simulate.txt").splitlines() if not l.startswith("hulk:")]
+    return fenced("\n".join(lines).replace(str(ROOT) + "/", ""))
+
+
 def ratio(x):
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else "%.3fx" % x
 
@@ -109,10 +125,10 @@ def blocks():
     """The generated blocks, by file and block name."""
     return {
         ROOT / "README.md": {"quickstart-yaml": quickstart_yaml, "quickstart-table": quickstart_table,
-                             "headline": headline},
+                             "headline": headline, "plan-yaml": plan_yaml, "plan-table": plan_table},
         ROOT / "docs" / "validation.md": {"fidelity": lambda: fenced(read("fidelity.txt"))},
         ROOT / "docs" / "performance.md": {"scale": lambda: "\n".join(scale_rows())},
-        ROOT / "docs" / "plan.md": {"plan": lambda: fenced(read("plan.txt").replace(str(ROOT) + "/", ""))},
+        ROOT / "docs" / "plan.md": {"plan": plan_table, "plan-simulate": plan_simulate, "plan-layouts": lambda: fenced(read("plan-layouts.txt"))},
     }
 
 
