@@ -56,6 +56,15 @@ struct SamplingOptions {
    *  the gains the decoder and the exchanges find, and acting on it made the `larger` family's held-out worst case
    *  well below greedy in SimGrid. Defaults: sim/evaluate/estimate_trust.hpp. */
   int large_job_ranks = kLargeJobRanks;
+  /** @brief GnnPlacer, the model alone (candidates <= 1 and no greedy_candidate) with a model file that has a move
+   *  scorer (gnn/move_model.hpp): greedy's placement improved by up to this many host exchanges the scorer ranks
+   *  first, none of them evaluated (follow_learned_moves); 0 = the argmax decode of the role scores instead. */
+  int learned_moves = 16;
+  /** @brief The predicted gain (relative time) a move must exceed for the policy to take it (learned_moves). */
+  double learned_move_min_gain = 0.002;
+  /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
+   *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
+  bool learned_ranking = true;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };
 

@@ -19,6 +19,8 @@ void register_sweep_commands(CLI::App& app);
 void register_reproduce_command(CLI::App& app);
 /** @brief gen-data, train. */
 void register_gnn_commands(CLI::App& app);
+/** @brief gen-moves, train-moves (the learned improvement policy). */
+void register_gnn_moves_commands(CLI::App& app);
 /** @brief bench. */
 void register_bench_command(CLI::App& app);
 /** @brief fidelity (tools/fidelity_command.cpp). */

@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
   hulk::cli::register_sweep_commands(app);
   hulk::cli::register_reproduce_command(app);
   hulk::cli::register_gnn_commands(app);
+  hulk::cli::register_gnn_moves_commands(app);
   hulk::cli::register_bench_command(app);
   hulk::cli::register_fidelity_command(app);
   hulk::cli::register_jobs_eval_command(app);

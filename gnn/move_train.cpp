@@ -1,0 +1,188 @@
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <random>
+
+#include "gnn/format_version.hpp"
+#include "gnn/model_file.hpp"
+#include "gnn/move_data.hpp"
+#include "gnn/move_model.hpp"
+#include "gnn/move_train_command.hpp"
+#include "gnn/single_thread.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/seeding.hpp"
+#include "sim/evaluate/evaluator.hpp"
+
+namespace hulk::gnn {
+
+namespace {
+
+/** Temperature of the listwise term, in scaled label units (0.2 = a 2% time difference is a factor e in weight). */
+constexpr double kMoveRankTemperature = 0.2;
+
+/** One state's inputs and labels, built once. */
+struct StateTensors {
+  MoveInputs inputs;
+  torch::Tensor labels;  ///< [M] labels x kMoveLabelScale
+};
+
+struct Split {
+  std::vector<StateTensors> train, val;
+  long long train_examples = 0;
+};
+
+/** The states of the samples, split by sample (a validation cluster is never trained on) and, with max_examples,
+ *  the training states cut after that many labelled moves (in sample order, so a smaller run's data is a prefix of
+ *  a larger one's). */
+Split load_states(const std::vector<MoveSample>& samples, const MoveTrainCommand& c, int nearest_neighbours) {
+  Split out;
+  for (const MoveSample& s : samples) {
+    const bool val = static_cast<double>(stream_seed(c.seed, static_cast<std::uint64_t>(s.index)) % 1000) <
+                     c.val_fraction * 1000.0;
+    const Evaluator ev(s.scenario);  // its route model, built once per cluster
+    for (const MoveState& st : s.states) {
+      if (st.moves.empty()) continue;
+      if (!val && c.max_examples > 0 && out.train_examples >= c.max_examples) continue;
+      std::vector<std::pair<int, int>> pairs;
+      std::vector<float> labels;
+      for (const MoveExample& m : st.moves) {
+        pairs.emplace_back(m.a, m.b);
+        labels.push_back(static_cast<float>(m.label * kMoveLabelScale));
+      }
+      StateTensors t{move_inputs(s.scenario, ev.network(), st.placement, pairs, nearest_neighbours),
+                     torch::tensor(labels, torch::kFloat)};
+      if (val) {
+        out.val.push_back(std::move(t));
+      } else {
+        out.train_examples += static_cast<long long>(labels.size());
+        out.train.push_back(std::move(t));
+      }
+    }
+  }
+  return out;
+}
+
+torch::Tensor state_loss(MoveScorer& model, const StateTensors& t) {
+  const torch::Tensor pred = model->forward(t.inputs.graph, t.inputs.a, t.inputs.b, t.inputs.pair);
+  const torch::Tensor huber = torch::smooth_l1_loss(pred, t.labels);
+  const torch::Tensor target = torch::softmax(-t.labels / kMoveRankTemperature, 0);
+  const torch::Tensor listwise = -(target * torch::log_softmax(-pred / kMoveRankTemperature, 0)).sum();
+  return huber + listwise;
+}
+
+/** Mean over the states of the label of the top-ranked move, of the best move and of all moves (real units). */
+struct ValStats {
+  double chosen = 0, best = 0, random = 0;
+};
+
+ValStats validate(MoveScorer& model, const std::vector<StateTensors>& val) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  ValStats v;
+  for (const StateTensors& t : val) {
+    const torch::Tensor pred = model->forward(t.inputs.graph, t.inputs.a, t.inputs.b, t.inputs.pair);
+    v.chosen += t.labels[pred.argmin().item<std::int64_t>()].item<double>();
+    v.best += t.labels.min().item<double>();
+    v.random += t.labels.mean().item<double>();
+  }
+  const double n = std::max<std::size_t>(1, val.size()) * kMoveLabelScale;
+  model->train();
+  return {v.chosen / n, v.best / n, v.random / n};
+}
+
+/** The epoch's training order: a Fisher-Yates shuffle on raw draws of a generator seeded by (seed, epoch). */
+std::vector<std::size_t> epoch_order(std::size_t n, std::uint64_t seed, int epoch) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::mt19937_64 rng(stream_seed(seed, 0x6d6f7665ULL + static_cast<std::uint64_t>(epoch)));
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+  return order;
+}
+
+double run_epoch(MoveScorer& model, torch::optim::Adam& adam, const std::vector<StateTensors>& train,
+                 const MoveTrainCommand& c, int epoch) {
+  const std::vector<std::size_t> order = epoch_order(train.size(), c.seed, epoch);
+  double total = 0;
+  for (std::size_t start = 0; start < order.size(); start += static_cast<std::size_t>(c.batch)) {
+    const std::size_t end = std::min(order.size(), start + static_cast<std::size_t>(c.batch));
+    adam.zero_grad();
+    torch::Tensor loss = torch::zeros({});
+    for (std::size_t i = start; i < end; ++i) loss = loss + state_loss(model, train[order[i]]);
+    loss = loss / static_cast<double>(end - start);
+    loss.backward();
+    adam.step();
+    total += loss.item<double>() * static_cast<double>(end - start);
+  }
+  return total / std::max<std::size_t>(1, order.size());
+}
+
+std::vector<MoveSample> load_samples(const MoveTrainCommand& c) {
+  std::vector<MoveSample> samples;
+  for (const std::string& dir : c.data_dirs)
+    for (MoveSample& s : load_move_dataset(dir, c.allow_partial)) samples.push_back(std::move(s));
+  if (samples.empty()) throw InputError(c.data_dirs.empty() ? "" : c.data_dirs.front(), 0, "", "no move samples");
+  return samples;
+}
+
+}  // namespace
+
+MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* progress) {
+  if (c.epochs < 1 || c.batch < 1) throw InputError("", 0, "--epochs", "expected at least one epoch and batch");
+  SingleThread threads;  // the same sums in the same order on any machine
+  PlacementGnn placement{nullptr};
+  if (!c.init.empty()) {
+    placement = load_model(c.init);
+  } else {
+    torch::manual_seed(c.seed);
+    placement = PlacementGnn(ModelConfig{});
+  }
+  const std::vector<MoveSample> samples = load_samples(c);
+  torch::manual_seed(c.seed);
+  MoveScorer model{MoveModelConfig{}};
+  const Split data = load_states(samples, c, model->config().nearest_neighbours);
+  if (data.train.empty()) throw InputError(c.data_dirs.front(), 0, "", "no training state with moves");
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(c.lr));
+  MoveTrainSummary out;
+  out.train_states = static_cast<int>(data.train.size());
+  out.val_states = static_cast<int>(data.val.size());
+  out.train_examples = data.train_examples;
+  std::vector<torch::Tensor> best;  // the selected epoch's weights
+  double best_chosen = std::numeric_limits<double>::infinity();
+  for (int e = 1; e <= c.epochs; ++e) {
+    const auto t0 = std::chrono::steady_clock::now();
+    model->train();
+    const double loss = run_epoch(model, adam, data.train, c, e);
+    const ValStats v = validate(model, data.val);
+    // Without validation states the last epoch is written.
+    if (data.val.empty() || v.chosen < best_chosen) {
+      best_chosen = v.chosen;
+      best.clear();
+      for (const auto& p : model->parameters()) best.push_back(p.detach().clone());
+      out.best_epoch = e;
+      out.val_chosen = v.chosen;
+      out.val_best = v.best;
+      out.val_random = v.random;
+    }
+    if (progress) {
+      char line[200];
+      std::snprintf(line, sizeof line,
+                    "epoch %d/%d loss %.4f val_chosen %+.3f%% val_best %+.3f%% val_random %+.3f%% time %.1fs\n", e,
+                    c.epochs, loss, 100 * v.chosen, 100 * v.best, 100 * v.random,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      *progress << line << std::flush;
+    }
+  }
+  {
+    torch::NoGradGuard no_grad;
+    const auto params = model->parameters();
+    for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(best[i]);
+  }
+  model->eval();
+  save_model(placement, c.model_out, model);
+  return out;
+}
+
+}  // namespace hulk::gnn

@@ -1,0 +1,137 @@
+// `hulk gen-moves` and `hulk train-moves`: the move data set of the learned improvement policy (states and host
+// exchanges labelled by the analytic evaluator) and the move scorer's training. Torch runs only in train-moves.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "gnn/dataset.hpp"
+#include "gnn/format_version.hpp"
+#include "gnn/move_data.hpp"
+#include "gnn/move_train_command.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
+#include "tools/commands.hpp"
+#include "tools/gnn_plugin.hpp"
+#include "tools/option_ranges.hpp"
+#include "tools/shard.hpp"
+
+namespace hulk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GenMovesArgs {
+  int count = 100;
+  std::uint64_t seed = 1;
+  std::string out, shard;
+  gnn::MoveDataOptions options;
+};
+
+std::string generator_line(const GenMovesArgs& a) {
+  return "hulk gen-moves --count " + std::to_string(a.count) + " --seed " + std::to_string(a.seed) + " --max-gpus " +
+         std::to_string(a.options.max_gpus) + " --states " + std::to_string(a.options.states) + " --moves " +
+         std::to_string(a.options.moves_per_state);
+}
+
+/** Creates the manifest, or checks that an existing one was written with the same options (samples of other
+ *  options must not be mixed in one folder). */
+void prepare_folder(const GenMovesArgs& a) {
+  gnn::Manifest manifest;
+  manifest.format_version = gnn::kDatasetFormatVersion;
+  manifest.count = a.count;
+  manifest.seed = a.seed;
+  manifest.generator = generator_line(a);
+  if (!fs::exists(fs::path(a.out) / "manifest.json")) return gnn::write_manifest(a.out, manifest);
+  const gnn::Manifest old = gnn::read_manifest(a.out);
+  if (old.generator != manifest.generator)
+    throw InputError(a.out + "/manifest.json", 0, "generator",
+                     "the folder holds a data set made by '" + old.generator + "', not '" + manifest.generator +
+                         "'; use another --out");
+}
+
+void run_gen_moves(const GenMovesArgs& a) {
+  if (a.count < 1) throw InputError("", 0, "--count", "expected a positive number of samples");
+  const Shard shard = parse_shard(a.shard);
+  prepare_folder(a);
+  int mine = 0, done = 0, made = 0, skipped = 0;
+  long long examples = 0;
+  for (int i = 0; i < a.count; ++i)
+    if (shard.owns(i)) ++mine, done += gnn::sample_exists(a.out, i);
+  std::cerr << "gen-moves: " << mine << " samples in this shard, " << done << " already present\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < a.count && !interrupt_requested(); ++i) {
+    if (!shard.owns(i) || gnn::sample_exists(a.out, i)) continue;
+    try {
+      const gnn::MoveSample sample = gnn::make_move_sample(i, a.seed, a.options);
+      gnn::write_move_sample(a.out, sample);  // atomic: a killed run leaves no half sample
+      for (const gnn::MoveState& st : sample.states) examples += static_cast<long long>(st.moves.size());
+      ++made;
+    } catch (const InputError& e) {
+      ++skipped;  // a sampled job that cannot be placed: marked, reported
+      gnn::write_skip_marker(a.out, i, e.what());
+      std::cerr << "gen-moves: sample " << i << " skipped: " << e.what() << "\n";
+      continue;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "gen-moves: [%d/%d] sample %d done, %lld labelled moves, %.0f moves/s\n", done + made, mine, i,
+                 examples, examples / std::max(s, 1e-9));
+  }
+  std::cerr << "gen-moves: " << made << " new samples (" << examples << " labelled moves), " << skipped
+            << " skipped\n";
+  if (interrupt_requested())
+    throw Interrupted(std::to_string(done + made) + " finished samples kept in " + a.out + "; rerun to resume");
+}
+
+void run_train_moves(const gnn::MoveTrainCommand& c) {
+  const gnn::MoveTrainSummary r = gnn_plugin().train_moves(c, &std::cerr);
+  std::fprintf(stderr,
+               "train-moves: %d training states (%lld labelled moves), %d validation states; epoch %d written: "
+               "top-ranked move %+.3f%%, best %+.3f%%, mean %+.3f%% (validation, relative time change)\n",
+               r.train_states, r.train_examples, r.val_states, r.best_epoch, 100 * r.val_chosen, 100 * r.val_best,
+               100 * r.val_random);
+}
+
+}  // namespace
+
+void register_gnn_moves_commands(CLI::App& app) {
+  auto* gen = app.add_subcommand("gen-moves",
+                                 "Generate the move data set: sampled clusters, states from greedy on, host exchanges "
+                                 "labelled by the analytic evaluator");
+  gen->footer("Example:\n  hulk gen-moves --count 400 --seed 51 --out runs/moves51");
+  auto g = std::make_shared<GenMovesArgs>();
+  gen->add_option("--count", g->count, "number of samples (sampled clusters)")->capture_default_str();
+  gen->add_option("--seed", g->seed, "data seed")->capture_default_str()->check(seed_check());
+  gen->add_option("--out", g->out, "data set folder")->required();
+  gen->add_option("--shard", g->shard, "i/n: generate only the samples with index % n == i (0-based i)");
+  gen->add_option("--max-gpus", g->options.max_gpus, "largest sampled platform (GPUs)")
+      ->capture_default_str()
+      ->check(sampled_gpus_range());
+  gen->add_option("--states", g->options.states, "states per sample (greedy's placement, then one move each)")
+      ->capture_default_str()
+      ->check(number_range(1, 1000));
+  gen->add_option("--moves", g->options.moves_per_state, "host exchanges labelled per state")
+      ->capture_default_str()
+      ->check(number_range(1, 100000));
+  gen->callback([g] { run_gen_moves(*g); });
+
+  auto* train = app.add_subcommand("train-moves", "Train the move scorer of the learned improvement policy");
+  train->footer("Example:\n  hulk train-moves --data runs/moves51 --init models/hulk-gnn.pt --out models/hulk-gnn.pt");
+  auto t = std::make_shared<gnn::MoveTrainCommand>();
+  train->add_option("--data", t->data_dirs, "move data set folder (repeat for several)")->required();
+  train->add_option("--out", t->model_out, "model file to write")->required();
+  train->add_option("--init", t->init,
+                    "model file whose placement GNN is written beside the scorer (default: fresh weights)");
+  train->add_option("--epochs", t->epochs, "epochs")->capture_default_str()->check(number_range(1, 100000));
+  train->add_option("--seed", t->seed, "training seed")->capture_default_str()->check(seed_check());
+  train->add_option("--max-examples", t->max_examples,
+                    "train on the first states up to this many labelled moves (0 = all; learning curves)")
+      ->capture_default_str()
+      ->check(number_range(0, 2000000000));
+  train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-moves)");
+  train->callback([t] { run_train_moves(*t); });
+}
+
+}  // namespace hulk::cli
