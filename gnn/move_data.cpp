@@ -69,16 +69,25 @@ MoveSample make_move_sample(int index, std::uint64_t seed, const MoveDataOptions
     sample.states.push_back(labelled_state(sample.scenario, ev, p, options.moves_per_state, rng));
     const std::vector<MoveExample>& moves = sample.states.back().moves;
     if (moves.empty()) break;
-    // Next state: the best labelled move on even steps, a random one on odd steps (states off the greedy path).
-    std::size_t pick = rng() % moves.size();
+    // Next state: the best labelled move on even steps, a random one on odd steps (states off the greedy path),
+    // among the moves to a placement not visited yet.
+    std::vector<std::size_t> order(moves.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     if (k % 2 == 0)
-      pick = static_cast<std::size_t>(std::min_element(moves.begin(), moves.end(), [](const auto& x, const auto& y) {
-                                        return x.label < y.label;
-                                      }) - moves.begin());
-    Placement next = p;
-    exchange_hosts(sample.scenario, next, moves[pick].a, moves[pick].b);
-    if (!seen.insert(hosts_of(next)).second) break;
-    p = std::move(next);
+      std::stable_sort(order.begin(), order.end(),
+                       [&moves](std::size_t x, std::size_t y) { return moves[x].label < moves[y].label; });
+    else
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    bool moved = false;
+    for (const std::size_t pick : order) {
+      Placement next = p;
+      exchange_hosts(sample.scenario, next, moves[pick].a, moves[pick].b);
+      if (!seen.insert(hosts_of(next)).second) continue;
+      p = std::move(next);
+      moved = true;
+      break;
+    }
+    if (!moved) break;
   }
   return sample;
 }

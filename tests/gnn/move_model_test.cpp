@@ -44,11 +44,12 @@ Scenario small_scenario(std::uint64_t seed) {
 TEST(MoveScorer, ScoresDoNotDependOnTheOrderOfThePairOrOfTheMoves) {
   torch::manual_seed(3);
   MoveScorer model{MoveModelConfig{}};
-  const Scenario s = small_scenario(4);
+  std::uint64_t seed = 1;  // the first sampled cluster with several exchanges
+  while (candidate_exchanges(small_scenario(seed), GreedyPlacer().place(small_scenario(seed))).size() < 4) ++seed;
+  const Scenario s = small_scenario(seed);
   const Evaluator ev(s);
   const Placement p = GreedyPlacer().place(s);
   std::vector<std::pair<int, int>> moves = candidate_exchanges(s, p);
-  ASSERT_GE(moves.size(), 2u);
   const std::vector<double> x = predict_moves(model, s, ev.network(), p, moves);
   std::vector<std::pair<int, int>> swapped;
   for (auto it = moves.rbegin(); it != moves.rend(); ++it) swapped.emplace_back(it->second, it->first);
@@ -101,7 +102,7 @@ TEST(MoveTraining, DeterministicAndBetterThanAnOrderBlindPick) {
   m.generator = "test";
   write_manifest(dir, m);
   MoveDataOptions o;
-  o.max_gpus = 32;
+  o.max_gpus = 64;
   o.states = 4;
   o.moves_per_state = 24;
   for (int i = 0; i < m.count; ++i) write_move_sample(dir, make_move_sample(i, m.seed, o));
@@ -116,7 +117,7 @@ TEST(MoveTraining, DeterministicAndBetterThanAnOrderBlindPick) {
   EXPECT_EQ(bytes_of(tmp_path("a.pt")), bytes_of(tmp_path("b.pt")));
   EXPECT_EQ(a.best_epoch, b.best_epoch);
   EXPECT_GT(a.val_states, 0);
-  EXPECT_GT(a.train_examples, 1000);
+  EXPECT_GT(a.train_examples, 500);
   // The top-ranked move is on average better than a move drawn blindly, and no better than the best one.
   EXPECT_LT(a.val_chosen, a.val_random);
   EXPECT_GE(a.val_chosen, a.val_best);

@@ -114,19 +114,21 @@ TEST(MoveData, SampleIsDeterministicAndLabelledByTheEvaluator) {
 
 TEST(MoveData, WriteReadRoundTripAndBadFilesNameTheKey) {
   MoveDataOptions o;
-  o.max_gpus = 16;
+  o.max_gpus = 64;
   o.states = 2;
   o.moves_per_state = 5;
   const std::string dir = tmp_dir("roundtrip");
   fs::remove_all(dir);
+  int index = 0;  // the first sampled cluster with something to exchange
+  while (make_move_sample(index, 9, o).states.front().moves.empty()) ++index;
   Manifest m;
-  m.count = 2;
+  m.count = index + 2;
   m.seed = 9;
   m.generator = "test";
   write_manifest(dir, m);
-  const MoveSample a = make_move_sample(0, 9, o);
+  const MoveSample a = make_move_sample(index, 9, o);
   write_move_sample(dir, a);
-  EXPECT_THROW(load_move_dataset(dir, false), InputError);  // sample 1 missing
+  EXPECT_THROW(load_move_dataset(dir, false), InputError);  // the others missing
   const std::vector<MoveSample> got = load_move_dataset(dir, true);
   ASSERT_EQ(got.size(), 1u);
   ASSERT_EQ(got[0].states.size(), a.states.size());
@@ -137,16 +139,16 @@ TEST(MoveData, WriteReadRoundTripAndBadFilesNameTheKey) {
       EXPECT_DOUBLE_EQ(got[0].states[k].moves[i].label, a.states[k].moves[i].label);
   }
   // A label out of range names its key.
-  std::ifstream in(sample_path(dir, 0));
+  std::ifstream in(sample_path(dir, index));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::size_t at = text.find("\"moves\":[[");
   ASSERT_NE(at, std::string::npos);
   const std::size_t close = text.find(']', at + 10);
   const std::size_t comma = text.rfind(',', close);
   text.replace(comma + 1, close - comma - 1, "7.5");
-  std::ofstream(sample_path(dir, 0)) << text;
+  std::ofstream(sample_path(dir, index)) << text;
   try {
-    read_move_sample(sample_path(dir, 0));
+    read_move_sample(sample_path(dir, index));
     ADD_FAILURE() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("states[0].moves[0]"), std::string::npos) << e.what();
