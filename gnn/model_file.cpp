@@ -50,7 +50,8 @@ void move_scorer_to_archive(MoveScorer& moves, torch::serialize::OutputArchive& 
   torch::serialize::OutputArchive weights;
   moves->save(weights);
   archive.write("move_weights", weights);
-  archive.write("move_digest", torch::tensor(weights_digest(*moves, move_config_vector(moves->config())), torch::kInt64));
+  const std::int64_t digest = weights_digest(*moves, move_config_vector(moves->config()));
+  archive.write("move_digest", torch::tensor(digest, torch::kInt64));
 }
 
 /** The move scorer of an archive; an empty holder when the file has none (format 3, or `hulk train`'s output). */
@@ -71,7 +72,8 @@ MoveScorer move_scorer_from_archive(torch::serialize::InputArchive& archive, con
   MoveScorer moves(mc);
   torch::serialize::InputArchive weights;
   try {
-    if (!archive.try_read("move_weights", weights)) throw InputError(path, 0, "", "corrupt model file (no move weights)");
+    if (!archive.try_read("move_weights", weights))
+      throw InputError(path, 0, "", "corrupt model file (no move weights)");
     moves->load(weights);
   } catch (const c10::Error&) {
     throw InputError(path, 0, "", "corrupt model file (move weights do not match their hyper-parameters)");

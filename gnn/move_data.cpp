@@ -31,7 +31,8 @@ constexpr int kMoveSampleFormat = 1;
 
 /** Up to `count` of the candidates, drawn without replacement (a partial Fisher-Yates shuffle on raw draws of the
  *  generator: std's distributions are not the same on every standard library), kept in (a, b) order. */
-std::vector<std::pair<int, int>> draw_candidates(std::vector<std::pair<int, int>> all, int count, std::mt19937_64& rng) {
+std::vector<std::pair<int, int>> draw_candidates(std::vector<std::pair<int, int>> all, int count,
+                                                 std::mt19937_64& rng) {
   const std::size_t n = all.size(), k = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(0, count)));
   for (std::size_t i = 0; i < k; ++i) std::swap(all[i], all[i + rng() % (n - i)]);
   all.resize(k);

@@ -98,7 +98,8 @@ Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, cons
     const std::vector<double> score = predict_moves(model, scenario, network, p, moves);
     std::vector<std::size_t> order(moves.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&score](std::size_t x, std::size_t y) { return score[x] < score[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&score](std::size_t x, std::size_t y) { return score[x] < score[y]; });
     bool moved = false;
     for (const std::size_t i : order) {
       if (score[i] >= -min_gain) break;  // best first: no later move is predicted to gain enough either

@@ -34,8 +34,9 @@ struct MoveModelConfig {
 class MoveScorerImpl : public torch::nn::Module {
  public:
   explicit MoveScorerImpl(const MoveModelConfig& config);
-  /** @brief Scores [M] (labels x kMoveLabelScale) of the moves (a[i], b[i]) with pair features pair [M, kPairFeatures]. */
-  torch::Tensor forward(const GraphTensors& g, const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& pair);
+  /** @brief Scores [M] (labels x kMoveLabelScale) of the moves (a[i], b[i]) with pair features [M, kPairFeatures]. */
+  torch::Tensor forward(const GraphTensors& g, const torch::Tensor& a, const torch::Tensor& b,
+                        const torch::Tensor& pair);
   const MoveModelConfig& config() const { return config_; }
 
  private:
