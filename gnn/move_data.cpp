@@ -168,4 +168,12 @@ std::vector<MoveSample> load_move_dataset(const std::string& dir, bool allow_mis
   return out;
 }
 
+std::vector<MoveSample> load_move_datasets(const std::vector<std::string>& dirs, bool allow_missing) {
+  std::vector<MoveSample> samples;
+  for (const std::string& dir : dirs)
+    for (MoveSample& s : load_move_dataset(dir, allow_missing)) samples.push_back(std::move(s));
+  if (samples.empty()) throw InputError(dirs.empty() ? "" : dirs.front(), 0, "", "no move samples");
+  return samples;
+}
+
 }  // namespace hulk::gnn

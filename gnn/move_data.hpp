@@ -61,5 +61,7 @@ MoveSample read_move_sample(const std::string& path);
 /** @brief Every sample of the folder (skipped ones left out; missing ones too with allow_missing).
  *  @throws InputError for a missing manifest or sample, or a bad file. */
 std::vector<MoveSample> load_move_dataset(const std::string& dir, bool allow_missing);
+/** @brief The samples of several folders, in order. @throws InputError as load_move_dataset, or if there is none. */
+std::vector<MoveSample> load_move_datasets(const std::vector<std::string>& dirs, bool allow_missing);
 
 }  // namespace hulk::gnn

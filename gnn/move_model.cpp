@@ -89,24 +89,37 @@ std::vector<std::pair<int, int>> learned_exchange_order(MoveScorer& model, const
   return out;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+}  // namespace
+
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
-                               const Placement& start, int max_moves, double min_gain) {
+                               const Placement& start, int max_moves, double margin, std::vector<Placement>* steps) {
   Placement p = start;
   std::set<std::vector<int>> seen{hosts_of(p)};
   for (int step = 0; step < max_moves; ++step) {
     const std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
+    if (moves.empty()) break;
     const std::vector<double> score = predict_moves(model, scenario, network, p, moves);
+    const double median = median_of(score);
     std::vector<std::size_t> order(moves.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&score](std::size_t x, std::size_t y) { return score[x] < score[y]; });
     bool moved = false;
     for (const std::size_t i : order) {
-      if (score[i] >= -min_gain) break;  // best first: no later move is predicted to gain enough either
+      if (median - score[i] <= margin) break;  // best first: no later move stands out enough either
       Placement next = p;
       exchange_hosts(scenario, next, moves[i].first, moves[i].second);
       if (!seen.insert(hosts_of(next)).second) continue;
       p = std::move(next);
+      if (steps) steps->push_back(p);
       moved = true;
       break;
     }

@@ -67,10 +67,14 @@ std::vector<double> predict_moves(MoveScorer& model, const Scenario& scenario, c
 std::vector<std::pair<int, int>> learned_exchange_order(MoveScorer& model, const Scenario& scenario,
                                                         const RouteModel& network, const Placement& placement);
 
-/** @brief The policy alone: from `start`, up to max_moves times the candidate exchange of best predicted label,
- *  never returning to a placement already visited, stopping when no unvisited move is predicted to gain more than
- *  min_gain (label < -min_gain). No evaluator is called. */
+/** @brief The policy alone: from `start`, up to max_moves times the best-scored candidate exchange that leads to a
+ *  placement not visited yet, taken only while its score beats the MEDIAN score of the state's candidates by more
+ *  than `margin` (relative time). Why relative: the scorer ranks a state's moves well but its absolute predictions
+ *  are biased (from greedy's placement it predicts nearly every move slower), so a threshold on the predicted value
+ *  stops at once, while the gap to the state's own typical move measures how much the best move stands out.
+ *  No evaluator is called. With `steps`, the placement after each move taken is appended to it. */
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
-                               const Placement& start, int max_moves, double min_gain);
+                               const Placement& start, int max_moves, double margin,
+                               std::vector<Placement>* steps = nullptr);
 
 }  // namespace hulk::gnn

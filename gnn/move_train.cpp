@@ -10,6 +10,7 @@
 #include "gnn/model_file.hpp"
 #include "gnn/move_data.hpp"
 #include "gnn/move_model.hpp"
+#include "gnn/move_policy_command.hpp"
 #include "gnn/move_train_command.hpp"
 #include "gnn/single_thread.hpp"
 #include "sim/core/errors.hpp"
@@ -40,8 +41,7 @@ struct Split {
 Split load_states(const std::vector<MoveSample>& samples, const MoveTrainCommand& c, int nearest_neighbours) {
   Split out;
   for (const MoveSample& s : samples) {
-    const bool val = static_cast<double>(stream_seed(c.seed, static_cast<std::uint64_t>(s.index)) % 1000) <
-                     c.val_fraction * 1000.0;
+    const bool val = held_out_move_sample(c.seed, s.index, c.val_fraction);
     const Evaluator ev(s.scenario);  // its route model, built once per cluster
     for (const MoveState& st : s.states) {
       if (st.moves.empty()) continue;
@@ -119,15 +119,11 @@ double run_epoch(MoveScorer& model, torch::optim::Adam& adam, const std::vector<
   return total / std::max<std::size_t>(1, order.size());
 }
 
-std::vector<MoveSample> load_samples(const MoveTrainCommand& c) {
-  std::vector<MoveSample> samples;
-  for (const std::string& dir : c.data_dirs)
-    for (MoveSample& s : load_move_dataset(dir, c.allow_partial)) samples.push_back(std::move(s));
-  if (samples.empty()) throw InputError(c.data_dirs.empty() ? "" : c.data_dirs.front(), 0, "", "no move samples");
-  return samples;
-}
-
 }  // namespace
+
+bool held_out_move_sample(std::uint64_t seed, int index, double val_fraction) {
+  return static_cast<double>(stream_seed(seed, static_cast<std::uint64_t>(index)) % 1000) < val_fraction * 1000.0;
+}
 
 MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* progress) {
   if (c.epochs < 1 || c.batch < 1) throw InputError("", 0, "--epochs", "expected at least one epoch and batch");
@@ -139,7 +135,7 @@ MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* p
     torch::manual_seed(c.seed);
     placement = PlacementGnn(ModelConfig{});
   }
-  const std::vector<MoveSample> samples = load_samples(c);
+  const std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
   torch::manual_seed(c.seed);
   MoveScorer model{MoveModelConfig{}};
   const Split data = load_states(samples, c, model->config().nearest_neighbours);

@@ -60,8 +60,10 @@ struct SamplingOptions {
    *  scorer (gnn/move_model.hpp): greedy's placement improved by up to this many host exchanges the scorer ranks
    *  first, none of them evaluated (follow_learned_moves); 0 = the argmax decode of the role scores instead. */
   int learned_moves = 16;
-  /** @brief The predicted gain (relative time) a move must exceed for the policy to take it (learned_moves). */
-  double learned_move_min_gain = 0.002;
+  /** @brief How far (relative time) a move's score must be below the median score of its state's candidates for
+   *  the policy to take it (learned_moves; follow_learned_moves). Chosen with `hulk gnn move-policy` on the move
+   *  data set's held-out clusters. */
+  double learned_move_margin = 0.002;
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gnn/sampled_decode.hpp"
+#include "gnn/move_policy_command.hpp"
 #include "gnn/move_train_command.hpp"
 #include "gnn/train_command.hpp"
 #include "sim/place/placer.hpp"
@@ -21,7 +22,7 @@
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 7;
+constexpr int kGnnPluginAbi = 8;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -34,6 +35,8 @@ struct GnnPluginApi {
                              std::ostream* progress);
   /** @brief `hulk train-moves` (gnn::train_moves_from_dir). */
   gnn::MoveTrainSummary (*train_moves)(const gnn::MoveTrainCommand& command, std::ostream* progress);
+  /** @brief `hulk gnn move-policy` (gnn::report_move_policy). */
+  gnn::MovePolicyReport (*move_policy)(const gnn::MovePolicyCommand& command, std::ostream* progress);
   /** @brief Writes fresh weights after torch::manual_seed(seed), the default configuration, of the placement GNN (as
    *  `hulk train --epochs 0 --seed SEED`) and of the move scorer, without a data set: the "untrained" ablation of
    *  gnn-families. */

@@ -58,7 +58,7 @@ TEST(MoveScorer, ScoresDoNotDependOnTheOrderOfThePairOrOfTheMoves) {
   for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[y.size() - 1 - i], 1e-5 * (1 + std::abs(x[i])));
 }
 
-TEST(MoveScorer, FollowingMovesGivesValidPlacementsAndStopsWithoutAPredictedGain) {
+TEST(MoveScorer, FollowingMovesGivesValidPlacementsAndStopsWhenNoMoveStandsOut) {
   torch::manual_seed(5);
   MoveScorer model{MoveModelConfig{}};
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
@@ -68,7 +68,13 @@ TEST(MoveScorer, FollowingMovesGivesValidPlacementsAndStopsWithoutAPredictedGain
     const Placement p = follow_learned_moves(model, s, ev.network(), start, 6, -1.0);  // any prediction "gains"
     EXPECT_EQ(placement_violation(s, p), "") << seed;
     EXPECT_EQ(follow_learned_moves(model, s, ev.network(), start, 6, -1.0).gpu_of_rank, p.gpu_of_rank);
-    // No move is predicted to gain a whole time: the start.
+    // The steps are the placements after each move taken, all distinct, ending at the answer.
+    std::vector<Placement> steps;
+    follow_learned_moves(model, s, ev.network(), start, 6, -1.0, &steps);
+    EXPECT_LE(steps.size(), 6u);
+    EXPECT_EQ(steps.empty() ? start.gpu_of_rank : steps.back().gpu_of_rank, p.gpu_of_rank);
+    for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_NE(steps[i].gpu_of_rank, steps[i - 1].gpu_of_rank);
+    // No move's score is a whole time below the state's median score: the start.
     EXPECT_EQ(follow_learned_moves(model, s, ev.network(), start, 6, 1.0).gpu_of_rank, start.gpu_of_rank);
     EXPECT_EQ(follow_learned_moves(model, s, ev.network(), start, 0, -1.0).gpu_of_rank, start.gpu_of_rank);
   }
