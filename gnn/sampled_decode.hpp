@@ -62,8 +62,9 @@ struct SamplingOptions {
   int learned_moves = 16;
   /** @brief How far (relative time) a move's score must be below the median score of its state's candidates for
    *  the policy to take it (learned_moves; follow_learned_moves). Chosen with `hulk gnn move-policy` on the move
-   *  data set's held-out clusters. */
-  double learned_move_margin = 0.002;
+   *  data set's held-out clusters: the smallest margin whose walk is within 0.1% of greedy there (geometric mean);
+   *  smaller margins take more moves and are slower than greedy (models/README.md). */
+  double learned_move_margin = 0.3;
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;
