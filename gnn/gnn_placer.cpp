@@ -182,7 +182,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     SampledPlacement only;
     only.placement = impl_->moves && opt.learned_moves > 0
                          ? follow_learned_moves(impl_->moves, scenario, network, greedy, opt.learned_moves,
-                                                opt.learned_move_margin)
+                                                opt.learned_move_margin, nullptr, opt.learned_move_max_score)
                          : decode_placement(scenario, predict_scores(impl_->model, graph));
     only.distinct = 1;
     return only;

@@ -40,8 +40,9 @@ std::vector<std::pair<int, int>> draw_candidates(std::vector<std::pair<int, int>
   return all;
 }
 
-/** The state's labelled moves: each candidate exchange costed by the evaluator against the state's time. */
-MoveState labelled_state(const Scenario& s, const Evaluator& ev, const Placement& p, int moves, std::mt19937_64& rng) {
+}  // namespace
+
+MoveState label_state(const Scenario& s, const Evaluator& ev, const Placement& p, int moves, std::mt19937_64& rng) {
   MoveState state;
   state.placement = p;
   const double before = ev.iteration_time_s(p);
@@ -52,8 +53,6 @@ MoveState labelled_state(const Scenario& s, const Evaluator& ev, const Placement
   }
   return state;
 }
-
-}  // namespace
 
 MoveSample make_move_sample(int index, std::uint64_t seed, const MoveDataOptions& options) {
   SamplerOptions sampler;
@@ -67,7 +66,7 @@ MoveSample make_move_sample(int index, std::uint64_t seed, const MoveDataOptions
   Placement p = GreedyPlacer::place_with(sample.scenario, ev);
   std::set<std::vector<int>> seen{hosts_of(p)};
   for (int k = 0; k < options.states; ++k) {
-    sample.states.push_back(labelled_state(sample.scenario, ev, p, options.moves_per_state, rng));
+    sample.states.push_back(label_state(sample.scenario, ev, p, options.moves_per_state, rng));
     const std::vector<MoveExample>& moves = sample.states.back().moves;
     if (moves.empty()) break;
     // Next state: the best labelled move on even steps, a random one on odd steps (states off the greedy path),
@@ -126,7 +125,7 @@ MoveExample read_move(const json& m, const std::string& path, const std::string&
 MoveSample read_move_sample(const std::string& path) {
   const json doc = read_json_file(path);
   if (!doc.is_object() || doc.value("kind", "") != "moves")
-    throw InputError(path, 0, "kind", "not a move sample (expected \"moves\"; made by `hulk gen-moves`)");
+    throw InputError(path, 0, "kind", "not a move sample (expected \"moves\"; made by `hulk gnn gen-moves`)");
   if (doc.value("format_version", 0) != kMoveSampleFormat)
     throw InputError(path, 0, "format_version", "expected " + std::to_string(kMoveSampleFormat));
   MoveSample s;

@@ -1,6 +1,6 @@
 #pragma once
 /** @file move_data.hpp
- *  @brief The move data set of the learned improvement policy (`hulk gen-moves`): states (a sampled cluster and a
+ *  @brief The move data set of the learned improvement policy (`hulk gnn gen-moves`): states (a sampled cluster and a
  *  placement of its job) and candidate host exchanges from them, each labelled by the analytic evaluator with the
  *  move's relative time change (gnn/moves.hpp, move_label). Torch-free.
  *
@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include <random>
+
 #include "sim/core/spec.hpp"
+#include "sim/evaluate/evaluator.hpp"
 
 namespace hulk::gnn {
 
@@ -49,6 +52,11 @@ struct MoveDataOptions {
   int states = 8;              ///< states per sample (the trajectory's length + 1)
   int moves_per_state = 48;    ///< candidate exchanges labelled per state (all of them when fewer)
 };
+
+/** @brief A state of `placement` with up to `moves` of its candidate exchanges (drawn without replacement by `rng`
+ *  when there are more, kept in (a, b) order), each labelled with the evaluator's relative time change. */
+MoveState label_state(const Scenario& scenario, const Evaluator& evaluator, const Placement& placement, int moves,
+                      std::mt19937_64& rng);
 
 /** @brief The sample of index `index` of a data set of seed `seed`: deterministic, the same in any shard.
  *  @throws InputError if the sampled job cannot be placed. */

@@ -100,7 +100,8 @@ double median_of(std::vector<double> v) {
 }  // namespace
 
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
-                               const Placement& start, int max_moves, double margin, std::vector<Placement>* steps) {
+                               const Placement& start, int max_moves, double margin, std::vector<Placement>* steps,
+                               double max_score) {
   Placement p = start;
   std::set<std::vector<int>> seen{hosts_of(p)};
   for (int step = 0; step < max_moves; ++step) {
@@ -114,7 +115,8 @@ Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, cons
                      [&score](std::size_t x, std::size_t y) { return score[x] < score[y]; });
     bool moved = false;
     for (const std::size_t i : order) {
-      if (median - score[i] <= margin) break;  // best first: no later move stands out enough either
+      // Best first: no later move stands out enough, or is predicted faster enough, either.
+      if (median - score[i] <= margin || !(score[i] < max_score)) break;
       Placement next = p;
       exchange_hosts(scenario, next, moves[i].first, moves[i].second);
       if (!seen.insert(hosts_of(next)).second) continue;

@@ -9,6 +9,7 @@
  *  message passing as the placement GNN (model.hpp). A move (a, b) is scored by an MLP over the symmetric
  *  combination [h_a + h_b, h_a * h_b, pair features of (a, b), mean_v h_v]: exchanging a and b is the same move as
  *  exchanging b and a. The output is the predicted label x kMoveLabelScale (labels are a few hundredths). */
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -69,12 +70,13 @@ std::vector<std::pair<int, int>> learned_exchange_order(MoveScorer& model, const
 
 /** @brief The policy alone: from `start`, up to max_moves times the best-scored candidate exchange that leads to a
  *  placement not visited yet, taken only while its score beats the MEDIAN score of the state's candidates by more
- *  than `margin` (relative time). Why relative: the scorer ranks a state's moves well but its absolute predictions
+ *  than `margin` (relative time) and is itself below `max_score` (a predicted change; infinity = no such bound). Why relative: the scorer ranks a state's moves well but its absolute predictions
  *  are biased (from greedy's placement it predicts nearly every move slower), so a threshold on the predicted value
  *  stops at once, while the gap to the state's own typical move measures how much the best move stands out.
  *  No evaluator is called. With `steps`, the placement after each move taken is appended to it. */
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
                                const Placement& start, int max_moves, double margin,
-                               std::vector<Placement>* steps = nullptr);
+                               std::vector<Placement>* steps = nullptr,
+                               double max_score = std::numeric_limits<double>::infinity());
 
 }  // namespace hulk::gnn

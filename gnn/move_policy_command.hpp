@@ -10,6 +10,7 @@
  *  placement is evaluated. The evaluator is called here to MEASURE the rules; the walk itself calls none. */
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,18 +18,21 @@ namespace hulk::gnn {
 
 /** @brief The arguments of `hulk gnn move-policy`. */
 struct MovePolicyCommand {
-  std::vector<std::string> data_dirs;  ///< move data sets (hulk gen-moves), loaded in order
+  std::vector<std::string> data_dirs;  ///< move data sets (hulk gnn gen-moves), loaded in order
   bool allow_partial = false;          ///< use the samples present
   std::string model;                   ///< model file with a move scorer
   std::uint64_t seed = 1;              ///< train-moves' seed: selects the held-out clusters
   double val_fraction = 0.1;           ///< train-moves' held-out share
   int max_moves = 16;                  ///< longest walk measured
   std::vector<double> margins{-1.0, 0.0, 0.02, 0.05, 0.1, 0.15};  ///< learned_move_margin values compared
+  /** @brief learned_move_max_score values compared (each with every margin); infinity = no bound. */
+  std::vector<double> max_scores{std::numeric_limits<double>::infinity()};
 };
 
 /** @brief One rule's result over the held-out clusters. */
 struct MovePolicyRow {
   double margin = 0;
+  double max_score = 0;          ///< the rule's bound on the taken move's predicted change
   int max_moves = 0;
   double geomean_vs_greedy = 0;  ///< geometric mean of t_greedy / t_walk (> 1: the walk is faster)
   double worst_vs_greedy = 0;    ///< smallest t_greedy / t_walk
@@ -42,7 +46,7 @@ struct MovePolicyReport {
   double greedy_top_predicted = 0;     ///< mean predicted relative change of greedy's top-ranked move
   double greedy_median_predicted = 0;  ///< mean of the median prediction over greedy's candidate moves
   double greedy_top_actual = 0;        ///< mean evaluated relative change of greedy's top-ranked move
-  std::vector<MovePolicyRow> rows;     ///< by margin, then walk length
+  std::vector<MovePolicyRow> rows;     ///< by margin, then max_score, then walk length
 };
 
 /** @brief Whether sample `index` is held out of training by train-moves of this seed and validation share. */

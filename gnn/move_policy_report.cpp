@@ -53,13 +53,14 @@ void greedy_state(MoveScorer& scorer, const Scenario& s, const Evaluator& ev, co
 }  // namespace
 
 MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* progress) {
-  if (c.max_moves < 1 || c.margins.empty())
-    throw InputError("", 0, "--max-moves", "expected at least one move and one margin");
+  if (c.max_moves < 1 || c.margins.empty() || c.max_scores.empty())
+    throw InputError("", 0, "--max-moves", "expected at least one move, one margin and one max score");
   MoveScorer scorer = load_move_scorer(c.model);
   if (!scorer) throw InputError(c.model, 0, "moves", "the model file has no move scorer (hulk gnn train-moves)");
   const std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
   const std::vector<int> lengths = walk_lengths(c.max_moves);
-  std::vector<RowSums> sums(c.margins.size() * lengths.size());
+  const std::size_t rules = c.margins.size() * c.max_scores.size();
+  std::vector<RowSums> sums(rules * lengths.size());
   MovePolicyReport r;
   for (const MoveSample& sample : samples) {
     if (!held_out_move_sample(c.seed, sample.index, c.val_fraction)) continue;
@@ -67,9 +68,10 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
     const Placement greedy = GreedyPlacer::place_with(sample.scenario, ev);
     const double greedy_s = ev.iteration_time_s(greedy);
     greedy_state(scorer, sample.scenario, ev, greedy, greedy_s, r);
-    for (std::size_t m = 0; m < c.margins.size(); ++m) {
+    for (std::size_t m = 0; m < rules; ++m) {
       std::vector<Placement> steps;
-      follow_learned_moves(scorer, sample.scenario, ev.network(), greedy, c.max_moves, c.margins[m], &steps);
+      follow_learned_moves(scorer, sample.scenario, ev.network(), greedy, c.max_moves,
+                           c.margins[m / c.max_scores.size()], &steps, c.max_scores[m % c.max_scores.size()]);
       for (std::size_t k = 0; k < lengths.size(); ++k) {
         const int taken = std::min<int>(lengths[k], static_cast<int>(steps.size()));
         const double x = taken == 0 ? 1.0 : speedup(ev, greedy_s, steps[static_cast<std::size_t>(taken - 1)]);
@@ -88,10 +90,11 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
   r.greedy_top_predicted /= n;
   r.greedy_median_predicted /= n;
   r.greedy_top_actual /= n;
-  for (std::size_t m = 0; m < c.margins.size(); ++m)
+  for (std::size_t m = 0; m < rules; ++m)
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const RowSums& s = sums[m * lengths.size() + k];
-      r.rows.push_back({c.margins[m], lengths[k], std::exp(s.log_ratio / n), s.worst, s.improved / n, s.moves / n});
+      r.rows.push_back({c.margins[m / c.max_scores.size()], c.max_scores[m % c.max_scores.size()], lengths[k],
+                        std::exp(s.log_ratio / n), s.worst, s.improved / n, s.moves / n});
     }
   return r;
 }

@@ -8,6 +8,7 @@
 
 #include "gnn/format_version.hpp"
 #include "gnn/model_file.hpp"
+#include "gnn/move_dagger.hpp"
 #include "gnn/move_data.hpp"
 #include "gnn/move_model.hpp"
 #include "gnn/move_policy_command.hpp"
@@ -125,34 +126,32 @@ bool held_out_move_sample(std::uint64_t seed, int index, double val_fraction) {
   return static_cast<double>(stream_seed(seed, static_cast<std::uint64_t>(index)) % 1000) < val_fraction * 1000.0;
 }
 
-MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* progress) {
-  if (c.epochs < 1 || c.batch < 1) throw InputError("", 0, "--epochs", "expected at least one epoch and batch");
-  SingleThread threads;  // the same sums in the same order on any machine
-  PlacementGnn placement{nullptr};
-  if (!c.init.empty()) {
-    placement = load_model(c.init);
-  } else {
-    torch::manual_seed(c.seed);
-    placement = PlacementGnn(ModelConfig{});
-  }
-  const std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
-  torch::manual_seed(c.seed);
-  MoveScorer model{MoveModelConfig{}};
-  const Split data = load_states(samples, c, model->config().nearest_neighbours);
-  if (data.train.empty()) throw InputError(c.data_dirs.front(), 0, "", "no training state with moves");
+namespace {
+
+/** Adds the states of `samples` (tensors built once) to the split, by the same held-out rule. */
+void add_states(Split& data, const std::vector<MoveSample>& samples, const MoveTrainCommand& c, int neighbours) {
+  MoveTrainCommand all = c;
+  all.max_examples = 0;  // a cut applies to gen-moves' data only: the policy's states are all kept
+  Split more = load_states(samples, all, neighbours);
+  for (StateTensors& t : more.train) data.train.push_back(std::move(t));
+  for (StateTensors& t : more.val) data.val.push_back(std::move(t));
+  data.train_examples += more.train_examples;
+}
+
+/** `epochs` epochs with a fresh Adam, numbered from first_epoch (the shuffles drawn from order_key + 1, + 2, ...:
+ *  a round's order does not depend on how many epochs came before it); the weights of the epoch whose top-ranked
+ *  validation move is best are restored (the last epoch's without validation states) and summarised in `out`. */
+void train_epochs(MoveScorer& model, const Split& data, const MoveTrainCommand& c, int first_epoch, int epochs,
+                  int order_key, MoveTrainSummary& out, std::ostream* progress) {
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(c.lr));
-  MoveTrainSummary out;
-  out.train_states = static_cast<int>(data.train.size());
-  out.val_states = static_cast<int>(data.val.size());
-  out.train_examples = data.train_examples;
   std::vector<torch::Tensor> best;  // the selected epoch's weights
   double best_chosen = std::numeric_limits<double>::infinity();
-  for (int e = 1; e <= c.epochs; ++e) {
+  const int total = c.epochs + c.dagger_rounds * c.dagger_epochs;
+  for (int e = first_epoch; e < first_epoch + epochs; ++e) {
     const auto t0 = std::chrono::steady_clock::now();
     model->train();
-    const double loss = run_epoch(model, adam, data.train, c, e);
+    const double loss = run_epoch(model, adam, data.train, c, order_key + e - first_epoch + 1);
     const ValStats v = validate(model, data.val);
-    // Without validation states the last epoch is written.
     if (data.val.empty() || v.chosen < best_chosen) {
       best_chosen = v.chosen;
       best.clear();
@@ -166,16 +165,67 @@ MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* p
       char line[200];
       std::snprintf(line, sizeof line,
                     "epoch %d/%d loss %.4f val_chosen %+.3f%% val_best %+.3f%% val_random %+.3f%% time %.1fs\n", e,
-                    c.epochs, loss, 100 * v.chosen, 100 * v.best, 100 * v.random,
+                    total, loss, 100 * v.chosen, 100 * v.best, 100 * v.random,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       *progress << line << std::flush;
     }
   }
-  {
-    torch::NoGradGuard no_grad;
-    const auto params = model->parameters();
-    for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(best[i]);
+  torch::NoGradGuard no_grad;
+  const auto params = model->parameters();
+  for (std::size_t i = 0; i < params.size() && !best.empty(); ++i) params[i].copy_(best[i]);
+}
+
+/** The scorer to start from: the --init file's with init_scorer, else fresh weights after manual_seed(seed). */
+MoveScorer initial_scorer(const MoveTrainCommand& c) {
+  torch::manual_seed(c.seed);
+  if (!c.init_scorer) return MoveScorer{MoveModelConfig{}};
+  if (c.init.empty()) throw InputError("", 0, "--init-scorer", "expected --init, the model file whose scorer to start from");
+  MoveScorer model = load_move_scorer(c.init);
+  if (!model) throw InputError(c.init, 0, "moves", "the model file has no move scorer to start from (--init-scorer)");
+  return model;
+}
+
+}  // namespace
+
+MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* progress) {
+  if (c.epochs < 0 || c.batch < 1 || (c.epochs == 0 && !c.init_scorer))
+    throw InputError("", 0, "--epochs", "expected at least one epoch (0 only with --init-scorer) and batch");
+  if (c.dagger_rounds < 0 || (c.dagger_rounds > 0 && c.dagger_epochs < 1))
+    throw InputError("", 0, "--dagger-epochs", "expected at least one epoch per aggregation round");
+  SingleThread threads;  // the same sums in the same order on any machine
+  PlacementGnn placement{nullptr};
+  if (!c.init.empty()) {
+    placement = load_model(c.init);
+  } else {
+    torch::manual_seed(c.seed);
+    placement = PlacementGnn(ModelConfig{});
   }
+  std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
+  MoveScorer model = initial_scorer(c);
+  const int neighbours = model->config().nearest_neighbours;
+  Split data = load_states(samples, c, neighbours);
+  if (data.train.empty()) throw InputError(c.data_dirs.front(), 0, "", "no training state with moves");
+  MoveTrainSummary out;
+  train_epochs(model, data, c, 1, c.epochs, 0, out, progress);
+  for (int round = 1; round <= c.dagger_rounds; ++round) {
+    DaggerOptions o;
+    o.walk = c.dagger_walk;
+    o.seed = c.seed;
+    o.round = round;
+    const std::vector<MoveSample> added = policy_states(model, samples, o);
+    const std::size_t before = data.train.size() + data.val.size();
+    add_states(data, added, c, neighbours);
+    if (progress)
+      *progress << "dagger round " << round << ": " << data.train.size() + data.val.size() - before
+                << " states of the scorer's walk added (" << data.train.size() << " training, " << data.val.size()
+                << " validation)\n";
+    // The next round walks from greedy's placement again; its states join this round's.
+    train_epochs(model, data, c, c.epochs + (round - 1) * c.dagger_epochs + 1, c.dagger_epochs, 1000 * round, out,
+                 progress);
+  }
+  out.train_states = static_cast<int>(data.train.size());
+  out.val_states = static_cast<int>(data.val.size());
+  out.train_examples = data.train_examples;
   model->eval();
   save_model(placement, c.model_out, model);
   return out;

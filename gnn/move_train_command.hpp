@@ -1,6 +1,6 @@
 #pragma once
 /** @file move_train_command.hpp
- *  @brief Torch-free entry point of `hulk train-moves`: the move scorer (gnn/move_model.hpp) trained on a move data
+ *  @brief Torch-free entry point of `hulk gnn train-moves`: the move scorer (gnn/move_model.hpp) trained on a move data
  *  set (gnn/move_data.hpp) and written into a model file beside a placement GNN.
  *
  *  Loss per state: the Huber loss of the predicted labels (x kMoveLabelScale) plus a listwise term (ListNet: the
@@ -9,7 +9,13 @@
  *  first. Validation (a share of the samples, split by the seed): the mean label of the move each validation state's
  *  scores rank first (the policy's one-step gain; lower is better) against the best labelled move's; the written
  *  scorer is the epoch with the lowest such mean. Deterministic for a seed: torch::manual_seed, one intra-op thread,
- *  the epoch's state order drawn from (seed, epoch). */
+ *  the epoch's state order drawn from (seed, epoch).
+ *
+ *  With dagger_rounds, each round then adds the states the scorer's own walk reaches from greedy's placement on
+ *  every sample (labelled by the evaluator; gnn/move_dagger.hpp) and trains dagger_epochs more epochs on all states,
+ *  keeping the round's best epoch by the same validation (over the grown validation states). Every round starts a
+ *  fresh optimiser from the weights kept, so a run with --init-scorer on a file written after the first epochs
+ *  continues as the run that did both. */
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -17,12 +23,12 @@
 
 namespace hulk::gnn {
 
-/** @brief The arguments of `hulk train-moves`. */
+/** @brief The arguments of `hulk gnn train-moves`. */
 struct MoveTrainCommand {
-  std::vector<std::string> data_dirs;  ///< move data sets (hulk gen-moves), loaded in order
+  std::vector<std::string> data_dirs;  ///< move data sets (hulk gnn gen-moves), loaded in order
   bool allow_partial = false;          ///< use the samples present
   /** @brief The placement GNN written beside the scorer: this model file's (its own move scorer, if any, is
-   *  replaced). "" = fresh weights after torch::manual_seed(seed), as `hulk train --epochs 0`. */
+   *  replaced). "" = fresh weights after torch::manual_seed(seed), as `hulk gnn train --epochs 0`. */
   std::string init;
   std::string model_out;               ///< model file to write
   int epochs = 8;
@@ -31,6 +37,11 @@ struct MoveTrainCommand {
   int batch = 8;                       ///< states per Adam step
   double val_fraction = 0.1;           ///< share of samples held out
   int max_examples = 0;                ///< > 0: train on the first states up to this many labelled moves (curves)
+  /** @brief Start from the --init file's move scorer instead of fresh weights (then --epochs may be 0). */
+  bool init_scorer = false;
+  int dagger_rounds = 0;               ///< data aggregation rounds after the first epochs (gnn/move_dagger.hpp)
+  int dagger_epochs = 2;               ///< epochs after each round
+  int dagger_walk = 4;                 ///< moves of the scorer's walk per sample and round
 };
 
 /** @brief What a run did. */

@@ -12,6 +12,7 @@
  *  Deterministic for a seed. */
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 #include "gnn/decode.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
@@ -65,6 +66,9 @@ struct SamplingOptions {
    *  data set's held-out clusters: the smallest margin whose walk is within 0.1% of greedy there (geometric mean);
    *  smaller margins take more moves and are slower than greedy (models/README.md). */
   double learned_move_margin = 0.3;
+  /** @brief A move the policy takes must also be predicted below this relative time change (follow_learned_moves'
+   *  max_score; infinity = no bound). */
+  double learned_move_max_score = std::numeric_limits<double>::infinity();
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;

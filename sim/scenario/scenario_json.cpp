@@ -61,12 +61,14 @@ LinkSpec link_from_json(const json& j, const std::string& file, const std::strin
 }
 
 json gpu_to_json(const GpuSpec& g) {
-  return json{{"name", g.name},
-              {"fp16_flops", g.fp16_flops},
-              {"fp32_flops", g.fp32_flops},
-              {"memory_bytes", g.memory_bytes},
-              {"capability", g.capability},
-              {"source", g.source}};
+  json out{{"name", g.name},
+           {"fp16_flops", g.fp16_flops},
+           {"fp32_flops", g.fp32_flops},
+           {"memory_bytes", g.memory_bytes},
+           {"capability", g.capability},
+           {"source", g.source}};
+  if (g.fp8_flops > 0) out["fp8_flops"] = g.fp8_flops;  // absent = no fp8 tensor cores (older data sets too)
+  return out;
 }
 GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string& path) {
   GpuSpec g;
@@ -76,6 +78,8 @@ GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string&
   g.memory_bytes = get_in<double>(j, "memory_bytes", file, path, bounds::kMemory.min, bounds::kMemory.max);
   g.capability = get<std::string>(j, "capability", file, path);
   g.source = get<std::string>(j, "source", file, path);
+  if (j.contains("fp8_flops"))
+    g.fp8_flops = get_in<double>(j, "fp8_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
   return g;
 }
 
@@ -121,19 +125,24 @@ json job_to_json(const JobSpec& j) {
   json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
              {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
   shape_to_json(j.model, model);
-  return json{{"model", model},
-              {"precision", j.precision},
-              {"global_batch", j.global_batch},
-              {"micro_batch", j.micro_batch},
-              {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
-              {"schedule", j.schedule},
-              {"collective", j.collective},
-              {"iterations", j.iterations},
-              {"utilisation", j.utilisation},
-              {"check_memory", j.check_memory},
-              {"recompute", j.recompute},
-              {"optimizer", j.optimizer},
-              {"pipeline_p2p", j.pipeline_p2p}};
+  json out{{"model", model},
+           {"precision", j.precision},
+           {"global_batch", j.global_batch},
+           {"micro_batch", j.micro_batch},
+           {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
+           {"schedule", j.schedule},
+           {"collective", j.collective},
+           {"iterations", j.iterations},
+           {"utilisation", j.utilisation},
+           {"check_memory", j.check_memory},
+           {"recompute", j.recompute},
+           {"optimizer", j.optimizer},
+           {"pipeline_p2p", j.pipeline_p2p}};
+  // The workload features only when set: a job without them writes what older data sets hold.
+  if (j.virtual_stages != 1) out["virtual_stages"] = j.virtual_stages;
+  if (j.zero != 0) out["zero"] = j.zero;
+  if (j.sequence_parallel) out["sequence_parallel"] = true;
+  return out;
 }
 
 // One job object; key = its path in messages ("job" or "jobs.1").
@@ -172,6 +181,9 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   word("recompute", out.recompute, {"none", "selective", "full"});
   word("optimizer", out.optimizer, {"adam", "sgd"});
   word("pipeline_p2p", out.pipeline_p2p, {"", "blocking", "overlapped"});
+  if (j.contains("virtual_stages")) out.virtual_stages = get_in<int>(j, "virtual_stages", file, key, 1, bounds::kMaxLayers);
+  if (j.contains("zero")) out.zero = get_in<int>(j, "zero", file, key, 0, 3);
+  if (j.contains("sequence_parallel")) out.sequence_parallel = get<bool>(j, "sequence_parallel", file, key);
   return out;
 }
 

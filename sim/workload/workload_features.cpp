@@ -1,0 +1,45 @@
+#include "sim/workload/workload_features.hpp"
+
+namespace hulk {
+
+ParamStateBytes param_state_bytes(const JobSpec& job) {
+  ParamStateBytes b;
+  const double moments = job.optimizer == "sgd" ? 4.0 : 8.0;
+  if (job.precision == "fp32") {
+    b.weights = 4.0;
+    b.gradients = 4.0;
+    b.optimizer = moments;
+    return b;
+  }
+  // Mixed precision: 16-bit weights, fp32 gradient buffer, fp32 master weights + moments. FP8 keeps the same bf16
+  // weights and adds the fp8 copy Transformer Engine caches for the iteration's micro-batches.
+  b.weights = job.precision == "fp8" ? 2.0 + 1.0 : 2.0;
+  b.gradients = 4.0;
+  b.optimizer = 4.0 + moments;
+  return b;
+}
+
+double sharded_state_bytes_per_param(const JobSpec& job) {
+  const ParamStateBytes b = param_state_bytes(job);
+  const double dp = job.par.dp;
+  return (job.zero >= 3 ? b.weights / dp : b.weights) + (job.zero >= 2 ? b.gradients / dp : b.gradients) +
+         (job.zero >= 1 ? b.optimizer / dp : b.optimizer);
+}
+
+double dp_collective_bytes(const JobSpec& job, double grad_bytes) {
+  // Stage 3: forward all-gather + backward all-gather + gradient reduce-scatter, three half all-reduces.
+  return job.zero >= 3 ? 1.5 * grad_bytes : grad_bytes;
+}
+
+double dp_ring_bytes_per_rank(const JobSpec& job, double grad_bytes) {
+  const double n = job.par.dp;
+  if (n < 2) return 0.0;
+  const double half = (n - 1) / n * grad_bytes;  // one reduce-scatter or one all-gather of the buffer
+  return job.zero >= 3 ? 3.0 * half : 2.0 * half;
+}
+
+double non_tensor_parallel_divisor(const JobSpec& job) {
+  return job.sequence_parallel ? static_cast<double>(job.par.tp) : 1.0;
+}
+
+}  // namespace hulk
