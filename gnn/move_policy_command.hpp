@@ -46,6 +46,12 @@ struct MovePolicyReport {
   double greedy_top_predicted = 0;     ///< mean predicted relative change of greedy's top-ranked move
   double greedy_median_predicted = 0;  ///< mean of the median prediction over greedy's candidate moves
   double greedy_top_actual = 0;        ///< mean evaluated relative change of greedy's top-ranked move
+  /** @brief Share of the clusters whose first state (greedy's placement in gen-moves' data) has a labelled move
+   *  that is faster (label < 0): where one host exchange can beat greedy at all. */
+  double greedy_improvable = 0;
+  /** @brief Geometric mean of t_greedy / t after the best labelled move of the first state, or none if no move is
+   *  faster: what a one-move policy that always knew the best move would reach. */
+  double greedy_one_move_oracle = 0;
   std::vector<MovePolicyRow> rows;     ///< by margin, then max_score, then walk length
 };
 

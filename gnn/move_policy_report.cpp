@@ -68,6 +68,12 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
     const Placement greedy = GreedyPlacer::place_with(sample.scenario, ev);
     const double greedy_s = ev.iteration_time_s(greedy);
     greedy_state(scorer, sample.scenario, ev, greedy, greedy_s, r);
+    if (!sample.states.empty()) {
+      double best = 0;
+      for (const MoveExample& m : sample.states.front().moves) best = std::min(best, m.label);
+      r.greedy_improvable += best < 0;
+      r.greedy_one_move_oracle += -std::log1p(best);
+    }
     for (std::size_t m = 0; m < rules; ++m) {
       std::vector<Placement> steps;
       follow_learned_moves(scorer, sample.scenario, ev.network(), greedy, c.max_moves,
@@ -90,6 +96,8 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
   r.greedy_top_predicted /= n;
   r.greedy_median_predicted /= n;
   r.greedy_top_actual /= n;
+  r.greedy_improvable /= n;
+  r.greedy_one_move_oracle = std::exp(r.greedy_one_move_oracle / n);
   for (std::size_t m = 0; m < rules; ++m)
     for (std::size_t k = 0; k < lengths.size(); ++k) {
       const RowSums& s = sums[m * lengths.size() + k];

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include <unistd.h>
 
@@ -70,6 +71,22 @@ TEST(MovePolicy, ReportsEachMarginAndLengthAndAHugeMarginStaysOnGreedy) {
     EXPECT_LE(always.mean_moves, 1 << k);
     EXPECT_LE(always.worst_vs_greedy, always.geomean_vs_greedy);
     if (k > 0) EXPECT_GE(always.mean_moves, r.rows[static_cast<std::size_t>(k - 1)].mean_moves);
+  }
+  // The one-move oracle never loses to greedy and gains exactly where a labelled move is faster.
+  EXPECT_GE(r.greedy_improvable, 0.0);
+  EXPECT_LE(r.greedy_improvable, 1.0);
+  EXPECT_GE(r.greedy_one_move_oracle, 1.0);
+  EXPECT_EQ(r.greedy_one_move_oracle > 1.0, r.greedy_improvable > 0.0);
+  // A bound no prediction is below (a change of -100%) keeps every margin's walk on greedy's placement.
+  MovePolicyCommand bounded = c;
+  bounded.max_scores = {std::numeric_limits<double>::infinity(), -1.0};
+  const MovePolicyReport b = report_move_policy(bounded, nullptr);
+  ASSERT_EQ(b.rows.size(), 12u);  // 2 margins x 2 bounds x 3 lengths
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(b.rows[i].geomean_vs_greedy, r.rows[i].geomean_vs_greedy);  // margin -1, no bound: as before
+    EXPECT_EQ(b.rows[3 + i].max_score, -1.0);
+    EXPECT_EQ(b.rows[3 + i].mean_moves, 0.0);
+    EXPECT_EQ(b.rows[3 + i].geomean_vs_greedy, 1.0);
   }
   // Deterministic.
   const MovePolicyReport again = report_move_policy(c, nullptr);
