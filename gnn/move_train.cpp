@@ -179,7 +179,8 @@ void train_epochs(MoveScorer& model, const Split& data, const MoveTrainCommand& 
 MoveScorer initial_scorer(const MoveTrainCommand& c) {
   torch::manual_seed(c.seed);
   if (!c.init_scorer) return MoveScorer{MoveModelConfig{}};
-  if (c.init.empty()) throw InputError("", 0, "--init-scorer", "expected --init, the model file whose scorer to start from");
+  if (c.init.empty())
+    throw InputError("", 0, "--init-scorer", "expected --init, the model file whose scorer to start from");
   MoveScorer model = load_move_scorer(c.init);
   if (!model) throw InputError(c.init, 0, "moves", "the model file has no move scorer to start from (--init-scorer)");
   return model;

@@ -62,13 +62,13 @@ struct SamplingOptions {
    *  first, none of them evaluated (follow_learned_moves); 0 = the argmax decode of the role scores instead. */
   int learned_moves = 16;
   /** @brief How far (relative time) a move's score must be below the median score of its state's candidates for
-   *  the policy to take it (learned_moves; follow_learned_moves). Chosen with `hulk gnn move-policy` on the move
-   *  data set's held-out clusters: the smallest margin whose walk is within 0.1% of greedy there (geometric mean);
-   *  smaller margins take more moves and are slower than greedy (models/README.md). */
-  double learned_move_margin = 0.3;
-  /** @brief A move the policy takes must also be predicted below this relative time change (follow_learned_moves'
-   *  max_score; infinity = no bound). */
-  double learned_move_max_score = std::numeric_limits<double>::infinity();
+   *  the policy to take it (learned_moves; follow_learned_moves). 0: the bound below decides. */
+  double learned_move_margin = 0.0;
+  /** @brief A move the policy takes must be predicted below this relative time change (follow_learned_moves'
+   *  max_score; infinity = no bound). 0: the policy takes a move only while the scorer predicts it faster. Measured
+   *  with `hulk gnn move-policy` on the move data set's held-out clusters (docs/gnn.md): without this bound no
+   *  margin beats greedy there; with it the walk does, and bounds further below 0 take fewer moves and gain less. */
+  double learned_move_max_score = 0.0;
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;

@@ -33,7 +33,8 @@ struct GenMovesArgs {
 };
 
 std::string generator_line(const GenMovesArgs& a) {
-  return "hulk gnn gen-moves --count " + std::to_string(a.count) + " --seed " + std::to_string(a.seed) + " --max-gpus " +
+  return "hulk gnn gen-moves --count " + std::to_string(a.count) + " --seed " + std::to_string(a.seed) +
+         " --max-gpus " +
          std::to_string(a.options.max_gpus) + " --states " + std::to_string(a.options.states) + " --moves " +
          std::to_string(a.options.moves_per_state);
 }
@@ -159,7 +160,8 @@ void register_gnn_moves_commands(CLI::App& app) {
   gen->callback([g] { run_gen_moves(*g); });
 
   auto* train = app.add_subcommand("train-moves", "Train the move scorer of the learned improvement policy");
-  train->footer("Example:\n  hulk gnn train-moves --data runs/moves51 --init models/hulk-gnn.pt --out models/hulk-gnn.pt");
+  train->footer(
+      "Example:\n  hulk gnn train-moves --data runs/moves51 --init models/hulk-gnn.pt --out models/hulk-gnn.pt");
   auto t = std::make_shared<gnn::MoveTrainCommand>();
   train->add_option("--data", t->data_dirs, "move data set folder (repeat for several)")->required();
   train->add_option("--out", t->model_out, "model file to write")->required();
