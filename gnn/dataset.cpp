@@ -21,9 +21,7 @@ namespace hulk::gnn {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-json read_json(const std::string& path) {
+json read_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot open file");
   std::stringstream ss;
@@ -34,6 +32,8 @@ json read_json(const std::string& path) {
     throw InputError(path, 0, "", std::string("malformed JSON: ") + e.what());
   }
 }
+
+namespace {
 
 void check_version(const json& doc, const std::string& path) {
   if (!doc.is_object() || !doc.contains("format_version") || !doc["format_version"].is_number_integer())
@@ -63,7 +63,7 @@ void write_manifest(const std::string& dir, const Manifest& m) {
 Manifest read_manifest(const std::string& dir) {
   const std::string path = (fs::path(dir) / "manifest.json").string();
   if (!fs::exists(path)) throw InputError(path, 0, "", "not a data set: manifest.json missing");
-  const json doc = read_json(path);
+  const json doc = read_json_file(path);
   check_version(doc, path);
   Manifest m;
   m.format_version = doc["format_version"].get<int>();
@@ -126,7 +126,7 @@ std::uint64_t samples_fingerprint(const std::vector<Sample>& data) {
 }
 
 Sample read_sample(const std::string& path) {
-  const json doc = read_json(path);
+  const json doc = read_json_file(path);
   check_version(doc, path);
   Sample s;
   if (!doc.contains("index") || !doc["index"].is_number_integer()) throw InputError(path, 0, "index", "missing");

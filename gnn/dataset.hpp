@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "sim/features/cluster_graph.hpp"
 #include "sim/core/spec.hpp"
 
@@ -75,6 +77,9 @@ void write_sample(const std::string& dir, const Sample& sample);
 Sample read_sample(const std::string& path);
 /** @brief Reads the manifest and every sample 0..count-1. @throws InputError if one is missing or bad. */
 std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing = false);
+
+/** @brief A JSON file's document. @throws InputError naming the file if it cannot be read or parsed. */
+nlohmann::json read_json_file(const std::string& path);
 
 /** @brief The scenario seed of sample `index` in a data set of seed `seed` (splitmix64 of both: independent,
  *  deterministic, and the same whatever the sharding). */

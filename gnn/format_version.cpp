@@ -2,6 +2,6 @@
 
 namespace hulk::gnn {
 
-const char* format_summary() { return "dataset format 1, model format 3"; }
+const char* format_summary() { return "dataset format 1, model format 4"; }
 
 }  // namespace hulk::gnn

@@ -7,9 +7,12 @@ namespace hulk::gnn {
 /** @brief Version of the GNN data-set format written by `hulk gnn gen-data`. */
 constexpr int kDatasetFormatVersion = 1;
 /** @brief Version of the model checkpoint format written by `hulk gnn train`. */
-constexpr int kModelFormatVersion = 3;  // 2: reference-role node features, prior_scale; 3: weights digest
+constexpr int kModelFormatVersion = 4;  // 2: reference-role node features, prior_scale; 3: weights digest;
+                                        // 4: the move scorer's records (optional)
+/** @brief The oldest model format still read: format 3 is format 4 without a move scorer. */
+constexpr int kOldestModelFormatVersion = 3;
 
-/** @brief Human-readable summary printed by `hulk --version` (e.g. "dataset format 1, model format 3"). */
+/** @brief Human-readable summary printed by `hulk --version` (e.g. "dataset format 1, model format 4"). */
 const char* format_summary();
 
 }  // namespace hulk::gnn

@@ -1,6 +1,7 @@
 #include "gnn/gnn_placer.hpp"
 
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/core/parallel_tasks.hpp"
+#include "gnn/move_model.hpp"
 #include "gnn/polish.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
@@ -24,11 +26,14 @@ namespace hulk::gnn {
 
 struct GnnPlacer::Impl {
   PlacementGnn model{nullptr};
+  MoveScorer moves{nullptr};  ///< the model file's move scorer, if it has one
+  std::mutex moves_mutex;     ///< the views' polishes run on two threads; the scorer's inference one at a time
   SamplingOptions sampling;
 };
 
 GnnPlacer::GnnPlacer(const std::string& model_path, SamplingOptions sampling) : impl_(std::make_unique<Impl>()) {
   impl_->model = load_model(model_path);
+  impl_->moves = load_move_scorer(model_path);
   impl_->sampling = sampling;
 }
 
@@ -65,6 +70,8 @@ struct Refinement {
   const PlacementCost& cost;
   const PlacementBound& bound;
   const RouteModel& network;
+  /** The learned move order of the exchanges (empty: the role scores' order). */
+  const PairRanker& ranker;
 
   SampledPlacement operator()(View view) const {
     SampledPlacement best = std::move(view.decoded);
@@ -98,7 +105,7 @@ struct Refinement {
       best.cost = rering.time_s;
     }
     return polish_placement(scenario, view.scores, std::move(best),
-                            polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound);
+                            polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker);
   }
 };
 
@@ -120,7 +127,7 @@ std::vector<RoleScores> view_scores(PlacementGnn& model, ClusterGraph& graph, Ro
  *  evaluator of its own (an evaluator's scratch is not shared between threads); the same answer on any number. */
 SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Evaluator& evaluator,
                                          const Scenario& scenario, const SamplingOptions& opt,
-                                         const TimedPlacement& greedy_candidate) {
+                                         const TimedPlacement& greedy_candidate, const PairRanker& ranker) {
   const int n = static_cast<int>(views.size());
   std::optional<Evaluator> second_judge;  // a copy: scratch of its own
   if (n > 1) second_judge.emplace(evaluator);
@@ -138,7 +145,7 @@ SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Ev
       SampledPlacement decoded = decode_best_of_samples(scenario, views[v], own, cost, bound);
       decoded_hosts[v] = hosts_of(decoded.placement);
       decoded_distinct[v] = decoded.distinct;
-      const Refinement refine{scenario, opt, greedy_candidate, cost, bound, judge.network()};
+      const Refinement refine{scenario, opt, greedy_candidate, cost, bound, judge.network(), ranker};
       answers[v] = refine(View{std::move(views[v]), std::move(decoded)});
     });
   run_tasks(tasks);
@@ -170,13 +177,23 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   const Placement greedy = given_greedy ? *given_greedy : GreedyPlacer::place_with(scenario, evaluator);
   ClusterGraph graph = build_reference_graph(scenario, go, greedy, &network);
   if (!opt.reference_prior) graph.reference_counts.clear();  // zero prior (features.cpp), roles stay node features
-  RoleScores s = predict_scores(impl_->model, graph);
   if (opt.candidates <= 1 && !opt.greedy_candidate) {
+    // The model alone, nothing evaluated: its learned moves from greedy's placement, or the argmax decode.
     SampledPlacement only;
-    only.placement = decode_placement(scenario, s);
+    only.placement = impl_->moves && opt.learned_moves > 0
+                         ? follow_learned_moves(impl_->moves, scenario, network, greedy, opt.learned_moves,
+                                                opt.learned_move_margin, nullptr, opt.learned_move_max_score)
+                         : decode_placement(scenario, predict_scores(impl_->model, graph));
     only.distinct = 1;
     return only;
   }
+  RoleScores s = predict_scores(impl_->model, graph);
+  PairRanker ranker;
+  if (impl_->moves && opt.learned_ranking)
+    ranker = [this, &scenario, &network](const Placement& p) {
+      const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
+      return learned_exchange_order(impl_->moves, scenario, network, p);
+    };
   const PlacementCost cost = [&evaluator](const Placement& p) { return evaluator.iteration_time_s(p); };
   // Candidates the evaluator's cheap bound shows no faster than the best so far are not evaluated (same answers).
   const PlacementBound bound = [&evaluator](const Placement& p) { return evaluator.time_lower_bound(p); };
@@ -186,7 +203,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
   // answer, so both are refined.
   SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
-                                                 scenario, opt, greedy_candidate);
+                                                 scenario, opt, greedy_candidate, ranker);
   const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
       (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||

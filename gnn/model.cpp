@@ -47,8 +47,6 @@ PlacementGnnImpl::PlacementGnnImpl(const ModelConfig& c) : config_(c) {
   prior_scale_ = register_parameter("prior_scale", torch::ones({1}));
 }
 
-namespace {
-
 // Per-graph standardisation of feature columns. Placement is relative (which hosts are faster / better connected
 // than the others of THIS cluster), but absolute features of hosts in one cluster often differ by a few
 // hundredths (e.g. NIC 10 vs 12.5 Gbit/s): without this the first layers see nearly identical inputs, gradients
@@ -60,8 +58,6 @@ torch::Tensor standardise(const torch::Tensor& x) {
   const torch::Tensor sd = (x - mu).pow(2).mean(0, true).sqrt();
   return (x - mu) / (sd + 0.05);
 }
-
-}  // namespace
 
 torch::Tensor PlacementGnnImpl::forward(const GraphTensors& g) {
   const torch::Tensor node_rel = standardise(g.nodes.slice(1, 0, kNodeFeatures));

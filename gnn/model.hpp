@@ -61,6 +61,10 @@ class PlacementGnnImpl : public torch::nn::Module {
 };
 TORCH_MODULE(PlacementGnn);
 
+/** @brief Per-graph standardisation of a feature matrix's columns (zero mean, unit spread with a floor), so that
+ *  the network sees how a host or route differs from the others of its cluster (model.cpp says why). */
+torch::Tensor standardise(const torch::Tensor& x);
+
 /** @brief Inference: eval mode, NoGradGuard, logits -> RoleScores for the job's pp + 1 roles. */
 RoleScores predict_scores(PlacementGnn& model, const ClusterGraph& graph);
 

@@ -1,5 +1,7 @@
 #include "gnn/polish.hpp"
 
+#include "gnn/moves.hpp"
+
 #include "sim/place/placer_common.hpp"
 
 #include <algorithm>
@@ -10,25 +12,6 @@
 namespace hulk::gnn {
 
 namespace {
-
-/** Share of each host's GPUs per role, [hosts][pp + 1] (last = unused). */
-std::vector<std::vector<double>> role_shares(const Scenario& scenario, const Placement& p) {
-  const int pp = scenario.job.par.pp, per_stage = scenario.job.par.dp * scenario.job.par.tp;
-  const auto& hosts = scenario.platform.hosts;
-  std::vector<std::vector<double>> share(hosts.size(), std::vector<double>(static_cast<std::size_t>(pp) + 1, 0.0));
-  std::vector<int> used(hosts.size(), 0);
-  for (std::size_t r = 0; r < p.gpu_of_rank.size(); ++r) {
-    const int h = p.gpu_of_rank[r].host;
-    share[h][static_cast<std::size_t>(r) / per_stage] += 1.0;
-    ++used[h];
-  }
-  for (std::size_t h = 0; h < hosts.size(); ++h) {
-    const double gpus = std::max(1, hosts[h].gpus);
-    share[h][pp] = std::max(0, hosts[h].gpus - used[h]);
-    for (double& v : share[h]) v /= gpus;
-  }
-  return share;
-}
 
 /** E(h, k): host h's score under host k's role shares. */
 double expected_score(const RoleScores& s, const std::vector<double>& share_k, int h) {
@@ -55,21 +38,6 @@ std::vector<std::pair<int, int>> ranked_pairs(const RoleScores& s, const std::ve
   return out;
 }
 
-/** All ranks of host a onto host b's slots 0.. and the reverse; false if either set does not fit by count. */
-bool exchange_hosts(const Scenario& scenario, Placement& p, int a, int b) {
-  std::vector<std::size_t> on_a, on_b;
-  for (std::size_t r = 0; r < p.gpu_of_rank.size(); ++r) {
-    if (p.gpu_of_rank[r].host == a) on_a.push_back(r);
-    if (p.gpu_of_rank[r].host == b) on_b.push_back(r);
-  }
-  if (static_cast<int>(on_a.size()) > scenario.platform.hosts[b].gpus ||
-      static_cast<int>(on_b.size()) > scenario.platform.hosts[a].gpus)
-    return false;
-  for (std::size_t i = 0; i < on_a.size(); ++i) p.gpu_of_rank[on_a[i]] = {b, static_cast<int>(i)};
-  for (std::size_t i = 0; i < on_b.size(); ++i) p.gpu_of_rank[on_b[i]] = {a, static_cast<int>(i)};
-  return true;
-}
-
 }  // namespace
 
 int polish_budget(const Scenario& scenario, int evaluations, int rank_budget) {
@@ -79,7 +47,8 @@ int polish_budget(const Scenario& scenario, int evaluations, int rank_budget) {
 }
 
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
-                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound) {
+                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound,
+                                  const PairRanker& ranker) {
   SampledPlacement best = std::move(start);
   if (evaluations <= 0 || scores.hosts != static_cast<int>(scenario.platform.hosts.size())) return best;
   std::set<std::vector<int>> seen{hosts_of(best.placement)};
@@ -87,7 +56,9 @@ SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& sc
   bool improved = true;
   while (improved && spent < evaluations) {
     improved = false;
-    for (const auto& [a, b] : ranked_pairs(scores, role_shares(scenario, best.placement))) {
+    const std::vector<std::pair<int, int>> pairs =
+        ranker ? ranker(best.placement) : ranked_pairs(scores, role_shares(scenario, best.placement));
+    for (const auto& [a, b] : pairs) {
       if (spent >= evaluations) break;
       Placement p = best.placement;
       if (!exchange_hosts(scenario, p, a, b) || !placement_violation(scenario, p).empty()) continue;

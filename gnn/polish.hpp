@@ -13,10 +13,18 @@
  *  2-opt refinements of learned routing policies; the budget is in evaluations so the answer is deterministic).
  *  Pairs with the same shares are never tried (their exchange moves nothing the scores can tell apart). Never
  *  slower than the start by the cost function; every result is valid (placement_violation() == ""). */
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "gnn/decode.hpp"
 #include "gnn/sampled_decode.hpp"
 
 namespace hulk::gnn {
+
+/** @brief Host pairs of a placement in the order to try their exchanges, best first (the learned move scores,
+ *  gnn/move_model.hpp); replaces the role scores' ranking when given. */
+using PairRanker = std::function<std::vector<std::pair<int, int>>(const Placement&)>;
 
 /** @brief The evaluations a polish of `scenario` may spend: min(evaluations, rank_budget / ranks), at least 1 when
  *  evaluations > 0 (0 = no polish). Large jobs get fewer, as the sampling decoder's candidates (sampled_decode.hpp). */
@@ -25,8 +33,9 @@ int polish_budget(const Scenario& scenario, int evaluations, int rank_budget);
 /** @brief Improves `start` by score-guided host exchanges (file comment) within `evaluations` exchanges tried.
  *  The result's `chosen` is kept from start, its `cost` updated; `polished` counts the exchanges kept. With
  *  `bound` (a lower bound of the cost), an exchange it shows no cheaper is counted as tried but not costed: the
- *  same answer, fewer cost calls. */
+ *  same answer, fewer cost calls. With `ranker`, the pairs are tried in its order instead of the scores'. */
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
-                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound = {});
+                                  int evaluations, const PlacementCost& cost, const PlacementBound& bound = {},
+                                  const PairRanker& ranker = {});
 
 }  // namespace hulk::gnn

@@ -12,6 +12,7 @@
  *  Deterministic for a seed. */
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 #include "gnn/decode.hpp"
 #include "sim/evaluate/estimate_trust.hpp"
@@ -56,6 +57,21 @@ struct SamplingOptions {
    *  the gains the decoder and the exchanges find, and acting on it made the `larger` family's held-out worst case
    *  well below greedy in SimGrid. Defaults: sim/evaluate/estimate_trust.hpp. */
   int large_job_ranks = kLargeJobRanks;
+  /** @brief GnnPlacer, the model alone (candidates <= 1 and no greedy_candidate) with a model file that has a move
+   *  scorer (gnn/move_model.hpp): greedy's placement improved by up to this many host exchanges the scorer ranks
+   *  first, none of them evaluated (follow_learned_moves); 0 = the argmax decode of the role scores instead. */
+  int learned_moves = 16;
+  /** @brief How far (relative time) a move's score must be below the median score of its state's candidates for
+   *  the policy to take it (learned_moves; follow_learned_moves). 0: the bound below decides. */
+  double learned_move_margin = 0.0;
+  /** @brief A move the policy takes must be predicted below this relative time change (follow_learned_moves'
+   *  max_score; infinity = no bound). 0: the policy takes a move only while the scorer predicts it faster. Measured
+   *  with `hulk gnn move-policy` on the move data set's held-out clusters (docs/gnn.md): without this bound no
+   *  margin beats greedy there; with it the walk does, and bounds further below 0 take fewer moves and gain less. */
+  double learned_move_max_score = 0.0;
+  /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
+   *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
+  bool learned_ranking = true;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };
 

@@ -13,7 +13,8 @@ done
 for old in gen-data train gnn-eval gnn-families sweep-merge plan-eval jobs-eval; do
   grep -qE "^  $old " "$tmp/help" && fail "hulk --help still lists $old"
 done
-for nested in "gnn gen-data" "gnn train" "gnn eval" "gnn families" "sweep merge" "plan eval" "compare generated"; do
+for nested in "gnn gen-data" "gnn train" "gnn eval" "gnn families" "gnn gen-moves" "gnn train-moves" \
+  "gnn move-policy" "sweep merge" "plan eval" "compare generated"; do
   # shellcheck disable=SC2086
   "$hulk" $nested --help >/dev/null 2>&1 || fail "hulk $nested --help"
 done

@@ -80,7 +80,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
   Variant alt_always{"alt-always", false, {}};
   alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
-  // The model alone: greedy's placement as its reference and prior, one pass, the argmax decode; nothing evaluated,
+  // The model alone: the move scorer's policy from greedy's placement (or, without a move scorer, greedy's placement
+  // as its reference and prior, one pass, the argmax decode); nothing evaluated,
   // so no step after it can hide what the weights do (trained against fresh weights), and the least work any
   // placement that runs greedy and the model does (the search's time over it bounds search/x).
   Variant model_only{"model-only", false, {}};
@@ -295,8 +296,10 @@ void register_gnn_families_command(CLI::App& app) {
       "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
-      "start also when it is slower than the learned placement), model-only (greedy's placement as the reference and\n"
-      "prior, one pass of the model and its argmax decode, no step after it; several jobs: per job, in the job order\n"
+      "start also when it is slower than the learned placement), model-only (the move scorer's policy: from greedy's\n"
+      "placement up to 16 host exchanges it ranks first, none evaluated; with a model file without a move scorer,\n"
+      "greedy's prior, one pass of the model and its argmax decode; no step after it; several jobs: per job, in the\n"
+      "job order\n"
       "of the best greedy placement, then round-robin's if faster, as every variant), model-only-untrained (the same,\n"
       "fresh weights), equal-budget (no model: the search's random-move annealing from greedy's placement with as\n"
       "many full evaluator estimates as gnn's placement made, where it can: the CSV's gnn_evaluator_calls and\n"

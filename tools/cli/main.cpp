@@ -161,6 +161,7 @@ void register_commands(CLI::App& app) {
   gnn->require_subcommand(1);
   hulk::cli::register_gnn_commands(*gnn);
   hulk::cli::register_gnn_families_command(*gnn);
+  hulk::cli::register_gnn_moves_commands(*gnn);
   hulk::cli::register_jobs_eval_command(*find_command(app, "compare"));
   hulk::cli::register_bench_command(app);
 }

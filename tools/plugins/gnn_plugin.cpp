@@ -14,10 +14,12 @@ std::unique_ptr<hulk::Placer> make_placer(const std::string& model_path, const h
 void save_untrained_model(const std::string& path, std::uint64_t seed) {
   torch::manual_seed(seed);  // as gnn::train_model before it builds a fresh model
   hulk::gnn::PlacementGnn model{hulk::gnn::ModelConfig{}};
-  hulk::gnn::save_model(model, path);
+  hulk::gnn::MoveScorer moves{hulk::gnn::MoveModelConfig{}};
+  hulk::gnn::save_model(model, path, moves);
 }
 
 const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir,
+                                   &hulk::gnn::train_moves_from_dir, &hulk::gnn::report_move_policy,
                                    &save_untrained_model, &hulk::PipelineMemo::share_process,
                                    &hulk::share_evaluation_counter};
 

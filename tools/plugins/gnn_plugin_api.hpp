@@ -12,6 +12,8 @@
 #include <string>
 
 #include "gnn/sampled_decode.hpp"
+#include "gnn/move_policy_command.hpp"
+#include "gnn/move_train_command.hpp"
 #include "gnn/train_command.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/evaluate/evaluation_count.hpp"
@@ -20,7 +22,7 @@
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 6;
+constexpr int kGnnPluginAbi = 8;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -31,8 +33,13 @@ struct GnnPluginApi {
   gnn::TrainSummary (*train)(const gnn::TrainCommand& command,
                              const std::function<double(const Scenario&, const Placement&)>& evaluator,
                              std::ostream* progress);
-  /** @brief Writes the model `hulk gnn train --epochs 0 --seed SEED` writes (fresh weights after torch::manual_seed, the
-   *  default configuration), without a data set: the "untrained" ablation of gnn-families. */
+  /** @brief `hulk gnn train-moves` (gnn::train_moves_from_dir). */
+  gnn::MoveTrainSummary (*train_moves)(const gnn::MoveTrainCommand& command, std::ostream* progress);
+  /** @brief `hulk gnn move-policy` (gnn::report_move_policy). */
+  gnn::MovePolicyReport (*move_policy)(const gnn::MovePolicyCommand& command, std::ostream* progress);
+  /** @brief Writes fresh weights after torch::manual_seed(seed), the default configuration, of the placement GNN (as
+   *  `hulk gnn train --epochs 0 --seed SEED`) and of the move scorer, without a data set: the "untrained" ablation of
+   *  gnn-families. */
   void (*save_untrained_model)(const std::string& path, std::uint64_t seed);
   /** @brief Gives the plugin's copy of the sim libraries the program's pipeline cache (PipelineMemo::share_process):
    *  without it the learned placer's evaluations filled a cache of their own, which a "timed cold" clear of the
