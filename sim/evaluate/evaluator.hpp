@@ -72,6 +72,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/workload/compute_efficiency.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
@@ -80,6 +81,7 @@
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 #include "sim/workload/plan.hpp"
+#include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
@@ -95,6 +97,7 @@ struct EvalBreakdown {
   double pp_hop_s = 0;          ///< slowest single PP hand-off (one micro-batch, one boundary, one direction)
   double dp_comm_s = 0;         ///< DP all-reduce time of the stage that finishes last
   double bubble_s = 0;          ///< pipeline_s minus the busiest (stage, replica)'s busy time
+  IterationCosts iteration_costs;  ///< the tail after the DP all-reduces (iteration_tail.hpp)
 };
 
 /** @brief Rings of hosts stored back to back (no allocation once grown), each with its chunk size and steps. */
@@ -204,9 +207,9 @@ class Evaluator {
    *  micro-batches. */
   void stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
   /** @brief stage_op_times' forward and backward op time of replica d of stage s whose TP ranks differ in GPU speed
-   *  or ring hops (hop, lat: its ranks' hop times and latencies; speed: its slowest GPU's flop/s). */
+   *  or ring hops (hop, lat: its ranks' hop times and latencies). */
   void skewed_op_times(int s, int d, const std::vector<int>& host_of_rank, const double* hop, const double* lat,
-                       double speed, double& fwd, double& bwd) const;
+                       double& fwd, double& bwd) const;
   /** @brief Time and latency of every TP ring hop of every stage (tp_all_hops_, tp_all_lat_; approximation 1). */
   void tp_hop_times(const std::vector<int>& host_of_rank) const;
   /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*); with_dp_load: the DP
@@ -281,9 +284,11 @@ class Evaluator {
 
   Scenario scenario_;
   JobCost cost_;
+  StagesByHost stages_;             ///< the stages as each host's GPUs run them (compute_efficiency.hpp)
   ParallelPlan plan_;
   std::shared_ptr<const RouteModel> network_;  ///< never null
   std::vector<double> speed_;       ///< per host, flop/s per GPU
+  mutable std::vector<double> tail_scratch_;  ///< per stage, end of its DP all-reduce (evaluate_hosts)
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
   bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (time_lower_bound_of_hosts)

@@ -66,6 +66,8 @@ json gpu_to_json(const GpuSpec& g) {
               {"fp32_flops", g.fp32_flops},
               {"memory_bytes", g.memory_bytes},
               {"capability", g.capability},
+              {"memory_bandwidth_Bps", g.memory_bandwidth_Bps},
+              {"sms", g.sms},
               {"source", g.source}};
 }
 GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string& path) {
@@ -75,6 +77,9 @@ GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string&
   g.fp32_flops = get_in<double>(j, "fp32_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
   g.memory_bytes = get_in<double>(j, "memory_bytes", file, path, bounds::kMemory.min, bounds::kMemory.max);
   g.capability = get<std::string>(j, "capability", file, path);
+  // Optional: samples written before the shape model carry neither (compute_efficiency.hpp then leaves them out).
+  if (j.contains("memory_bandwidth_Bps")) g.memory_bandwidth_Bps = get<double>(j, "memory_bandwidth_Bps", file, path);
+  if (j.contains("sms")) g.sms = get<int>(j, "sms", file, path);
   g.source = get<std::string>(j, "source", file, path);
   return g;
 }
@@ -133,7 +138,11 @@ json job_to_json(const JobSpec& j) {
               {"check_memory", j.check_memory},
               {"recompute", j.recompute},
               {"optimizer", j.optimizer},
-              {"pipeline_p2p", j.pipeline_p2p}};
+              {"pipeline_p2p", j.pipeline_p2p},
+              {"compute_model", j.compute_model},
+              {"grad_reduce_precision", j.grad_reduce_precision},
+              {"framework_overhead_s", j.framework_overhead_s},
+              {"step_costs", j.step_costs}};
 }
 
 // One job object; key = its path in messages ("job" or "jobs.1").
@@ -172,6 +181,11 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   word("recompute", out.recompute, {"none", "selective", "full"});
   word("optimizer", out.optimizer, {"adam", "sgd"});
   word("pipeline_p2p", out.pipeline_p2p, {"", "blocking", "overlapped"});
+  word("compute_model", out.compute_model, {"shape", "flat"});
+  word("grad_reduce_precision", out.grad_reduce_precision, {"", "fp32", "fp16", "bf16"});
+  if (j.contains("step_costs")) out.step_costs = get<bool>(j, "step_costs", file, key);
+  if (j.contains("framework_overhead_s"))
+    out.framework_overhead_s = get_in<double>(j, "framework_overhead_s", file, key, 0.0, 3600.0);
   return out;
 }
 

@@ -40,6 +40,13 @@ double model_parameters(const ModelSpec& m) {
          static_cast<double>(m.position_rows_or_default()) * h;
 }
 
+double grad_reduce_bytes_per_value(const JobSpec& job) {
+  // Megatron-LM forces --accumulate-allreduce-grads-in-fp32 for bf16 (arguments.py); fp16 reduces in fp16.
+  const std::string& p = job.grad_reduce_precision.empty() ? (job.precision == "bf16" ? "fp32" : job.precision)
+                                                           : job.grad_reduce_precision;
+  return p == "fp32" ? 4.0 : 2.0;
+}
+
 JobCost compute_job_cost(const JobSpec& job) {
   const ModelSpec& m = job.model;
   const double b = job.micro_batch, s = m.seq_len, h = m.hidden, a = m.heads, V = m.vocab;
@@ -109,7 +116,11 @@ JobCost compute_job_cost(const JobSpec& job) {
     st.recompute_layer_flops = full ? st.layer_fwd_flops : selective ? 4.0 * b * s * s * h / t : 0.0;
     st.in_flight_micro_batches = job.schedule == "gpipe" ? cost.micro_batches : std::min(cost.micro_batches, p - i);
     st.peak_memory_bytes = st.weight_state_bytes + st.activation_bytes_per_mb * st.in_flight_micro_batches;
-    st.dp_grad_bytes = st.params * elem;
+    st.dp_grad_bytes = st.params * grad_reduce_bytes_per_value(job);
+    // Tied embeddings on several stages: the first stage's word embedding and the last stage's output copy sum
+    // their gradients (Megatron's embedding group).
+    if (p > 1 && m.tied_embeddings && (i == 0 || i == p - 1))
+      st.embedding_grad_bytes = V * h / t * grad_reduce_bytes_per_value(job);
     cost.stages.push_back(st);
   }
   return cost;
