@@ -5,6 +5,7 @@
 
 #include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/scenario/bounds.hpp"
 #include "sim/scenario/yaml_access.hpp"
 
 namespace hulk {
@@ -41,7 +42,8 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
     g.fp32_flops = r.flops(r.require(e, key, "fp32"), key + ".fp32");
     g.memory_bytes = r.bytes(r.require(e, key, "memory"), key + ".memory");
     if (e["memory_bandwidth"])
-      g.memory_bandwidth_Bps = r.bandwidth_Bps(e["memory_bandwidth"], key + ".memory_bandwidth");
+      g.memory_bandwidth_Bps =
+          r.bandwidth_Bps(e["memory_bandwidth"], key + ".memory_bandwidth", bounds::kMemoryBandwidth);
     if (e["sms"]) g.sms = static_cast<int>(r.integer(e["sms"], key + ".sms", 1, 100000));
     if ((e["memory_bandwidth"] || e["sms"]) && !e["memory_source"])
       r.fail(e, key + ".memory_source", "memory_bandwidth and sms need a memory_source naming where they come from");

@@ -89,7 +89,8 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   // Without them the GPU's matrix multiplies run at peak x utilisation whatever their shape and memory-bound work
   // takes no time (compute_efficiency.hpp); with a catalog name, the catalog's.
   if (node["memory_bandwidth"])
-    g.memory_bandwidth_Bps = r.bandwidth_Bps(node["memory_bandwidth"], key + ".memory_bandwidth");
+    g.memory_bandwidth_Bps =
+        r.bandwidth_Bps(node["memory_bandwidth"], key + ".memory_bandwidth", bounds::kMemoryBandwidth);
   if (node["sms"]) g.sms = static_cast<int>(r.integer(node["sms"], key + ".sms", 1, 100000));
   g.source = "inline in scenario " + r.file();
   // A catalog name on other figures would make two GPUs of one name in every report ({name: V100-32GB, memory:
