@@ -139,9 +139,8 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       }
       double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
       bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
-      const int h0 = host_of_rank[first + d * T];
-      for (int t = 1; t < T && uniform; ++t) {
-        const int h = host_of_rank[first + d * T + t];
+      for (int t = 1, h0 = host_of_rank[first + d * T], h = 0; t < T && uniform; ++t) {
+        h = host_of_rank[first + d * T + t];
         uniform = stage_hops[d * T + t] == stage_hops[d * T] && stage_lat[d * T + t] == stage_lat[d * T] &&
                   speed_[h] == speed_[h0] && stages_.same_kind(h, h0);
       }
@@ -585,11 +584,10 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   std::vector<double>& stage_end = tail_scratch_;
   stage_end.assign(P, 0.0);
   for (int s = 0; s < P; ++s) {
-    const double dp = dp_s_[s];
-    stage_end[s] = stage_done_[s] + dp;
-    if (stage_done_[s] + dp >= end) {
-      end = stage_done_[s] + dp;
-      out.dp_comm_s = dp;
+    stage_end[s] = stage_done_[s] + dp_s_[s];
+    if (stage_end[s] >= end) {
+      end = stage_end[s];
+      out.dp_comm_s = dp_s_[s];
     }
   }
   const TailContext tail{&scenario_.job, &plan_, &cost_, &stages_, network_.get(), &speed_};
