@@ -4,7 +4,7 @@
 
 namespace hulk::gnn {
 
-/** @brief With OpenBLAS (Debian's libtorch links it; tools/install-deps.sh installs its pthread build): one BLAS
+/** @brief With OpenBLAS (Debian's libtorch links it; tools/scripts/install-deps.sh installs its pthread build): one BLAS
  *  thread, openblas_set_num_threads(1). Why: OpenBLAS starts one thread per core, torch's intra-op thread count
  *  (single_thread.hpp) does not reach it, and how it splits a matrix product changes the sums' order: the committed
  *  model's scores on gpt3-6.7b-3d differed in their last bits between 1, 2, 3 and 4 threads (scratch check), so the

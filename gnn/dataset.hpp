@@ -4,7 +4,7 @@
  *
  *  Format version kDatasetFormatVersion (gnn/format_version.hpp). A data set is a folder:
  *
- *      DIR/manifest.json        {"format_version": 1, "count": N, "seed": S, "generator": "hulk gen-data ...",
+ *      DIR/manifest.json        {"format_version": 1, "count": N, "seed": S, "generator": "hulk gnn gen-data ...",
  *                                "shard": "i/n" (optional, informational)}
  *      DIR/samples/000000.json  one sample per file, index = file name (6+ digits, zero padded)
  *      ...
@@ -48,7 +48,7 @@ struct Sample {
   std::optional<TrafficMatrix> traffic;   ///< reference traffic (absent if not simulated)
   Placement label;                        ///< best placement found by the search
   std::map<std::string, double> times_s;  ///< method -> simulated iteration time, seconds
-  /** @brief True for a scenario sampled by `hulk train --synthetic` (in memory, never written): its label is the
+  /** @brief True for a scenario sampled by `hulk gnn train --synthetic` (in memory, never written): its label is the
    *  greedy reference, not a search result, so it is used for self-imitation training only, never validation. */
   bool reference_label = false;
 };

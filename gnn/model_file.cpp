@@ -58,7 +58,7 @@ PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const s
   const std::int64_t v = version.item<std::int64_t>();
   if (v != kModelFormatVersion)
     throw InputError(path, 0, "", "model format version " + std::to_string(v) + " is not supported (expected " +
-                                      std::to_string(kModelFormatVersion) + "); retrain with `hulk train`");
+                                      std::to_string(kModelFormatVersion) + "); retrain with `hulk gnn train`");
   if (!archive.try_read("config", config) || config.numel() != 8)
     throw InputError(path, 0, "", "corrupt model file (bad hyper-parameter record)");
   const auto c = config.to(torch::kInt64).contiguous();
@@ -85,7 +85,7 @@ PlacementGnn model_from_archive(torch::serialize::InputArchive& archive, const s
     throw InputError(path, 0, "", "corrupt model file (no weights digest)");
   if (digest.item<std::int64_t>() != weights_digest(model))
     throw InputError(path, 0, "",
-                     "corrupt model file (its weights do not match their digest: damaged after `hulk train` wrote it)");
+                     "corrupt model file (its weights do not match their digest: damaged after `hulk gnn train` wrote it)");
   // A NaN or infinite weight turns every score into NaN, and the decoder would rank hosts by garbage.
   for (const auto& item : model->named_parameters())
     if (!torch::isfinite(item.value()).all().item<bool>())
@@ -108,11 +108,11 @@ void save_model(PlacementGnn& model, const std::string& path) {
 
 PlacementGnn load_model(const std::string& path) {
   if (!std::filesystem::exists(path))
-    throw InputError(path, 0, "", "model file not found (train one with `hulk train`, or pass --model PATH)");
+    throw InputError(path, 0, "", "model file not found (train one with `hulk gnn train`, or pass --model PATH)");
   if (!std::filesystem::is_regular_file(path))
     throw InputError(path, 0, "",
                      std::string(std::filesystem::is_directory(path) ? "is a folder" : "is not a regular file") +
-                         ", not a model file (expected a file written by `hulk train`)");
+                         ", not a model file (expected a file written by `hulk gnn train`)");
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(path);

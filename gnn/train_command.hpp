@@ -1,6 +1,6 @@
 #pragma once
 /** @file train_command.hpp
- *  @brief Torch-free entry point of `hulk train` (the CLI must not include torch headers). */
+ *  @brief Torch-free entry point of `hulk gnn train` (the CLI must not include torch headers). */
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -21,7 +21,7 @@ struct TrainSummary {
   bool interrupted = false;
 };
 
-/** @brief The arguments of `hulk train`. */
+/** @brief The arguments of `hulk gnn train`. */
 struct TrainCommand {
   std::vector<std::string> data_dirs;  ///< data sets, loaded in order
   bool allow_partial = false;          ///< use the samples present (generation still running or stopped)
@@ -39,7 +39,7 @@ struct TrainCommand {
   double reinforce_weight = 10.0;      ///< its scale
   std::string init;                    ///< start from this model file (fine-tuning); "" = seeded fresh weights
   /** @brief Placements the sampling decoder tries per validation sample for the validation gap, which selects the
-   *  written epoch: 1 = the argmax decode alone, the model's own answer (`gnn-families`' model-only row), so the
+   *  written epoch: 1 = the argmax decode alone, the model's own answer (`gnn families`' model-only row), so the
    *  epoch whose weights place best without any evaluated step is kept. */
   int validation_candidates = 32;
   /** @brief The caller's interrupt flag (the CLI's signal handler): asked while the data set loads and the synthetic

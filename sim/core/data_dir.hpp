@@ -1,6 +1,6 @@
 #pragma once
 /** @file data_dir.hpp
- *  @brief Where hulk's bundled data is (platforms/, models/, scenarios/, tools/plot.py): the same tree from the
+ *  @brief Where hulk's bundled data is (platforms/, models/, scenarios/, tools/scripts/plot.py): the same tree from the
  *  build folder and from an installed copy, never the working directory. */
 #include <string>
 

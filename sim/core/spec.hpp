@@ -16,6 +16,7 @@ struct GpuSpec {
   std::string name;
   double fp16_flops = 0;      ///< peak dense fp16/bf16 flop/s (tensor cores where present)
   double fp32_flops = 0;      ///< peak dense fp32 flop/s
+  double fp8_flops = 0;       ///< peak dense fp8 tensor-core flop/s (0 = the GPU has no fp8 tensor cores)
   double memory_bytes = 0;    ///< device memory, bytes
   std::string capability;     ///< CUDA compute capability, e.g. "8.0" ("" if unknown)
   double memory_bandwidth_Bps = 0;  ///< device memory bandwidth, bytes/s (0: unknown, no memory-bound term)
@@ -24,6 +25,7 @@ struct GpuSpec {
   /** @brief Peak flop/s used for a precision; fp16 falls back to fp32 math where that is faster (Pascal). */
   double peak_flops(const std::string& precision) const {
     if (precision == "fp32") return fp32_flops;
+    if (precision == "fp8") return fp8_flops;
     return fp16_flops > fp32_flops ? fp16_flops : fp32_flops;
   }
 };
@@ -172,11 +174,20 @@ struct JobSpec {
   /** @brief Weight of the job's iteration time in the cluster objective (Scenario::jobs; > 0, default 1). */
   double weight = 1;
   ModelSpec model;
-  std::string precision = "fp16";      ///< fp16 | bf16 | fp32
+  std::string precision = "fp16";      ///< fp16 | bf16 | fp32 | fp8 (fp8 GEMMs, bf16 activations: workload_features.hpp)
   int global_batch = 1;                ///< sequences per iteration
   int micro_batch = 1;                 ///< sequences per micro-batch
   Parallelism par;
   std::string schedule = "1f1b";       ///< 1f1b | gpipe
+  /** @brief Model chunks per pipeline rank (Megatron's interleaved 1F1B, --num-layers-per-virtual-pipeline-stage);
+   *  1 = not interleaved. */
+  int virtual_stages = 1;
+  /** @brief ZeRO stage over the data-parallel group: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters
+   *  (FSDP's full sharding). See sim/workload/workload_features.hpp. */
+  int zero = 0;
+  /** @brief Megatron sequence parallelism (needs tp > 1): TP all-reduces become reduce-scatter + all-gather, the
+   *  activations outside the tensor-parallel regions are split over tp. */
+  bool sequence_parallel = false;
   std::string collective = "ring";     ///< DP all-reduce: ring | hierarchical | tree
   int iterations = 1;
   double utilisation = 0.4;            ///< achieved fraction of peak flop/s
@@ -207,7 +218,8 @@ struct JobSpec {
   CheckpointSpec checkpoint;
   /** @brief The p2p mode in force (pipeline_p2p, or the schedule's default when it is empty). */
   bool pipeline_p2p_blocking() const {
-    return pipeline_p2p.empty() ? schedule == "1f1b" : pipeline_p2p == "blocking";
+    // Interleaved 1F1B runs overlapped p2p (Megatron's --overlap-p2p-communication; blocking is refused with it).
+    return pipeline_p2p.empty() ? schedule == "1f1b" && virtual_stages == 1 : pipeline_p2p == "blocking";
   }
   /** @brief Micro-batches per iteration for one pipeline: global_batch / (dp * micro_batch). */
   int micro_batches() const { return global_batch / (par.dp * micro_batch); }
@@ -295,9 +307,20 @@ struct PlanSpec {
   int max_gpus = 0;          ///< most GPUs a layout may use; 0 = all of the platform's
   int tp_max = 0;            ///< largest tensor-parallel degree; 0 = the most GPUs of one host
   int pp_max = 0;            ///< largest pipeline degree; 0 = the model's layers
-  std::string objective = "time";  ///< what the plan minimises: the iteration time
+  std::string objective = "time";  ///< what the plan minimises: "time" (per iteration) or "cost" ($ per 1M tokens)
   /** @brief True if some part of the job is left to `hulk plan`. */
   bool any_auto() const { return parallelism || micro_batch || schedule || recompute; }
+};
+
+/** @brief Optional prices (`prices:`) for the cost objective of `hulk plan`, in dollars. Empty when not given. */
+struct PriceSpec {
+  /** @brief $ per GPU-hour by GPU kind (GpuSpec::name). */
+  std::map<std::string, double> gpu_hour;
+  /** @brief $ per GB (1e9 bytes) crossing a region pair, by [region a][region b] (symmetric); NaN where no price
+   *  was given for the pair and there is no default. Empty without `prices.egress_gb`. */
+  std::vector<std::vector<double>> egress_gb;
+  /** @brief True if any price was given. */
+  bool any() const { return !gpu_hour.empty() || !egress_gb.empty(); }
 };
 
 /** @brief A fully parsed and validated scenario. */
@@ -321,6 +344,7 @@ struct Scenario {
   RobustSpec robust;
   /** @brief The parts `hulk plan` chooses and its constraints (`auto` values, `plan:`); nothing auto by default. */
   PlanSpec plan;
+  PriceSpec prices;  ///< `prices:` (cost objective of `hulk plan`)
 };
 
 }  // namespace hulk

@@ -92,7 +92,7 @@ void RankActor::run_body(const std::vector<BodyStep>& body, int mb) {
 }
 
 namespace {
-CommTag pp_tag(const RankCoord& coord, char dir, int mb) {
+CommTag pp_tag(const RankCoord& coord, char dir, int mb, int chunk) {
   CommTag tag;
   tag.kind = CommTag::PP;
   tag.dir = dir;
@@ -100,12 +100,13 @@ CommTag pp_tag(const RankCoord& coord, char dir, int mb) {
   tag.dp = coord.dp;
   tag.tp = coord.tp;
   tag.mb = mb;
+  tag.layer = chunk;
   return tag;
 }
 }  // namespace
 
-void RankActor::pp_send(int dst, char dir, int mb) {
-  const CommTag tag = pp_tag(coord_, dir, mb);
+void RankActor::pp_send(int dst, char dir, int mb, int chunk) {
+  const CommTag tag = pp_tag(coord_, dir, mb, chunk);
   if (!blocking_p2p_) {
     // Overlapped: handed to the connection's courier; this rank's compute goes on.
     ep_->send_eager(dst, job_->cost.pp_message_bytes, tag);
@@ -150,7 +151,7 @@ void RankActor::pp_exchange(int peer, char dir, int mb, int from, const char* wh
   const double t0 = now();
   PendingRecv pending;
   ep_->post_recv(from, pending);
-  ep_->send(peer, job_->cost.pp_message_bytes, pp_tag(coord_, dir, mb));
+  ep_->send(peer, job_->cost.pp_message_bytes, pp_tag(coord_, dir, mb, 0));
   std::unique_ptr<SgMessage> msg = ep_->complete(pending);
   ep_->wait_sends();
   const double t1 = now();
@@ -163,20 +164,30 @@ void RankActor::pp_exchange(int peer, char dir, int mb, int from, const char* wh
   }
 }
 
-void RankActor::forward(int mb, const PipeOp* next_op) {
+int RankActor::chunk_neighbour(int chunk, int step) const {
+  const int p = job_->plan.parallelism().pp, v = job_->job->virtual_stages;
+  const int vs = chunk * p + coord_.pp + step;  // the neighbour's virtual stage
+  if (vs < 0 || vs >= p * v) return -1;
+  return job_->global(job_->plan.rank_of(vs % p, coord_.dp, coord_.tp));
+}
+
+void RankActor::forward(const PipeOp& op, const PipeOp* next_op) {
+  const int mb = op.micro_batch, v = job_->job->virtual_stages;
   const StageCost& st = *work_;
-  const int prev = job_->global(job_->plan.pp_prev(local_)), next = job_->global(job_->plan.pp_next(local_));
+  const int prev = chunk_neighbour(op.chunk, -1), next = chunk_neighbour(op.chunk, +1);
   if (prev >= 0 && received_act_mb_ != mb) pp_receive(prev, "recv act", mb);
   received_act_mb_ = -1;
-  // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce).
+  // Megatron: each layer = attention (half the flops, then an all-reduce) + MLP (the other half, all-reduce). A
+  // model chunk holds layers / v of the stage's layers; the logits follow the last chunk.
   body_.clear();
-  for (int l = 0; l < st.layers; ++l) {
+  const int layers = st.layers / v, first = op.chunk * layers;
+  for (int l = first; l < first + layers; ++l) {
     add_compute(st.layer_fwd_flops / 2, "fwd");
     add_tp_allreduce('f', mb, l, 0);
     add_compute(st.layer_fwd_flops / 2, "fwd");
     add_tp_allreduce('f', mb, l, 1);
   }
-  add_compute(st.extra_fwd_flops, "fwd");
+  if (op.chunk == v - 1) add_compute(st.extra_fwd_flops, "fwd");
   run_body(body_, mb);
   if (next < 0) return;
   if (blocking_p2p_ && next_op && !next_op->forward) {
@@ -185,7 +196,7 @@ void RankActor::forward(int mb, const PipeOp* next_op) {
     received_grad_mb_ = next_op->micro_batch;
     return;
   }
-  pp_send(next, 'a', mb);
+  pp_send(next, 'a', mb, op.chunk);
 }
 
 void RankActor::add_recompute_layer(int mb, int layer) {
@@ -201,15 +212,17 @@ void RankActor::add_recompute_layer(int mb, int layer) {
   }
 }
 
-void RankActor::backward(int mb, const PipeOp* next_op) {
+void RankActor::backward(const PipeOp& op, const PipeOp* next_op) {
+  const int mb = op.micro_batch, v = job_->job->virtual_stages;
   const StageCost& st = *work_;
-  const int prev = job_->global(job_->plan.pp_prev(local_)), next = job_->global(job_->plan.pp_next(local_));
+  const int prev = chunk_neighbour(op.chunk, -1), next = chunk_neighbour(op.chunk, +1);
   if (next >= 0 && received_grad_mb_ != mb) pp_receive(next, "recv grad", mb);
   received_grad_mb_ = -1;
   body_.clear();
-  add_compute(2 * st.extra_fwd_flops, "bwd");
+  if (op.chunk == v - 1) add_compute(2 * st.extra_fwd_flops, "bwd");
   // Backward = 2x forward flops, in reverse layer order, again two all-reduces per layer.
-  for (int l = st.layers - 1; l >= 0; --l) {
+  const int layers = st.layers / v, first = op.chunk * layers;
+  for (int l = first + layers - 1; l >= first; --l) {
     if (st.recompute_layer_flops > 0) add_recompute_layer(mb, l);
     add_compute(st.layer_fwd_flops, "bwd");
     add_tp_allreduce('b', mb, l, 0);
@@ -224,7 +237,7 @@ void RankActor::backward(int mb, const PipeOp* next_op) {
     received_act_mb_ = next_op->micro_batch;
     return;
   }
-  pp_send(prev, 'g', mb);
+  pp_send(prev, 'g', mb, op.chunk);
 }
 
 /** A progress line on stderr, at most every progress_every_s wall seconds: long simulations (minutes) are not
@@ -326,7 +339,7 @@ void RankActor::operator()() {
   for (int r : dp_group) dp_regions.push_back(sh.region_of_rank[r]);
   const int p = job.plan.parallelism().pp;
   const int m = job.cost.micro_batches;
-  const std::vector<PipeOp> ops = pipeline_schedule(job.job->schedule, p, coord_.pp, m);
+  const std::vector<PipeOp> ops = pipeline_schedule(job.job->schedule, p, coord_.pp, m, job.job->virtual_stages);
   const double dp_bytes = job.cost.stages[coord_.pp].dp_grad_bytes;
   std::vector<int> mp_group;  // the model-parallel group: every stage and tp index of this replica
   for (int s = 0; s < p; ++s)
@@ -341,8 +354,8 @@ void RankActor::operator()() {
     if (local_ == 0) job.iteration_start_s.push_back(now());
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const PipeOp* next_op = i + 1 < ops.size() ? &ops[i + 1] : nullptr;
-      if (ops[i].forward) forward(ops[i].micro_batch, next_op);
-      else backward(ops[i].micro_batch, next_op);
+      if (ops[i].forward) forward(ops[i], next_op);
+      else backward(ops[i], next_op);
       if (reports_progress) report_progress(sh, job, it, i + 1, ops.size(), now());
     }
     if (dp_group.size() > 1) {

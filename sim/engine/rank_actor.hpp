@@ -97,13 +97,17 @@ class RankActor {
   void pp_receive(int src, const char* what, int mb);
   /** @brief Sends one micro-batch's activation ('a', forward) or gradient ('g', backward) to dst: eager (handed
    *  to the connection's courier) when p2p is overlapped, else blocking until the message has left. */
-  void pp_send(int dst, char dir, int mb);
+  void pp_send(int dst, char dir, int mb, int chunk);
   /** @brief Blocking p2p only: Megatron's batched send_forward_recv_backward / send_backward_recv_forward: sends
    *  (dir, mb) to `peer` and receives the input of the next op (from `from`, micro-batch next_mb) at once. */
   void pp_exchange(int peer, char dir, int mb, int from, const char* what, int next_mb);
+  /** @brief The rank holding the virtual stage `step` (+1 / -1) away from this rank's model chunk `chunk`
+   *  (interleaved 1F1B: the last stage's chunk c feeds the first stage's chunk c + 1); -1 past either end. Without
+   *  interleaving, the next / previous pipeline stage. */
+  int chunk_neighbour(int chunk, int step) const;
   /** @brief Runs op `op`; `next` is the rank's following op in the iteration (nullptr after the last one). */
-  void forward(int mb, const PipeOp* next);
-  void backward(int mb, const PipeOp* next);
+  void forward(const PipeOp& op, const PipeOp* next);
+  void backward(const PipeOp& op, const PipeOp* next);
   void span(const std::string& name, const char* cat, double start_s, double end_s);
   /** @brief DiLoCo's outer step: this rank's slice of the pseudo-gradient all-reduced across islands (if its
    *  replica takes part). */

@@ -27,6 +27,7 @@ std::string CommTag::id() const {
     case PP:
       out += "/s" + std::to_string(stage) + "d" + std::to_string(dp) + "t" + std::to_string(tp) + "/mb" +
              std::to_string(mb) + "/" + dir;
+      if (layer > 0) out += "/c" + std::to_string(layer);  // the model chunk of an interleaved pipeline
       break;
     case OUTER:
       out += "/s" + std::to_string(stage) + "t" + std::to_string(tp) + "k" + std::to_string(dp);

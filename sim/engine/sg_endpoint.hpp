@@ -38,7 +38,7 @@ struct CommTag {
   int dp = 0;       ///< dp index (tp, pp); slice (outer)
   int tp = 0;       ///< tp index (dp, pp)
   int mb = 0;       ///< micro-batch (tp, pp)
-  int layer = 0;    ///< layer inside the stage (tp)
+  int layer = 0;    ///< layer inside the stage (tp); model chunk of the sender's op (pp, interleaved 1F1B)
   int idx = 0;      ///< which all-reduce of the layer (tp: 0 or 1)
   /** @brief Collective id, identical on every rank taking part, e.g. "tp/s1d0/mb3/l5/f0", "dp/s0t1",
    *  "pp/s0d1t0/mb2/a". */

@@ -1,5 +1,6 @@
 #include "sim/engine/sg_platform.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -129,10 +130,96 @@ std::vector<SgLink> create_links(sg4::NetZone* zone, const RouteModel& model, bo
   return out;
 }
 
+/** SimGrid's route of model link ids. */
+std::vector<sg4::LinkInRoute> sg_path(const std::vector<SgLink>& links, const int* ids, int count) {
+  std::vector<sg4::LinkInRoute> path;
+  for (int i = 0; i < count; ++i) {
+    const SgLink& l = links[ids[i]];
+    path.push_back(l.dir == Dir::NONE ? sg4::LinkInRoute(l.link) : sg4::LinkInRoute(l.link, l.dir));
+  }
+  return path;
+}
+
+/** How the routes between regions decompose, when they do: every route from host a to a host b of another region
+ *  is exit[a], then middle[region(a), region(b)], then entry[b]. SimGrid's route between two zones is exactly that
+ *  concatenation (the source's route to its zone's gateway, the zones' route, the gateway's route to the
+ *  destination), so a zone per region with a gateway carries the same links in the same order, and SimGrid holds
+ *  sum(hosts per region^2) + regions^2 routes instead of hosts^2. */
+struct RegionSplit {
+  bool applies = false;
+  std::vector<char> populated;            ///< per region: has hosts
+  std::vector<int> exit, entry;           ///< per host: its first / last link toward other regions
+  std::vector<std::vector<int>> middle;   ///< per region pair (a-major): the links between exit and entry
+};
+
+/** The split of the model's routes, or applies = false if some route between regions does not decompose (per-pair
+ *  latency links, per-host WAN links) or there is a single populated region (nothing to split). */
+RegionSplit region_split(const RouteModel& model) {
+  const int H = model.hosts(), R = model.regions();
+  RegionSplit s;
+  s.populated.assign(R, 0);
+  for (int h = 0; h < H; ++h) s.populated[model.region_of(h)] = 1;
+  if (std::count(s.populated.begin(), s.populated.end(), 1) < 2) return s;
+  s.exit.assign(H, -1);
+  s.entry.assign(H, -1);
+  s.middle.assign(static_cast<std::size_t>(R) * R, {});
+  std::vector<char> middle_known(static_cast<std::size_t>(R) * R, 0);
+  for (int a = 0; a < H; ++a)
+    for (int b = 0; b < H; ++b) {
+      const int ra = model.region_of(a), rb = model.region_of(b);
+      if (ra == rb) continue;
+      const Route& r = model.route(a, b);
+      if (r.n_path < 2) return s;
+      int& exit = s.exit[a];
+      int& entry = s.entry[b];
+      if (exit < 0) exit = r.path[0];
+      if (entry < 0) entry = r.path[r.n_path - 1];
+      const std::vector<int> mid(r.path.begin() + 1, r.path.begin() + r.n_path - 1);
+      const std::size_t pair = static_cast<std::size_t>(ra) * R + rb;
+      if (!middle_known[pair]) {
+        s.middle[pair] = mid;
+        middle_known[pair] = 1;
+      }
+      if (exit != r.path[0] || entry != r.path[r.n_path - 1] || s.middle[pair] != mid) return s;
+    }
+  s.applies = true;
+  return s;
+}
+
+/** The routes of a split platform: inside each region every host pair (a host to itself included) and each host's
+ *  routes to and from its zone's gateway; between regions, one route per zone pair. */
+void add_region_routes(const RouteModel& model, const RegionSplit& split, const std::vector<SgLink>& links,
+                       const std::vector<sg4::Host*>& hosts, sg4::NetZone* top,
+                       const std::vector<sg4::NetZone*>& zone_of_region,
+                       const std::vector<simgrid::kernel::routing::NetPoint*>& gateway) {
+  const int H = model.hosts(), R = model.regions();
+  std::vector<std::vector<int>> hosts_of_region(R);
+  for (int h = 0; h < H; ++h) hosts_of_region[model.region_of(h)].push_back(h);
+  for (int r = 0; r < R; ++r) {
+    sg4::NetZone* z = zone_of_region[r];
+    for (int a : hosts_of_region[r]) {
+      for (int b : hosts_of_region[r]) {
+        const Route& route = model.route(a, b);
+        z->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
+                     sg_path(links, route.path.data(), route.n_path), false);
+      }
+      z->add_route(hosts[a]->get_netpoint(), gateway[r], nullptr, nullptr, sg_path(links, &split.exit[a], 1), false);
+      z->add_route(gateway[r], hosts[a]->get_netpoint(), nullptr, nullptr, sg_path(links, &split.entry[a], 1), false);
+    }
+  }
+  for (int ra = 0; ra < R; ++ra)
+    for (int rb = 0; rb < R; ++rb) {
+      if (ra == rb || !split.populated[ra] || !split.populated[rb]) continue;
+      const std::vector<int>& mid = split.middle[static_cast<std::size_t>(ra) * R + rb];
+      top->add_route(zone_of_region[ra]->get_netpoint(), zone_of_region[rb]->get_netpoint(), gateway[ra],
+                     gateway[rb], sg_path(links, mid.data(), static_cast<int>(mid.size())), false);
+    }
+}
+
 }  // namespace
 
 SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver,
-                             const std::map<int, LinkProfile>& bandwidth_profiles) {
+                             const std::map<int, LinkProfile>& bandwidth_profiles, bool region_zones) {
   if (!platform.simgrid_xml.empty()) {
     SgPlatform out = load_xml(platform, job);
     xml_route_latencies(platform, out, latency_at_receiver);
@@ -140,11 +227,24 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
   }
 
   const RouteModel model(platform);
+  // Per-region zones only where the receiver applies latencies: SimGrid's links then carry none on the routes the
+  // zones compose, so composing them cannot even change a latency's rounding.
+  const RegionSplit split = region_zones && latency_at_receiver ? region_split(model) : RegionSplit{};
   sg4::NetZone* zone = sg4::create_full_zone("hulk");
+  std::vector<sg4::NetZone*> zone_of_region(model.regions(), zone);
+  std::vector<simgrid::kernel::routing::NetPoint*> gateway(model.regions(), nullptr);
+  if (split.applies)
+    for (int r = 0; r < model.regions(); ++r) {
+      if (!split.populated[r]) continue;
+      zone_of_region[r] = sg4::create_full_zone("hulk/region" + std::to_string(r))->set_parent(zone);
+      gateway[r] = zone_of_region[r]->create_router("hulk/gateway" + std::to_string(r));
+    }
   SgPlatform out;
-  for (const HostSpec& h : platform.hosts) {
-    sg4::Host* host = zone->create_host(h.name, h.gpu.peak_flops(job.precision) * job.utilisation);
-    host->set_core_count(h.gpus);
+  for (int h = 0; h < model.hosts(); ++h) {
+    const HostSpec& spec = platform.hosts[h];
+    sg4::Host* host =
+        zone_of_region[model.region_of(h)]->create_host(spec.name, spec.gpu.peak_flops(job.precision) * job.utilisation);
+    host->set_core_count(spec.gpus);
     out.hosts.push_back(host);
     out.flops_scale.push_back(1.0);
     out.exec_bound.push_back(0.0);
@@ -153,26 +253,29 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
   // Each model link's own SimGrid link: a split-duplex half is the half itself (a profile set on it changes that
   // direction only).
   for (const SgLink& l : links) {
-    auto* split = static_cast<sg4::SplitDuplexLink*>(l.link);
-    out.model_links.push_back(l.dir == Dir::UP ? split->get_link_up()
-                              : l.dir == Dir::DOWN ? split->get_link_down()
+    auto* split_link = static_cast<sg4::SplitDuplexLink*>(l.link);
+    out.model_links.push_back(l.dir == Dir::UP ? split_link->get_link_up()
+                              : l.dir == Dir::DOWN ? split_link->get_link_down()
                                                    : l.link);
   }
   const std::size_t n = out.hosts.size();
   out.route_latency_s.assign(n * n, 0.0);
   out.latency_at_receiver = latency_at_receiver;
   for (int a = 0; a < model.hosts(); ++a)
-    for (int b = 0; b < model.hosts(); ++b) {
-      const Route& r = model.route(a, b);
-      // A host to itself: the latency stays in SimGrid's intra-host links (see create_links).
-      out.route_latency_s[a * n + b] = (a == b && latency_at_receiver) ? 0.0 : r.latency_s;
-      std::vector<sg4::LinkInRoute> path;
-      for (int i = 0; i < r.n_path; ++i) {
-        const SgLink& l = links[r.path[i]];
-        path.push_back(l.dir == Dir::NONE ? sg4::LinkInRoute(l.link) : sg4::LinkInRoute(l.link, l.dir));
+    for (int b = 0; b < model.hosts(); ++b)  // a host to itself: the latency stays in SimGrid's intra-host links
+      out.route_latency_s[a * n + b] = (a == b && latency_at_receiver) ? 0.0 : model.route(a, b).latency_s;
+  if (split.applies) {
+    add_region_routes(model, split, links, out.hosts, zone, zone_of_region, gateway);
+  } else {
+    for (int a = 0; a < model.hosts(); ++a)
+      for (int b = 0; b < model.hosts(); ++b) {
+        const Route& r = model.route(a, b);
+        zone->add_route(out.hosts[a]->get_netpoint(), out.hosts[b]->get_netpoint(), nullptr, nullptr,
+                        sg_path(links, r.path.data(), r.n_path), false);
       }
-      zone->add_route(out.hosts[a]->get_netpoint(), out.hosts[b]->get_netpoint(), nullptr, nullptr, path, false);
-    }
+  }
+  for (sg4::NetZone* z : zone_of_region)
+    if (z != zone) z->seal();
   zone->seal();
   return out;
 }

@@ -60,8 +60,13 @@ struct LinkProfile {
  *  connection for its transmission time only, as a TCP connection or NCCL channel that pipelines messages does
  *  (the next message starts when the previous has left, not when it has arrived). Bandwidth sharing is unchanged
  *  under CM02, whose rates do not depend on latency (the TCP window cap does: see MessageFabric::flow_rate_cap).
+ *  With region_zones (and latency_at_receiver), where every route between regions is the source host's exit link,
+ *  links that depend on the two regions only, and the destination's entry link (the default WAN of region pairs,
+ *  no measured pair latencies), each region is a zone of its own with a gateway: SimGrid then composes the same
+ *  links in the same order for every host pair but stores per-region routes and one route per region pair, not
+ *  hosts^2 routes (memory and build time at tens of thousands of GPUs). Otherwise, one zone with every route.
  *  @throws InputError if the XML is rejected or a host is missing from it. */
 SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver = false,
-                             const std::map<int, LinkProfile>& bandwidth_profiles = {});
+                             const std::map<int, LinkProfile>& bandwidth_profiles = {}, bool region_zones = false);
 
 }  // namespace hulk

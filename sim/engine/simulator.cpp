@@ -95,9 +95,15 @@ std::vector<std::unique_ptr<PrivateRings>> make_private_rings(const Scenario& sc
 /** Makes (or, with nullptr receivers, unmakes) every pipeline pair of a job an eager channel in both directions. */
 void set_pipeline_receivers(const JobRun& run, MessageFabric& fabric, const std::vector<sg4::ActorPtr>& actors,
                             bool release) {
+  const bool interleaved = run.job->virtual_stages > 1;
   for (int local = 0; local < run.plan.ranks(); ++local) {
-    const int next = run.plan.pp_next(local);
-    if (next < 0) continue;
+    int next = run.plan.pp_next(local);
+    // Interleaved 1F1B: the last stage's model chunk c hands off to the first stage's chunk c + 1.
+    if (next < 0 && interleaved) {
+      const RankCoord c = run.plan.coord_of(local);
+      next = run.plan.rank_of(0, c.dp, c.tp);
+    }
+    if (next < 0 || next == local) continue;
     const int r = run.global(local), n = run.global(next);
     fabric.set_permanent_receiver(r, n, release ? nullptr : actors[n]);
     fabric.set_permanent_receiver(n, r, release ? nullptr : actors[r]);
@@ -270,7 +276,8 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   const std::unique_ptr<sg4::Engine> engine = start_engine(scenario.network);
   SgPlatform sg = sg_build_platform(platform, job_at(scenario, 0), latency_at_receiver(scenario.network),
                                     options.apply_events ? bandwidth_profiles(scenario, options.event_origin_s)
-                                                         : std::map<int, LinkProfile>{});
+                                                         : std::map<int, LinkProfile>{},
+                                    options.region_zones);
 
   const int ranks = total_ranks(scenario);
   std::vector<int> host_of_rank(ranks), region_of_host;

@@ -23,6 +23,10 @@ struct SimOptions {
    *  SimGrid message per ring step (private_ring.hpp: exact, same messages, bytes and events). false = every ring
    *  step is a SimGrid communication. */
   bool tp_closed_form = true;
+  /** @brief Build the SimGrid platform as one zone per region where its routes allow it (sg_build_platform's
+   *  region_zones: the same links on every route, far fewer stored routes); false = one zone holding every host
+   *  pair's route. */
+  bool region_zones = true;
   /** @brief If not empty: comm.csv (when record_events) and trace.json (when record_spans) are written into this
    *  folder (atomically, each when complete) straight from the recorder's sorted runs, and SimResult::events and
    *  ::spans stay empty, so memory does not grow with the number of messages. "" = fill SimResult instead. */

@@ -1,11 +1,11 @@
 #pragma once
 /** @file evaluation_count.hpp
  *  @brief A process-wide count of the analytic evaluator's full estimates (Evaluator::evaluate_hosts calls, every
- *  Evaluator of the process, every thread), so a caller can say how many estimates a placement cost: `gnn-families`
+ *  Evaluator of the process, every thread), so a caller can say how many estimates a placement cost: `gnn families`
  *  gives its `equal-budget` row as many as the gnn method spent. Lower bounds (time_lower_bound_of_hosts) are not
  *  counted: they cost a fraction of an estimate. A relaxed atomic add per estimate, far below an estimate's cost.
  *  The GNN plugin keeps its own copy of the sim libraries; share_evaluation_counter makes its copy count into the
- *  program's counter (tools/gnn_plugin_api.hpp), so the learned placer's estimates are counted too. */
+ *  program's counter (tools/plugins/gnn_plugin_api.hpp), so the learned placer's estimates are counted too. */
 #include <atomic>
 
 namespace hulk {

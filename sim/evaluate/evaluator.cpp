@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/evaluate/evaluation_count.hpp"
+#include "sim/evaluate/interleaved.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 
@@ -48,10 +49,13 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
     memory_[h] = hosts[h].gpu.memory_bytes;
   }
   const Parallelism& par = scenario_.job.par;
-  schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
+  const int v = scenario_.job.virtual_stages;
+  schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches), v);
   pipe_memo_ = &PipelineMemo::process();
-  schedule_id_ = pipe_memo_->schedule_id(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches));
-  schedule_chained_ = true;
+  schedule_id_ = pipe_memo_->schedule_id(scenario_.job.schedule + (v > 1 ? "/v" + std::to_string(v) : ""), par.pp,
+                                         std::max(1, cost_.micro_batches));
+  // The fill and drain of the lower bound assume each op runs the stage's whole layers: not so with model chunks.
+  schedule_chained_ = v == 1;
   for (const std::vector<StageOp>& ops : schedule_)
     schedule_chained_ = schedule_chained_ && !ops.empty() && !ops.front().backward && ops.front().mb == 0 &&
                         ops.back().backward && ops.back().mb == std::max(1, cost_.micro_batches) - 1;
@@ -60,6 +64,7 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
   const size_t sd = static_cast<size_t>(par.pp) * par.dp;
   fwd_.assign(sd, 0.0);
   bwd_.assign(sd, 0.0);
+  logits_f_.assign(sd, 0.0);
   lat_f_.assign(sd, 0.0);
   xfer_f_.assign(sd, 0.0);
   lat_b_.assign(sd, 0.0);
@@ -131,11 +136,13 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
     const double* stage_lat = T > 1 ? all_lat.data() + first : nullptr;
     for (int d = 0; d < D; ++d) {
       // Each rank's work as its GPU runs it (compute_efficiency.hpp); the slowest rank's times.
-      double comp_f = 0.0, comp_r = 0.0;
+      double comp_f = 0.0, comp_r = 0.0, logits_f = 0.0;
       for (int t = 0; t < T; ++t) {
         const int h = host_of_rank[first + d * T + t];
-        comp_f = std::max(comp_f, stages_.stage(h, s).fwd_flops_per_mb() / speed_[h]);
-        comp_r = std::max(comp_r, st.layers * stages_.stage(h, s).recompute_layer_flops / speed_[h]);
+        const StageCost& on_h = stages_.stage(h, s);
+        comp_f = std::max(comp_f, on_h.fwd_flops_per_mb() / speed_[h]);
+        comp_r = std::max(comp_r, st.layers * on_h.recompute_layer_flops / speed_[h]);
+        logits_f = std::max(logits_f, on_h.extra_fwd_flops / speed_[h]);
       }
       double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
       bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
@@ -156,6 +163,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       }
       fwd_[s * D + d] = fwd;
       bwd_[s * D + d] = bwd;
+      logits_f_[s * D + d] = logits_f;
       out.compute_s = std::max(out.compute_s, m * (3.0 * comp_f + comp_r));
       out.tp_comm_s = std::max(out.tp_comm_s, m * std::max(0.0, fwd + bwd - 3.0 * comp_f - comp_r));
     }
@@ -301,7 +309,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp, T = par.tp;
   if (!with_dp_load) replica_groups(host_of_rank);
-  for (int s = 0; s + 1 < P; ++s) {
+  for (int s = 0; s < handoff_boundaries(scenario_.job); ++s) {
     if (with_dp_load) add_handoff_dp_load(s);
     const int n = D * T;
     src_.resize(n);
@@ -310,7 +318,7 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
     room_.resize(tcp_window_bytes_ > 0 ? n : 0);
     for (int dir = 0; dir < 2; ++dir) {
       for (int i = 0; i < n; ++i) {
-        const int a = host_of_rank[s * n + i], b = host_of_rank[(s + 1) * n + i];
+        const int a = host_of_rank[s * n + i], b = host_of_rank[boundary_receiver(s, P) * n + i];
         src_[i] = dir == 0 ? a : b;
         dst_[i] = dir == 0 ? b : a;
       }
@@ -347,7 +355,7 @@ bool Evaluator::replicas_identical(const int* replicas, int n) const {
     const int b = replicas[i];
     for (int s = 0; s < P; ++s)
       if (fwd_[s * D + a] != fwd_[s * D + b] || bwd_[s * D + a] != bwd_[s * D + b]) return false;
-    for (int s = 0; s + 1 < P; ++s) {
+    for (int s = 0; s < handoff_boundaries(scenario_.job); ++s) {
       const size_t x = static_cast<size_t>(s) * D + a, y = static_cast<size_t>(s) * D + b;
       if (lat_f_[x] != lat_f_[y] || xfer_f_[x] != xfer_f_[y] || lat_b_[x] != lat_b_[y] || xfer_b_[x] != xfer_b_[y])
         return false;
@@ -363,9 +371,10 @@ bool Evaluator::replicas_identical(const int* replicas, int n) const {
 
 void Evaluator::gather_group_inputs(const int* replicas, int n) const {
   // Inputs of the joint run, replica-major (PipelineLinks::replicas).
-  const int P = scenario_.job.par.pp, D = scenario_.job.par.dp;
-  const size_t nb = static_cast<size_t>(n) * (P - 1);
-  sf_.resize(static_cast<size_t>(n) * P);
+  const int P = scenario_.job.par.pp, D = scenario_.job.par.dp, E = handoff_boundaries(scenario_.job);
+  const int v = scenario_.job.virtual_stages;
+  const size_t nb = static_cast<size_t>(n) * E;
+  sf_.resize(static_cast<size_t>(n) * P * v);
   sb_.resize(sf_.size());
   for (std::vector<double>* v : {&slf_, &sxf_, &slb_, &sxb_}) v->resize(nb);
   const bool windowed = !room_f_.empty();
@@ -377,11 +386,16 @@ void Evaluator::gather_group_inputs(const int* replicas, int n) const {
   for (int i = 0; i < n; ++i) {
     const int d = replicas[i];
     for (int s = 0; s < P; ++s) {
-      sf_[i * P + s] = fwd_[s * D + d];
-      sb_[i * P + s] = bwd_[s * D + d];
+      const int at = s * D + d;
+      if (v > 1) {  // per model chunk (PipelineLinks::chunks)
+        chunk_op_times(fwd_[at], bwd_[at], logits_f_[at], v, &sf_[(i * P + s) * v], &sb_[(i * P + s) * v]);
+        continue;
+      }
+      sf_[i * P + s] = fwd_[at];
+      sb_[i * P + s] = bwd_[at];
     }
-    for (int s = 0; s + 1 < P; ++s) {
-      const size_t e = static_cast<size_t>(i) * (P - 1) + s, src = static_cast<size_t>(s) * D + d;
+    for (int s = 0; s < E; ++s) {
+      const size_t e = static_cast<size_t>(i) * E + s, src = static_cast<size_t>(s) * D + d;
       slf_[e] = lat_f_[src];
       sxf_[e] = xfer_f_[src];
       slb_[e] = lat_b_[src];
@@ -427,7 +441,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_, &sslack_f_, &sslack_b_})
     key.times.insert(key.times.end(), v->begin(), v->end());
   PipelineMemo::seal(key);
-  last_end_.resize(sf_.size());
+  last_end_.resize(static_cast<size_t>(n) * scenario_.job.par.pp);
   const double known = pipe_memo_->find(key, last_end_.data());
   if (!std::isnan(known)) return known;
   PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
@@ -436,6 +450,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   links.channels = channels_;
   links.latency_at_receiver = latency_at_receiver_;
   links.replicas = n;
+  links.chunks = scenario_.job.virtual_stages;
   links.flow_multiplicity = multiplicity;
   links.route_weights_fwd = sweights_f_.data();
   links.route_weights_bwd = sweights_b_.data();
@@ -470,10 +485,11 @@ void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
   };
   link_owner_.resize(network_->links(), -1);
   touched_links_.clear();
-  for (int s = 0; s + 1 < P; ++s)
+  for (int s = 0; s < handoff_boundaries(scenario_.job); ++s)
     for (int d = 0; d < D; ++d)
       for (int t = 0; t < T; ++t) {
-        const int a = host_of_rank[plan_.rank_of(s, d, t)], b = host_of_rank[plan_.rank_of(s + 1, d, t)];
+        const int a = host_of_rank[plan_.rank_of(s, d, t)];
+        const int b = host_of_rank[plan_.rank_of(boundary_receiver(s, P), d, t)];
         for (const Route* r : {&network_->route(a, b), &network_->route(b, a)})
           for (int k = 0; k < r->n_links; ++k) {
             const int l = r->links[k];

@@ -16,8 +16,10 @@
  *    overlapped p2p (GPipe's default) = eager sends through a per-connection queue that never block compute;
  *    blocking p2p (1F1B's default, JobSpec::pipeline_p2p_blocking) = Megatron's rendezvous transfers, blocking
  *    sends, and send_forward_recv_backward / send_backward_recv_forward exchanges between a forward and a backward;
- *  - pipeline schedule GPipe (all forwards, then all backwards in micro-batch order, as Megatron's FIFO) or 1F1B
- *    (Megatron non-interleaved: min(p-s-1, m) warm-up forwards, then one-forward-one-backward, then cool-down);
+ *  - pipeline schedule GPipe (all forwards, then all backwards in micro-batch order, as Megatron's FIFO), 1F1B
+ *    (Megatron non-interleaved: min(p-s-1, m) warm-up forwards, then one-forward-one-backward, then cool-down) or
+ *    interleaved 1F1B (JobSpec::virtual_stages: per-chunk ops, the last stage handing off to the first, eager p2p;
+ *    interleaved.hpp);
  *  - after a rank's last op (and p2p waits), the DP all-reduce of dp_grad_bytes among its DP group (all tp indices
  *    of the stage), then the end of the iteration (barrier): iteration = max over stages of the DP end.
  *
@@ -315,6 +317,9 @@ class Evaluator {
   mutable TransferFluid fluid_;                ///< tree all-reduces (scratch)
   mutable std::vector<int> tree_up_, tree_down_, tree_first_, member_hosts_;
   mutable std::vector<double> fwd_, bwd_;                        ///< op times per (stage, replica)
+  /** @brief Per (stage, replica): the logits' forward time inside fwd_ (twice that in bwd_), which interleaved 1F1B
+   *  runs with the last model chunk only (interleaved.hpp). */
+  mutable std::vector<double> logits_f_;
   mutable std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
   mutable std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 7: the transfers before the DP load
   /** @brief Per hand-off (boundary, replica), with a TCP window: PipelineLinks::headroom_* (else empty). */

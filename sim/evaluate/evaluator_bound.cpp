@@ -7,6 +7,18 @@
 
 namespace hulk {
 
+namespace {
+// Interleaved 1F1B: a stage's ops are its model chunks (fwd_ / bwd_ hold all its layers), whose fill and drain the
+// bound below does not follow; each stage still runs its m micro-batches' layers forward and backward one after
+// another. done receives that per (stage, replica); returns the largest.
+double stage_work_bound(const std::vector<double>& fwd, const std::vector<double>& bwd, int m,
+                        std::vector<double>& done) {
+  double bound = 0.0;
+  for (std::size_t i = 0; i < done.size(); ++i) bound = std::max(bound, done[i] = m * (fwd[i] + bwd[i]));
+  return bound;
+}
+}  // namespace
+
 // Why it is a lower bound of evaluate_hosts(): the pipeline event simulation (pipeline_critical_path.cpp) runs each
 // stage's ops one after another in the schedule's order, each taking its op time; a message progresses at a rate
 // <= 1 of its alone transfer time and arrives one route latency after (or before) its transfer; and the DP-loaded
@@ -32,7 +44,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   EvalBreakdown out;
   if (!hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
   const Parallelism& par = scenario_.job.par;
-  const int P = par.pp, D = par.dp;
+  const int P = par.pp, D = par.dp, v = scenario_.job.virtual_stages;
   const int m = std::max(1, cost_.micro_batches);
   stage_op_times(host_of_rank, m, out);
   if (P > 1) pp_handoffs(host_of_rank, out);
@@ -56,8 +68,8 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   std::vector<double>& op_end_of = bound_op_end_;  // per stage of the replica: the least end of its last op
   done.assign(static_cast<size_t>(P) * D, 0.0);
   op_end_of.resize(P);
-  double bound = 0.0;
-  for (int d = 0; d < D; ++d) {
+  double bound = v > 1 ? stage_work_bound(fwd_, bwd_, m, done) : 0.0;  // model chunks: only each stage's work
+  for (int d = 0; d < D && v == 1; ++d) {
     round_trip[P - 1] = bwd_[at(P - 1, d)];
     for (int s = P - 2; s >= 0; --s) {
       const size_t h = at(s, d);  // boundary s -> s+1
@@ -93,7 +105,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
       }
     for (int s = 0; s < P; ++s) bound = std::max(bound, done[at(s, d)]);
   }
-  if (P > 1) {
+  if (P > 1 && v == 1) {
     // Every message crossing the busiest link: none is sent before some replica's first forward ended, and the
     // last one's receiver still runs an op with it.
     double first_op = std::numeric_limits<double>::infinity(), least_op = first_op;
@@ -154,7 +166,7 @@ double Evaluator::handoff_link_work_s() const {
   // kJointReplicas are run one by one with their sharing folded into the transfer times: no such total there.
   const Parallelism& par = scenario_.job.par;
   const int P = par.pp, D = par.dp;
-  if (D > kJointReplicas) return 0.0;
+  if (D > kJointReplicas || scenario_.job.virtual_stages > 1) return 0.0;  // interleaved: messages per boundary differ
   std::vector<double>& work = bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
   const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;

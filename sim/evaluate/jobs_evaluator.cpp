@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sim/core/jobs.hpp"
+#include "sim/evaluate/interleaved.hpp"
 
 namespace hulk {
 namespace {
@@ -70,10 +71,11 @@ bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) co
         for (int t = 0; t < par.tp; ++t) group_.push_back(h[plan.rank_of(s, d, t)]);
         mark_group(j, group_);
       }
-    for (int s = 0; s + 1 < par.pp; ++s)  // PP hand-offs, both directions
+    const JobSpec& job = evaluators_[j]->scenario().job;
+    for (int s = 0; s < handoff_boundaries(job); ++s)  // PP hand-offs, both directions
       for (int d = 0; d < par.dp; ++d)
         for (int t = 0; t < par.tp; ++t) {
-          const int a = h[plan.rank_of(s, d, t)], b = h[plan.rank_of(s + 1, d, t)];
+          const int a = h[plan.rank_of(s, d, t)], b = h[plan.rank_of(boundary_receiver(s, par.pp), d, t)];
           mark_route(j, a, b);
           mark_route(j, b, a);
         }

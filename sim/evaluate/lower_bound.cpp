@@ -5,6 +5,7 @@
 
 #include "sim/core/jobs.hpp"
 #include "sim/workload/cost_model.hpp"
+#include "sim/evaluate/interleaved.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
 
 namespace hulk {
@@ -39,11 +40,21 @@ double lower_bound_s(const Scenario& scenario) {
   const JobCost cost = compute_job_cost(scenario.job);
   std::vector<double> f, b;
   stage_times(scenario, cost, f, b);
-  const int p = static_cast<int>(f.size());
+  const int p = static_cast<int>(f.size()), v = scenario.job.virtual_stages;
+  if (v > 1) {  // per model chunk: layers / v each, the logits with the last chunk (PipelineLinks::chunks)
+    std::vector<double> fc(f.size() * v), bc(b.size() * v);
+    for (int s = 0; s < p; ++s) {
+      const double logits = cost.stages[s].extra_fwd_flops / fastest_gpu_flops(scenario);
+      chunk_op_times(f[s], b[s], logits, v, &fc[s * v], &bc[s * v]);
+    }
+    f.swap(fc);
+    b.swap(bc);
+  }
   const std::vector<double> zero(std::max(1, p), 0.0);
-  const auto schedule = stage_op_orders(scenario.job.schedule, p, std::max(1, cost.micro_batches));
+  const auto schedule = stage_op_orders(scenario.job.schedule, p, std::max(1, cost.micro_batches), v);
   PipelineScratch scratch;
-  const PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  PipelineLinks free_links{zero.data(), zero.data(), zero.data(), zero.data()};
+  free_links.chunks = v;
   return pipeline_makespan_s(schedule, f.data(), b.data(), free_links, nullptr, scratch);
 }
 
@@ -56,7 +67,10 @@ double closed_form_bound_s(const Scenario& scenario) {
     sum += f[i] + b[i];
     mx = std::max(mx, f[i] + b[i]);
   }
-  return sum + (std::max(1, cost.micro_batches) - 1) * mx;
+  const int m = std::max(1, cost.micro_batches);
+  // Interleaved 1F1B fills and drains by model chunks: only the busiest stage's own work is sure.
+  if (scenario.job.virtual_stages > 1) return m * mx;
+  return sum + (m - 1) * mx;
 }
 
 }  // namespace hulk

@@ -8,14 +8,15 @@
 
 namespace hulk {
 
-std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches) {
+std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches,
+                                                  int virtual_stages) {
   // The one op order is workload's pipeline_schedule (what the SimGrid rank actors run); this only lays it out
   // for all stages at once in the evaluator's form.
   std::vector<std::vector<StageOp>> out(stages);
   for (int s = 0; s < stages; ++s) {
-    const std::vector<PipeOp> ops = pipeline_schedule(schedule, stages, s, micro_batches);
+    const std::vector<PipeOp> ops = pipeline_schedule(schedule, stages, s, micro_batches, virtual_stages);
     out[s].reserve(ops.size());
-    for (const PipeOp& op : ops) out[s].push_back({!op.forward, op.micro_batch});
+    for (const PipeOp& op : ops) out[s].push_back({!op.forward, op.micro_batch, op.chunk});
   }
   return out;
 }
@@ -46,17 +47,19 @@ class PipelineRun {
   PipelineRun(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
               const PipelineLinks& links, PipelineScratch& sc)
       : schedule_(schedule), fwd_s_(fwd_s), bwd_s_(bwd_s), links_(links), sc_(sc),
-        p_(static_cast<int>(schedule.size())), m_(static_cast<int>(schedule[0].size() / 2)),
+        p_(static_cast<int>(schedule.size())), v_(std::max(1, links.chunks)),
+        m_(static_cast<int>(schedule[0].size() / (2 * v_))), b_(p_ * v_ - 1), e_(v_ > 1 ? p_ : p_ - 1),
         r_(std::max(1, links.replicas)), slots_(p_ * r_),
         shared_(links.route_links_fwd && links.route_links_bwd && links.link_ids > 0),
-        channels_(links.channels > 0 ? links.channels : m_ + 1) {
+        channels_(links.channels > 0 ? links.channels : m_ * v_ + 1) {
     reset_buffers();
+    if (v_ > 1) order_chunk_connections();
   }
 
   /** Runs every op of every stage; returns the makespan and fills last_end_s (if non-null). */
   double run(double* last_end_s) {
     for (int g = 0; g < slots_; ++g) enter_op(g);
-    for (int c = 0; c < 2 * (p_ - 1) * r_; ++c) update_conn(c);
+    for (int c = 0; c < 2 * (v_ > 1 ? e_ : b_) * r_; ++c) update_conn(c);
     int done = 0;
     // Event loop: the earliest of (a) a flight event, (b) a stage event (an op ends, or a blocking p2p wait ends).
     // A stage event whose inputs are unknown waits for a message not yet sent or delivered, so it cannot happen
@@ -78,22 +81,63 @@ class PipelineRun {
   }
 
  private:
+  // Boundaries are between virtual stages (chunk x p + stage; the stages themselves without interleaving): boundary
+  // b joins stage b mod p to stage (b + 1) mod p, over the links of PipelineLinks entry b mod p.
   int msg_index(int replica, int dir, int boundary, int mb) const {
-    return ((replica * 2 + dir) * (p_ - 1) + boundary) * m_ + mb;
+    return ((replica * 2 + dir) * b_ + boundary) * m_ + mb;
   }
   // Of connection c: its replica, direction (0 = forward), boundary, and the boundary's entry in PipelineLinks.
-  int conn_replica(int c) const { return c / (2 * (p_ - 1)); }
-  bool conn_forward(int c) const { return c % (2 * (p_ - 1)) < p_ - 1; }
-  int conn_boundary(int c) const { return c % (p_ - 1); }
-  int conn_entry(int c) const { return conn_replica(c) * (p_ - 1) + conn_boundary(c); }
+  int conn_replica(int c) const { return c / (2 * b_); }
+  bool conn_forward(int c) const { return c % (2 * b_) < b_; }
+  int conn_boundary(int c) const { return c % b_; }
+  int conn_entry(int c) const { return conn_replica(c) * e_ + conn_boundary(c) % p_; }
+  // Virtual stage of stage s's op.
+  int virtual_stage(int s, const StageOp& op) const { return op.chunk * p_ + s; }
+  // Index of slot g's op time in fwd_s / bwd_s.
+  int time_index(int g, const StageOp& op) const { return v_ == 1 ? g : g * v_ + op.chunk; }
+
+  // Interleaved 1F1B (v_ > 1): the engine sends one direction's messages from one rank to one peer over one in-order
+  // connection, whatever their chunks (sg_endpoint.hpp). Connection (replica, dir, entry) queues them in the order
+  // its sender stage posts them (its op order); without interleaving that is the virtual boundary in micro-batch
+  // order, the connection itself.
+  int conn_of(int id) const { return v_ > 1 ? msg_conn_[id] : id / m_; }
+
+  void order_chunk_connections() {
+    queue_.assign(2 * static_cast<size_t>(e_) * r_, {});
+    msg_conn_.assign(2 * static_cast<size_t>(b_) * m_ * r_, -1);
+    sc_.next_start.assign(queue_.size(), 0);
+    const auto add = [&](int d, int dir, int boundary, int mb) {
+      const int id = msg_index(d, dir, boundary, mb), c = (d * 2 + dir) * e_ + boundary % p_;
+      queue_[c].push_back(id);
+      msg_conn_[id] = c;
+    };
+    for (int d = 0; d < r_; ++d)
+      for (int s = 0; s < p_; ++s)
+        for (const StageOp& op : schedule_[s]) {
+          const int vs = virtual_stage(s, op);
+          if (!op.backward && vs < b_) add(d, 0, vs, op.mb);
+          if (op.backward && vs > 0) add(d, 1, vs - 1, op.mb);
+        }
+  }
+
+  // update_conn with interleaving: the connection's next queued message, once posted and a channel is free.
+  void update_chunk_conn(int c) {
+    const std::vector<int>& q = queue_[c];
+    const int at = sc_.next_start[c];
+    if (at >= static_cast<int>(q.size())) return;
+    const int id = q[at];
+    if (sc_.send_post[id] < 0 || sc_.recv_post[id] < 0) return;
+    if (at >= channels_ && sc_.left[q[at - channels_]] < 0) return;
+    start_message(c, now_);
+  }
 
   void reset_buffers() {
-    const size_t n = 2 * static_cast<size_t>(std::max(0, p_ - 1)) * m_ * r_;
+    const size_t n = 2 * static_cast<size_t>(std::max(0, b_)) * m_ * r_;
     sc_.send_post.assign(n, -1.0);
     sc_.recv_post.assign(n, links_.blocking ? -1.0 : 0.0);  // eager: a permanent receiver takes every message
     sc_.left.assign(n, -1.0);
     sc_.arrive.assign(n, -1.0);
-    sc_.next_start.assign(2 * static_cast<size_t>(std::max(0, p_ - 1)) * r_, 0);
+    sc_.next_start.assign(2 * static_cast<size_t>(std::max(0, b_)) * r_, 0);
     sc_.next.assign(slots_, 0);
     sc_.state.assign(slots_, kInOp);
     sc_.in_msg.assign(slots_, -1);
@@ -127,13 +171,14 @@ class PipelineRun {
     }
     const StageOp& op = schedule_[s][sc_.next[g]];
     int in = -1;
-    if (!op.backward && s > 0) in = msg_index(d, 0, s - 1, op.mb);
-    if (op.backward && s + 1 < p_) in = msg_index(d, 1, s, op.mb);
+    const int vs = virtual_stage(s, op);
+    if (!op.backward && vs > 0) in = msg_index(d, 0, vs - 1, op.mb);
+    if (op.backward && vs < b_) in = msg_index(d, 1, vs, op.mb);
     sc_.in_msg[g] = in;
     sc_.state[g] = kInOp;
     if (in >= 0 && sc_.recv_post[in] < 0) {
       sc_.recv_post[in] = sc_.clock[g];
-      update_conn(in / m_);
+      update_conn(conn_of(in));
     }
     update_stage(g);
   }
@@ -144,7 +189,8 @@ class PipelineRun {
       const StageOp& op = schedule_[s % p_][sc_.next[s]];
       const int in = sc_.in_msg[s];
       if (in >= 0 && sc_.arrive[in] < 0) return false;
-      t = std::max(sc_.clock[s], in >= 0 ? sc_.arrive[in] : 0.0) + (op.backward ? bwd_s_[s] : fwd_s_[s]);
+      const int at = time_index(s, op);
+      t = std::max(sc_.clock[s], in >= 0 ? sc_.arrive[in] : 0.0) + (op.backward ? bwd_s_[at] : fwd_s_[at]);
       return true;
     }
     if (sc_.state[s] == kExchange) {
@@ -198,10 +244,10 @@ class PipelineRun {
 
   // A message's times changed: its connection and both its stages may have an event now.
   void touched(int id) {
-    const int c = id / m_, g = conn_replica(c) * p_ + conn_boundary(c);
-    update_conn(c);
-    update_stage(g);
-    update_stage(g + 1);
+    const int c = id / m_, b = conn_boundary(c), first = conn_replica(c) * p_;
+    update_conn(conn_of(id));
+    update_stage(first + b % p_);
+    update_stage(first + (b + 1) % p_);
   }
 
   // The next message of each connection may start once its sender and (blocking) receiver posted it and a channel
@@ -209,6 +255,10 @@ class PipelineRun {
   // Starts the next message of connection c if its sender and (blocking) receiver posted it and a channel of the
   // connection is free. Those conditions become known at events, so the start is now.
   void update_conn(int c) {
+    if (v_ > 1) {
+      update_chunk_conn(c);
+      return;
+    }
     const int mb = sc_.next_start[c];
     if (mb >= m_) return;
     const int id = c * m_ + mb;
@@ -224,10 +274,10 @@ class PipelineRun {
 
   void start_message(int c, double t) {
     advance_to(t);
-    const int id = c * m_ + sc_.next_start[c]++;
+    const int id = v_ > 1 ? queue_[c][sc_.next_start[c]++] : c * m_ + sc_.next_start[c]++;
     update_conn(c);
-    const int b = conn_entry(c);
-    const bool fwd = conn_forward(c);
+    const int b = conn_entry(id / m_);
+    const bool fwd = conn_forward(id / m_);
     const double transfer = fwd ? links_.transfer_fwd_s[b] : links_.transfer_bwd_s[b];
     const double latency = fwd ? links_.latency_fwd_s[b] : links_.latency_bwd_s[b];
     if (transfer <= 0.0) {
@@ -461,22 +511,23 @@ class PipelineRun {
     const StageOp op = ops[sc_.next[s]];
     const StageOp* next_op = sc_.next[s] + 1 < ops.size() ? &ops[sc_.next[s] + 1] : nullptr;
     int out = -1, xin = -1;
-    if (!op.backward && st + 1 < p_) {
-      out = msg_index(d, 0, st, op.mb);
+    const int vs = virtual_stage(st, op);  // = st without interleaving, whose exchanges (blocking) use st
+    if (!op.backward && vs < b_) {
+      out = msg_index(d, 0, vs, op.mb);
       // Megatron's send_forward_recv_backward: the next backward's gradient comes in the same exchange.
       if (links_.blocking && next_op && next_op->backward) xin = msg_index(d, 1, st, next_op->mb);
-    } else if (op.backward && st > 0) {
-      out = msg_index(d, 1, st - 1, op.mb);
+    } else if (op.backward && vs > 0) {
+      out = msg_index(d, 1, vs - 1, op.mb);
       // send_backward_recv_forward.
       if (links_.blocking && next_op && !next_op->backward) xin = msg_index(d, 0, st - 1, next_op->mb);
     }
     if (out >= 0) {
       sc_.send_post[out] = t;
-      update_conn(out / m_);
+      update_conn(conn_of(out));
     }
     if (xin >= 0 && sc_.recv_post[xin] < 0) {
       sc_.recv_post[xin] = t;
-      update_conn(xin / m_);
+      update_conn(conn_of(xin));
     }
     if (out >= 0 && links_.blocking) {  // the rank waits until its message has left (and the exchange's arrived)
       sc_.state[s] = kExchange;
@@ -511,7 +562,10 @@ class PipelineRun {
   const double* bwd_s_;
   const PipelineLinks& links_;
   PipelineScratch& sc_;
-  const int p_, m_;
+  const int p_, v_, m_;
+  const int b_, e_;  ///< virtual-stage boundaries, PipelineLinks entries (per replica and direction)
+  std::vector<std::vector<int>> queue_;  ///< interleaved: per connection, its messages in send order
+  std::vector<int> msg_conn_;            ///< interleaved: per message, its connection
   const int r_, slots_;  ///< replicas, stage slots (r_ x p_)
   const bool shared_;
   const int multiplicity_ = std::max(1, links_.flow_multiplicity);

@@ -11,13 +11,15 @@ namespace hulk {
 struct StageOp {
   bool backward = false;
   int mb = 0;
+  int chunk = 0;  ///< model chunk (interleaved 1F1B); virtual stage chunk x p + stage
 };
 
 /** @brief Op order of every stage: pipeline_schedule() (sim/workload/pipeline_schedule.hpp, the order the SimGrid
  *  rank actors follow) for each stage, as StageOps. gpipe: F0..F(m-1) then B0..B(m-1); 1f1b (Megatron
  *  non-interleaved): w = min(p-s-1, m) warm-up forwards, then (F(w+i), B(i)) for i < m-w, then the remaining
  *  backwards. @throws std::invalid_argument on an unknown schedule name (the scenario loader validates names). */
-std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches);
+std::vector<std::vector<StageOp>> stage_op_orders(const std::string& schedule, int stages, int micro_batches,
+                                                  int virtual_stages = 1);
 
 /** @brief Reusable buffers of pipeline_makespan_s (avoids allocations in hot loops). */
 struct PipelineScratch {
@@ -116,6 +118,11 @@ struct PipelineLinks {
    *  sharing gives a capped flow its cap while the link has room (nullptr: 1 everywhere). */
   const double* headroom_fwd = nullptr;
   const double* headroom_bwd = nullptr;
+  /** @brief Model chunks per stage (interleaved 1F1B, StageOp::chunk), eager p2p only. With chunks > 1 every
+   *  per-boundary array holds p entries per replica, entry p-1 the hand-off from the last stage back to the first
+   *  (forward; the first to the last backward), and fwd_s / bwd_s hold one time per (replica, stage, chunk) at
+   *  (replica x p + stage) x chunks + chunk. */
+  int chunks = 1;
 };
 
 /** @brief Critical path of one pipeline, a small event simulation of the engine's rank actors: F(s,j) starts after

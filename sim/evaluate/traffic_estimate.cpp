@@ -1,5 +1,6 @@
 #include "sim/evaluate/traffic_estimate.hpp"
 
+#include "sim/evaluate/interleaved.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/workload/plan.hpp"
@@ -63,10 +64,13 @@ TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placem
       // 2 all-reduces per layer forward, 2 backward, plus those full recomputation repeats in backward.
       add_ring(t, platform, CommKind::tp, ring, cost.tp_allreduce_bytes,
                (4.0 + cost.recompute_tp_allreduces) * stage.layers * m);
-      if (s + 1 < par.pp)
+      // Interleaved 1F1B: v model chunks cross each boundary, v - 1 cross back from the last stage to the first.
+      const int v = scenario.job.virtual_stages, crossings = s + 1 < par.pp ? v : v - 1;
+      if (s < handoff_boundaries(scenario.job) && crossings > 0)
         for (int k = 0; k < par.tp; ++k)
-          add_traffic(t, platform, CommKind::pp, host(plan.rank_of(s, d, k)), host(plan.rank_of(s + 1, d, k)),
-                      2.0 * m * cost.pp_message_bytes, 2.0 * m);
+          add_traffic(t, platform, CommKind::pp, host(plan.rank_of(s, d, k)),
+                      host(plan.rank_of(boundary_receiver(s, par.pp), d, k)),
+                      2.0 * crossings * m * cost.pp_message_bytes, 2.0 * crossings * m);
     }
     for (int k = 0; k < par.tp; ++k) {
       ring.clear();

@@ -1,6 +1,6 @@
 #pragma once
 /** @file scenario_sampler.hpp
- *  @brief Random but realistic multi-region platforms and training jobs, for GNN training data (`hulk gen-data`).
+ *  @brief Random but realistic multi-region platforms and training jobs, for GNN training data (`hulk gnn gen-data`).
  *  Pure code, deterministic for a seed. Assumptions (all drawn, all documented here):
  *  - regions: 2..16, placed near a few metro clusters on a sphere (North America, Europe, East Asia, ...);
  *    one-way WAN latency = great-circle distance / (2/3 c) * stretch U(1.5, 2.5) + 2 ms, clamped to

@@ -1,6 +1,6 @@
 #pragma once
 /** @file gnn_families.hpp
- *  @brief `hulk gnn-families`: held-out evaluation of the learned placer per family of clusters.
+ *  @brief `hulk gnn families`: held-out evaluation of the learned placer per family of clusters.
  *
  *  Families (each scenario drawn from its own seed, derived from the command's seed and the family's name):
  *  - `in-family`: the training family (scenario_sampler defaults, builtin GPU catalog, at most max_gpus GPUs, as
@@ -117,7 +117,7 @@ struct FamilyFigures {
 FamilyFigures family_figures(const std::string& family, const std::vector<FamilyCase>& cases,
                              const std::vector<std::string>& variants);
 
-/** @brief The family's table as `hulk gnn-families` prints it. */
+/** @brief The family's table as `hulk gnn families` prints it. */
 std::string family_table(const FamilyFigures& figures);
 
 /** @brief The issue's "done when" checks over all families, one line each (variant "gnn" against greedy, search

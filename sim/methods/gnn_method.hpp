@@ -44,7 +44,7 @@ struct LearnedAnnealOptions {
   bool alternative_starts = true;  ///< anneal from the fastest alternative start too when it is faster (trusted)
   bool replica_order = true;       ///< re-order the answer's DP replicas last (sim/place/replica_order.hpp)
   /** @brief Anneal from the fastest alternative start also when it is slower than the learned placement (one run,
-   *  no reruns), the faster answer kept. Off in the gnn method; `gnn-families` measures it as the `alt-always` row
+   *  no reruns), the faster answer kept. Off in the gnn method; `gnn families` measures it as the `alt-always` row
    *  (it closes more of greedy's gap on large clusters, at more placement time, and can lose a little on small ones). */
   bool anneal_slower_alternative = false;
 };

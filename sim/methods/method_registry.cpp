@@ -154,7 +154,7 @@ void check_method_files(const std::string& method, const MethodOptions& options)
     throw InputError("", 0, "--methods", "'" + method + "' names no file (expected file:PATH of a placement JSON)");
   if (!path.empty() && !std::ifstream(path))  // "": the committed model
     throw InputError(path, 0, file ? "--methods" : "--model",
-                     file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk train`)");
+                     file ? "cannot open placement file" : "cannot open the model file (expected a file of `hulk gnn train`)");
   if (file || !options.check_learned_model) return;
   if (options.prepare_learned) options.prepare_learned();
   const std::string model = path.empty() ? default_model_path() : path;

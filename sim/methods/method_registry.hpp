@@ -17,7 +17,7 @@ namespace hulk {
 
 /** @brief The learned placer (gnn/, torch): places a scenario with the model file at model_path; `greedy`, if not
  *  null, is greedy's placement of that scenario, which the caller had already (Placer::place_given_greedy). Given by
- *  the program (tools/gnn_backend.hpp) because sim/ may not depend on gnn/; runs inside a child process. */
+ *  the program (tools/cli/gnn_backend.hpp) because sim/ may not depend on gnn/; runs inside a child process. */
 using LearnedPlacer =
     std::function<Placement(const Scenario& scenario, const std::string& model_path, const Placement* greedy)>;
 

@@ -8,6 +8,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/methods/plan.hpp"
+#include "sim/methods/plan_journal.hpp"
 #include "sim/report/placement_json.hpp"
 #include "sim/scenario/yaml_access.hpp"
 
@@ -48,7 +49,8 @@ void absolute_paths(YAML::Node root, const std::string& base_dir) {
 
 std::string plan_csv(const PlanReport& report) {
   std::string out = "dp,tp,pp,micro_batch,schedule,recompute,gpus,method,lower_bound_s,estimate_s,simgrid_s,"
-                    "tokens_per_s,peak_memory_gb,chosen,pruned\n";
+                    "tokens_per_s,peak_memory_gb,gpu_usd_per_hour,egress_gb_per_iteration,usd_per_mtokens,chosen,"
+                    "pruned\n";
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
     const PlanRow& r = report.rows[i];
     const Layout& l = r.layout;
@@ -58,6 +60,8 @@ std::string plan_csv(const PlanReport& report) {
            r.method + "," + number(r.lower_bound_s) + "," + number(r.estimate_s) + "," + number(r.simgrid_s) + "," +
            (std::isfinite(t) && t > 0 ? number(r.tokens / t) : "") + "," +
            (r.peak_memory_bytes > 0 ? number(r.peak_memory_bytes / 1e9) : "") + "," +
+           number(r.cost.gpu_usd_per_s * 3600) + "," + number(r.cost.egress_gb_per_iteration) + "," +
+           (std::isfinite(t) ? number(r.usd_per_mtokens()) : "") + "," +
            (static_cast<int>(i) == report.best ? "yes" : "") + "," + csv_field(r.pruned) + "\n";
   }
   return out;
@@ -91,6 +95,9 @@ void write_plan(const Scenario& s, const PlanReport& report, const std::string& 
   write_file_atomic(dir + "/" + placement_name, placement_to_json(chosen, best.placement).dump(2) + "\n");
   write_file_atomic(dir + "/plan.csv", plan_csv(report));
   write_file_atomic(dir + "/best.yaml", best_scenario_yaml(s, best, placement_name));
+  // The plan is complete: a later plan into DIR starts afresh instead of resuming this one.
+  std::error_code ignored;
+  std::filesystem::remove(plan_journal_path(dir), ignored);
 }
 
 }  // namespace hulk

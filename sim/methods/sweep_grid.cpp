@@ -146,14 +146,15 @@ std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t po
   return label;
 }
 
-std::string sweep_csv_header(const std::vector<SweepAxis>& axes) {
+std::string sweep_csv_header(const std::vector<SweepAxis>& axes, bool layout_column) {
   std::string h = "point";
   for (const SweepColumn& c : sweep_value_columns(axes)) h += "," + csv_field(c.name);
   for (const std::string& c : sweep_result_columns()) h += "," + c;
-  return h;
+  return layout_column ? h + ",layout" : h;
 }
 
-std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report) {
+std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report,
+                           const std::string* layout) {
   std::string prefix = std::to_string(point);
   for (const std::string& f : sweep_point_fields(axes, sweep_value_columns(axes), point)) prefix += "," + csv_field(f);
   std::string rows;
@@ -162,7 +163,7 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
             "," + optional_number(r.speedup_vs_round_robin) + "," + optional_number(r.speedup_vs_greedy) + "," +
             optional_number(r.gap_to_lower_bound) + "," + number(report.lower_bound_s) + "," +
             (r.ok ? number(r.method_wall_s) : "") + "," + optional_number(r.compute_time_share) + "," +
-            optional_number(r.mfu) + "," + csv_field(r.error) + "\n";
+            optional_number(r.mfu) + "," + csv_field(r.error) + (layout ? "," + csv_field(*layout) : "") + "\n";
   return rows;
 }
 
@@ -194,9 +195,9 @@ std::size_t ok_column_of(const std::vector<std::string>& header) {
  *  other header. */
 std::vector<std::string> rows_in_current_layout(std::istream& in, const std::string& header, const std::string& path,
                                                 const std::vector<SweepAxis>& axes,
-                                                const std::vector<std::string>& methods) {
-  const bool legacy = header == legacy_sweep_csv_header(axes);
-  if (!legacy && header != sweep_csv_header(axes))
+                                                const std::vector<std::string>& methods, bool layout_column) {
+  const bool legacy = !layout_column && header == legacy_sweep_csv_header(axes);
+  if (!legacy && header != sweep_csv_header(axes, layout_column))
     throw InputError(path, 1, "", "existing sweep file has a different header (other keys or version); "
                                   "use another --out or delete it");
   std::vector<std::string> out;
@@ -212,11 +213,11 @@ std::vector<std::string> rows_in_current_layout(std::istream& in, const std::str
 }  // namespace
 
 std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
-                                             const std::vector<std::string>& methods) {
+                                             const std::vector<std::string>& methods, bool layout_column) {
   std::set<std::size_t> done;
   std::ifstream in(path);
   if (!in) return done;
-  const std::string head = sweep_csv_header(axes);
+  const std::string head = sweep_csv_header(axes, layout_column);
   std::string line;
   if (!std::getline(in, line)) {  // an empty file (a run stopped before its header): the header, no rows
     write_file_atomic(path, head + "\n");
@@ -231,7 +232,7 @@ std::set<std::size_t> completed_sweep_points(const std::string& path, const std:
   const std::size_t k = value_columns.size();
   // A row of fewer fields than the header (cut short) is not a result: its point runs again.
   const std::size_t columns = csv_fields(head).size();
-  for (const std::string& row : rows_in_current_layout(in, line, path, axes, methods)) {
+  for (const std::string& row : rows_in_current_layout(in, line, path, axes, methods, layout_column)) {
     const std::vector<std::string> f = csv_fields(row);
     if (f.size() != columns || !reads_as_result(f, k + 2)) continue;
     std::size_t point = 0;

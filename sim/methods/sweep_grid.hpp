@@ -2,7 +2,7 @@
 /** @file sweep_grid.hpp
  *  @brief `sweep`'s grid and CSV: the swept keys and values, the scenario overrides of a grid point, one CSV row per
  *  point and method (an absent value is an empty field, never 0), resuming after the last complete point, the
- *  checked append, and the merge of shard files. The command (tools/cmd_sweep.cpp) only parses and prints. */
+ *  checked append, and the merge of shard files. The command (tools/cli/cmd_sweep.cpp) only parses and prints. */
 #include <cstddef>
 #include <set>
 #include <string>
@@ -35,11 +35,14 @@ std::string sweep_point_label(const std::vector<SweepAxis>& axes, std::size_t po
 /** @brief The CSV header: point, the value columns (sweep_columns.hpp: one per key with plain values, one per leaf
  *  of a key's map or list values), then sweep_result_columns(): method, ok, iteration_time_s,
  *  speedup_vs_round_robin, speedup_vs_greedy, gap_to_lower_bound, lower_bound_s, method_wall_s,
- *  compute_time_share, mfu, error (docs/outputs.md). */
-std::string sweep_csv_header(const std::vector<SweepAxis>& axes);
+ *  compute_time_share, mfu, error (docs/outputs.md); with layout_column (a scenario whose job is partly `auto`,
+ *  plan_resolve.hpp) a last column, layout: the layout the plan chose at the point. */
+std::string sweep_csv_header(const std::vector<SweepAxis>& axes, bool layout_column = false);
 
-/** @brief One line per requested method of a point's report (each ending in a newline). */
-std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report);
+/** @brief One line per requested method of a point's report (each ending in a newline); with `layout`, the layout
+ *  column's value. */
+std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point, const CompareReport& report,
+                           const std::string* layout = nullptr);
 
 /** @brief Reads the points already complete in an existing CSV and rewrites it with only those points' rows, so that
  *  appending resumes cleanly. A point is complete when a row for every one of `methods` carries the point's index and
@@ -47,7 +50,7 @@ std::string sweep_csv_rows(const std::vector<SweepAxis>& axes, std::size_t point
  *  layout (legacy_sweep_csv_header: one quoted column per key, compute_utilisation) is rewritten in the current one.
  *  Empty set if the file does not exist. @throws InputError if its header is neither. */
 std::set<std::size_t> completed_sweep_points(const std::string& path, const std::vector<SweepAxis>& axes,
-                                             const std::vector<std::string>& methods);
+                                             const std::vector<std::string>& methods, bool layout_column = false);
 
 /** @brief Appends a point's rows. @throws InputError naming the file if the write fails (disk full, not
  *  writable): a lost point must stop the sweep, not vanish. */

@@ -93,7 +93,10 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   for (size_t i = 0; i < pool.size(); ++i) {
     const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
     VerifiedCandidate c{pool[i].first, estimate_s, 0};
-    c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
+    c.simgrid_s = NAN;
+    for (const auto& [known, known_s] : options_.known_simgrid)
+      if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
+    if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
     if (c.simgrid_s < best) best = c.simgrid_s, best_i = i;
     candidates_.push_back(c);
   }

@@ -24,6 +24,9 @@ namespace hulk {
 struct VerifiedSearchOptions {
   long long total_evaluations = 20000;  ///< analytic evaluations, split over the restarts
   int restarts = 4;                     ///< independent annealing runs (seeds derived from the scenario seed)
+  /** @brief Placements whose SimGrid time the caller already has (a plan simulated greedy's placement before it
+   *  searches): such a candidate takes that time instead of another run (SimGrid is deterministic). */
+  std::vector<std::pair<Placement, double>> known_simgrid;
 };
 
 /** @brief One SimGrid-checked candidate. */

@@ -34,12 +34,13 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
   GpuCatalog cat;
   for_each_entry(path, "gpus", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
     r.check_keys(e, key,
-                 {"name", "fp16", "fp32", "memory", "memory_bandwidth", "sms", "capability", "source", "memory_source",
-                  "notes"});
+                 {"name", "fp16", "fp32", "fp8", "memory", "memory_bandwidth", "sms", "capability", "source",
+                  "memory_source", "notes"});
     GpuSpec g;
     g.name = r.name(r.require(e, key, "name"), key + ".name");
     g.fp16_flops = r.flops(r.require(e, key, "fp16"), key + ".fp16");
     g.fp32_flops = r.flops(r.require(e, key, "fp32"), key + ".fp32");
+    if (e["fp8"]) g.fp8_flops = r.flops(e["fp8"], key + ".fp8");  // absent: no fp8 tensor cores
     g.memory_bytes = r.bytes(r.require(e, key, "memory"), key + ".memory");
     if (e["memory_bandwidth"])
       g.memory_bandwidth_Bps =

@@ -118,7 +118,8 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   std::vector<std::string> allowed = {"model",     "precision",  "global_batch", "micro_batch", "parallelism",
                                       "schedule",  "collective", "iterations",   "utilisation", "check_memory",
                                       "recompute", "optimizer",  "pipeline_p2p", "sync",        "checkpoint",
-                                      "compute_model", "grad_reduce_precision", "framework_overhead", "step_costs"};
+                                      "virtual_stages", "zero", "sequence_parallel", "compute_model",
+                                      "grad_reduce_precision", "framework_overhead", "step_costs"};
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
@@ -140,7 +141,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] { out = bounded_int(r, n, k, max); });
   };
   if (job["precision"])
-    r.collect([&] { j.precision = r.one_of(job["precision"], key + ".precision", {"fp16", "bf16", "fp32"}); });
+    r.collect([&] { j.precision = r.one_of(job["precision"], key + ".precision", {"fp16", "bf16", "fp32", "fp8"}); });
   r.collect([&] { int_of(r.require(job, key, "global_batch"), key + ".global_batch", j.global_batch, bounds::kMaxGlobalBatch); });
   // `auto` leaves the value to `hulk plan` (scenario_plan.cpp); the job keeps its defaults meanwhile.
   const auto is_auto = [&](const char* k, bool PlanSpec::*what) {
@@ -193,6 +194,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] {
       j.pipeline_p2p = r.one_of(job["pipeline_p2p"], key + ".pipeline_p2p", {"blocking", "overlapped"});
     });
+  detail::parse_workload_features(r, job, key, j);
   return j;
 }
 
@@ -275,7 +277,7 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   r.collect_errors(true);
   r.check_keys(root, "",
                {"name", "description", "seed", "platform", "network", "job", "jobs", "placement", "events", "robust",
-                "plan"});
+                "plan", "prices"});
   Scenario s;
   s.file = path;
   s.name = std::filesystem::path(path).stem().string();
@@ -320,7 +322,10 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   });
   if (job_read) r.collect([&] { detail::check_events_with_jobs(s, r); });
   if (root["plan"]) r.collect([&] { detail::parse_plan(r, root["plan"], s.plan); });
+  if (root["prices"] && platform_read)
+    r.collect([&] { detail::parse_prices(r, root["prices"], s.platform, s.prices); });
   if (job_read && platform_read && r.error_count() == 0) r.collect([&] { detail::check_plan(s, r); });
+  if (job_read && platform_read && r.error_count() == 0) r.collect([&] { detail::check_prices_for_cost(s, r); });
   if (r.error_count() == 0) detail::validate_job_with(s, &r, false);
   r.throw_collected();
   return s;
@@ -414,8 +419,8 @@ template <typename Fail>
 void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k, Fail&& fail_now) {
   const ModelSpec& m = j.model;
   const int gpus = s.platform.total_gpus();
-  if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32")
-    fail_now(k + ".precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32");
+  if (j.precision != "fp16" && j.precision != "bf16" && j.precision != "fp32" && j.precision != "fp8")
+    fail_now(k + ".precision", "'" + j.precision + "' is not allowed: expected one of fp16 | bf16 | fp32 | fp8");
   if (j.schedule != "1f1b" && j.schedule != "gpipe")
     fail_now(k + ".schedule", "'" + j.schedule + "' is not allowed: expected one of 1f1b | gpipe");
   if (j.collective != "ring" && j.collective != "hierarchical" && j.collective != "tree")
@@ -481,6 +486,9 @@ void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k,
                                      " x " + std::to_string(j.par.pp) + " = " + std::to_string(ranks) +
                                      " ranks, but the platform has " + std::to_string(gpus) +
                                      " GPUs (expected at most one rank per GPU)");
+  check_workload_features(s, j, k, auto_par, [&](const std::string& key, const std::string& message) {
+    fail_now(key, message);
+  });
 }
 
 /** Across jobs: each job runs on GPUs of its own, so all their ranks together must fit. */

@@ -61,14 +61,16 @@ LinkSpec link_from_json(const json& j, const std::string& file, const std::strin
 }
 
 json gpu_to_json(const GpuSpec& g) {
-  return json{{"name", g.name},
-              {"fp16_flops", g.fp16_flops},
-              {"fp32_flops", g.fp32_flops},
-              {"memory_bytes", g.memory_bytes},
-              {"capability", g.capability},
-              {"memory_bandwidth_Bps", g.memory_bandwidth_Bps},
-              {"sms", g.sms},
-              {"source", g.source}};
+  json out{{"name", g.name},
+           {"fp16_flops", g.fp16_flops},
+           {"fp32_flops", g.fp32_flops},
+           {"memory_bytes", g.memory_bytes},
+           {"capability", g.capability},
+           {"memory_bandwidth_Bps", g.memory_bandwidth_Bps},
+           {"sms", g.sms},
+           {"source", g.source}};
+  if (g.fp8_flops > 0) out["fp8_flops"] = g.fp8_flops;  // absent = no fp8 tensor cores (older data sets too)
+  return out;
 }
 GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string& path) {
   GpuSpec g;
@@ -81,6 +83,8 @@ GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string&
   if (j.contains("memory_bandwidth_Bps")) g.memory_bandwidth_Bps = get<double>(j, "memory_bandwidth_Bps", file, path);
   if (j.contains("sms")) g.sms = get<int>(j, "sms", file, path);
   g.source = get<std::string>(j, "source", file, path);
+  if (j.contains("fp8_flops"))
+    g.fp8_flops = get_in<double>(j, "fp8_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
   return g;
 }
 
@@ -126,23 +130,28 @@ json job_to_json(const JobSpec& j) {
   json model{{"name", j.model.name},       {"layers", j.model.layers},   {"hidden", j.model.hidden},
              {"heads", j.model.heads},     {"seq_len", j.model.seq_len}, {"vocab", j.model.vocab}};
   shape_to_json(j.model, model);
-  return json{{"model", model},
-              {"precision", j.precision},
-              {"global_batch", j.global_batch},
-              {"micro_batch", j.micro_batch},
-              {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
-              {"schedule", j.schedule},
-              {"collective", j.collective},
-              {"iterations", j.iterations},
-              {"utilisation", j.utilisation},
-              {"check_memory", j.check_memory},
-              {"recompute", j.recompute},
-              {"optimizer", j.optimizer},
-              {"pipeline_p2p", j.pipeline_p2p},
-              {"compute_model", j.compute_model},
-              {"grad_reduce_precision", j.grad_reduce_precision},
-              {"framework_overhead_s", j.framework_overhead_s},
-              {"step_costs", j.step_costs}};
+  json out{{"model", model},
+           {"precision", j.precision},
+           {"global_batch", j.global_batch},
+           {"micro_batch", j.micro_batch},
+           {"parallelism", {{"dp", j.par.dp}, {"tp", j.par.tp}, {"pp", j.par.pp}}},
+           {"schedule", j.schedule},
+           {"collective", j.collective},
+           {"iterations", j.iterations},
+           {"utilisation", j.utilisation},
+           {"check_memory", j.check_memory},
+           {"recompute", j.recompute},
+           {"optimizer", j.optimizer},
+           {"pipeline_p2p", j.pipeline_p2p},
+           {"compute_model", j.compute_model},
+           {"grad_reduce_precision", j.grad_reduce_precision},
+           {"framework_overhead_s", j.framework_overhead_s},
+           {"step_costs", j.step_costs}};
+  // The workload features only when set: a job without them writes what older data sets hold.
+  if (j.virtual_stages != 1) out["virtual_stages"] = j.virtual_stages;
+  if (j.zero != 0) out["zero"] = j.zero;
+  if (j.sequence_parallel) out["sequence_parallel"] = true;
+  return out;
 }
 
 // One job object; key = its path in messages ("job" or "jobs.1").
@@ -186,6 +195,9 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   if (j.contains("step_costs")) out.step_costs = get<bool>(j, "step_costs", file, key);
   if (j.contains("framework_overhead_s"))
     out.framework_overhead_s = get_in<double>(j, "framework_overhead_s", file, key, 0.0, 3600.0);
+  if (j.contains("virtual_stages")) out.virtual_stages = get_in<int>(j, "virtual_stages", file, key, 1, bounds::kMaxLayers);
+  if (j.contains("zero")) out.zero = get_in<int>(j, "zero", file, key, 0, 3);
+  if (j.contains("sequence_parallel")) out.sequence_parallel = get<bool>(j, "sequence_parallel", file, key);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,20 @@ std::vector<EventSpec> parse_events(const YamlReader& r, const YAML::Node& node,
  *  @throws InputError at key `events`. */
 void check_events_with_jobs(const Scenario& scenario, const YamlReader& r);
 
+/** @brief Reports one input problem (key path, message); does not return. */
+using FeatureFail = std::function<void(const std::string& key, const std::string& message)>;
+
+/** @brief The job's workload-feature keys (scenario_features.cpp): virtual_stages, zero, sequence_parallel. Problems
+ *  are collected as the other keys'. */
+void parse_workload_features(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j);
+
+/** @brief The workload features against the job and the platform (key prefix k): interleaving's conditions
+ *  (schedule 1f1b, pp >= 3, layers divisible by pp x v, micro-batches by pp, not blocking p2p), the ZeRO stage,
+ *  sequence parallelism's tp > 1, and an fp8 peak on every GPU for precision fp8. auto_par: the degrees are left to
+ *  `hulk plan` (their checks skipped). */
+void check_workload_features(const Scenario& s, const JobSpec& j, const std::string& k, bool auto_par,
+                             const FeatureFail& fail);
+
 /** @brief A job's `checkpoint: {every: ITERATIONS, cost: TIME}`: every >= 1 required, cost >= 0 (default 0 s). */
 CheckpointSpec parse_checkpoint(const YamlReader& r, const YAML::Node& node, const std::string& key);
 
@@ -96,5 +111,13 @@ void parse_plan(const YamlReader& r, const YAML::Node& node, PlanSpec& plan);
 /** @brief The `plan:` constraints against the platform and the job, once both were read: max_gpus within the
  *  platform's GPUs, min_gpus <= max_gpus, `plan:` only for a one-job scenario. @throws InputError at the key. */
 void check_plan(const Scenario& scenario, const YamlReader& r);
+
+/** @brief `prices: {gpu_hour: {KIND: $}, egress_gb: $ | {default, pairs: [{regions: [a, b], per_gb}]}}` into
+ *  `prices` (scenario_prices.cpp): prices >= 0, GPU kinds and regions of the platform. @throws InputError at the key. */
+void parse_prices(const YamlReader& r, const YAML::Node& node, const PlatformSpec& platform, PriceSpec& prices);
+
+/** @brief With `plan.objective: cost`, every GPU kind of the platform has a price per GPU-hour and every region pair
+ *  an egress price. @throws InputError at the key of the first missing price. */
+void check_prices_for_cost(const Scenario& scenario, const YamlReader& r);
 
 }  // namespace hulk::detail

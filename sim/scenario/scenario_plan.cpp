@@ -31,9 +31,9 @@ void parse_plan(const YamlReader& r, const YAML::Node& node, PlanSpec& plan) {
   count("max_gpus", plan.max_gpus);
   count("tp_max", plan.tp_max);
   count("pp_max", plan.pp_max);
-  // Only the iteration time is an objective so far: a price table (per GPU-hour, per GB of egress) would be needed
-  // for $ per token, and the scenario has none.
-  if (node["objective"]) r.collect([&] { plan.objective = r.one_of(node["objective"], "plan.objective", {"time"}); });
+  // cost needs `prices:` (checked once the platform and the prices are read: check_prices_for_cost).
+  if (node["objective"])
+    r.collect([&] { plan.objective = r.one_of(node["objective"], "plan.objective", {"time", "cost"}); });
 }
 
 void check_plan(const Scenario& s, const YamlReader& r) {

@@ -78,7 +78,7 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   if (!node.IsMap())
     r.fail(node, key,
            "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
-  r.check_keys(node, key, {"name", "flops", "fp32", "memory", "memory_bandwidth", "sms", "capability"});
+  r.check_keys(node, key, {"name", "flops", "fp32", "fp8", "memory", "memory_bandwidth", "sms", "capability"});
   GpuSpec g;
   g.name = r.name(r.require(node, key, "name"), key + ".name");
   g.fp16_flops = r.flops(r.require(node, key, "flops"), key + ".flops");
@@ -86,6 +86,7 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   g.fp32_flops = node["fp32"] ? r.flops(node["fp32"], key + ".fp32") : g.fp16_flops / 2;
   g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
   if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
+  if (node["fp8"]) g.fp8_flops = r.flops(node["fp8"], key + ".fp8");
   // Without them the GPU's matrix multiplies run at peak x utilisation whatever their shape and memory-bound work
   // takes no time (compute_efficiency.hpp); with a catalog name, the catalog's.
   if (node["memory_bandwidth"])
@@ -97,11 +98,13 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   // 40GB}): the catalog's own figures, or another name.
   if (const GpuSpec* known = GpuCatalog::builtin().find(g.name);
       known && (known->fp16_flops != g.fp16_flops || known->fp32_flops != g.fp32_flops ||
-                known->memory_bytes != g.memory_bytes))
+                known->memory_bytes != g.memory_bytes || (node["fp8"] && known->fp8_flops != g.fp8_flops)))
     r.fail(node["name"], key + ".name",
            "'" + g.name + "' is a catalog GPU (platforms/gpus.yaml) with other figures; expected another name for "
            "this GPU, or `gpu: " + g.name + "` for the catalog's");
+  // A catalog GPU written inline with its figures keeps the catalog's fp8 peak, memory bandwidth and SMs.
   if (const GpuSpec* known = GpuCatalog::builtin().find(g.name)) {
+    if (!node["fp8"]) g.fp8_flops = known->fp8_flops;
     if (!node["memory_bandwidth"]) g.memory_bandwidth_Bps = known->memory_bandwidth_Bps;
     if (!node["sms"]) g.sms = known->sms;
   }
@@ -138,10 +141,17 @@ PlatformSpec checked(PlatformSpec p, const std::string& file) {
   return p;
 }
 
+/** GPUs and servers of the regions read so far, counted whether or not a region was refused. */
+struct PlatformTotals {
+  long long gpus = 0;
+  long long hosts = 0;
+};
+
 // One entry of platform.regions: the region's name and its generated hosts (names "<prefix>-<index>").
-// total_gpus accumulates over regions; host_names catches two regions generating the same host name.
+// totals accumulate over regions (a bound is reported once, by the region that crosses it, not by every region
+// after it); host_names catches two regions generating the same host name.
 void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, PlatformSpec& p,
-                  std::set<std::string>& host_names, long long& total_gpus) {
+                  std::set<std::string>& host_names, PlatformTotals& totals) {
   const std::string key = "platform.regions." + std::to_string(i);
   r.check_keys(reg, key, {"name", "hosts", "gpus_per_host", "gpu", "host_link", "intra_host", "host_prefix"});
   const std::string name = r.name(r.require(reg, key, "name"), key + ".name");
@@ -167,14 +177,16 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
                                            : kDefaultIntraHost;
   const std::string prefix = reg["host_prefix"] ? r.name(reg["host_prefix"], key + ".host_prefix") : name;
   // A bound that keeps every GPU count in an int and the host list in memory; far above any simulable size.
-  total_gpus += static_cast<long long>(hosts) * gpus;
-  if (total_gpus > kMaxGpus)
+  const PlatformTotals before = totals;
+  totals.gpus += static_cast<long long>(hosts) * gpus;
+  totals.hosts += hosts;
+  if (before.gpus <= kMaxGpus && totals.gpus > kMaxGpus)
     r.fail(reg["hosts"], key + ".hosts",
-           "the platform would have " + std::to_string(total_gpus) + " GPUs (expected at most " +
+           "the platform would have " + std::to_string(totals.gpus) + " GPUs (expected at most " +
                std::to_string(kMaxGpus) + ")");
-  if (static_cast<long long>(p.hosts.size()) + hosts > bounds::kMaxHosts)
+  if (before.hosts <= bounds::kMaxHosts && totals.hosts > bounds::kMaxHosts)
     r.fail(reg["hosts"], key + ".hosts",
-           "the platform would have " + std::to_string(p.hosts.size() + hosts) + " servers (expected at most " +
+           "the platform would have " + std::to_string(totals.hosts) + " servers (expected at most " +
                std::to_string(bounds::kMaxHosts) + " in all: routes are kept for every pair of servers, and memory "
                "grows with the square)");
   for (int h = 0; h < hosts; ++h) {
@@ -308,12 +320,12 @@ PlatformSpec parse_regions(const YamlReader& r, const YAML::Node& platform) {
   r.expect_list(regions, "platform.regions");
   if (regions.size() == 0) r.fail(regions, "platform.regions", "expected at least one region, got an empty list");
   std::set<std::string> host_names;
-  long long total_gpus = 0;
+  PlatformTotals totals;
   // Regions are independent (all their problems are collected); the WAN names regions, so it is read only when
   // every region was.
   const std::size_t before = r.error_count();
   for (std::size_t i = 0; i < regions.size(); ++i)
-    r.collect([&] { parse_region(r, regions[i], i, p, host_names, total_gpus); });
+    r.collect([&] { parse_region(r, regions[i], i, p, host_names, totals); });
   if (r.error_count() > before) {
     // wan.default names no region: its problems are still independent ones.
     const YAML::Node wan = platform["wan"];

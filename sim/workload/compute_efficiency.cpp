@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/workload/workload_features.hpp"
+
 namespace hulk {
 
 double gemm_efficiency(const GpuSpec& gpu, const std::string& precision, double m, double n, double k,
@@ -52,6 +54,8 @@ Linear linear(const GpuSpec& g, const std::string& p, double m, double n, double
 LayerWork layer_work(const JobSpec& job, const GpuSpec& gpu) {
   const ModelSpec& md = job.model;
   const std::string& p = job.precision;
+  // FP8 GEMMs run at the fp8 peak (peak_flops); their memory bound counts bf16 operands, as Transformer Engine
+  // reads the bf16 tensors to cast them.
   const double e = job.precision == "fp32" ? 4.0 : 2.0;
   const double b = job.micro_batch, s = md.seq_len, h = md.hidden, t = job.par.tp;
   const double heads = md.heads / t, head_dim = h / md.heads;
@@ -68,12 +72,13 @@ LayerWork layer_work(const JobSpec& job, const GpuSpec& gpu) {
   const double batch = b * heads;
   const Linear scores = linear(gpu, p, s, s, head_dim, e), context = linear(gpu, p, s, head_dim, s, e);
   // Memory-bound ops of the forward, bytes (Megatron's fused kernels: one read and one write each). Replicated on
-  // every TP rank (no sequence parallelism): two layer norms (read + write b s h), two bias-dropout-adds (read the
+  // every TP rank, or split over it with sequence parallelism (non_tensor_parallel_divisor): two layer norms (read + write b s h), two bias-dropout-adds (read the
   // output and the residual, write the sum, a 1-byte mask). Split over TP: the fused scale-mask-softmax (read +
   // write the b heads s^2 scores), its dropout (read + write + mask), the bias-GeLU (read + write ffn per token;
   // SwiGLU reads 2 ffn).
   const double sbh = tokens * h;
-  const double replicated = 2.0 * (2.0 * sbh * e) + 2.0 * (3.0 * sbh * e + sbh);
+  const double replicated =
+      (2.0 * (2.0 * sbh * e) + 2.0 * (3.0 * sbh * e + sbh)) / non_tensor_parallel_divisor(job);
   const double scores_elems = batch * s * s;
   const double softmax = 2.0 * scores_elems * e + (2.0 * scores_elems * e + scores_elems);
   const double gelu = tokens * ffn / t * e * (md.gated_mlp ? 3.0 : 2.0);
@@ -103,8 +108,10 @@ double optimizer_bytes_per_param(const JobSpec& job) {
 
 std::vector<StageCost> stages_on_gpu(const JobSpec& job, const JobCost& nominal, const GpuSpec& gpu) {
   std::vector<StageCost> out = nominal.stages;
+  // ZeRO (any stage) shards the optimizer state over dp: each rank steps its 1 / dp of the parameters.
+  const double shards = job.zero >= 1 ? job.par.dp : 1.0;
   const double opt_flops_per_param =
-      job.step_costs ? memory_equivalent_flops(gpu, job.precision, optimizer_bytes_per_param(job)) : 0.0;
+      job.step_costs ? memory_equivalent_flops(gpu, job.precision, optimizer_bytes_per_param(job)) / shards : 0.0;
   for (StageCost& st : out) st.optimizer_flops = st.params * opt_flops_per_param;
   if (job.compute_model == "flat") return out;
   const LayerWork w = layer_work(job, gpu);
@@ -126,6 +133,7 @@ StagesByHost::StagesByHost(const JobSpec& job, const JobCost& nominal, const Pla
     int kind = -1;
     for (std::size_t i = 0; i < kinds.size() && kind < 0; ++i)
       if (kinds[i]->name == g.name && kinds[i]->fp16_flops == g.fp16_flops && kinds[i]->fp32_flops == g.fp32_flops &&
+          kinds[i]->fp8_flops == g.fp8_flops &&
           kinds[i]->memory_bandwidth_Bps == g.memory_bandwidth_Bps && kinds[i]->sms == g.sms)
         kind = static_cast<int>(i);
     if (kind < 0) {

@@ -54,7 +54,8 @@ double optimizer_bytes_per_param(const JobSpec& job);
 /** @brief The job's stage costs as run on `gpu`: layer_fwd_flops, extra_fwd_flops and recompute_layer_flops
  *  replaced by peak-equivalent flop (forward + backward keep the engine's 1 : 2 split: each is a third of the
  *  modelled forward + backward); optimizer_flops set unless job.step_costs is off. With job.compute_model "flat" the
- *  flop are left as computed (every flop at peak x utilisation). */
+ *  flop are left as computed (every flop at peak x utilisation). With ZeRO the optimizer step covers the rank's
+ *  1 / dp shard of the stage's parameters. */
 std::vector<StageCost> stages_on_gpu(const JobSpec& job, const JobCost& nominal, const GpuSpec& gpu);
 
 /** @brief Stage costs per host of a platform, shared between the hosts whose GPUs are equal. */

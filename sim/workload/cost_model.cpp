@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "sim/workload/pipeline_schedule.hpp"
+#include "sim/workload/workload_features.hpp"
+
 namespace hulk {
 
 std::vector<int> layers_per_stage(int layers, int pp) {
@@ -24,6 +27,13 @@ namespace {
 double mlp_activation_coef(const ModelSpec& m) {
   return (m.gated_mlp ? 6.0 : 4.0) * static_cast<double>(m.ffn_or_default()) / m.hidden;
 }
+/** Interleaved 1F1B: a stage holds passes of one model chunk (layers / v each), as many as its schedule has in
+ *  flight at its peak. */
+void interleave_activations(const JobSpec& job, int p, int stage, int micro_batches, StageCost& st) {
+  st.activation_bytes_per_mb /= job.virtual_stages;
+  st.in_flight_micro_batches =
+      max_in_flight(pipeline_schedule(job.schedule, p, stage, micro_batches, job.virtual_stages));
+}
 }  // namespace
 
 double layer_matrix_params(const ModelSpec& m) {
@@ -41,8 +51,10 @@ double model_parameters(const ModelSpec& m) {
 }
 
 double grad_reduce_bytes_per_value(const JobSpec& job) {
-  // Megatron-LM forces --accumulate-allreduce-grads-in-fp32 for bf16 (arguments.py); fp16 reduces in fp16.
-  const std::string& p = job.grad_reduce_precision.empty() ? (job.precision == "bf16" ? "fp32" : job.precision)
+  // Megatron-LM forces --accumulate-allreduce-grads-in-fp32 for bf16 (arguments.py), and fp8 training runs on a
+  // bf16 base (Transformer Engine casts inside its GEMMs only); fp16 reduces in fp16.
+  const bool bf16_base = job.precision == "bf16" || job.precision == "fp8";
+  const std::string& p = job.grad_reduce_precision.empty() ? (bf16_base ? "fp32" : job.precision)
                                                            : job.grad_reduce_precision;
   return p == "fp32" ? 4.0 : 2.0;
 }
@@ -68,10 +80,11 @@ JobCost compute_job_cost(const JobSpec& job) {
   //   fp32: 4 (weights) + 4 (gradients) + optimizer moments.
   // Adam keeps two fp32 moments (momentum and variance, 8 bytes): 18 and 16 bytes per parameter. Momentum SGD keeps
   // one (4 bytes): 14 and 12.
-  const double moment_bytes = job.optimizer == "sgd" ? 4.0 : 8.0;
-  const double state_bytes_per_param = (elem == 2.0 ? 2.0 + 4.0 + 4.0 : 4.0 + 4.0) + moment_bytes;
+  // These parts, and their ZeRO sharding over dp, are in workload_features.cpp.
+  const double state_bytes_per_param = sharded_state_bytes_per_param(job);
   // Activation recomputation (Korthikanti et al. 2022; Megatron-LM --recompute-granularity full|selective, with
-  // --recompute-method uniform and one layer per checkpoint for full). No sequence parallelism is modelled.
+  // --recompute-method uniform and one layer per checkpoint for full). Sequence parallelism splits the activations
+  // outside the tensor-parallel regions over tp too (sp below; Korthikanti 2022 eq. 4-5).
   const bool full = job.recompute == "full", selective = job.recompute == "selective";
   cost.recompute_tp_allreduces = recompute_tp_allreduces(job);
 
@@ -107,16 +120,18 @@ JobCost compute_job_cost(const JobSpec& job) {
     //     t without sequence parallelism).
     //   The 24/t term is Q, K, V (2 each), the output projection's input (2) and the MLP's 16 (mlp_activation_coef);
     //   K and V shrink to kv_heads / heads with GQA.
-    const double act_per_layer = full        ? 2.0 * s * b * h
-                                 : selective ? s * b * h * (10.0 + split_coef / t)
-                                             : s * b * h * (10.0 + split_coef / t + 5.0 * a * s / (h * t));
+    const double sp = non_tensor_parallel_divisor(job);
+    const double act_per_layer = full        ? 2.0 * s * b * h / sp
+                                 : selective ? s * b * h * (10.0 / sp + split_coef / t)
+                                             : s * b * h * (10.0 / sp + split_coef / t + 5.0 * a * s / (h * t));
     st.activation_bytes_per_mb = act_per_layer * st.layers * (elem / 2.0);
     // Recomputed flop per layer per micro-batch at the start of its backward: full re-runs the forward; selective
     // the attention core, whose forward is the 4*b*s^2*h term of the layer's flop (QK^T and attention over V).
     st.recompute_layer_flops = full ? st.layer_fwd_flops : selective ? 4.0 * b * s * s * h / t : 0.0;
     st.in_flight_micro_batches = job.schedule == "gpipe" ? cost.micro_batches : std::min(cost.micro_batches, p - i);
+    if (job.virtual_stages > 1) interleave_activations(job, p, i, cost.micro_batches, st);
     st.peak_memory_bytes = st.weight_state_bytes + st.activation_bytes_per_mb * st.in_flight_micro_batches;
-    st.dp_grad_bytes = st.params * grad_reduce_bytes_per_value(job);
+    st.dp_grad_bytes = dp_collective_bytes(job, st.params);
     // Tied embeddings on several stages: the first stage's word embedding and the last stage's output copy sum
     // their gradients (Megatron's embedding group).
     if (p > 1 && m.tied_embeddings && (i == 0 || i == p - 1))

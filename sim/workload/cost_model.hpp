@@ -18,10 +18,17 @@ struct StageCost {
   double extra_fwd_flops = 0;         ///< logits (last stage) forward flop per micro-batch, per TP rank
   double params = 0;                  ///< parameters held by one rank of this stage
   double weight_state_bytes = 0;      ///< weights + gradients + optimizer state per rank
-  double activation_bytes_per_mb = 0; ///< activation memory per in-flight micro-batch per rank
-  int in_flight_micro_batches = 0;    ///< micro-batches whose activations are held at peak
+  /** @brief Activation memory per in-flight micro-batch per rank; with virtual_stages v > 1, per micro-batch pass
+   *  of one model chunk (layers / v). */
+  double activation_bytes_per_mb = 0;
+  /** @brief Micro-batches whose activations are held at peak; with v > 1, model-chunk passes (the interleaved
+   *  schedule's max_in_flight). */
+  int in_flight_micro_batches = 0;
   double peak_memory_bytes = 0;       ///< weight_state + activations * in_flight
-  double dp_grad_bytes = 0;           ///< gradient bytes all-reduced across DP per rank per iteration
+  /** @brief Bytes all-reduced across DP per rank per iteration: the gradients, x1.5 with ZeRO stage 3 (its
+   *  parameter all-gathers and gradient reduce-scatter as one all-reduce of the same ring traffic,
+   *  workload_features.hpp). */
+  double dp_grad_bytes = 0;
   /** @brief Activation recomputation: flop per layer per micro-batch re-run at the start of that layer's backward,
    *  per TP rank (full: the layer's forward; selective: the attention core; none: 0). */
   double recompute_layer_flops = 0;
@@ -40,7 +47,7 @@ struct JobCost {
   int micro_batches = 0;              ///< m: micro-batches per pipeline per iteration
   double tp_allreduce_bytes = 0;      ///< bytes of each TP all-reduce (2 per layer forward, 2 backward)
   double pp_message_bytes = 0;        ///< bytes one rank sends to the next stage per micro-batch (and back)
-  double bytes_per_element = 2;       ///< 2 for fp16/bf16, 4 for fp32
+  double bytes_per_element = 2;       ///< 2 for fp16/bf16 (and fp8: bf16 activations), 4 for fp32
   /** @brief TP all-reduces per layer repeated in backward by recomputation (full: the forward's 2; else 0). */
   int recompute_tp_allreduces = 0;
   std::vector<StageCost> stages;      ///< one per pipeline stage

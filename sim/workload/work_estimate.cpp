@@ -47,7 +47,8 @@ WorkEstimate estimate_work(const JobSpec& job, const std::vector<int>& region_of
   const double iterations = job.iterations;
   w.micro_batches_per_pipeline = m;
   w.micro_batches = m * dp * iterations;
-  w.pp_messages = iterations * 2 * m * (pp - 1) * dp * tp;
+  // One hand-off per micro-batch and direction across each boundary between virtual stages (pp x v - 1 of them).
+  w.pp_messages = iterations * 2 * m * (pp * job.virtual_stages - 1) * dp * tp;
   // 2 TP all-reduces per layer forward, 2 backward, and the ones full recomputation repeats in backward.
   const double tp_allreduces_per_layer = 4.0 + recompute_tp_allreduces(job);
   w.tp_messages = iterations * tp_allreduces_per_layer * job.model.layers * m * dp * ring_allreduce_messages(tp);

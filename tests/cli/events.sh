@@ -111,7 +111,7 @@ expect_refusal "--robust-states without robust:" "robust" "$hulk" compare "$quie
 
 # plot.py iterations (Debian's python3 with matplotlib, as plot_python.sh).
 if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
-  "$src/tools/plot.py" iterations "$run" --out "$tmp/plots" >/dev/null 2>"$tmp/plot.err" || { fail "plot.py iterations failed"; cat "$tmp/plot.err"; }
+  "$src/tools/scripts/plot.py" iterations "$run" --out "$tmp/plots" >/dev/null 2>"$tmp/plot.err" || { fail "plot.py iterations failed"; cat "$tmp/plot.err"; }
   [ -s "$tmp/plots/iterations.png" ] && ok "plot.py iterations wrote iterations.png" || fail "no iterations.png"
 else
   echo "skip: /usr/bin/python3 cannot import matplotlib (plot.py iterations not checked)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hulk gnn-families` and `hulk gen-data --label evaluator`: bad options exit 2 with one line; a tiny
+# `hulk gnn families` and `hulk gnn gen-data --label evaluator`: bad options exit 2 with one line; a tiny
 # run prints every variant's row and the done-when checks and is deterministic in its SimGrid times; evaluator
 # labels need no SimGrid and report greedy's gap distribution. Usage: gnn_families.sh HULK_BINARY TESTS_DIR SOURCE_DIR
 set -u
@@ -17,12 +17,12 @@ bad() {  # bad NAME CMD...: exit 2, one line on stderr
   [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2"
   [ "$(grep -c '' "$tmp/err")" -eq 1 ] || { fail "$name: not one line on stderr"; cat "$tmp/err"; }
 }
-bad "unknown family" "$hulk" gnn-families --families in-family,bogus --count 1
-bad "zero count" "$hulk" gnn-families --count 0
-bad "missing paper folder" "$hulk" gnn-families --families paper --paper "$tmp/none"
-bad "unknown label" "$hulk" gen-data --count 1 --out "$tmp/d" --label bogus
+bad "unknown family" "$hulk" gnn families --families in-family,bogus --count 1
+bad "zero count" "$hulk" gnn families --count 0
+bad "missing paper folder" "$hulk" gnn families --families paper --paper "$tmp/none"
+bad "unknown label" "$hulk" gnn gen-data --count 1 --out "$tmp/d" --label bogus
 
-args=(gnn-families --families in-family,multi-job --count 1 --seed 5 --max-gpus 8 --budget 300)
+args=(gnn families --families in-family,multi-job --count 1 --seed 5 --max-gpus 8 --budget 300)
 "$hulk" "${args[@]}" --out "$tmp/a.csv" >"$tmp/a" 2>"$tmp/a.err" || { fail "tiny gnn-families run"; cat "$tmp/a.err"; }
 for v in gnn untrained argmax no-greedy equal-budget; do
   [ "$(grep -c "^  $v " "$tmp/a")" -eq 2 ] || fail "no $v row in both families"
@@ -40,7 +40,7 @@ cmp -s "$tmp/a.times" "$tmp/b.times" || fail "same seed, other SimGrid times"
 [ "$(grep -c '' "$tmp/a.csv")" -eq 3 ] || fail "csv: expected a header and 2 rows"
 
 # Interrupted after its first scenario: exit 130, and the CSV keeps every finished scenario, each row complete.
-setsid "$hulk" gnn-families --families in-family --count 20 --seed 5 --max-gpus 8 --budget 300 --out "$tmp/i.csv" \
+setsid "$hulk" gnn families --families in-family --count 20 --seed 5 --max-gpus 8 --budget 300 --out "$tmp/i.csv" \
   >/dev/null 2>"$tmp/i.err" &
 pid=$!
 for _ in $(seq 1 1200); do [ -f "$tmp/i.csv" ] && [ "$(grep -c "" "$tmp/i.csv")" -ge 2 ] && break; sleep 0.1; done
@@ -55,14 +55,14 @@ assert len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows), rows
 " "$tmp/i.csv" || fail "gnn-families interrupted: the CSV does not keep the finished scenarios"
 [ -z "$(ls "$tmp" | grep '^i\.csv.')" ] || fail "gnn-families interrupted: a partial file is left"
 
-"$hulk" gen-data --count 3 --seed 2 --budget 200 --max-gpus 16 --label evaluator --out "$tmp/ev" 2>"$tmp/ev.err" ||
+"$hulk" gnn gen-data --count 3 --seed 2 --budget 200 --max-gpus 16 --label evaluator --out "$tmp/ev" 2>"$tmp/ev.err" ||
   { fail "gen-data --label evaluator"; cat "$tmp/ev.err"; }
 grep -q "greedy's gap to search over" "$tmp/ev.err" || fail "no gap distribution"
 grep -q '"search_est"' "$tmp/ev/samples/000000.json" || fail "no search_est in an evaluator sample"
 grep -q '"search"' "$tmp/ev/samples/000000.json" && fail "an evaluator sample has a SimGrid search time"
-"$hulk" gen-data --count 3 --seed 2 --budget 200 --max-gpus 16 --out "$tmp/ev" >/dev/null 2>"$tmp/mix.err"
+"$hulk" gnn gen-data --count 3 --seed 2 --budget 200 --max-gpus 16 --out "$tmp/ev" >/dev/null 2>"$tmp/mix.err"
 [ $? -eq 2 ] || fail "mixing --label simgrid into an evaluator data set was not refused"
-"$hulk" gnn-eval --data "$tmp/ev" >/dev/null 2>"$tmp/eval.err"
+"$hulk" gnn eval --data "$tmp/ev" >/dev/null 2>"$tmp/eval.err"
 [ $? -eq 2 ] || fail "gnn-eval on evaluator labels: expected exit 2"
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -36,7 +36,7 @@ for i in 0 1; do
   "$hulk" sweep "$tiny" "${grid[@]}" --shard "$i/2" --out "$tmp/sharded" 2>>"$tmp/sharded.err" ||
     fail "shard $i/2 failed: $(cat "$tmp/sharded.err")"
 done
-"$hulk" sweep-merge "$tmp/sharded" >"$tmp/merge.out" 2>&1 || fail "sweep-merge failed: $(cat "$tmp/merge.out")"
+"$hulk" sweep merge "$tmp/sharded" >"$tmp/merge.out" 2>&1 || fail "sweep-merge failed: $(cat "$tmp/merge.out")"
 [ "${HULK_UPDATE_GOLDEN:-0}" = 1 ] || check "shards 0/2 + 1/2 merged" "$tmp/sharded/sweep.csv"
 
 cp "$tmp/full/sweep.csv" "$tmp/before.csv"

@@ -30,7 +30,7 @@ grep -q "<script\|<link\|src=\"http" "$tmp/compare.html" "$tmp/reproduce.html" &
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
-  echo "SKIP: chromium is not installed (tools/install-deps.sh installs it): the reports were not opened in a browser"
+  echo "SKIP: chromium is not installed (tools/scripts/install-deps.sh installs it): the reports were not opened in a browser"
   echo "$failures failures"
   [ "$failures" -eq 0 ] && exit 77
   exit 1

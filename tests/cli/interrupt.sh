@@ -2,7 +2,7 @@
 # Ctrl-C contract of long commands: SIGINT to the whole process group (what a terminal's Ctrl-C does,
 # SimGrid children included) or SIGTERM to the program alone ends it with one line "interrupted" on stderr and exit
 # code 130; the child at work is killed and reaped (no orphan keeps running or holds a pipe open) and no half file
-# is left. `hulk gen-data` keeps every finished sample (complete files only) and resumes from them; `hulk simulate`
+# is left. `hulk gnn gen-data` keeps every finished sample (complete files only) and resumes from them; `hulk simulate`
 # interrupted mid-simulation leaves nothing in its --out folder; `hulk compare` keeps the methods that finished.
 # Usage: interrupt.sh HULK_BINARY TESTS_DIR [SOURCE_DIR]
 set -u
@@ -11,7 +11,7 @@ tmp="$(mktemp -d)"
 pid=""
 trap '[ -n "$pid" ] && kill -KILL -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 out="$tmp/data"
-args=(gen-data --count 200 --seed 9 --budget 300 --max-gpus 16 --out "$out")
+args=(gnn gen-data --count 200 --seed 9 --budget 300 --max-gpus 16 --out "$out")
 
 setsid "$hulk" "${args[@]}" 2>"$tmp/stderr1" &
 pid=$!

@@ -18,8 +18,8 @@ expect_usage "simulate --out" "--out: cannot write to '$bad'" "$hulk" simulate "
 expect_usage "compare --out" "--out: cannot write to '$bad'" "$hulk" compare "$tiny" --methods greedy --out "$bad"
 expect_usage "place --out" "--out: cannot write to '$bad'" "$hulk" place "$tiny" --out "$bad"
 expect_usage "sweep --out" "--out: cannot write to '$bad'" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$bad"
-expect_usage "gen-data --out" "--out: cannot write to '$bad'" "$hulk" gen-data --count 1 --out "$bad"
-expect_usage "train --out" "--out: cannot write to '$bad'" "$hulk" train --data "$tmp" --out "$bad"
+expect_usage "gen-data --out" "--out: cannot write to '$bad'" "$hulk" gnn gen-data --count 1 --out "$bad"
+expect_usage "train --out" "--out: cannot write to '$bad'" "$hulk" gnn train --data "$tmp" --out "$bad"
 # Checked before the work: compare with search would take seconds; the refusal comes first, so no progress line.
 grep -q "search" "$tmp/out" && fail "compare ran before refusing --out"
 # A file where a folder is needed.
@@ -46,16 +46,16 @@ expect_usage "simulate --out holding its placement" "which the run would remove 
   "$hulk" simulate "$tiny" --placement "file:$tmp/run/result.json" --out "$tmp/./run"
 cmp -s "$tmp/result.before" "$tmp/run/result.json" || fail "simulate removed or changed its own placement file"
 mkdir -p "$tmp/dataset" && echo '{}' > "$tmp/dataset/manifest.json"
-expect_usage "train --out inside --data" "inside the input folder" "$hulk" train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
-expect_usage "train --data twice, spelt apart" "given twice" "$hulk" train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
-expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
-expect_usage "train --validation-candidates 0" "--validation-candidates" "$hulk" train --data "$tmp/dataset" --out "$tmp/m.pt" --validation-candidates 0
+expect_usage "train --out inside --data" "inside the input folder" "$hulk" gnn train --data "$tmp/dataset" --out "$tmp/dataset/manifest.json"
+expect_usage "train --data twice, spelt apart" "given twice" "$hulk" gnn train --data "$tmp/dataset" --data "$tmp/./dataset/" --out "$tmp/m.pt"
+expect_usage "train --reinforce-weight inf" "--reinforce-weight" "$hulk" gnn train --data "$tmp/dataset" --out "$tmp/m.pt" --reinforce 2 --reinforce-weight inf
+expect_usage "train --validation-candidates 0" "--validation-candidates" "$hulk" gnn train --data "$tmp/dataset" --out "$tmp/m.pt" --validation-candidates 0
 # A --set value of two YAML documents is refused (the second was dropped).
 expect_usage "--set value of two documents" "holds 2 YAML documents" "$hulk" compare "$tiny" --methods greedy \
   --set $'name=a\n---\nb'
 # A seed past 2^64 - 1 is refused (it was clamped without a word), as is a range of seeds that passes it.
-expect_usage "seed past 2^64-1" "out of range" "$hulk" jobs-eval --seed 18446744073709551616 --count 1
-expect_usage "seeds passing 2^64-1" "pass 2^64 - 1" "$hulk" jobs-eval --seed 18446744073709551615 --count 2
+expect_usage "seed past 2^64-1" "out of range" "$hulk" compare generated --seed 18446744073709551616 --count 1
+expect_usage "seeds passing 2^64-1" "pass 2^64 - 1" "$hulk" compare generated --seed 18446744073709551615 --count 2
 # sweep's --set takes one KEY=V1,V2 per occurrence: the scenario after it is the scenario.
 "$hulk" sweep --set job.utilisation=0.3 "$tiny" --methods greedy --out "$tmp/sweep-order" >/dev/null 2>"$tmp/err" &&
   ok "sweep --set before the scenario" || fail "sweep --set before the scenario: $(head -1 "$tmp/err")"
@@ -72,7 +72,7 @@ expect_usage "negative --budget" "--budget: '-5' is out of range (expected an in
 expect_usage "huge --budget" "--budget: '99999999999999' is out of range" "$hulk" place "$tiny" --method search --budget 99999999999999
 expect_usage "--budget not a number" "--budget: expected an integer from 0 to 100000000, got 'abc'" "$hulk" place "$tiny" --method search --budget abc
 expect_usage "negative --robust-states" "--robust-states: '-1' is out of range (expected an integer from 0 to 10000)" "$hulk" compare "$tiny" --robust-states -1
-expect_usage "jobs-eval --out a folder" "--out: cannot write to" "$hulk" jobs-eval --count 1 --out "$tmp"
+expect_usage "jobs-eval --out a folder" "--out: cannot write to" "$hulk" compare generated --count 1 --out "$tmp"
 expect_usage "bench --csv a folder" "--csv: cannot write to" "$hulk" bench "$tiny" --reps 1 --no-gnn --csv "$tmp"
 expect_usage "sweep with a missing model" "--model: cannot open the model file" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --methods gnn --model "$tmp/no-such.pt" --out "$tmp/sw-missing-model"
@@ -87,7 +87,7 @@ expect_usage "compare with a folder as the model" "is a folder, not a model file
 expect_usage "sweep with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --methods gnn --model "$tmp/corrupt.pt" --out "$tmp/sw-corrupt-model"
 [ ! -e "$tmp/sw-corrupt-model" ] || fail "sweep with a corrupt model left its folder"
-expect_usage "jobs-eval with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" jobs-eval --count 1 \
+expect_usage "jobs-eval with a corrupt model" "corrupt or not a hulk GNN model file" "$hulk" compare generated --count 1 \
   --methods greedy,gnn --model "$tmp/corrupt.pt"
 mkdir -p "$tmp/rp-blocked/reproduce.csv"
 expect_usage "reproduce where its CSV is a folder" "reproduce.csv: --out: is a folder where reproduce writes its file" \
@@ -98,17 +98,17 @@ expect_usage "sweep where its CSV is a folder" "sweep.csv: --out: is a folder wh
   "$hulk" sweep "$tiny" --set job.utilisation=0.3 --methods greedy --out "$tmp/sw-blocked"
 mkdir -p "$tmp/gd-blocked" && touch "$tmp/gd-blocked/samples"
 expect_usage "gen-data where samples is a file" "gd-blocked/samples: cannot create the data set's samples folder" \
-  "$hulk" gen-data --count 1 --out "$tmp/gd-blocked"
+  "$hulk" gnn gen-data --count 1 --out "$tmp/gd-blocked"
 expect_usage "reproduce with a missing placement file" "cannot open placement file" "$hulk" reproduce \
   "$(dirname "$tiny")" --methods "greedy,file:$tmp/no-such.json" --out "$tmp/rp-missing" --no-plots
 expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= MIN <= MAX <= 8, got '2-3-4'" \
-  "$hulk" jobs-eval --count 1 --jobs 2-3-4
+  "$hulk" compare generated --count 1 --jobs 2-3-4
 expect_usage "jobs-eval --jobs above --max-gpus" "--jobs: expected at most as many jobs as --max-gpus allows GPUs (5)" \
-  "$hulk" jobs-eval --count 1 --jobs 8 --max-gpus 5
-expect_usage "jobs-eval --methods robust" "--methods: robust places one job" "$hulk" jobs-eval --count 1 \
+  "$hulk" compare generated --count 1 --jobs 8 --max-gpus 5
+expect_usage "jobs-eval --methods robust" "--methods: robust places one job" "$hulk" compare generated --count 1 \
   --methods greedy,robust
 # Seeds whose jobs do not fit are skipped with a line each; with none left, the run is refused.
-"$hulk" jobs-eval --count 2 --seed 1 --jobs 8 --max-gpus 8 --methods greedy >"$tmp/out" 2>"$tmp/err"
+"$hulk" compare generated --count 2 --seed 1 --jobs 8 --max-gpus 8 --methods greedy >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ "$(grep -c "skipped: sampler: no set of jobs fits" "$tmp/err")" -eq 2 ] &&
    tail -n 1 "$tmp/err" | grep -q -- "--jobs: no seed of 1..2 gave a cluster its jobs fit"; then
@@ -117,10 +117,10 @@ else
   fail "jobs-eval with no seed that fits: exit $rc, stderr:"
   cat "$tmp/err"
 fi
-expect_usage "gen-data --jobs above --max-gpus" "allows GPUs (6), got up to 7" "$hulk" gen-data --count 1 \
+expect_usage "gen-data --jobs above --max-gpus" "allows GPUs (6), got up to 7" "$hulk" gnn gen-data --count 1 \
   --jobs 2-7 --max-gpus 6 --out "$tmp/gd-jobs-gpus"
 [ ! -e "$tmp/gd-jobs-gpus" ] || fail "gen-data --jobs above --max-gpus left its folder"
-expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gen-data --count 1 --jobs 2.5 --out "$tmp/gd-jobs"
+expect_usage "gen-data --jobs 2.5" "got '2.5'" "$hulk" gnn gen-data --count 1 --jobs 2.5 --out "$tmp/gd-jobs"
 expect_usage "a method twice" "'greedy' is listed twice" "$hulk" compare "$tiny" --methods greedy,greedy
 expect_usage "a sweep key twice" "key 'job.utilisation' is given twice" "$hulk" sweep "$tiny" \
   --set job.utilisation=0.3 --set job.utilisation=0.4 --out "$tmp/sw-twice"
@@ -129,10 +129,10 @@ expect_usage "a sweep value twice" "value '1' of key 'job.iterations' is given t
 [ ! -e "$tmp/sw-value-twice" ] || fail "a sweep value twice left its folder"
 expect_usage "an empty sweep value" "has an empty value" "$hulk" sweep "$tiny" --set job.utilisation=0.3,,0.4 \
   --out "$tmp/sw-empty"
-expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn-families --count 1 --families in-family,in-family
+expect_usage "a family twice" "'in-family' is listed twice" "$hulk" gnn families --count 1 --families in-family,in-family
 # An empty item in --families is refused as in --methods (`in-family,` was taken as in-family alone).
 for families in "in-family," "in-family,,larger" ",in-family"; do
-  expect_usage "--families '$families'" "--families: '$families' has an empty item" "$hulk" gnn-families --count 1 \
+  expect_usage "--families '$families'" "--families: '$families' has an empty item" "$hulk" gnn families --count 1 \
     --families "$families"
 done
 # --series as --families: an empty list or item, or a series twice, is refused (`--series ''` ran every series).
@@ -141,15 +141,15 @@ for series in "" "tiny-a100," "tiny-a100,tiny-a100"; do
 done
 # A file given as --paper is named as a file, not as a missing folder.
 expect_usage "--paper on a file" "it is a file, not a folder (expected a folder of .yaml scenarios)" "$hulk" \
-  gnn-families --families paper --paper "$tiny"
-expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gen-data --count 1 \
+  gnn families --families paper --paper "$tiny"
+expect_usage "a negative seed" "--seed: expected a seed, a whole number >= 0, got '-1'" "$hulk" gnn gen-data --count 1 \
   --seed -1 --out "$tmp/gd-seed"
 expect_usage "bench --reps 0" "--reps: '0' is out of range (expected an integer from 1 to 1000)" "$hulk" bench "$tiny" --reps 0 --no-gnn
 expect_usage "bench --placement with an empty item" "--placement: 'greedy,,random' has an empty item" "$hulk" bench "$tiny" --simulation-only --reps 1 --placement greedy,,random
 expect_usage "bench --placement unknown" "--placement: 'search' is not a placement method here" "$hulk" bench "$tiny" --simulation-only --reps 1 --placement greedy,search
-expect_usage "gen-data --max-gpus 3" "--max-gpus: '3' is out of range (expected an integer from 4 to 1000000)" "$hulk" gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
+expect_usage "gen-data --max-gpus 3" "--max-gpus: '3' is out of range (expected an integer from 4 to 1000000)" "$hulk" gnn gen-data --count 1 --max-gpus 3 --out "$tmp/gd"
 expect_usage "bad --placement" "--placement" "$hulk" simulate "$tiny" --placement greedyy
-expect_usage "missing --out of gen-data" "--out" "$hulk" gen-data --count 1
+expect_usage "missing --out of gen-data" "--out" "$hulk" gnn gen-data --count 1
 expect_usage "bad --shard" "--shard" "$hulk" sweep "$tiny" --set job.utilisation=0.3 --shard 2/2 --out "$tmp/s"
 
 # A key that only --set brought in is named with its --set, not blamed on a line of the file.

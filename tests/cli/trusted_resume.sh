@@ -61,13 +61,13 @@ grep -q "3 already done" "$tmp/err" && ok "same inputs resume" || { fail "same i
 # sweep-merge: a missing shard is an error naming it, or accepted (and named) with --allow-missing.
 "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --shard 0/2 --out "$tmp/sh" 2>/dev/null ||
   fail "shard 0/2 failed"
-expect_refusal "merge with a missing shard" "sweep.shard-1-of-2.csv" "$hulk" sweep-merge "$tmp/sh"
+expect_refusal "merge with a missing shard" "sweep.shard-1-of-2.csv" "$hulk" sweep merge "$tmp/sh"
 [ -f "$tmp/sh/sweep.csv" ] && fail "a refused merge wrote sweep.csv"
-"$hulk" sweep-merge "$tmp/sh" --allow-missing 2>"$tmp/err" && grep -q "MISSING shards 1" "$tmp/err" &&
+"$hulk" sweep merge "$tmp/sh" --allow-missing 2>"$tmp/err" && grep -q "MISSING shards 1" "$tmp/err" &&
   ok "--allow-missing merges and names the missing shard" || { fail "--allow-missing:"; cat "$tmp/err"; }
 "$hulk" sweep "$tiny" --set wan.default.bandwidth=100Mbps,1Gbps,10Gbps "${m[@]}" --shard 1/2 --out "$tmp/sh" 2>/dev/null ||
   fail "shard 1/2 failed"
-"$hulk" sweep-merge "$tmp/sh" 2>"$tmp/err" || fail "complete merge: $(cat "$tmp/err")"
+"$hulk" sweep merge "$tmp/sh" 2>"$tmp/err" || fail "complete merge: $(cat "$tmp/err")"
 cmp -s <(cut -d, -f1-5 "$tmp/sh/sweep.csv") <(cut -d, -f1-5 "$tmp/s/sweep.csv") &&
   ok "merged shards equal the unsharded run" || fail "merged shards differ from the unsharded run"
 
@@ -77,7 +77,7 @@ rm -f "$tmp/sh-edited/sweep.csv"
 sed -i '2s/^\(\([^,]*,\)\{3\}\)1,[^,]*,/\11,-3.5,/' "$tmp/sh-edited/sweep.shard-0-of-2.csv"
 grep -q -- ',1,-3.5,' "$tmp/sh-edited/sweep.shard-0-of-2.csv" || fail "test setup: the shard row was not edited"
 expect_refusal "merge of an edited negative time" "sweep.shard-0-of-2.csv:2: iteration_time_s: '-3.5'" \
-  "$hulk" sweep-merge "$tmp/sh-edited"
+  "$hulk" sweep merge "$tmp/sh-edited"
 [ -f "$tmp/sh-edited/sweep.csv" ] && fail "a refused merge wrote sweep.csv"
 
 # A YAML flow map with commas is one --set value (one point each), written one column per leaf.
@@ -109,13 +109,13 @@ grep -q "2 points, 2 in this shard, 2 already done" "$tmp/err" &&
 
 # gen-data: the manifest is written before the first sample; a changed option is refused and named.
 mkdir -p "$tmp/d"
-printf '{"format_version": 1, "count": 4, "seed": 1, "generator": "hulk gen-data --count 4 --seed 1 --budget 100 --max-gpus 8"}\n' >"$tmp/d/manifest.json"
+printf '{"format_version": 1, "count": 4, "seed": 1, "generator": "hulk gnn gen-data --count 4 --seed 1 --budget 100 --max-gpus 8"}\n' >"$tmp/d/manifest.json"
 expect_refusal "gen-data: changed --budget" "--budget (was 100, now 200)" \
-  "$hulk" gen-data --count 4 --seed 1 --budget 200 --max-gpus 8 --out "$tmp/d"
+  "$hulk" gnn gen-data --count 4 --seed 1 --budget 200 --max-gpus 8 --out "$tmp/d"
 expect_refusal "gen-data: changed --max-gpus" "--max-gpus (was 8, now 16)" \
-  "$hulk" gen-data --count 4 --seed 1 --budget 100 --max-gpus 16 --out "$tmp/d"
+  "$hulk" gnn gen-data --count 4 --seed 1 --budget 100 --max-gpus 16 --out "$tmp/d"
 expect_refusal "gen-data: changed --count" "--count (was 4, now 5)" \
-  "$hulk" gen-data --count 5 --seed 1 --budget 100 --max-gpus 8 --out "$tmp/d"
+  "$hulk" gnn gen-data --count 5 --seed 1 --budget 100 --max-gpus 8 --out "$tmp/d"
 ls "$tmp/d/samples" 2>/dev/null | grep -q . && fail "a refused gen-data wrote samples"
 
 [ "$failures" -eq 0 ] && echo "trusted_resume: all ok"

@@ -3,7 +3,7 @@
 # all as root, every file in a temp dir, spare ports), submits a 2-shard sweep of tests/data/tiny/tiny.yaml with
 # its merge job (tools/cluster/submit-sweep.sh --wait), and checks that the merged sweep.csv equals an unsharded
 # `hulk sweep` row for row. Every daemon it started is stopped on exit, whatever happens.
-# If Slurm cannot be started (not root, packages missing) the test FAILS: tools/install-deps.sh installs
+# If Slurm cannot be started (not root, packages missing) the test FAILS: tools/scripts/install-deps.sh installs
 # slurm-wlm and munge, and CI runs as root; a silent pass would hide that the recipes were never run.
 # Usage: slurm_test.sh HULK TESTS_DIR SOURCE_DIR
 set -uo pipefail
@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || fail "the Slurm test must run as root (slurmd and slurmctld run as root here); CI runs as root"
 for tool in munged mungekey slurmctld slurmd sbatch sinfo scontrol; do
-  command -v "$tool" >/dev/null || fail "'$tool' not found: run tools/install-deps.sh (installs slurm-wlm and munge)"
+  command -v "$tool" >/dev/null || fail "'$tool' not found: run tools/scripts/install-deps.sh (installs slurm-wlm and munge)"
 done
 
 work=$(mktemp -d /tmp/hulk-slurm.XXXXXX)
@@ -133,7 +133,7 @@ echo "ok: Slurm array (2 shards) + afterok merge = unsharded sweep ($rows rows)"
 
 # gen-data as a 2-task array: the samples (one file each) and the manifest equal an unsharded run's, byte for byte.
 gen=(--count 4 --budget 100 --max-gpus 8 --seed 5)
-"$hulk" gen-data --out "$work/data-full" "${gen[@]}" 2>/dev/null || fail "unsharded gen-data failed"
+"$hulk" gnn gen-data --out "$work/data-full" "${gen[@]}" 2>/dev/null || fail "unsharded gen-data failed"
 if ! (cd "$work" && timeout 300 sbatch --wait --quiet --array=0-1 --output="$work/log/gen-%A_%a.out" \
       "$src/tools/cluster/gen-data.sbatch" "$work/data-slurm" "${gen[@]}"); then
   for f in "$work"/log/gen-*.out; do echo "--- $f" >&2; cat "$f" >&2; done

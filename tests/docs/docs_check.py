@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ctest docs.consistency: the docs say what the commands printed, and hold no history.
 
-1. Every generated block of README.md and docs/ equals what tools/docs_render.py makes from docs/results/.
+1. Every generated block of README.md and docs/ equals what tools/scripts/docs_render.py makes from docs/results/.
 2. README.md stays a newcomer's page: under 200 lines and 12 KB.
 3. No history in the README, the docs (outside CHANGELOG.md, the generated blocks, docs/results/ and docs/data/) or the
    code (sim/, gnn/, tools/, tests/ outside tests/data/): no dates, commit hashes, issue numbers, seed ledgers, "was X"
@@ -91,7 +91,7 @@ def history_problems(files):
 
 def main():
     checks = {}
-    render = subprocess.run([sys.executable, str(ROOT / "tools" / "docs_render.py"), "--check"],
+    render = subprocess.run([sys.executable, str(ROOT / "tools" / "scripts" / "docs_render.py"), "--check"],
                             capture_output=True, text=True)
     checks["generated blocks"] = [] if render.returncode == 0 else [(render.stdout + render.stderr).strip()]
     readme = (ROOT / "README.md").read_text()

@@ -1,4 +1,4 @@
-// Greedy's placement as the learned placer's candidate, the held-out families of `hulk gnn-families` and
+// Greedy's placement as the learned placer's candidate, the held-out families of `hulk gnn families` and
 // their figures, evaluator labels for gen-data and the gap distribution. No SimGrid runs here.
 #include <gtest/gtest.h>
 

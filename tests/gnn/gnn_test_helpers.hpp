@@ -27,7 +27,7 @@ inline Scenario grid_scenario(int regions, int hosts, int gpus, Parallelism par,
       h.name = "r" + std::to_string(r) + "h" + std::to_string(i);
       h.region = r;
       h.gpus = gpus;
-      h.gpu = GpuSpec{"G", 312e12, 19.5e12, gpu_memory_bytes, "8.0", "test"};
+      h.gpu = GpuSpec{"G", 312e12, 19.5e12, 0, gpu_memory_bytes, "8.0", "test"};
       const int index = static_cast<int>(s.platform.hosts.size());
       h.host_link = LinkSpec{(1.0 + index) * 1.25e8, 10e-6};
       h.intra_link = LinkSpec{200e9, 2e-6};

@@ -567,7 +567,7 @@ namespace hulk::gnn {
 namespace {
 
 TEST(GnnTrainingSpeed, DefaultModelOnGenDataSizedSamples) {
-  // Throughput of `hulk train` with the default model on samples like gen-data's (<= 128 GPUs): printed for the
+  // Throughput of `hulk gnn train` with the default model on samples like gen-data's (<= 128 GPUs): printed for the
   // report; asserted only loosely (shared machine). Labels are decoded random scores (speed does not depend on them).
   SamplerOptions o;
   o.max_total_gpus = 128;

@@ -41,7 +41,7 @@ TEST(MethodRegistry, CommandLineSearchIsTheVerifiedSearch) {
   }
 }
 
-/** A cluster of the wan-host family (the sampler as `hulk gnn-families` runs it) from its sampler seed. */
+/** A cluster of the wan-host family (the sampler as `hulk gnn families` runs it) from its sampler seed. */
 Scenario wan_host_cluster(std::uint64_t sampler_seed) {
   SamplerOptions o;
   o.gpu_types = GpuCatalog::builtin().all();

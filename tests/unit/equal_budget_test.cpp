@@ -1,4 +1,4 @@
-// The `equal-budget` row of `hulk gnn-families` (sim/methods/gnn_families.hpp): the evaluator's call count, the
+// The `equal-budget` row of `hulk gnn families` (sim/methods/gnn_families.hpp): the evaluator's call count, the
 // annealing from greedy at a given count, and the criteria line comparing the gnn's share of greedy's gap with it.
 #include <gtest/gtest.h>
 

@@ -40,8 +40,8 @@ TEST(HeldOutEval, CountsAndMediansAgainstSearchAndGreedy) {
   EXPECT_NEAR(f.greedy_median_gap_to_search, 0.2, 1e-12);    // gaps 0.2, 1.0, 0.0
   EXPECT_NEAR(f.greedy_mean_gap_to_search, 0.4, 1e-12);
   EXPECT_NEAR(f.search_geomean_vs_greedy, std::cbrt(1.2 * 2.0 * 1.0), 1e-12);
-  const std::string text = held_out_summary(f, 3, "hulk gen-data --budget 3000");
-  EXPECT_NE(text.find("3 of 3 samples placed; search labels from: hulk gen-data --budget 3000"), std::string::npos);
+  const std::string text = held_out_summary(f, 3, "hulk gnn gen-data --budget 3000");
+  EXPECT_NE(text.find("3 of 3 samples placed; search labels from: hulk gnn gen-data --budget 3000"), std::string::npos);
   EXPECT_NE(text.find("within 5% of search on 2 of 3"), std::string::npos);
   EXPECT_NE(text.find("at least as fast as greedy on 2 of 3"), std::string::npos);
   EXPECT_EQ(text.find("round-robin"), std::string::npos);  // no sample where it fits: no line

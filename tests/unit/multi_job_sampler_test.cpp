@@ -1,4 +1,4 @@
-// The several-job sampler (hulk jobs-eval): deterministic, every draw a valid shared cluster.
+// The several-job sampler (hulk compare generated): deterministic, every draw a valid shared cluster.
 #include <gtest/gtest.h>
 
 #include <set>

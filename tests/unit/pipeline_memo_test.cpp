@@ -57,7 +57,7 @@ TEST(PipelineMemo, ScheduleIdsNameNameStagesAndMicroBatches) {
   EXPECT_NE(memo.schedule_id("1f1b", 8, 8), a);
 }
 
-// The GNN plugin's copy of the library is given the program's cache (tools/gnn_plugin.cpp): process() must then be
+// The GNN plugin's copy of the library is given the program's cache (tools/cli/gnn_plugin_loader.cpp): process() must then be
 // that cache, so the placer's entries serve the program's evaluations and one clear() empties both.
 TEST(PipelineMemo, ASharedCacheIsTheProcessCacheFromThenOn) {
   PipelineMemo& own = PipelineMemo::process();

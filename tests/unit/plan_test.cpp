@@ -140,10 +140,16 @@ TEST(Plan, MatchesABruteForceOverLayoutsRankedByTheEvaluator) {
   EXPECT_NEAR(report.chosen().estimate_s, brute, 1e-9 * brute)
       << "plan chose " << report.chosen().layout.name() << ", brute force " << brute_name;
   EXPECT_GT(report.feasible, 10);
-  // Every feasible layout has its row, and each row not placed says why.
-  int rows_with_reason = 0;
-  for (const PlanRow& r : report.rows) rows_with_reason += r.pruned.empty() ? 0 : 1;
-  EXPECT_EQ(rows_with_reason + 3, static_cast<int>(report.rows.size()));
+  // Every feasible layout has its row, and each row that went no further says why; the finalists (at most 3) are
+  // within kFinalistMargin of the best estimate.
+  int finalists = 0;
+  for (const PlanRow& r : report.rows)
+    if (r.pruned.empty()) {
+      ++finalists;
+      EXPECT_LE(r.estimate_s, (1 + kFinalistMargin) * report.chosen().estimate_s) << r.layout.name();
+    }
+  EXPECT_GE(finalists, 1);
+  EXPECT_LE(finalists, 3);
 }
 
 TEST(Plan, BestScenarioIsTheChosenLayout) {

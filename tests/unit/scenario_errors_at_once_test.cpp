@@ -87,7 +87,7 @@ TEST(ErrorsAtOnce, UnknownKeysInSeveralSections) {
   const std::vector<std::string> lines = error_lines(path, &first);
   ASSERT_EQ(lines.size(), 4u) << first.what();
   EXPECT_EQ(lines[0], path + ":2: colour: unknown key 'colour' (expected one of: name, description, seed, platform, "
-                             "network, job, jobs, placement, events, robust, plan)");
+                             "network, job, jobs, placement, events, robust, plan, prices)");
   EXPECT_NE(lines[1].find(":12: platform.regions.1.gpu_per_host: unknown key 'gpu_per_host' (did you mean "
                           "'gpus_per_host'?)"),
             std::string::npos)

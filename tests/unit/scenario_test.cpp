@@ -244,7 +244,8 @@ TEST(Scenario, BadJobSettings) {
   } cases[] = {
       {"  schedule: zigzag\n", "job.schedule", 19, "expected one of 1f1b | gpipe"},
       {"  collective: allgather\n", "job.collective", 19, "expected one of ring | hierarchical | tree"},
-      {"  precision: fp8\n", "job.precision", 19, "expected one of fp16 | bf16 | fp32"},
+      {"  precision: fp4\n", "job.precision", 19, "expected one of fp16 | bf16 | fp32 | fp8"},
+      {"  precision: fp8\n", "job.precision", 19, "GPU 'A100-40GB' (host east-0) has no fp8 peak"},
       {"  utilisation: 1.5\n", "job.utilisation", 19, "expected a fraction of peak flop/s in [0.001, 1]"},
       {"  utilisation: 0\n", "job.utilisation", 19, "[0.001, 1]"},
       {"  utilisation: 1e-300\n", "job.utilisation", 19, "[0.001, 1]"},
@@ -394,6 +395,12 @@ TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
                                       "hosts: 4095\n      gpus_per_host: 64\n      gpu: V100"));
   EXPECT_EQ(f.key, "platform.regions.1.hosts");
   EXPECT_NE(f.what.find("servers (expected at most 4096 in all"), std::string::npos) << f.what;
+  // Regions after the one that crosses the bound are not each reported again: one problem, one line.
+  f = load_error("many.yaml", replace(kBase, "    - name: west\n      hosts: 2\n",
+                                     "    - name: west\n      hosts: 4095\n      gpu: V100-32GB\n    - name: north\n"
+                                     "      hosts: 9\n      gpu: V100-32GB\n    - name: south\n      hosts: 9\n"));
+  EXPECT_EQ(f.key, "platform.regions.1.hosts");
+  EXPECT_EQ(f.what.find("more)"), std::string::npos) << f.what;
   f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));
   EXPECT_EQ(f.key, "platform.regions.1.host_prefix");
   EXPECT_NE(f.what.find("host name 'east-0' is generated twice"), std::string::npos) << f.what;

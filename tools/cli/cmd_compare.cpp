@@ -1,0 +1,206 @@
+// `hulk place` and `hulk compare`.
+#include <functional>
+#include <iostream>
+#include <memory>
+
+#include "tools/cli/option_ranges.hpp"
+#include "tools/cli/command_groups.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/gnn_backend.hpp"
+#include "sim/methods/compare_runner.hpp"
+#include "sim/methods/method_registry.hpp"
+#include "sim/methods/robust_check.hpp"
+#include "sim/core/number_text.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/subprocess.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/outputs.hpp"
+#include "sim/place/placer.hpp"
+#include "sim/report/placement_json.hpp"
+#include "sim/methods/plan_resolve.hpp"
+#include "sim/methods/scenario_loading.hpp"
+#include "tools/cli/data_warnings.hpp"
+#include "tools/cli/method_choices.hpp"
+#include "tools/cli/out_check.hpp"
+#include "tools/cli/overrides_option.hpp"
+
+namespace hulk::cli {
+namespace {
+
+struct PlaceArgs {
+  std::string file, method = "greedy", out;
+  std::vector<std::string> sets;
+  bool quiet = false;
+  MethodOptions options = cli_method_options();
+};
+
+struct CompareArgs {
+  std::string file, methods = "greedy,search", out, html;
+  std::vector<std::string> sets;
+  bool json = false, quiet = false, events = false;
+  int robust_states = 0;
+  MethodOptions options = cli_method_options();
+};
+
+const std::string kBudgetHelp =
+    "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)";
+
+std::string model_help() { return "GNN model file for gnn and gnn+refine (default: " + default_model_path() + ")"; }
+
+const char* kPlaceFooter = R"(Examples:
+  hulk place scenarios/examples/two-region-gpt.yaml --method search --out runs/search.json
+  hulk simulate scenarios/examples/two-region-gpt.yaml --placement file:runs/search.json
+  hulk place scenarios/examples/two-region-gpt.yaml --set wan.default.latency=100ms --method gnn
+
+Methods (--method, default: greedy):
+)";
+
+const char* kCompareFooter = R"(Examples:
+  hulk compare scenarios/examples/two-region-gpt.yaml
+  hulk compare scenarios/examples/two-region-gpt.yaml --methods round-robin,greedy,gnn,gnn+refine --out runs/cmp.json
+  hulk compare scenarios/examples/two-region-gpt.yaml --set wan.pairs.0.bandwidth=100Mbps --budget 5000
+  hulk compare scenarios/examples/events.yaml --events --methods greedy,search,robust --robust-states 16
+
+round-robin runs only when in --methods (its simulation is the slowest): without it vs_rr is n/a. greedy is
+always simulated as the reference of vs_greedy. Columns and units: docs/outputs.md.
+
+Methods (--methods, comma-separated, default: greedy,search):
+)";
+
+/** Each ok method's mean SimGrid time over `states` states of the robust distribution, into the JSON report
+ *  (results[i].expected_under_robust_s) with progress on stderr. */
+void add_robust_expectations(const Scenario& s, const CompareReport& report, int states, nlohmann::json& doc) {
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    const MethodResult& r = report.results[i];
+    if (!r.ok) continue;
+    std::cerr << "[" << s.name << "] " << r.method << " over " << states << " robust states ..." << std::flush;
+    const double t = expected_time_under_robust_s(s, r.placement, states);
+    std::cerr << " " << t << " s/iteration\n";
+    doc["results"][i]["expected_under_robust_s"] = t;
+  }
+  doc["robust_states"] = states;
+}
+
+/** The robust expectations as lines under the table ("" when not asked for). */
+std::string robust_table(const nlohmann::json& doc) {
+  if (!doc.contains("robust_states")) return "";
+  std::string out = "\nMean SimGrid time over " + std::to_string(doc["robust_states"].get<int>()) +
+                    " network states of the robust: distribution (s/iteration):\n";
+  for (const auto& r : doc["results"])
+    if (r.contains("expected_under_robust_s"))
+      out += "  " + r["method"].get<std::string>() + ": " + sig4(r["expected_under_robust_s"].get<double>(), 1e3) +
+             "\n";
+  return out;
+}
+
+/** `hulk compare`: every method's placement and its SimGrid time, printed and (--out) written. */
+void run_compare_command(const CompareArgs& ca) {
+  const std::vector<std::string> methods = parse_method_list(ca.methods);
+  std::vector<std::string> html_folders;
+  if (!ca.html.empty()) refuse_input_as_out(ca.html, OutKind::file, {ca.file}, "--html");
+  if (!ca.html.empty()) prepare_out(ca.html, OutKind::file, html_folders, "--html");
+  // A job left `auto` is planned first (plan_resolve.hpp); every method then places the chosen layout.
+  const std::function<void(const std::string&)> progress = [&ca](const std::string& line) {
+    if (!ca.quiet) std::cerr << line << "\n";
+  };
+  ResolvedScenario resolved = load_resolved_scenario_file(ca.file, parse_set_overrides(ca.sets), true, progress);
+  Scenario& s = resolved.scenario;
+  print_data_warnings(s, ca.quiet);
+  if (ca.events && s.events.empty())  // it would silently compare on the quiet network
+    throw InputError(s.file, 0, "--events", "the scenario has no events (expected an `events:` list)");
+  if (!ca.events && !s.events.empty()) {
+    if (!ca.quiet)
+      std::cerr << "note: the scenario's " << s.events.size()
+                << " events are ignored (quiet network); --events simulates every method under them\n";
+    s.events.clear();
+  }
+  if (ca.robust_states > 0 && s.robust.samples <= 0)
+    throw InputError(ca.file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
+  // A method the input rules out is refused before any method runs (exit 2, nothing written), not a failed row.
+  for (const std::string& m : methods) check_method_applies(s, m, ca.options);
+  CompareReport report = run_compare(s, methods, ca.options, true);
+  nlohmann::json doc = report_to_json(s, report);
+  if (!resolved.layout.empty()) doc["layout"] = resolved.layout;
+  if (ca.robust_states > 0) add_robust_expectations(s, report, ca.robust_states, doc);
+  // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
+  // one goes to OUT.partial: OUT keeps an earlier, finished report (a cut-short one would read "interrupted" as
+  // if it had finished).
+  const bool interrupted = interrupt_requested();
+  if (!ca.out.empty() && any_method_ok(report))
+    write_file_atomic(interrupted ? ca.out + ".partial" : ca.out, doc.dump(2) + "\n");
+  if (!ca.html.empty() && any_method_ok(report))
+    write_file_atomic(interrupted ? ca.html + ".partial" : ca.html, compare_html(s, doc));
+  if (ca.json)
+    std::cout << doc.dump(2) << "\n";
+  else
+    std::cout << (resolved.layout.empty() ? "" : "layout chosen by the plan: " + resolved.layout + "\n")
+              << report_table(report) << robust_table(doc);
+  if (interrupted && !ca.out.empty() && any_method_ok(report))  // main() then says "interrupted", exit 130
+    std::cerr << "compare: the finished methods' report is in " << ca.out << ".partial (" << ca.out
+              << " untouched)\n";
+  // A report with no result is a failure, whatever was printed (each method's reason is in the table).
+  if (!any_method_ok(report))
+    throw InputError(ca.file, 0, "--methods", "every method failed on this scenario (reasons above)");
+}
+
+}  // namespace
+
+void register_compare_commands(CLI::App& app) {
+  auto* place = app.add_subcommand("place", "Compute a placement and write it as JSON");
+  auto pa = std::make_shared<PlaceArgs>();
+  place->add_option("scenario", pa->file, "scenario YAML file")->required();
+  place->add_option("--method", pa->method, "placement method: a name below or file:PATH")
+      ->capture_default_str()
+      ->check(method_choices());
+  place->footer(kPlaceFooter + methods_help());
+  place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
+  place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str()
+      ->check(budget_range());
+  place->add_option("--model", pa->options.model_path, model_help());
+  add_set_option(place, pa->sets);
+  add_quiet_flag(place, pa->quiet);
+  place->callback([pa] {
+    check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
+    Scenario s = load_scenario_file(pa->file, parse_set_overrides(pa->sets));
+    print_data_warnings(s, pa->quiet);
+    s.events.clear();  // methods place for the quiet network (the robust method has its own distribution)
+    PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
+    nlohmann::json doc = placement_to_json(s, placed.placement);
+    doc["method"] = pa->method;  // no wall time here (stderr has it): the same command writes the same bytes
+    if (pa->out.empty())
+      std::cout << doc.dump(2) << "\n";
+    else
+      write_file_atomic(pa->out, doc.dump(2) + "\n");
+    std::cerr << "placed with " << pa->method << " in " << placed.wall_s << " s\n";
+  });
+
+  auto* compare = app.add_subcommand("compare", "Compare placement methods; every time comes from SimGrid");
+  auto ca = std::make_shared<CompareArgs>();
+  compare->add_option("scenario", ca->file, "scenario YAML file (required)");
+  compare->add_option("--methods", ca->methods, "comma-separated methods")
+      ->capture_default_str()
+      ->check(method_choices(true));
+  compare->footer(kCompareFooter + methods_help());
+  compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str()
+      ->check(budget_range());
+  compare->add_option("--model", ca->options.model_path, model_help());
+  compare->add_flag("--json", ca->json, "print JSON instead of the table");
+  compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
+  compare->add_option("--html", ca->html, "also write a self-contained HTML report (table and placement pictures)");
+  compare->add_flag("--events", ca->events,
+                    "simulate every method's placement under the scenario's events (methods still place for the "
+                    "quiet network); without it the events are ignored");
+  compare->add_option("--robust-states", ca->robust_states,
+                      "also report each method's mean SimGrid time over this many network states drawn from the "
+                      "scenario's robust: distribution (a seed of their own, not the robust search's states)")
+      ->check(number_range(0, kMaxRobustStates));
+  add_set_option(compare, ca->sets);
+  add_quiet_flag(compare, ca->quiet);
+  compare->callback([ca, compare] {
+    if (nested_command_given(*compare)) return;
+    require_given(*compare, {"scenario"});
+    run_compare_command(*ca);
+  });
+}
+
+}  // namespace hulk::cli

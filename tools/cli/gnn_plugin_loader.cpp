@@ -1,0 +1,57 @@
+#include "tools/cli/gnn_plugin_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "sim/evaluate/pipeline_memo.hpp"
+
+namespace hulk::cli {
+namespace {
+
+std::string plugin_path() {
+  if (const char* env = std::getenv("HULK_GNN_PLUGIN"); env && *env) return env;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ((ec ? std::filesystem::path(".") : exe.parent_path()) / "libhulk_gnn_plugin.so").string();
+}
+
+// Inference runs on small tensors, placement after placement. perf of a scratch loop of inferences on a 47-host
+// paper graph showed most of its time in the kernel: OpenBLAS's worker threads yielding (sched_yield) and page faults.
+// The faults are the plugin's business (gnn/huge_page_tensors.hpp); glibc's mallopt, once called here, does not reach
+// this program's allocator (jemalloc, which keeps freed pages for reuse on its own). A user's OPENBLAS_NUM_THREADS is
+// kept.
+void tune_process_for_inference() {
+  // Read by OpenBLAS when it is loaded (with the plugin): one thread, so its gemms on matrices of a few thousand
+  // rows neither hand work to spinning workers nor take a core from the simulations running beside them.
+  ::setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
+}
+
+const GnnPluginApi& load() {
+  const std::string path = plugin_path();
+  tune_process_for_inference();
+  // RTLD_LOCAL: the plugin keeps its own copy of the sim libraries it was linked with, and torch's symbols stay
+  // out of the program's namespace.
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error("cannot load the GNN plugin " + path + ": " + ::dlerror());
+  using Entry = const GnnPluginApi* (*)();
+  const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "hulk_gnn_plugin_api"));
+  if (!entry) throw std::runtime_error("the GNN plugin " + path + " has no hulk_gnn_plugin_api");
+  const GnnPluginApi* api = entry();
+  if (!api || api->abi != kGnnPluginAbi)
+    throw std::runtime_error("the GNN plugin " + path + " is of another version than this hulk (rebuild both)");
+  api->share_pipeline_memo(PipelineMemo::process());  // one cache: the placer's entries serve the annealing after it
+  api->share_evaluation_counter(evaluation_counter());  // one count: the placer's estimates and the program's
+  return *api;  // never unloaded: torch's static state lives until exit
+}
+
+}  // namespace
+
+const GnnPluginApi& gnn_plugin() {
+  static const GnnPluginApi& api = load();
+  return api;
+}
+
+}  // namespace hulk::cli

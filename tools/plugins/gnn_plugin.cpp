@@ -1,0 +1,30 @@
+// The GNN plugin: the only part of the program that links LibTorch (see tools/plugins/gnn_plugin_api.hpp).
+#include "gnn/blas_threads.hpp"
+#include "gnn/gnn_placer.hpp"
+#include "gnn/huge_page_tensors.hpp"
+#include "gnn/model_file.hpp"
+#include "tools/plugins/gnn_plugin_api.hpp"
+
+namespace {
+
+std::unique_ptr<hulk::Placer> make_placer(const std::string& model_path, const hulk::gnn::SamplingOptions& sampling) {
+  return std::make_unique<hulk::gnn::GnnPlacer>(model_path, sampling);
+}
+
+void save_untrained_model(const std::string& path, std::uint64_t seed) {
+  torch::manual_seed(seed);  // as gnn::train_model before it builds a fresh model
+  hulk::gnn::PlacementGnn model{hulk::gnn::ModelConfig{}};
+  hulk::gnn::save_model(model, path);
+}
+
+const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir,
+                                   &save_untrained_model, &hulk::PipelineMemo::share_process,
+                                   &hulk::share_evaluation_counter};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api() {
+  hulk::gnn::use_huge_page_tensors();  // before any tensor: placement, training and the untrained model alike
+  hulk::gnn::use_one_blas_thread();
+  return &kApi;
+}
