@@ -8,14 +8,11 @@
 
 #include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/interleaved.hpp"
-#include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 
 namespace hulk {
 namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
 }  // namespace
 
 std::shared_ptr<const RouteModel> analytic_route_model(const Scenario& scenario) {
@@ -93,7 +90,6 @@ bool Evaluator::stage_fits(int stage, int host) const {
 
 bool Evaluator::fits(int rank, int host) const { return stage_fits(plan_.coord_of(rank).pp, host); }
 
-
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
 
 std::vector<int> Evaluator::host_indices(const Placement& placement) {
@@ -139,7 +135,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
       double comp_f = 0.0, comp_r = 0.0, logits_f = 0.0;
       for (int t = 0; t < T; ++t) {
         const int h = host_of_rank[first + d * T + t];
-        const StageCost& on_h = stages_.stage(h, s);
+        const StageCost& on_h = stages_.stage(h, s);  // the logits too: the slowest rank's
         comp_f = std::max(comp_f, on_h.fwd_flops_per_mb() / speed_[h]);
         comp_r = std::max(comp_r, st.layers * on_h.recompute_layer_flops / speed_[h]);
         logits_f = std::max(logits_f, on_h.extra_fwd_flops / speed_[h]);
@@ -594,20 +590,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
       dp_times(host_of_rank);
     }
   }
-
-  // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
-  double end = 0.0;
-  std::vector<double>& stage_end = tail_scratch_;
-  stage_end.assign(P, 0.0);
-  for (int s = 0; s < P; ++s) {
-    stage_end[s] = stage_done_[s] + dp_s_[s];
-    if (stage_end[s] >= end) {
-      end = stage_end[s];
-      out.dp_comm_s = dp_s_[s];
-    }
-  }
-  const TailContext tail{&scenario_.job, &plan_, &cost_, &stages_, network_.get(), &speed_};
-  out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, &out.iteration_costs);
+  finish_iteration(host_of_rank, out);
   out.feasible = true;
   return out;
 }

@@ -75,6 +75,7 @@
 #include <vector>
 
 #include "sim/workload/compute_efficiency.hpp"
+#include "sim/evaluate/iteration_tail.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
@@ -191,6 +192,9 @@ class Evaluator {
                         const double* bytes_each = nullptr, double* headroom = nullptr) const;
   /** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
   double rings_phase_s(const RingSet& rings) const;
+  /** @brief From stage_done_ and dp_s_: each stage's DP end, then the iteration's tail (iteration_tail.hpp, the
+   *  embedding rings' hops sharing their links); sets out.iteration_time_s, dp_comm_s and iteration_costs. */
+  void finish_iteration(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
   /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
@@ -291,6 +295,8 @@ class Evaluator {
   std::shared_ptr<const RouteModel> network_;  ///< never null
   std::vector<double> speed_;       ///< per host, flop/s per GPU
   mutable std::vector<double> tail_scratch_;  ///< per stage, end of its DP all-reduce (evaluate_hosts)
+  mutable std::vector<double> emb_hop_s_;     ///< finish_iteration: the embedding rings' hop times
+  mutable TailScratch tail_ring_scratch_;     ///< finish_iteration: iteration_end_with_tail's buffers
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
   bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (time_lower_bound_of_hosts)
