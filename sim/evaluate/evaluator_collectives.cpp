@@ -467,16 +467,18 @@ void Evaluator::finish_iteration(const std::vector<int>& host_of_rank, EvalBreak
   // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
   const double emb_bytes = cost_.stages.front().embedding_grad_bytes;
   if (scenario_.job.step_costs && P > 1 && emb_bytes > 0) {
-    src_.clear();
-    dst_.clear();
+    // Buffers of their own: src_ and dst_ hold the hand-offs, which later evaluations reuse.
+    thread_local std::vector<int> src, dst;
+    src.clear();
+    dst.clear();
     for (int d = 0; d < D; ++d)
       for (int t = 0; t < T; ++t) {
         const int a = host_of_rank[plan_.rank_of(0, d, t)], b = host_of_rank[plan_.rank_of(P - 1, d, t)];
-        src_.insert(src_.end(), {a, b});
-        dst_.insert(dst_.end(), {b, a});
+        src.insert(src.end(), {a, b});
+        dst.insert(dst.end(), {b, a});
       }
-    emb_hop_s_.resize(src_.size());
-    concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), emb_bytes / 2, emb_hop_s_.data());
+    emb_hop_s_.resize(src.size());
+    concurrent_times(src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2, emb_hop_s_.data());
     tail.embedding_hop_s = emb_hop_s_.data();
   }
   out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, tail_ring_scratch_,
