@@ -202,8 +202,8 @@ for (layers, batch, name, pp, tp, secs, cal) in DTFM_CASE1:
              "      hosts: 8\n"
              "      gpus_per_host: 8\n"
              "      gpu: V100-16GB\n"
-             "      host_link: {bandwidth: 25Gbps, latency: 50us}      # p3.16xlarge: 25 Gbps network\n"
-             "      intra_host: {bandwidth: 150GBps, latency: 2us}     # V100 SXM2 NVLink: 300 GB/s both directions\n"
+             "      host_link: {bandwidth: 25Gbps, latency: 50us, transport: tcp}   # p3.16xlarge: 25 Gbps, no EFA\n"
+             "      intra_host: {bandwidth: 150GBps, latency: 2us, transport: nvlink}   # V100 SXM2: 300 GB/s both ways\n"
              "network: {model: CM02, tcp_window: 0}\n" % case)
     text += yaml_job(layers, 2048, 16, 2048, 50257, batch, 1, dp, tp, pp, check_memory=False)
     text += "placement: file:megatron-order-8x8.json   # Megatron's rank r on instance r // 8\n"
@@ -258,8 +258,8 @@ for (label, h, heads, layers, t, p, gpus, batch, micro, tflops, cal) in SELENE:
              "      hosts: %d\n"
              "      gpus_per_host: 8\n"
              "      gpu: A100-80GB\n"
-             "      host_link: {bandwidth: 1600Gbps, latency: 5us}     # 8 x 200 Gbps HDR InfiniBand per node\n"
-             "      intra_host: {bandwidth: 300GBps, latency: 2us}     # NVLink 3 + NVSwitch: 600 GB/s both directions\n"
+             "      host_link: {bandwidth: 1600Gbps, latency: 5us, transport: infiniband}   # 8 x 200 Gbps HDR\n"
+             "      intra_host: {bandwidth: 300GBps, latency: 2us, transport: nvlink}   # NVLink 3 + NVSwitch\n"
              "network: {model: CM02, tcp_window: 0}\n" % (name, hosts))
     text += yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="full")
     text += "placement: file:%s   # Megatron's rank r on node r // 8 (tensor groups inside a node)\n" % pl

@@ -10,6 +10,15 @@
 
 namespace hulk {
 
+/** @brief Fixed costs of one iteration (sim/workload/compute_efficiency.hpp), seconds per iteration: of the work
+ *  (optimizer step, overhead) the slowest rank's, of a collective the time of its member that joined last. */
+struct IterationCosts {
+  double optimizer_step_s = 0;        ///< optimizer step and gradient-norm read (memory-bound, at the GPU's bandwidth)
+  double grad_norm_allreduce_s = 0;   ///< the gradient norm's all-reduce of one value over the model-parallel group
+  double embedding_allreduce_s = 0;   ///< tied word-embedding gradients between the first and the last stage
+  double framework_overhead_s = 0;    ///< job.framework_overhead
+};
+
 /** @brief One point-to-point message of a collective or pipeline transfer. */
 struct CommEvent {
   int job = 0;             ///< job index (Scenario::jobs; 0 for a one-job scenario); ranks below are the job's own
@@ -51,6 +60,7 @@ struct SimResult {
   double comm_pp_s = 0;         ///< ... PP, while the awaited message was in flight
   double bubble_s = 0;          ///< mean over ranks of pipeline idle time (waiting for a message not yet sent)
   BytesByClass bytes;           ///< bytes per link class, per iteration
+  IterationCosts iteration_costs;  ///< fixed per-iteration costs (inside compute_s and comm_dp_s above)
   std::vector<double> peak_memory_bytes;  ///< per rank
   Placement placement;
   /** @brief Tensor-parallel all-reduces the engine computed in closed form (SimOptions::tp_closed_form); not part of

@@ -19,6 +19,8 @@ struct GpuSpec {
   double fp8_flops = 0;       ///< peak dense fp8 tensor-core flop/s (0 = the GPU has no fp8 tensor cores)
   double memory_bytes = 0;    ///< device memory, bytes
   std::string capability;     ///< CUDA compute capability, e.g. "8.0" ("" if unknown)
+  double memory_bandwidth_Bps = 0;  ///< device memory bandwidth, bytes/s (0: unknown, no memory-bound term)
+  int sms = 0;                ///< streaming multiprocessors (0: unknown, no wave quantization)
   std::string source;         ///< public source of the numbers
   /** @brief Peak flop/s used for a precision; fp16 falls back to fp32 math where that is faster (Pascal). */
   double peak_flops(const std::string& precision) const {
@@ -194,6 +196,18 @@ struct JobSpec {
   std::string recompute = "none";
   /** @brief Optimizer whose state sits on the GPU: adam | sgd (momentum SGD). */
   std::string optimizer = "adam";
+  /** @brief How GPU work is timed: "shape" (GEMM efficiency by shape, memory-bound ops at the GPU's memory
+   *  bandwidth, optimizer step; sim/workload/compute_efficiency.hpp) or "flat" (every flop at peak x utilisation,
+   *  no optimizer step). */
+  std::string compute_model = "shape";
+  /** @brief Precision of the data-parallel gradient all-reduce: fp32 | fp16 | bf16; "" = Megatron-LM's default for
+   *  the job's precision (bf16 -> fp32, fp16 -> fp16, fp32 -> fp32). */
+  std::string grad_reduce_precision;
+  /** @brief Megatron's end of an iteration after the DP all-reduce: the tied-embedding all-reduce, the gradient
+   *  norm's all-reduce, the optimizer step (compute_efficiency.hpp). false: none of them. */
+  bool step_costs = true;
+  /** @brief Fixed time per iteration not modelled otherwise (data loading, logging, kernel launches), seconds. */
+  double framework_overhead_s = 0;
   /** @brief Pipeline point-to-point mode: blocking (Megatron-LM's 1F1B: batched send/recv on the critical path)
    *  or overlapped (GPipe-style: sends on a separate stream, never block compute). "" = as the schedule's
    *  reference implementation does: 1f1b -> blocking (Megatron-LM), gpipe -> overlapped (torchgpipe). */

@@ -173,7 +173,7 @@ int RankActor::chunk_neighbour(int chunk, int step) const {
 
 void RankActor::forward(const PipeOp& op, const PipeOp* next_op) {
   const int mb = op.micro_batch, v = job_->job->virtual_stages;
-  const StageCost& st = job_->cost.stages[coord_.pp];
+  const StageCost& st = *work_;
   const int prev = chunk_neighbour(op.chunk, -1), next = chunk_neighbour(op.chunk, +1);
   if (prev >= 0 && received_act_mb_ != mb) pp_receive(prev, "recv act", mb);
   received_act_mb_ = -1;
@@ -200,7 +200,7 @@ void RankActor::forward(const PipeOp& op, const PipeOp* next_op) {
 }
 
 void RankActor::add_recompute_layer(int mb, int layer) {
-  const double flops = job_->cost.stages[coord_.pp].recompute_layer_flops;
+  const double flops = work_->recompute_layer_flops;
   if (job_->cost.recompute_tp_allreduces == 2) {
     // Full recomputation re-runs the layer's forward, all-reduces included (tag dir 'r').
     add_compute(flops / 2, "recompute");
@@ -214,7 +214,7 @@ void RankActor::add_recompute_layer(int mb, int layer) {
 
 void RankActor::backward(const PipeOp& op, const PipeOp* next_op) {
   const int mb = op.micro_batch, v = job_->job->virtual_stages;
-  const StageCost& st = job_->cost.stages[coord_.pp];
+  const StageCost& st = *work_;
   const int prev = chunk_neighbour(op.chunk, -1), next = chunk_neighbour(op.chunk, +1);
   if (next >= 0 && received_grad_mb_ != mb) pp_receive(next, "recv grad", mb);
   received_grad_mb_ = -1;
@@ -272,6 +272,53 @@ void RankActor::outer_allreduce() {
   span("outer allreduce", "dp", t0, t1);
 }
 
+void RankActor::iteration_tail(const std::vector<int>& mp_group) {
+  const JobSpec& spec = *job_->job;
+  RankLedger& ledger = shared_->ledgers[rank_];
+  // A collective of the tail, booked as DP time and in its own entry of the ledger's fixed costs.
+  const auto collective = [&](double& into, const char* name, const std::vector<int>& group, double bytes,
+                              const CommTag& tag) {
+    std::vector<int> regions;
+    for (int r : group) regions.push_back(shared_->region_of_rank[r]);
+    const double t0 = now();
+    allreduce(*ep_, "ring", group, regions, bytes, tag);
+    const double t1 = now();
+    into += t1 - t0;
+    ledger.dp_s += t1 - t0;
+    span(name, "dp", t0, t1);
+  };
+  if (spec.step_costs && work_->embedding_grad_bytes > 0) {
+    CommTag tag;
+    tag.kind = CommTag::DP;
+    tag.dir = 'e';
+    tag.tp = coord_.tp;
+    tag.dp = coord_.dp;
+    const int last = job_->plan.parallelism().pp - 1;
+    collective(ledger.fixed.embedding_allreduce_s, "embedding allreduce",
+               {job_->global(job_->plan.rank_of(0, coord_.dp, coord_.tp)),
+                job_->global(job_->plan.rank_of(last, coord_.dp, coord_.tp))},
+               work_->embedding_grad_bytes, tag);
+  }
+  if (spec.step_costs && mp_group.size() > 1) {
+    CommTag tag;
+    tag.kind = CommTag::DP;
+    tag.dir = 'n';
+    tag.dp = coord_.dp;
+    // Megatron's clip_grad_norm_fp32: the squared norm, one fp32 value, summed over the model-parallel group.
+    collective(ledger.fixed.grad_norm_allreduce_s, "grad norm allreduce", mp_group, 4.0, tag);
+  }
+  const double t0 = now();
+  compute(work_->optimizer_flops, "optimizer", 0);  // books its time as compute
+  ledger.fixed.optimizer_step_s += now() - t0;
+  if (spec.framework_overhead_s > 0) {
+    const double t1 = now();
+    simgrid::s4u::this_actor::sleep_for(spec.framework_overhead_s);
+    ledger.fixed.framework_overhead_s += now() - t1;
+    ledger.compute_s += now() - t1;
+    span("framework overhead", "compute", t1, now());
+  }
+}
+
 void RankActor::operator()() {
   SimShared& sh = *shared_;
   JobRun& job = *job_;
@@ -279,6 +326,7 @@ void RankActor::operator()() {
   Endpoint ep(rank_, *sh.fabric, ledger);
   ep_ = &ep;
   coord_ = job.plan.coord_of(local_);
+  work_ = &job.stages.stage(sh.fabric->host_of(rank_), coord_.pp);
   tp_group_ = job.global(job.plan.tp_group(local_));
   if (sh.outer_step) {
     outer_allreduce();
@@ -293,6 +341,10 @@ void RankActor::operator()() {
   const int m = job.cost.micro_batches;
   const std::vector<PipeOp> ops = pipeline_schedule(job.job->schedule, p, coord_.pp, m, job.job->virtual_stages);
   const double dp_bytes = job.cost.stages[coord_.pp].dp_grad_bytes;
+  std::vector<int> mp_group;  // the model-parallel group: every stage and tp index of this replica
+  for (int s = 0; s < p; ++s)
+    for (int t = 0; t < job.plan.parallelism().tp; ++t)
+      mp_group.push_back(job.global(job.plan.rank_of(s, coord_.dp, t)));
   blocking_p2p_ = job.job->pipeline_p2p_blocking();
   const bool reports_progress = rank_ == 0 && sh.progress_every_s > 0;
 
@@ -317,6 +369,7 @@ void RankActor::operator()() {
       ledger.dp_s += t1 - t0;
       span("dp allreduce", "dp", t0, t1);
     }
+    iteration_tail(mp_group);
     // Eager pipeline sends are the couriers' business: each is complete once its receiver had it, which the barrier
     // guarantees.
     const double t0 = now();

@@ -9,6 +9,7 @@
 
 #include <simgrid/s4u/Barrier.hpp>
 
+#include "sim/workload/compute_efficiency.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
 #include "sim/workload/islands.hpp"
@@ -34,6 +35,8 @@ struct JobRun {
   int offset = 0;                        ///< the simulation rank of the job's rank 0
   ParallelPlan plan{Parallelism{}};
   JobCost cost;
+  /** @brief The stage costs as each host's GPUs run them (compute_efficiency.hpp): the flop the ranks execute. */
+  StagesByHost stages;
   PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
   simgrid::s4u::BarrierPtr barrier;      ///< the job's end-of-iteration barrier (its ranks only)
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
@@ -109,6 +112,10 @@ class RankActor {
   /** @brief DiLoCo's outer step: this rank's slice of the pseudo-gradient all-reduced across islands (if its
    *  replica takes part). */
   void outer_allreduce();
+  /** @brief After the DP all-reduce, Megatron's finalize and step: the tied-embedding all-reduce between the first
+   *  and the last stage, the gradient norm's all-reduce over the model-parallel group, the optimizer step, and the
+   *  job's framework overhead (compute_efficiency.hpp). */
+  void iteration_tail(const std::vector<int>& mp_group);
 
   int rank_;          ///< simulation rank (fabric, ledgers, recorder)
   SimShared* shared_;
@@ -116,6 +123,7 @@ class RankActor {
   int local_;         ///< the rank inside its job (plan, costs, tags)
   Endpoint* ep_ = nullptr;
   RankCoord coord_;
+  const StageCost* work_ = nullptr;  ///< this rank's stage as its GPU runs it (JobRun::stages)
   std::vector<int> tp_group_;
   std::vector<BodyStep> body_;  ///< the op being run (reused)
   bool blocking_p2p_ = false;

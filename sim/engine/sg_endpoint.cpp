@@ -20,7 +20,9 @@ std::string CommTag::id() const {
              std::to_string(layer) + "/" + dir + std::to_string(idx);
       break;
     case DP:
-      out += "/s" + std::to_string(stage) + "t" + std::to_string(tp);
+      if (dir == 'n') out += "/d" + std::to_string(this->dp) + "/norm";
+      else out += "/s" + std::to_string(stage) + "t" + std::to_string(tp);
+      if (dir == 'e') out += "d" + std::to_string(this->dp) + "/emb";
       break;
     case PP:
       out += "/s" + std::to_string(stage) + "d" + std::to_string(dp) + "t" + std::to_string(tp) + "/mb" +

@@ -33,7 +33,7 @@ namespace hulk {
 struct CommTag {
   enum Kind : std::uint8_t { DP = 0, TP = 1, PP = 2, OUTER = 3 };  ///< OUTER: DiLoCo's all-reduce across islands
   Kind kind = DP;
-  char dir = 'f';   ///< tp: 'f'/'b'/'r' (forward, backward, recomputed forward); pp: 'a'/'g' (activation/gradient)
+  char dir = 'f';   ///< dp: 'f' gradients, 'e' tied embeddings, 'n' gradient norm; tp: 'f'/'b'/'r' (forward, backward, recomputed forward); pp: 'a'/'g' (activation/gradient)
   int stage = 0;    ///< pipeline stage (pp: the sender's stage)
   int dp = 0;       ///< dp index (tp, pp); slice (outer)
   int tp = 0;       ///< tp index (dp, pp)
@@ -67,6 +67,7 @@ class TraceRecorder;
 /** @brief Per-rank totals over the whole run (not yet divided by iterations). */
 struct RankLedger {
   double compute_s = 0, tp_s = 0, dp_s = 0, pp_s = 0, bubble_s = 0;
+  IterationCosts fixed;  ///< the fixed per-iteration costs, summed over iterations (also in compute_s and dp_s)
   BytesByClass bytes;
   long long messages = 0;
   int iteration = 0;  ///< current iteration (stamped on recorded events)

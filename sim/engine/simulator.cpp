@@ -45,6 +45,7 @@ void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::ve
     run.offset = job_rank_offset(scenario, j);
     run.plan = ParallelPlan(run.job->par);
     run.cost = compute_job_cost(*run.job);
+    run.stages = StagesByHost(*run.job, run.cost, scenario.platform);
     run.barrier = sg4::Barrier::create(run.job->par.ranks());
     for (int r = 0; r < run.job->par.ranks(); ++r) shared.job_of_rank.push_back(j);
   }
@@ -155,6 +156,16 @@ SimResult job_result(const SimShared& shared, const JobRun& run, const Placement
     res.bytes.inter_region += l.bytes.inter_region;
     res.messages += l.messages;
     res.peak_memory_bytes.push_back(run.cost.stages[run.plan.coord_of(local).pp].peak_memory_bytes);
+    // Work: the slowest rank's. A collective: the member that joined last waited for no one, so its time is the
+    // collective's own (the others' include waiting for it): the smallest over the members.
+    IterationCosts& c = res.iteration_costs;
+    const auto least_positive = [](double& into, double v) {
+      if (v > 0) into = into > 0 ? std::min(into, v) : v;
+    };
+    c.optimizer_step_s = std::max(c.optimizer_step_s, l.fixed.optimizer_step_s / iters);
+    least_positive(c.grad_norm_allreduce_s, l.fixed.grad_norm_allreduce_s / iters);
+    least_positive(c.embedding_allreduce_s, l.fixed.embedding_allreduce_s / iters);
+    c.framework_overhead_s = std::max(c.framework_overhead_s, l.fixed.framework_overhead_s / iters);
   }
   const double per_rank_iter = ranks * iters;
   res.compute_s /= per_rank_iter;

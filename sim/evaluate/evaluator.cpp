@@ -12,9 +12,7 @@
 
 namespace hulk {
 namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
 }  // namespace
 
 std::shared_ptr<const RouteModel> analytic_route_model(const Scenario& scenario) {
@@ -40,6 +38,7 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
     throw std::invalid_argument("Evaluator: the route model given has other network-model factors than " +
                                 scenario.network.model + "'s");
   const auto& hosts = scenario_.platform.hosts;
+  stages_ = StagesByHost(scenario_.job, cost_, scenario_.platform);
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
   for (size_t h = 0; h < hosts.size(); ++h) {
@@ -91,7 +90,6 @@ bool Evaluator::stage_fits(int stage, int host) const {
 
 bool Evaluator::fits(int rank, int host) const { return stage_fits(plan_.coord_of(rank).pp, host); }
 
-
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
 
 std::vector<int> Evaluator::host_indices(const Placement& placement) {
@@ -133,15 +131,22 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
     const double* stage_hops = T > 1 ? all_hops.data() + first : nullptr;
     const double* stage_lat = T > 1 ? all_lat.data() + first : nullptr;
     for (int d = 0; d < D; ++d) {
-      double speed = kInf;
-      for (int t = 0; t < T; ++t) speed = std::min(speed, speed_[host_of_rank[first + d * T + t]]);
-      const double comp_f = st.fwd_flops_per_mb() / speed;
-      const double comp_r = st.layers * st.recompute_layer_flops / speed;
+      // Each rank's work as its GPU runs it (compute_efficiency.hpp); the slowest rank's times.
+      double comp_f = 0.0, comp_r = 0.0, logits_f = 0.0;
+      for (int t = 0; t < T; ++t) {
+        const int h = host_of_rank[first + d * T + t];
+        const StageCost& on_h = stages_.stage(h, s);  // the logits too: the slowest rank's
+        comp_f = std::max(comp_f, on_h.fwd_flops_per_mb() / speed_[h]);
+        comp_r = std::max(comp_r, st.layers * on_h.recompute_layer_flops / speed_[h]);
+        logits_f = std::max(logits_f, on_h.extra_fwd_flops / speed_[h]);
+      }
       double fwd = comp_f, bwd = 2.0 * comp_f + comp_r;
       bool uniform = true;  // equal hops and GPUs: no skew between ranks, every all-reduce is the lock-step ring
-      for (int t = 1; t < T && uniform; ++t)
+      for (int t = 1, h0 = host_of_rank[first + d * T], h = 0; t < T && uniform; ++t) {
+        h = host_of_rank[first + d * T + t];
         uniform = stage_hops[d * T + t] == stage_hops[d * T] && stage_lat[d * T + t] == stage_lat[d * T] &&
-                  speed_[host_of_rank[first + d * T + t]] == speed;
+                  speed_[h] == speed_[h0] && stages_.same_kind(h, h0);
+      }
       if (T > 1 && !tp_all_room_.empty()) model.headroom = tp_all_room_.data() + first + d * T;
       if (T > 1 && uniform) {
         const double ring = ring_steps_s(stage_hops + d * T, stage_lat + d * T, T, 2 * (T - 1), model,
@@ -150,11 +155,11 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
         fwd = comp_f + comm;
         bwd = 2.0 * comp_f + comp_r + comm + cost_.recompute_tp_allreduces * st.layers * ring;
       } else if (T > 1) {
-        skewed_op_times(s, d, host_of_rank, stage_hops + d * T, stage_lat + d * T, speed, fwd, bwd);
+        skewed_op_times(s, d, host_of_rank, stage_hops + d * T, stage_lat + d * T, fwd, bwd);
       }
       fwd_[s * D + d] = fwd;
       bwd_[s * D + d] = bwd;
-      logits_f_[s * D + d] = st.extra_fwd_flops / speed;
+      logits_f_[s * D + d] = logits_f;
       out.compute_s = std::max(out.compute_s, m * (3.0 * comp_f + comp_r));
       out.tp_comm_s = std::max(out.tp_comm_s, m * std::max(0.0, fwd + bwd - 3.0 * comp_f - comp_r));
     }
@@ -162,7 +167,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
 }
 
 void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_rank, const double* hop,
-                                const double* lat, double speed, double& fwd, double& bwd) const {
+                                const double* lat, double& fwd, double& bwd) const {
   // The replica's TP ranks differ in speed or hops: each rank's clock through the layers, every all-reduce a ring
   // each rank leaves when its own chunks are done (approximation 4).
   const StageCost& st = cost_.stages[s];
@@ -173,8 +178,12 @@ void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_ra
   clock.resize(2 * static_cast<size_t>(T));
   double* c = clock.data();
   double* next = clock.data() + T;
-  auto compute = [&](double flops) {
-    for (int t = 0; t < T; ++t) c[t] += flops / speed_[host_of_rank[first + d * T + t]];
+  // Work of one kind (a StageCost field, times `times`) on every rank, each as its GPU runs it.
+  auto compute = [&](double StageCost::*work, double times) {
+    for (int t = 0; t < T; ++t) {
+      const int h = host_of_rank[first + d * T + t];
+      c[t] += times * (stages_.stage(h, s).*work) / speed_[h];
+    }
   };
   auto allreduce = [&]() {
     ring_steps_from(hop, lat, T, 2 * (T - 1), model, c, next, ring_scratch_);
@@ -196,30 +205,35 @@ void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_ra
   // Forward (rank_actor.cpp): per layer compute(f/2), all-reduce, compute(f/2), all-reduce; then the logits.
   std::fill(c, c + T, 0.0);
   double t_layers = layers(st.layers, [&]() {
-    compute(st.layer_fwd_flops / 2);
+    compute(&StageCost::layer_fwd_flops, 0.5);
     allreduce();
-    compute(st.layer_fwd_flops / 2);
+    compute(&StageCost::layer_fwd_flops, 0.5);
     allreduce();
   });
-  fwd = t_layers + st.extra_fwd_flops / speed;
+  double logits = 0.0;
+  for (int t = 0; t < T; ++t) {
+    const int h = host_of_rank[first + d * T + t];
+    logits = std::max(logits, stages_.stage(h, s).extra_fwd_flops / speed_[h]);
+  }
+  fwd = t_layers + logits;
   // Backward: the logits' gradient, then per layer (recomputation first) compute(f), all-reduce, twice.
   std::fill(c, c + T, 0.0);
-  compute(2 * st.extra_fwd_flops);
+  compute(&StageCost::extra_fwd_flops, 2.0);
   const bool full_recompute = cost_.recompute_tp_allreduces == 2;
   t_layers = layers(st.layers, [&]() {
     if (st.recompute_layer_flops > 0) {
       if (full_recompute) {
-        compute(st.recompute_layer_flops / 2);
+        compute(&StageCost::recompute_layer_flops, 0.5);
         allreduce();
-        compute(st.recompute_layer_flops / 2);
+        compute(&StageCost::recompute_layer_flops, 0.5);
         allreduce();
       } else {
-        compute(st.recompute_layer_flops);
+        compute(&StageCost::recompute_layer_flops, 1.0);
       }
     }
-    compute(st.layer_fwd_flops);
+    compute(&StageCost::layer_fwd_flops, 1.0);
     allreduce();
-    compute(st.layer_fwd_flops);
+    compute(&StageCost::layer_fwd_flops, 1.0);
     allreduce();
   });
   bwd = t_layers;
@@ -576,17 +590,7 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
       dp_times(host_of_rank);
     }
   }
-
-  // DP all-reduce of each stage after its last backward; the iteration ends when the last one does.
-  double end = 0.0;
-  for (int s = 0; s < P; ++s) {
-    const double dp = dp_s_[s];
-    if (stage_done_[s] + dp >= end) {
-      end = stage_done_[s] + dp;
-      out.dp_comm_s = dp;
-    }
-  }
-  out.iteration_time_s = end;
+  finish_iteration(host_of_rank, out);
   out.feasible = true;
   return out;
 }

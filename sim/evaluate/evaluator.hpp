@@ -74,6 +74,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/workload/compute_efficiency.hpp"
+#include "sim/evaluate/iteration_tail.hpp"
 #include "sim/workload/cost_model.hpp"
 #include "sim/topology/route_model.hpp"
 #include "sim/evaluate/pipeline_critical_path.hpp"
@@ -82,6 +84,7 @@
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 #include "sim/workload/plan.hpp"
+#include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
@@ -97,6 +100,7 @@ struct EvalBreakdown {
   double pp_hop_s = 0;          ///< slowest single PP hand-off (one micro-batch, one boundary, one direction)
   double dp_comm_s = 0;         ///< DP all-reduce time of the stage that finishes last
   double bubble_s = 0;          ///< pipeline_s minus the busiest (stage, replica)'s busy time
+  IterationCosts iteration_costs;  ///< the tail after the DP all-reduces (iteration_tail.hpp)
 };
 
 /** @brief Rings of hosts stored back to back (no allocation once grown), each with its chunk size and steps. */
@@ -188,6 +192,9 @@ class Evaluator {
                         const double* bytes_each = nullptr, double* headroom = nullptr) const;
   /** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
   double rings_phase_s(const RingSet& rings) const;
+  /** @brief From stage_done_ and dp_s_: each stage's DP end, then the iteration's tail (iteration_tail.hpp, the
+   *  embedding rings' hops sharing their links); sets out.iteration_time_s, dp_comm_s and iteration_costs. */
+  void finish_iteration(const std::vector<int>& host_of_rank, EvalBreakdown& out) const;
   /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
   double dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const;
   /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
@@ -206,9 +213,9 @@ class Evaluator {
    *  micro-batches. */
   void stage_op_times(const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) const;
   /** @brief stage_op_times' forward and backward op time of replica d of stage s whose TP ranks differ in GPU speed
-   *  or ring hops (hop, lat: its ranks' hop times and latencies; speed: its slowest GPU's flop/s). */
+   *  or ring hops (hop, lat: its ranks' hop times and latencies). */
   void skewed_op_times(int s, int d, const std::vector<int>& host_of_rank, const double* hop, const double* lat,
-                       double speed, double& fwd, double& bwd) const;
+                       double& fwd, double& bwd) const;
   /** @brief Time and latency of every TP ring hop of every stage (tp_all_hops_, tp_all_lat_; approximation 1). */
   void tp_hop_times(const std::vector<int>& host_of_rank) const;
   /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*); with_dp_load: the DP
@@ -283,9 +290,13 @@ class Evaluator {
 
   Scenario scenario_;
   JobCost cost_;
+  StagesByHost stages_;             ///< the stages as each host's GPUs run them (compute_efficiency.hpp)
   ParallelPlan plan_;
   std::shared_ptr<const RouteModel> network_;  ///< never null
   std::vector<double> speed_;       ///< per host, flop/s per GPU
+  mutable std::vector<double> tail_scratch_;  ///< per stage, end of its DP all-reduce (evaluate_hosts)
+  mutable std::vector<double> emb_hop_s_;     ///< finish_iteration: the embedding rings' hop times
+  mutable TailScratch tail_ring_scratch_;     ///< finish_iteration: iteration_end_with_tail's buffers
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
   bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (time_lower_bound_of_hosts)

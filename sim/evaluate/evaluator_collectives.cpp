@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
@@ -446,6 +447,42 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
     for (int l : touched) extra_load_[l] = 0.0;
     touched.clear();
   }
+}
+
+void Evaluator::finish_iteration(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
+  // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
+  const Parallelism& par = scenario_.job.par;
+  const int P = par.pp, D = par.dp, T = par.tp;
+  double end = 0.0;
+  std::vector<double>& stage_end = tail_scratch_;
+  stage_end.assign(P, 0.0);
+  for (int s = 0; s < P; ++s) {
+    stage_end[s] = stage_done_[s] + dp_s_[s];
+    if (stage_end[s] >= end) {
+      end = stage_end[s];
+      out.dp_comm_s = dp_s_[s];
+    }
+  }
+  TailContext tail{&scenario_.job, &plan_, &cost_, &stages_, network_.get(), &speed_, {channels_, latency_at_receiver_}};
+  // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
+  const double emb_bytes = cost_.stages.front().embedding_grad_bytes;
+  if (scenario_.job.step_costs && P > 1 && emb_bytes > 0) {
+    // Buffers of their own: src_ and dst_ hold the hand-offs, which later evaluations reuse.
+    thread_local std::vector<int> src, dst;
+    src.clear();
+    dst.clear();
+    for (int d = 0; d < D; ++d)
+      for (int t = 0; t < T; ++t) {
+        const int a = host_of_rank[plan_.rank_of(0, d, t)], b = host_of_rank[plan_.rank_of(P - 1, d, t)];
+        src.insert(src.end(), {a, b});
+        dst.insert(dst.end(), {b, a});
+      }
+    emb_hop_s_.resize(src.size());
+    concurrent_times(src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2, emb_hop_s_.data());
+    tail.embedding_hop_s = emb_hop_s_.data();
+  }
+  out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, tail_ring_scratch_,
+                                                 &out.iteration_costs);
 }
 
 }  // namespace hulk

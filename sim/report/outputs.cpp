@@ -28,6 +28,13 @@ nlohmann::json comm_json(const SimResult& r) {
   return {{"dp", r.comm_dp_s}, {"tp", r.comm_tp_s}, {"pp", r.comm_pp_s}};
 }
 
+nlohmann::json iteration_costs_json(const IterationCosts& c) {
+  return {{"optimizer_step_s", c.optimizer_step_s},
+          {"grad_norm_allreduce_s", c.grad_norm_allreduce_s},
+          {"embedding_allreduce_s", c.embedding_allreduce_s},
+          {"framework_overhead_s", c.framework_overhead_s}};
+}
+
 nlohmann::json bytes_json(const BytesByClass& b) {
   return {{"intra_host", b.intra_host}, {"intra_region", b.intra_region}, {"inter_region", b.inter_region}};
 }
@@ -71,6 +78,7 @@ nlohmann::json job_json(const Scenario& view, const SimResult& r) {
           {"mfu", flop_rates(view, r).mfu()},
           {"comm_s", comm_json(r)},
           {"bubble_s", r.bubble_s},
+          {"iteration_costs", iteration_costs_json(r.iteration_costs)},
           {"bytes", bytes_json(r.bytes)},
           {"peak_memory_bytes", memory_json(view, r, job.name)},
           {"messages", r.messages},
@@ -122,6 +130,7 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
   j["mfu"] = flop_rates(scenario, result).mfu();
   j["comm_s"] = comm_json(result);
   j["bubble_s"] = result.bubble_s;
+  j["iteration_costs"] = iteration_costs_json(result.iteration_costs);
   j["peak_memory_bytes"] = memory_json(scenario, result, "");
   j["jobs"] = nlohmann::json::array({job_json(scenario, result)});
   j["objective_s"] = result.iteration_time_s;

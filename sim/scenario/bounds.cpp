@@ -14,6 +14,8 @@ const Bound kLatency{0.0, 10.0, "a latency", "0s .. 10s", "no real link is slowe
 // 1 kbps (an acoustic modem) to 10 Tbps (ten times the fastest NVLink/NVSwitch port per GPU today).
 const Bound kBandwidth{1e3 / 8, 1e13 / 8, "a bandwidth", "1kbps .. 10Tbps",
                        "slower links make an iteration last years, faster ones do not exist"};
+const Bound kMemoryBandwidth{1e6, 1e14, "a memory bandwidth", "1MBps .. 100TBps",
+                             "HBM3e reaches 8 TB/s; 100 TB/s is beyond any GPU memory"};
 // 1 Gflop/s (a laptop CPU core) to 10 Pflop/s (five times a B200's dense fp16 peak).
 const Bound kFlops{1e9, 1e16, "a compute rate", "1Gf .. 10Pf", "from a CPU core to 5x the fastest GPU"};
 // 1 MB to 10 TB of device memory (the largest GPUs have 192 GB).

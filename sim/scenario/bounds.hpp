@@ -25,6 +25,7 @@ struct Bound {
 namespace bounds {
 extern const Bound kLatency;        ///< one-way latency of any link or host pair, seconds
 extern const Bound kBandwidth;      ///< any link bandwidth, bytes/s
+extern const Bound kMemoryBandwidth;  ///< a GPU's device memory bandwidth, bytes/s
 extern const Bound kFlops;          ///< a GPU's peak flop/s
 extern const Bound kMemory;         ///< a GPU's memory, bytes
 extern const Bound kTcpWindow;      ///< SimGrid's TCP window (0 = no cap is handled before), bytes

@@ -3,6 +3,7 @@
 
 #include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/scenario/bounds.hpp"
 #include "sim/scenario/yaml_access.hpp"
 
 namespace hulk {
@@ -27,13 +28,21 @@ void for_each_entry(const std::string& path, const std::string& list_key, F f) {
 GpuCatalog GpuCatalog::load(const std::string& path) {
   GpuCatalog cat;
   for_each_entry(path, "gpus", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
-    r.check_keys(e, key, {"name", "fp16", "fp32", "fp8", "memory", "capability", "source", "notes"});
+    r.check_keys(e, key,
+                 {"name", "fp16", "fp32", "fp8", "memory", "memory_bandwidth", "sms", "capability", "source",
+                  "memory_source", "notes"});
     GpuSpec g;
     g.name = r.name(r.require(e, key, "name"), key + ".name");
     g.fp16_flops = r.flops(r.require(e, key, "fp16"), key + ".fp16");
     g.fp32_flops = r.flops(r.require(e, key, "fp32"), key + ".fp32");
     if (e["fp8"]) g.fp8_flops = r.flops(e["fp8"], key + ".fp8");  // absent: no fp8 tensor cores
     g.memory_bytes = r.bytes(r.require(e, key, "memory"), key + ".memory");
+    if (e["memory_bandwidth"])
+      g.memory_bandwidth_Bps =
+          r.bandwidth_Bps(e["memory_bandwidth"], key + ".memory_bandwidth", bounds::kMemoryBandwidth);
+    if (e["sms"]) g.sms = static_cast<int>(r.integer(e["sms"], key + ".sms", 1, 100000));
+    if ((e["memory_bandwidth"] || e["sms"]) && !e["memory_source"])
+      r.fail(e, key + ".memory_source", "memory_bandwidth and sms need a memory_source naming where they come from");
     if (e["capability"]) g.capability = r.str(e["capability"], key + ".capability");
     // Every number must say where it comes from: a catalog entry without a source is rejected.
     g.source = r.str(r.require(e, key, "source"), key + ".source");
@@ -58,6 +67,39 @@ const GpuSpec* GpuCatalog::find(const std::string& name) const {
 std::vector<std::string> GpuCatalog::names() const {
   std::vector<std::string> out;
   for (const auto& g : gpus_) out.push_back(g.name);
+  return out;
+}
+
+TransportCatalog TransportCatalog::load(const std::string& path) {
+  TransportCatalog cat;
+  for_each_entry(path, "transports", [&](const YamlReader& r, const YAML::Node& e, const std::string& key) {
+    r.check_keys(e, key, {"name", "achieved", "source", "notes"});
+    TransportSpec t;
+    t.name = r.name(r.require(e, key, "name"), key + ".name");
+    t.achieved = r.number(r.require(e, key, "achieved"), key + ".achieved");
+    if (!(t.achieved > 0 && t.achieved <= 1))
+      r.fail(e["achieved"], key + ".achieved", "expected a fraction of the bandwidth in (0, 1]");
+    t.source = r.str(r.require(e, key, "source"), key + ".source");
+    if (cat.find(t.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate transport '" + t.name + "'");
+    cat.transports_.push_back(t);
+  });
+  return cat;
+}
+
+const TransportCatalog& TransportCatalog::builtin() {
+  static const TransportCatalog cat = load(platforms_dir() + "/transports.yaml");
+  return cat;
+}
+
+const TransportSpec* TransportCatalog::find(const std::string& name) const {
+  for (const auto& t : transports_)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> TransportCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& t : transports_) out.push_back(t.name);
   return out;
 }
 

@@ -29,6 +29,30 @@ class GpuCatalog {
   std::vector<GpuSpec> gpus_;
 };
 
+/** @brief One transport of platforms/transports.yaml: the fraction of a link's bandwidth the collective library
+ *  achieves over it. */
+struct TransportSpec {
+  std::string name;
+  double achieved = 1;  ///< in (0, 1]
+  std::string source;
+};
+
+/** @brief Transports by name (platforms/transports.yaml). */
+class TransportCatalog {
+ public:
+  /** @brief Loads a catalog file; throws InputError on a malformed one. */
+  static TransportCatalog load(const std::string& path);
+  /** @brief The catalog shipped in platforms/transports.yaml (loaded once, cached). */
+  static const TransportCatalog& builtin();
+  /** @brief Looks up a transport by exact name; nullptr if absent. */
+  const TransportSpec* find(const std::string& name) const;
+  /** @brief Names, for did-you-mean suggestions. */
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<TransportSpec> transports_;
+};
+
 /** @brief Model presets by name. */
 class ModelCatalog {
  public:

@@ -106,6 +106,10 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
   return m;
 }
 
+// job.framework_overhead: 0 to an hour per iteration (more is no training run).
+const Bound kOverheadBound{0, 3600, "a framework overhead", "0s .. 3600s",
+                           "an hour per iteration is no training run"};
+
 // One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
 // `plan` receives the values written `auto` (null for an entry of jobs:, where auto is an error).
 JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& base_dir, const std::string& key,
@@ -114,7 +118,8 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   std::vector<std::string> allowed = {"model",     "precision",  "global_batch", "micro_batch", "parallelism",
                                       "schedule",  "collective", "iterations",   "utilisation", "check_memory",
                                       "recompute", "optimizer",  "pipeline_p2p", "sync",        "checkpoint",
-                                      "virtual_stages", "zero", "sequence_parallel"};
+                                      "virtual_stages", "zero", "sequence_parallel", "compute_model",
+                                      "grad_reduce_precision", "framework_overhead", "step_costs"};
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
@@ -168,6 +173,19 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
     r.collect([&] { j.recompute = r.one_of(job["recompute"], key + ".recompute", {"none", "selective", "full"}); });
   if (job["optimizer"])
     r.collect([&] { j.optimizer = r.one_of(job["optimizer"], key + ".optimizer", {"adam", "sgd"}); });
+  // Time by shape or flat, the gradient all-reduce's precision, a fixed cost per iteration (compute_efficiency.hpp).
+  if (job["compute_model"])
+    r.collect([&] { j.compute_model = r.one_of(job["compute_model"], key + ".compute_model", {"shape", "flat"}); });
+  if (job["grad_reduce_precision"])
+    r.collect([&] {
+      j.grad_reduce_precision =
+          r.one_of(job["grad_reduce_precision"], key + ".grad_reduce_precision", {"fp32", "fp16", "bf16"});
+    });
+  if (job["step_costs"]) r.collect([&] { j.step_costs = r.boolean(job["step_costs"], key + ".step_costs"); });
+  if (job["framework_overhead"])
+    r.collect([&] {
+      j.framework_overhead_s = r.latency_s(job["framework_overhead"], key + ".framework_overhead", kOverheadBound);
+    });
   // Absent = the schedule's default (JobSpec::pipeline_p2p_blocking); an explicit value is one of the two modes.
   if (job["sync"]) r.collect([&] { j.sync = detail::parse_sync(r, job["sync"], key + ".sync"); });
   if (job["checkpoint"])

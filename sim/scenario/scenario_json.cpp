@@ -66,6 +66,8 @@ json gpu_to_json(const GpuSpec& g) {
            {"fp32_flops", g.fp32_flops},
            {"memory_bytes", g.memory_bytes},
            {"capability", g.capability},
+           {"memory_bandwidth_Bps", g.memory_bandwidth_Bps},
+           {"sms", g.sms},
            {"source", g.source}};
   if (g.fp8_flops > 0) out["fp8_flops"] = g.fp8_flops;  // absent = no fp8 tensor cores (older data sets too)
   return out;
@@ -77,6 +79,9 @@ GpuSpec gpu_from_json(const json& j, const std::string& file, const std::string&
   g.fp32_flops = get_in<double>(j, "fp32_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
   g.memory_bytes = get_in<double>(j, "memory_bytes", file, path, bounds::kMemory.min, bounds::kMemory.max);
   g.capability = get<std::string>(j, "capability", file, path);
+  // Optional: samples written before the shape model carry neither (compute_efficiency.hpp then leaves them out).
+  if (j.contains("memory_bandwidth_Bps")) g.memory_bandwidth_Bps = get<double>(j, "memory_bandwidth_Bps", file, path);
+  if (j.contains("sms")) g.sms = get<int>(j, "sms", file, path);
   g.source = get<std::string>(j, "source", file, path);
   if (j.contains("fp8_flops"))
     g.fp8_flops = get_in<double>(j, "fp8_flops", file, path, bounds::kFlops.min, bounds::kFlops.max);
@@ -137,7 +142,11 @@ json job_to_json(const JobSpec& j) {
            {"check_memory", j.check_memory},
            {"recompute", j.recompute},
            {"optimizer", j.optimizer},
-           {"pipeline_p2p", j.pipeline_p2p}};
+           {"pipeline_p2p", j.pipeline_p2p},
+           {"compute_model", j.compute_model},
+           {"grad_reduce_precision", j.grad_reduce_precision},
+           {"framework_overhead_s", j.framework_overhead_s},
+           {"step_costs", j.step_costs}};
   // The workload features only when set: a job without them writes what older data sets hold.
   if (j.virtual_stages != 1) out["virtual_stages"] = j.virtual_stages;
   if (j.zero != 0) out["zero"] = j.zero;
@@ -181,6 +190,11 @@ JobSpec job_from_json(const json& j, const std::string& file, const std::string&
   word("recompute", out.recompute, {"none", "selective", "full"});
   word("optimizer", out.optimizer, {"adam", "sgd"});
   word("pipeline_p2p", out.pipeline_p2p, {"", "blocking", "overlapped"});
+  word("compute_model", out.compute_model, {"shape", "flat"});
+  word("grad_reduce_precision", out.grad_reduce_precision, {"", "fp32", "fp16", "bf16"});
+  if (j.contains("step_costs")) out.step_costs = get<bool>(j, "step_costs", file, key);
+  if (j.contains("framework_overhead_s"))
+    out.framework_overhead_s = get_in<double>(j, "framework_overhead_s", file, key, 0.0, 3600.0);
   if (j.contains("virtual_stages")) out.virtual_stages = get_in<int>(j, "virtual_stages", file, key, 1, bounds::kMaxLayers);
   if (j.contains("zero")) out.zero = get_in<int>(j, "zero", file, key, 0, 3);
   if (j.contains("sequence_parallel")) out.sequence_parallel = get<bool>(j, "sequence_parallel", file, key);

@@ -39,10 +39,29 @@ bool path_exists(const std::string& path, bool want_dir) {
 }
 
 LinkSpec parse_link(const YamlReader& r, const YAML::Node& node, const std::string& key, const LinkSpec& defaults) {
-  r.check_keys(node, key, {"bandwidth", "latency"});
+  r.check_keys(node, key, {"bandwidth", "latency", "transport", "achieved"});
   LinkSpec l = defaults;
   if (node["bandwidth"]) l.bandwidth_Bps = r.bandwidth_Bps(node["bandwidth"], key + ".bandwidth");
   if (node["latency"]) l.latency_s = r.latency_s(node["latency"], key + ".latency");
+  // The collective library's achieved bandwidth (platforms/transports.yaml): the platform carries it, so the route
+  // model, the engine and the evaluator all see the same link.
+  double achieved = 1.0;
+  if (node["transport"]) {
+    const TransportCatalog& cat = TransportCatalog::builtin();
+    const std::string name = r.str(node["transport"], key + ".transport");
+    const TransportSpec* t = cat.find(name);
+    if (t == nullptr)
+      r.fail(node["transport"], key + ".transport",
+             "unknown transport '" + name + "'" + suggestion_suffix(name, cat.names()) +
+                 " (expected one of platforms/transports.yaml)");
+    achieved = t->achieved;
+  }
+  if (node["achieved"]) {
+    achieved = r.number(node["achieved"], key + ".achieved");
+    if (!(achieved > 0 && achieved <= 1))
+      r.fail(node["achieved"], key + ".achieved", "expected a fraction of the bandwidth in (0, 1]");
+  }
+  l.bandwidth_Bps *= achieved;
   return l;
 }
 
@@ -59,7 +78,7 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   if (!node.IsMap())
     r.fail(node, key,
            "expected a GPU name from platforms/gpus.yaml or {name, flops, memory}, got " + describe_node(node));
-  r.check_keys(node, key, {"name", "flops", "fp32", "fp8", "memory", "capability"});
+  r.check_keys(node, key, {"name", "flops", "fp32", "fp8", "memory", "memory_bandwidth", "sms", "capability"});
   GpuSpec g;
   g.name = r.name(r.require(node, key, "name"), key + ".name");
   g.fp16_flops = r.flops(r.require(node, key, "flops"), key + ".flops");
@@ -68,6 +87,12 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
   g.memory_bytes = r.bytes(r.require(node, key, "memory"), key + ".memory");
   if (node["capability"]) g.capability = r.str(node["capability"], key + ".capability");
   if (node["fp8"]) g.fp8_flops = r.flops(node["fp8"], key + ".fp8");
+  // Without them the GPU's matrix multiplies run at peak x utilisation whatever their shape and memory-bound work
+  // takes no time (compute_efficiency.hpp); with a catalog name, the catalog's.
+  if (node["memory_bandwidth"])
+    g.memory_bandwidth_Bps =
+        r.bandwidth_Bps(node["memory_bandwidth"], key + ".memory_bandwidth", bounds::kMemoryBandwidth);
+  if (node["sms"]) g.sms = static_cast<int>(r.integer(node["sms"], key + ".sms", 1, 100000));
   g.source = "inline in scenario " + r.file();
   // A catalog name on other figures would make two GPUs of one name in every report ({name: V100-32GB, memory:
   // 40GB}): the catalog's own figures, or another name.
@@ -77,8 +102,12 @@ GpuSpec parse_gpu(const YamlReader& r, const YAML::Node& node, const std::string
     r.fail(node["name"], key + ".name",
            "'" + g.name + "' is a catalog GPU (platforms/gpus.yaml) with other figures; expected another name for "
            "this GPU, or `gpu: " + g.name + "` for the catalog's");
-  // A catalog GPU written inline with its figures keeps the catalog's fp8 peak.
-  if (const GpuSpec* known = GpuCatalog::builtin().find(g.name); known && !node["fp8"]) g.fp8_flops = known->fp8_flops;
+  // A catalog GPU written inline with its figures keeps the catalog's fp8 peak, memory bandwidth and SMs.
+  if (const GpuSpec* known = GpuCatalog::builtin().find(g.name)) {
+    if (!node["fp8"]) g.fp8_flops = known->fp8_flops;
+    if (!node["memory_bandwidth"]) g.memory_bandwidth_Bps = known->memory_bandwidth_Bps;
+    if (!node["sms"]) g.sms = known->sms;
+  }
   return g;
 }
 

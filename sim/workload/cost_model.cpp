@@ -50,6 +50,15 @@ double model_parameters(const ModelSpec& m) {
          static_cast<double>(m.position_rows_or_default()) * h;
 }
 
+double grad_reduce_bytes_per_value(const JobSpec& job) {
+  // Megatron-LM forces --accumulate-allreduce-grads-in-fp32 for bf16 (arguments.py), and fp8 training runs on a
+  // bf16 base (Transformer Engine casts inside its GEMMs only); fp16 reduces in fp16.
+  const bool bf16_base = job.precision == "bf16" || job.precision == "fp8";
+  const std::string& p = job.grad_reduce_precision.empty() ? (bf16_base ? "fp32" : job.precision)
+                                                           : job.grad_reduce_precision;
+  return p == "fp32" ? 4.0 : 2.0;
+}
+
 JobCost compute_job_cost(const JobSpec& job) {
   const ModelSpec& m = job.model;
   const double b = job.micro_batch, s = m.seq_len, h = m.hidden, a = m.heads, V = m.vocab;
@@ -122,7 +131,11 @@ JobCost compute_job_cost(const JobSpec& job) {
     st.in_flight_micro_batches = job.schedule == "gpipe" ? cost.micro_batches : std::min(cost.micro_batches, p - i);
     if (job.virtual_stages > 1) interleave_activations(job, p, i, cost.micro_batches, st);
     st.peak_memory_bytes = st.weight_state_bytes + st.activation_bytes_per_mb * st.in_flight_micro_batches;
-    st.dp_grad_bytes = dp_collective_bytes(job, st.params * elem);
+    st.dp_grad_bytes = dp_collective_bytes(job, st.params);
+    // Tied embeddings on several stages: the first stage's word embedding and the last stage's output copy sum
+    // their gradients (Megatron's embedding group).
+    if (p > 1 && m.tied_embeddings && (i == 0 || i == p - 1))
+      st.embedding_grad_bytes = V * h / t * grad_reduce_bytes_per_value(job);
     cost.stages.push_back(st);
   }
   return cost;

@@ -32,6 +32,12 @@ struct StageCost {
   /** @brief Activation recomputation: flop per layer per micro-batch re-run at the start of that layer's backward,
    *  per TP rank (full: the layer's forward; selective: the attention core; none: 0). */
   double recompute_layer_flops = 0;
+  /** @brief Optimizer step and gradient-norm read per iteration, peak-equivalent flop (0 in compute_job_cost; set by
+   *  stages_on_gpu, sim/workload/compute_efficiency.hpp). */
+  double optimizer_flops = 0;
+  /** @brief Bytes of the tied word-embedding gradient all-reduced between the first and the last stage per rank
+   *  (0 unless the embeddings are tied, pp > 1 and the stage is the first or the last). */
+  double embedding_grad_bytes = 0;
   /** @brief Forward flop per micro-batch (all layers + extra). Backward = 2x forward. */
   double fwd_flops_per_mb() const { return layers * layer_fwd_flops + extra_fwd_flops; }
 };
@@ -64,6 +70,10 @@ double layer_matrix_params(const ModelSpec& model);
  *  hidden), the output layer's own copy when untied, and a learned position table. A pipeline's last stage holds a
  *  tied model's output matrix once more (StageCost::params), which this total does not count. */
 double model_parameters(const ModelSpec& model);
+
+/** @brief Bytes per gradient value of the data-parallel all-reduce: JobSpec::grad_reduce_precision, or
+ *  Megatron-LM's default (bf16 jobs reduce fp32 gradients, fp16 and fp32 jobs their own precision). */
+double grad_reduce_bytes_per_value(const JobSpec& job);
 
 /** @brief Computes the demands of a job. Assumes the job has been validated (divisibility etc.). */
 JobCost compute_job_cost(const JobSpec& job);

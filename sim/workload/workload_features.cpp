@@ -1,5 +1,7 @@
 #include "sim/workload/workload_features.hpp"
 
+#include "sim/workload/cost_model.hpp"
+
 namespace hulk {
 
 ParamStateBytes param_state_bytes(const JobSpec& job) {
@@ -26,16 +28,20 @@ double sharded_state_bytes_per_param(const JobSpec& job) {
          (job.zero >= 1 ? b.optimizer / dp : b.optimizer);
 }
 
-double dp_collective_bytes(const JobSpec& job, double grad_bytes) {
-  // Stage 3: forward all-gather + backward all-gather + gradient reduce-scatter, three half all-reduces.
-  return job.zero >= 3 ? 1.5 * grad_bytes : grad_bytes;
+double dp_collective_bytes(const JobSpec& job, double params) {
+  const double grad = grad_reduce_bytes_per_value(job);
+  const double weight = job.precision == "fp32" ? 4.0 : 2.0;  // the 16-bit copies the GEMMs read (fp8: bf16)
+  // As halves of an all-reduce: stages 1-2 reduce-scatter the gradients and all-gather the updated weights; stage
+  // 3 also all-gathers the weights before each backward.
+  if (job.zero >= 3) return params * (grad + 2.0 * weight) / 2.0;
+  if (job.zero >= 1) return params * (grad + weight) / 2.0;
+  return params * grad;
 }
 
-double dp_ring_bytes_per_rank(const JobSpec& job, double grad_bytes) {
+double dp_ring_bytes_per_rank(const JobSpec& job, double params) {
   const double n = job.par.dp;
   if (n < 2) return 0.0;
-  const double half = (n - 1) / n * grad_bytes;  // one reduce-scatter or one all-gather of the buffer
-  return job.zero >= 3 ? 3.0 * half : 2.0 * half;
+  return 2.0 * (n - 1) / n * dp_collective_bytes(job, params);  // the ring all-reduce of that size
 }
 
 double non_tensor_parallel_divisor(const JobSpec& job) {

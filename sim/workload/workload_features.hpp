@@ -7,7 +7,8 @@
  *    stage 1 shards the optimizer state (fp32 master weights and moments) over dp, stage 2 also the gradients,
  *    stage 3 also the parameters (PyTorch FSDP's FULL_SHARD is stage 3). Stages 1 and 2 replace the gradient
  *    all-reduce by a reduce-scatter of gradients and an all-gather of the updated parameters: on a ring the same
- *    2 (n-1)/n x S bytes per rank. Stage 3 all-gathers the parameters before each layer's forward and again before
+ *    2 (n-1)/n x S bytes per rank when gradients and weights have one precision (the gather moves the 16-bit
+ *    weights when the gradients reduce in fp32: dp_collective_bytes). Stage 3 all-gathers the parameters before each layer's forward and again before
  *    its backward and reduce-scatters the gradients: 3 (n-1)/n x S, 1.5x the all-reduce.
  *  - Sequence parallelism (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
  *    Models", sec. 4.2.2): each TP all-reduce becomes a reduce-scatter and an all-gather (the same bytes on a ring)
@@ -35,14 +36,17 @@ ParamStateBytes param_state_bytes(const JobSpec& job);
 double sharded_state_bytes_per_param(const JobSpec& job);
 
 /** @brief Bytes each rank sends per iteration in the DP collectives, on a ring of dp members, for a stage of
- *  `grad_bytes` gradient bytes per rank: 2 (n-1)/n S without ZeRO and with stages 1-2 (reduce-scatter +
- *  all-gather), 3 (n-1)/n S with stage 3 (two parameter all-gathers + the gradient reduce-scatter). */
-double dp_ring_bytes_per_rank(const JobSpec& job, double grad_bytes);
+ *  `params` parameters: 2 (n-1)/n x dp_collective_bytes(). With equal gradient and weight precisions that is
+ *  2 (n-1)/n S without ZeRO and with stages 1-2 (reduce-scatter + all-gather), 3 (n-1)/n S with stage 3 (two
+ *  weight all-gathers + the gradient reduce-scatter), S the gradient bytes. */
+double dp_ring_bytes_per_rank(const JobSpec& job, double params);
 
-/** @brief The all-reduce-equivalent size of a stage's DP communication (StageCost::dp_grad_bytes): the gradient
- *  bytes, x1.5 with ZeRO stage 3. The engine and the evaluator run one all-reduce of this size after the pipeline,
- *  whose ring moves exactly dp_ring_bytes_per_rank(). */
-double dp_collective_bytes(const JobSpec& job, double grad_bytes);
+/** @brief The all-reduce-equivalent size of a stage's DP communication (StageCost::dp_grad_bytes) for `params`
+ *  parameters: the reduce-scatter of gradients moves grad_reduce_bytes_per_value() per parameter (fp32 for bf16
+ *  and fp8 jobs by default), each all-gather of weights their 16-bit (fp32 job: 32-bit) copies. Without ZeRO
+ *  params x g; stages 1-2 params x (g + w) / 2; stage 3 params x (g + 2 w) / 2. The engine and the evaluator run
+ *  one all-reduce of this size after the pipeline, whose ring moves exactly dp_ring_bytes_per_rank(). */
+double dp_collective_bytes(const JobSpec& job, double params);
 
 /** @brief Divisor of the activations outside the tensor-parallel regions (Korthikanti 2022's 10 sbh per layer, and
  *  the 2 sbh input a full-recomputation layer keeps): tp with sequence parallelism, else 1. */

@@ -10,8 +10,8 @@ if "$hulk" fidelity "$data" >"$tmp/out1" 2>"$tmp/err1"; then ok "fidelity runs";
 grep -q '^series  *case  *measured_s  *simulated_s  *error  *source$' "$tmp/out1" && ok "header" || fail "header missing"
 rows=$(grep -c '^tiny-a100 ' "$tmp/out1")
 [ "$rows" -eq 3 ] && ok "three rows" || fail "expected 3 rows of tiny-a100, got $rows"
-# The calibration row: measured 1.000 s, simulated 1.000 s, error +0.00% (cal).
-grep -q '^tiny-a100  *base  *1\.000  *1\.000  *+0\.00% (cal)  *synthetic test value$' "$tmp/out1" \
+# The calibration row: measured 2.000 s, simulated 2.000 s, error +0.00% (cal).
+grep -q '^tiny-a100  *base  *2\.000  *2\.000  *+0\.00% (cal)  *synthetic test value$' "$tmp/out1" \
   && ok "calibration error ~0" || { fail "calibration row"; grep '^tiny-a100' "$tmp/out1"; }
 # tokens/s -> 16 x 512 / 2048 = 4.000 s; every non-calibration row has a simulated time and a signed error.
 grep -q '^tiny-a100  *slow-wan  *4\.000  *[0-9.]*  *[+-][0-9.]*%  *synthetic' "$tmp/out1" && ok "tokens/s row" || fail "tokens/s row"
@@ -62,7 +62,7 @@ bad "no calibration point" "measured.yaml:5: points.0.series: series 'tiny-a100'
 bad "two calibration points" "measured.yaml:[0-9]*: points.1.calibrate: series 'tiny-a100' already has its calibration point" \
   's/    case: slow-wan/    case: slow-wan\n    calibrate: true/'
 bad "bad unit" "measured.yaml:[0-9]*: points.1.unit: .*tokens/h" 's#unit: tokens/s#unit: tokens/h#'
-bad "measured not positive" "measured.yaml:[0-9]*: points.0.measured: '-0.5' is not a positive number" 's/measured: 1.0/measured: -0.5/'
+bad "measured not positive" "measured.yaml:[0-9]*: points.0.measured: '-0.5' is not a positive number" 's/measured: 2.0/measured: -0.5/'
 bad "missing scenario" "measured.yaml:[0-9]*: points.2.scenario: 'nope.yaml' is not a file" 's/two-region-dp4.yaml/nope.yaml/'
 bad "case twice" "measured.yaml:[0-9]*: points.2.case: case 'base' of series 'tiny-a100' is already at points.0" 's/case: dp4/case: base/'
 bad "missing key" "measured.yaml:12: points.1.source: missing key 'source'" '17d'

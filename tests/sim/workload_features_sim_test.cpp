@@ -97,14 +97,15 @@ TEST(InterleavedSim, HandOffsCrossTheNetworkPerChunkAndTheEvaluatorFollows) {
 TEST(ZeroSim, Stage3SendsOneAndAHalfAllReducesPerRank) {
   hulk::Scenario s = scenario(grid_platform(1, 4, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(4, 1, 1, 2, 2));
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const double grad = hulk::compute_job_cost(s.job).stages[0].params * 2;
+  const double params = hulk::compute_job_cost(s.job).stages[0].params;
+  const double grad = params * hulk::grad_reduce_bytes_per_value(s.job);
   const SimRun plain = run_sim(s, pl);
   s.job.zero = 3;
   const SimRun zero3 = run_sim(s, pl);
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_NEAR(bytes_sent_by(plain, rank, "dp") / (2 * 0.75 * grad), 1.0, 1e-9);
     EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / (3 * 0.75 * grad), 1.0, 1e-9);
-    EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / hulk::dp_ring_bytes_per_rank(s.job, grad), 1.0, 1e-9);
+    EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / hulk::dp_ring_bytes_per_rank(s.job, params), 1.0, 1e-9);
   }
   EXPECT_GT(zero3.comm_dp_s, 1.4 * plain.comm_dp_s);
   EXPECT_NEAR(hulk::Evaluator(s).iteration_time_s(pl) / zero3.iteration_time_s, 1.0, 0.05);

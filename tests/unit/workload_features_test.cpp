@@ -128,15 +128,35 @@ TEST(Zero, MemoryPerGpuPerStage) {
 
 TEST(Zero, Stage3TrafficPerRankIsOneAndAHalfAllReduces) {
   JobSpec j = gpt_job(4, 1, 1);
-  const double grad = compute_job_cost(j).stages[0].params * 2;  // 16-bit gradients
+  j.precision = "fp16";  // gradients and weights both 16-bit
+  const double params = compute_job_cost(j).stages[0].params;
+  const double grad = params * 2;
   // Ring all-reduce: 2 (n-1)/n S per rank; stage 3: two all-gathers and a reduce-scatter, 3 (n-1)/n S.
-  EXPECT_NEAR(dp_ring_bytes_per_rank(j, grad) / (2 * 0.75 * grad), 1.0, 1e-12);
+  EXPECT_NEAR(dp_ring_bytes_per_rank(j, params) / (2 * 0.75 * grad), 1.0, 1e-12);
   j.zero = 2;
-  EXPECT_NEAR(dp_ring_bytes_per_rank(j, grad) / (2 * 0.75 * grad), 1.0, 1e-12);
+  EXPECT_NEAR(dp_ring_bytes_per_rank(j, params) / (2 * 0.75 * grad), 1.0, 1e-12);
   EXPECT_NEAR(compute_job_cost(j).stages[0].dp_grad_bytes / grad, 1.0, 1e-12);
   j.zero = 3;
-  EXPECT_NEAR(dp_ring_bytes_per_rank(j, grad) / (3 * 0.75 * grad), 1.0, 1e-12);
+  EXPECT_NEAR(dp_ring_bytes_per_rank(j, params) / (3 * 0.75 * grad), 1.0, 1e-12);
   EXPECT_NEAR(compute_job_cost(j).stages[0].dp_grad_bytes / (1.5 * grad), 1.0, 1e-12);
+}
+
+TEST(Zero, GradientsReduceInTheirPrecisionAndWeightsGatherInTheirs) {
+  // bf16 (and fp8) jobs reduce fp32 gradients (4 bytes) and gather bf16 weights (2 bytes): without ZeRO one
+  // all-reduce of 4 bytes per parameter, stages 1-2 a half of 4 + a half of 2, stage 3 a half of 4 + two of 2.
+  JobSpec j = gpt_job(4, 1, 1);
+  const double params = compute_job_cost(j).stages[0].params;
+  const double expected[4] = {4.0, 3.0, 3.0, 4.0};
+  for (const char* precision : {"bf16", "fp8"}) {
+    j.precision = precision;
+    for (int z = 0; z <= 3; ++z) {
+      j.zero = z;
+      EXPECT_NEAR(compute_job_cost(j).stages[0].dp_grad_bytes / (params * expected[z]), 1.0, 1e-12)
+          << precision << " zero " << z;
+    }
+  }
+  j.grad_reduce_precision = "bf16";  // reduced in 16 bits: stage 3 is 1.5 all-reduces again
+  EXPECT_NEAR(compute_job_cost(j).stages[0].dp_grad_bytes / (params * 3.0), 1.0, 1e-12);
 }
 
 TEST(SequenceParallel, ActivationsOutsideTheTensorParallelRegionsSplitOverTp) {
