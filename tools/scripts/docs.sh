@@ -26,8 +26,8 @@ cp "$work/reproduce/reproduce.json" "$work/reproduce/reproduce.csv" "$work/"
 if [ "$skip_slow" = 0 ]; then
   step "validation against measured runs (hulk fidelity)"
   "$hulk" fidelity --quiet >"$work/fidelity.txt"
-  step "scale (one iteration, 64 to 16,384 GPUs)"
-  "$hulk" bench scenarios/scale/scale-{64,256,1024,4096,16384}.yaml --simulation-only --reps 3 \
+  step "scale (one iteration, 64 to 65,536 GPUs)"
+  "$hulk" bench scenarios/scale/scale-{64,256,1024,4096,16384,65536}.yaml --simulation-only --reps 3 \
     --csv "$work/scale.csv" >"$work/scale.txt"
   step "scale under round-robin and random placements (64 and 256 GPUs: every message through SimGrid)"
   "$hulk" bench scenarios/scale/scale-{64,256}.yaml --simulation-only --reps 3 --placement round-robin,random \
