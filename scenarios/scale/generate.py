@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the scale benchmark's scenarios (issue 10): one family from 64 to 16,384 GPUs.
+"""Writes the scale benchmark's scenarios (issue 10): one family from 64 to 65,536 GPUs.
 
 Every file: hosts of 8 A100-80GB (100 Gbit/s NIC, 20 us), regions of up to 32 hosts joined by 10 Gbit/s, 60 ms WAN
 links, GPT-3 13B with tp 8 x pp 8 and dp = GPUs / 64, 8 micro-batches per pipeline, one iteration. 16,384 GPUs is
@@ -14,7 +14,7 @@ Usage: scenarios/scale/generate.py [DIR]   (default: this script's folder)
 import os
 import sys
 
-SIZES = [64, 256, 1024, 4096, 16384]
+SIZES = [64, 256, 1024, 4096, 16384, 65536]
 
 
 def scenario(gpus, gpus_per_host=8, tp=8, pp=8, name=None):

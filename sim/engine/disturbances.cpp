@@ -147,6 +147,7 @@ void start_disturbances(const Scenario& scenario, SgPlatform& sg, double origin_
   auto changes = std::make_shared<std::vector<LinkChange>>(link_timeline(*model, scenario.events, origin_s));
   set_route_up_at(model, *changes, sg);
   if (changes->empty() && !std::isfinite(stop_at_s)) return;
+  dense_route_latencies(sg);  // changed latencies are kept per host pair
   auto latencies = std::make_shared<RouteLatencies>(model, sg, *changes);
   SgPlatform* platform = &sg;
   sg4::ActorPtr actor = sg4::Actor::create("events", sg.hosts.front(), [=]() {

@@ -25,6 +25,10 @@ std::unique_ptr<sg4::Engine> start_engine(const NetworkSpec& network, EngineLog 
   // KiB. Rank actors recurse only a few frames deep; 10k actors x 128 KiB = 1.3 GB virtual, pages touched only
   // when used (measured: see the simulator benchmark in the report).
   sg4::Engine::set_config("contexts/stack-size:128");
+  // No guard page below each actor's stack: SimGrid mprotects one per actor, a memory mapping of its own, and 65,536
+  // ranks plus their couriers exceed Linux's default vm.max_map_count (65,530), which SimGrid aborts on. Stacks
+  // then come from malloc; the rank actors' shallow recursion stays far inside 128 KiB.
+  sg4::Engine::set_config("contexts/guard-size:0");
   return engine;
 }
 

@@ -29,7 +29,7 @@ bool latency_at_receiver(const NetworkSpec& network);
 
 /** @brief Creates this process's SimGrid engine (at most one per process: it cannot be reset) and configures it:
  *  log threshold, network/model, network/TCP-gamma (bytes; 0 when latency_at_receiver(network), the engine then
- *  caps each flow itself), network/crosstraffic, contexts/stack-size (KiB).
+ *  caps each flow itself), network/crosstraffic, contexts/stack-size (KiB), contexts/guard-size (0: no guard pages).
  *  Call before creating or loading any platform; keep the engine alive while SimGrid objects are used. */
 std::unique_ptr<simgrid::s4u::Engine> start_engine(const NetworkSpec& network, EngineLog log = EngineLog::warnings);
 

@@ -168,19 +168,23 @@ RegionSplit region_split(const RouteModel& model) {
     for (int b = 0; b < H; ++b) {
       const int ra = model.region_of(a), rb = model.region_of(b);
       if (ra == rb) continue;
-      const Route& r = model.route(a, b);
+      const Route r = model.route(a, b);
       if (r.n_path < 2) return s;
       int& exit = s.exit[a];
       int& entry = s.entry[b];
       if (exit < 0) exit = r.path[0];
       if (entry < 0) entry = r.path[r.n_path - 1];
-      const std::vector<int> mid(r.path.begin() + 1, r.path.begin() + r.n_path - 1);
+      const int* mid_begin = r.path.data() + 1;
+      const int* mid_end = r.path.data() + r.n_path - 1;
       const std::size_t pair = static_cast<std::size_t>(ra) * R + rb;
       if (!middle_known[pair]) {
-        s.middle[pair] = mid;
+        s.middle[pair].assign(mid_begin, mid_end);
         middle_known[pair] = 1;
       }
-      if (exit != r.path[0] || entry != r.path[r.n_path - 1] || s.middle[pair] != mid) return s;
+      const std::vector<int>& known = s.middle[pair];
+      if (exit != r.path[0] || entry != r.path[r.n_path - 1] ||
+          !std::equal(known.begin(), known.end(), mid_begin, mid_end))
+        return s;
     }
   s.applies = true;
   return s;
@@ -218,6 +222,15 @@ void add_region_routes(const RouteModel& model, const RegionSplit& split, const 
 
 }  // namespace
 
+void dense_route_latencies(SgPlatform& sg) {
+  if (!sg.route_latency_s.empty()) return;
+  const std::size_t n = sg.hosts.size();
+  std::vector<double> table(n * n, 0.0);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) table[a * n + b] = sg.latency_s(static_cast<int>(a), static_cast<int>(b));
+  sg.route_latency_s = std::move(table);
+}
+
 SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, bool latency_at_receiver,
                              const std::map<int, LinkProfile>& bandwidth_profiles, bool region_zones) {
   if (!platform.simgrid_xml.empty()) {
@@ -226,7 +239,8 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
     return out;
   }
 
-  const RouteModel model(platform);
+  const auto routes = std::make_shared<const RouteModel>(platform);
+  const RouteModel& model = *routes;
   // Per-region zones only where the receiver applies latencies: SimGrid's links then carry none on the routes the
   // zones compose, so composing them cannot even change a latency's rounding.
   const RegionSplit split = region_zones && latency_at_receiver ? region_split(model) : RegionSplit{};
@@ -258,12 +272,8 @@ SgPlatform sg_build_platform(const PlatformSpec& platform, const JobSpec& job, b
                               : l.dir == Dir::DOWN ? split_link->get_link_down()
                                                    : l.link);
   }
-  const std::size_t n = out.hosts.size();
-  out.route_latency_s.assign(n * n, 0.0);
+  out.routes = routes;
   out.latency_at_receiver = latency_at_receiver;
-  for (int a = 0; a < model.hosts(); ++a)
-    for (int b = 0; b < model.hosts(); ++b)  // a host to itself: the latency stays in SimGrid's intra-host links
-      out.route_latency_s[a * n + b] = (a == b && latency_at_receiver) ? 0.0 : model.route(a, b).latency_s;
   if (split.applies) {
     add_region_routes(model, split, links, out.hosts, zone, zone_of_region, gateway);
   } else {

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/topology/route_model.hpp"
 
 namespace simgrid {
 namespace s4u {
@@ -30,8 +32,11 @@ struct SgPlatform {
   std::vector<double> exec_bound;
   /** @brief One-way route latency per ordered host pair that the receiver applies, seconds, row-major (hosts x
    *  hosts): with latency_at_receiver, the route's latency for distinct hosts (0 for a host to itself, whose
-   *  intra-host links keep theirs in SimGrid); else the route latency, for information. */
+   *  intra-host links keep theirs in SimGrid); else the route latency, for information. Filled for XML platforms
+   *  and by dense_route_latencies(); empty otherwise, and latency_s() reads `routes` (no hosts^2 table). */
   std::vector<double> route_latency_s;
+  /** @brief The route model the platform was built from (built platforms; null for XML). */
+  std::shared_ptr<const RouteModel> routes;
   /** @brief True when SimGrid's links carry no latency and the receiver adds route_latency_s after a transfer
    *  (see sg_build_platform): a SimGrid comm then ends when its last byte has LEFT the sender. */
   bool latency_at_receiver = false;
@@ -41,8 +46,11 @@ struct SgPlatform {
   /** @brief With scenario events: the earliest simulated time >= now at which no link of the route from host a to
    *  host b is down (sim/engine/disturbances.hpp); empty = never down. */
   std::function<double(int a, int b, double now)> route_up_at;
-  /** @brief Route latency from host a to host b, seconds. */
-  double latency_s(int a, int b) const { return route_latency_s[static_cast<std::size_t>(a) * hosts.size() + b]; }
+  /** @brief Route latency from host a to host b, seconds (as route_latency_s describes it). */
+  double latency_s(int a, int b) const {
+    if (!route_latency_s.empty()) return route_latency_s[static_cast<std::size_t>(a) * hosts.size() + b];
+    return a == b && latency_at_receiver ? 0.0 : routes->route(a, b).latency_s;
+  }
 };
 
 /** @brief A link whose bandwidth changes during the run (scenario events, sim/engine/disturbances.hpp). */
@@ -50,6 +58,10 @@ struct LinkProfile {
   double initial_Bps = 0;  ///< bandwidth at creation, bytes/s
   std::string text;        ///< SimGrid profile of the later changes ("time bytes/s" lines; "" = none)
 };
+
+/** @brief Fills sg.route_latency_s from its route model if it is empty (latencies that change during the run,
+ *  sim/engine/disturbances.cpp, are kept per pair). */
+void dense_route_latencies(SgPlatform& sg);
 
 /** @brief Creates the platform (or loads platform.simgrid_xml) in the current engine (see engine_startup.hpp).
  *  Built platforms: one full zone; host speed = gpu.peak_flops(precision) * utilisation, core count = gpus (one

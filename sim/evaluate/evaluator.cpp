@@ -486,9 +486,9 @@ void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
       for (int t = 0; t < T; ++t) {
         const int a = host_of_rank[plan_.rank_of(s, d, t)];
         const int b = host_of_rank[plan_.rank_of(boundary_receiver(s, P), d, t)];
-        for (const Route* r : {&network_->route(a, b), &network_->route(b, a)})
-          for (int k = 0; k < r->n_links; ++k) {
-            const int l = r->links[k];
+        for (const Route& r : {network_->route(a, b), network_->route(b, a)})
+          for (int k = 0; k < r.n_links; ++k) {
+            const int l = r.links[k];
             if (link_owner_[l] < 0) {
               link_owner_[l] = d;
               touched_links_.push_back(l);

@@ -216,7 +216,7 @@ double Evaluator::alone_transfer_s(const Route& r, double bytes) const {
 double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes,
                                          int& phased) const {
   // Each route is looked up once per member (at 1,024 GPUs the lookups, not the arithmetic, are the bound's cost).
-  const auto route = [&](int a, int b) -> const Route& { return network_->route(hosts[a], hosts[b]); };
+  const auto route = [&](int a, int b) -> Route { return network_->route(hosts[a], hosts[b]); };
   // A member's `steps` chunks to one successor: chunk q leaves no earlier than chunk q - channels left plus its
   // transfer, so the last leaves ceil(steps / channels) transfers after the member entered (at least).
   const auto sends = [&](const Route& r, double chunk, int steps) {

@@ -68,10 +68,10 @@ void TransferFluid::prepare(const RouteModel& net, double tcp_window_bytes) {
   for (int i = 0; i < n; ++i) {
     remaining_[i] = t_[i].bytes;
     start_at_[i] = t_[i].ready_s;
-    route_[i] = &net.route(t_[i].src, t_[i].dst);
-    double cap = route_[i]->flow_cap_Bps;
-    if (tcp_window_bytes > 0 && route_[i]->latency_s > 0)
-      cap = std::min(cap, tcp_window_bytes / (2.0 * route_[i]->latency_s));
+    route_[i] = net.route(t_[i].src, t_[i].dst);
+    double cap = route_[i].flow_cap_Bps;
+    if (tcp_window_bytes > 0 && route_[i].latency_s > 0)
+      cap = std::min(cap, tcp_window_bytes / (2.0 * route_[i].latency_s));
     cap_[i] = cap;
     if (preds_left_[i] == 0) make_ready(i);
   }
@@ -83,7 +83,7 @@ void TransferFluid::make_ready(int i) {
 }
 
 double TransferFluid::rate_of(int i) const {
-  const Route& r = *route_[i];
+  const Route& r = route_[i];
   double rate = cap_[i];
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
@@ -97,13 +97,13 @@ double TransferFluid::rate_of(int i) const {
 void TransferFluid::refresh(int changed) {
   // Link counts changed on `changed`'s links only: only the flows on one of them get a new rate (the others' would
   // be recomputed to the same value).
-  const Route& c = *route_[changed];
+  const Route& c = route_[changed];
   for (int k = 0; k < c.n_links; ++k)
     for (int i : on_link_[c.links[k]]) rate_[i] = rate_of(i);
 }
 
 void TransferFluid::count(int i, int delta) {
-  const Route& r = *route_[i];
+  const Route& r = route_[i];
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
     link_count_[l] += delta;
@@ -172,7 +172,7 @@ void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool lat
       Pending p = take_ready(from_due);
       if (state_[best] == 0 && !latency_at_receiver) {  // the latency first: ready again at its new start time
         state_[best] = 1;
-        start_at_[best] = now + route_[best]->latency_s;
+        start_at_[best] = now + route_[best].latency_s;
         p.start_at = start_at_[best];
         waiting_.push_back(p);
         std::push_heap(waiting_.begin(), waiting_.end(), later_start);
@@ -193,7 +193,7 @@ void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool lat
     }
     state_[best] = 3;
     ++done;
-    const double arrive = latency_at_receiver ? now + route_[best]->latency_s : now;
+    const double arrive = latency_at_receiver ? now + route_[best].latency_s : now;
     arrive_[best] = arrive;
     for (int k = succ_begin_[best]; k < succ_begin_[best + 1]; ++k) {
       const int s = succ_[k];

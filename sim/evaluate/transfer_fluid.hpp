@@ -56,7 +56,7 @@ class TransferFluid {
   std::vector<char> succ_on_left_;
   std::vector<double> arrive_, remaining_, rate_, start_at_;
   std::vector<char> state_;  ///< 0 waiting, 1 latency first, 2 transferring, 3 done
-  std::vector<const Route*> route_;  ///< per transfer: its route
+  std::vector<Route> route_;        ///< per transfer: its route
   std::vector<double> cap_;          ///< per transfer: its per-flow rate cap (bytes/s)
   std::vector<std::vector<int>> on_link_;  ///< per link: transfers on it (empty between runs)
   std::vector<Pending> waiting_;     ///< ready, start time not come: heap by (start time, seq)

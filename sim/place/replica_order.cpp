@@ -75,7 +75,7 @@ class RingProxy {
  private:
   size_t index(int s, int d, int t) const { return (static_cast<size_t>(s) * par_.dp + d) * par_.tp + t; }
 
-  const Route& hop(int s, const std::vector<int>& ring, int i, int t) const {
+  Route hop(int s, const std::vector<int>& ring, int i, int t) const {
     const int next = ring[(i + 1) % par_.dp];
     return network_.route(hosts_[index(s, ring[i], t)], hosts_[index(s, next, t)]);
   }

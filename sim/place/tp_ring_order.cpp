@@ -29,16 +29,20 @@ class RingCosts {
     const size_t n = ring.size();
     hop_.resize(n);
     lat_.resize(n);
-    const auto route = [&](size_t i) -> const Route& { return net_.route(ring[i], ring[(i + 1) % n]); };
-    for (size_t i = 0; i < n; ++i)
-      for (int k = 0; k < route(i).n_links; ++k) ++flows_[route(i).links[k]];
+    const auto route = [&](size_t i) -> Route { return net_.route(ring[i], ring[(i + 1) % n]); };
+    for (size_t i = 0; i < n; ++i) {
+      const Route r = route(i);
+      for (int k = 0; k < r.n_links; ++k) ++flows_[r.links[k]];
+    }
     for (size_t i = 0; i < n; ++i) {
       const Route& r = route(i);
       lat_[i] = r.latency_s;
       hop_[i] = r.latency_s + chunk_ / ring_hop_rate_Bps(r, net_, flows_, window_);
     }
-    for (size_t i = 0; i < n; ++i)  // back to all zero for the next ring
-      for (int k = 0; k < route(i).n_links; ++k) flows_[route(i).links[k]] = 0;
+    for (size_t i = 0; i < n; ++i) {  // back to all zero for the next ring
+      const Route r = route(i);
+      for (int k = 0; k < r.n_links; ++k) flows_[r.links[k]] = 0;
+    }
     return ring_steps_s(hop_.data(), lat_.data(), static_cast<int>(n), 2 * (static_cast<int>(n) - 1), model_,
                         scratch_);
   }

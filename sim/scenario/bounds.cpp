@@ -45,9 +45,16 @@ void check(std::vector<std::string>& out, const std::string& where, double value
 
 std::vector<std::string> platform_bound_problems(const PlatformSpec& p) {
   std::vector<std::string> out;
+  const bool pair_table =
+      !p.simgrid_xml.empty() || !p.host_pair_latency_s.empty() || p.wan_capacity == WanCapacity::host;
+  if (pair_table && static_cast<long long>(p.hosts.size()) > bounds::kMaxHostsPairTable)
+    return {std::to_string(p.hosts.size()) + " servers (expected at most " +
+            std::to_string(bounds::kMaxHostsPairTable) +
+            " in all with measured pair latencies, a SimGrid XML file or per-host WAN capacity: routes are kept for "
+            "every pair of servers, and memory grows with the square)"};
   if (static_cast<long long>(p.hosts.size()) > bounds::kMaxHosts)
     return {std::to_string(p.hosts.size()) + " servers (expected at most " + std::to_string(bounds::kMaxHosts) +
-            " in all: routes are kept for every pair of servers, and memory grows with the square)"};
+            " in all)"};
   for (const HostSpec& h : p.hosts) {
     const std::string w = "host " + h.name;
     if (h.gpus < 0 || h.gpus > bounds::kMaxGpusPerHost)

@@ -31,10 +31,16 @@ extern const Bound kMemory;         ///< a GPU's memory, bytes
 extern const Bound kTcpWindow;      ///< SimGrid's TCP window (0 = no cap is handled before), bytes
 
 /** @brief Integer bounds: each count is in [1, max] (scenarios/README.md gives the reason of each). */
-/** @brief Servers of a platform, all regions (any source): routes are kept for every pair, so memory grows with the
- *  square (4,096 single-GPU servers: 1.1 GB to place, 2.7 GB to simulate; 100,000 ran out of memory). */
-constexpr long long kMaxHosts = 4096;
-constexpr long long kMaxHostsPerRegion = kMaxHosts;      ///< servers per region
+/** @brief Servers of a platform, all regions, where every route decomposes into per-host and per-region-pair parts
+ *  (built platforms, WAN capacity `pair`, no measured pair latencies): the route model and SimGrid's zones hold
+ *  hosts + regions^2 parts, but a region's zone holds its own hosts^2 routes (kMaxHostsPerRegion). */
+constexpr long long kMaxHosts = 16384;
+/** @brief Servers of a platform whose routes do not decompose (measured pair latencies, SimGrid XML, WAN capacity
+ *  `host`): a route is kept for every pair, so memory grows with the square (4,096 single-GPU servers: 1.1 GB to
+ *  place, 2.7 GB to simulate; 100,000 ran out of memory). */
+constexpr long long kMaxHostsPairTable = 4096;
+/** @brief Servers per region: SimGrid keeps every route between the hosts of a region. */
+constexpr long long kMaxHostsPerRegion = 4096;
 constexpr long long kMaxGpusPerHost = 64;                ///< GPUs per server (any platform source)
 constexpr long long kMaxLayers = 1000;                   ///< transformer layers
 constexpr long long kMaxHidden = 131072;                 ///< hidden size, elements

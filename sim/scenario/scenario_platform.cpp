@@ -187,8 +187,7 @@ void parse_region(const YamlReader& r, const YAML::Node& reg, std::size_t i, Pla
   if (before.hosts <= bounds::kMaxHosts && totals.hosts > bounds::kMaxHosts)
     r.fail(reg["hosts"], key + ".hosts",
            "the platform would have " + std::to_string(totals.hosts) + " servers (expected at most " +
-               std::to_string(bounds::kMaxHosts) + " in all: routes are kept for every pair of servers, and memory "
-               "grows with the square)");
+               std::to_string(bounds::kMaxHosts) + " in all)");
   for (int h = 0; h < hosts; ++h) {
     HostSpec hs;
     hs.name = prefix + "-" + std::to_string(h);
@@ -271,7 +270,15 @@ void parse_wan(const YamlReader& r, const YAML::Node& platform, PlatformSpec& p)
   if (wan) {
     r.check_keys(wan, "platform.wan", {"default", "pairs", "capacity"});
     if (wan["capacity"])
-      r.collect([&] { p.wan_capacity = parse_wan_capacity(r, wan["capacity"], "platform.wan.capacity"); });
+      r.collect([&] {
+        p.wan_capacity = parse_wan_capacity(r, wan["capacity"], "platform.wan.capacity");
+        // Per-host WAN links do not decompose into per-region-pair routes: SimGrid keeps a route per host pair.
+        if (p.wan_capacity == WanCapacity::host && static_cast<long long>(p.hosts.size()) > bounds::kMaxHostsPairTable)
+          r.fail(wan["capacity"], "platform.wan.capacity",
+                 "host with " + std::to_string(p.hosts.size()) + " servers (expected at most " +
+                     std::to_string(bounds::kMaxHostsPairTable) +
+                     " servers with per-host WAN links: a route is kept for every pair of servers)");
+      });
     const std::size_t before = r.error_count();
     r.collect([&] { def = parse_wan_default(r, wan); });
     default_failed = r.error_count() > before;
@@ -391,7 +398,7 @@ PlatformSpec parse_simgrid(const YamlReader& r, const YAML::Node& node, const st
   const std::string key = "platform.simgrid";
   r.check_keys(node, key, {"file", "gpus", "intra_host"});
   SimgridXmlOptions o;
-  o.max_hosts = bounds::kMaxHosts;
+  o.max_hosts = bounds::kMaxHostsPairTable;
   const YAML::Node file = r.require(node, key, "file");
   o.file = resolve_path(base_dir, r.str(file, key + ".file"));
   if (!path_exists(o.file, false))

@@ -169,22 +169,75 @@ int RouteModel::link_id(const ModelLink& l) {
   return -1;
 }
 
+// A route of route_links() with the model's link ids (per-route links are created now, in route order).
+Route RouteModel::make_route(const PlatformSpec& platform, int a, int b) {
+  const RouteLinks rl = route_links(platform, a, b);
+  Route r;
+  for (int i = 0; i < rl.n; ++i) {
+    const int id = link_id(rl.links[i]);
+    r.path[r.n_path++] = id;
+    if (rl.links[i].sharing == LinkSharing::shared) r.links[r.n_links++] = id;
+  }
+  r.latency_s = rl.latency_s;
+  r.bandwidth_Bps = rl.bandwidth_Bps;
+  r.flow_cap_Bps = rl.flow_cap_Bps;
+  return r;
+}
+
 void RouteModel::build_routes(const PlatformSpec& platform) {
   const int H = hosts_;
   routes_.assign(static_cast<size_t>(H) * H, Route{});
   for (int a = 0; a < H; ++a)
-    for (int b = 0; b < H; ++b) {
-      const RouteLinks rl = route_links(platform, a, b);
-      Route& r = routes_[static_cast<size_t>(a) * H + b];
-      for (int i = 0; i < rl.n; ++i) {
-        const int id = link_id(rl.links[i]);
-        r.path[r.n_path++] = id;
-        if (rl.links[i].sharing == LinkSharing::shared) r.links[r.n_links++] = id;
-      }
-      r.latency_s = rl.latency_s;
-      r.bandwidth_Bps = rl.bandwidth_Bps;
-      r.flow_cap_Bps = rl.flow_cap_Bps;
+    for (int b = 0; b < H; ++b) routes_[static_cast<size_t>(a) * H + b] = make_route(platform, a, b);
+}
+
+// The parts of every route (see the class comment): per host its NIC and its route to itself, per region pair the
+// WAN between them. Figures are kept unscaled so that a route's sums are those of route_links().
+void RouteModel::build_factored(const PlatformSpec& platform) {
+  const int H = hosts_, R = regions_;
+  for (int h = 0; h < H; ++h) {
+    self_routes_.push_back(make_route(platform, h, h));
+    scale_route(self_routes_.back());
+    nic_latency_s_.push_back(platform.hosts[h].host_link.latency_s);
+    nic_cap_Bps_.push_back(positive_bw(platform.hosts[h].host_link.bandwidth_Bps));
+  }
+  middle_link_.assign(static_cast<size_t>(R) * R, -1);
+  wan_latency_s_.assign(static_cast<size_t>(R) * R, 0.0);
+  wan_cap_Bps_.assign(static_cast<size_t>(R) * R, 1.0);
+  for (int ra = 0; ra < R; ++ra)
+    for (int rb = 0; rb < R; ++rb) {
+      if (ra == rb) continue;
+      const size_t k = static_cast<size_t>(ra) * R + rb;
+      const LinkSpec w = wan_between(platform, ra, rb);
+      wan_latency_s_[k] = w.latency_s;
+      wan_cap_Bps_[k] = positive_bw(w.bandwidth_Bps);
+      if (platform.wan_capacity != WanCapacity::host) middle_link_[k] = link_id(wan_link(platform, ra, rb));
     }
+}
+
+// route_links() for distinct hosts of a built platform without pair latencies: [nic_a UP, (WAN), nic_b DOWN], every
+// link shared; latency nic_a + nic_b (+ WAN); bottleneck the smallest capacity; then scaled as apply_factors() does.
+Route RouteModel::factored_route(int a, int b) const {
+  const int ra = region_[a], rb = region_[b];
+  Route r;
+  int n = 0;
+  r.path[n++] = 4 * a;
+  double latency_s = nic_latency_s_[a] + nic_latency_s_[b];
+  double bandwidth_Bps = std::min(nic_cap_Bps_[a], nic_cap_Bps_[b]);
+  if (ra != rb) {
+    const size_t k = static_cast<size_t>(ra) * regions_ + rb;
+    r.path[n++] = middle_link_[k] >= 0 ? middle_link_[k] : wan_host_[static_cast<size_t>(a) * regions_ + rb];
+    latency_s += wan_latency_s_[k];
+    bandwidth_Bps = std::min(bandwidth_Bps, wan_cap_Bps_[k]);
+  }
+  r.path[n++] = 4 * b + 1;
+  r.n_path = r.n_links = n;
+  for (int i = 0; i < n; ++i) r.links[i] = r.path[i];
+  r.latency_s = latency_s;
+  r.bandwidth_Bps = bandwidth_Bps;
+  r.flow_cap_Bps = std::numeric_limits<double>::infinity();
+  scale_route(r);
+  return r;
 }
 
 // Region-level summaries for placers (chain ordering): means over host pairs.
@@ -197,8 +250,9 @@ void RouteModel::summarise_regions() {
     for (int b = 0; b < H; ++b) {
       if (a == b) continue;
       const size_t k = static_cast<size_t>(region_[a]) * R + region_[b];
-      region_latency_s_[k] += route(a, b).latency_s;
-      region_bandwidth_Bps_[k] += route(a, b).bandwidth_Bps;
+      const Route r = route(a, b);
+      region_latency_s_[k] += r.latency_s;
+      region_bandwidth_Bps_[k] += r.bandwidth_Bps;
       count[k] += 1;
     }
   for (size_t k = 0; k < count.size(); ++k) {
@@ -211,8 +265,9 @@ void RouteModel::summarise_regions() {
   for (int h = 0; h < H; ++h) {
     const size_t k = static_cast<size_t>(region_[h]) * R + region_[h];
     if (count[k] == 0) {
-      region_latency_s_[k] = route(h, h).latency_s;
-      region_bandwidth_Bps_[k] = route(h, h).bandwidth_Bps;
+      const Route r = route(h, h);
+      region_latency_s_[k] = r.latency_s;
+      region_bandwidth_Bps_[k] = r.bandwidth_Bps;
     }
   }
 }
@@ -223,6 +278,13 @@ NetworkFactors network_model_factors(const std::string& model) {
   return {};
 }
 
+void RouteModel::scale_route(Route& r) const {
+  if (factors_.latency == 1 && factors_.bandwidth == 1) return;  // CM02: the same bits
+  r.latency_s *= factors_.latency;
+  r.bandwidth_Bps *= factors_.bandwidth;
+  r.flow_cap_Bps *= factors_.bandwidth;  // +inf stays +inf
+}
+
 void RouteModel::apply_factors() {
   if (factors_.latency == 1 && factors_.bandwidth == 1) return;  // CM02: the same bits
   for (size_t id = 0; id < links_.size(); ++id) {
@@ -230,14 +292,10 @@ void RouteModel::apply_factors() {
     links_[id].bandwidth_Bps *= factors_.bandwidth;
     capacity_Bps_[id] *= factors_.bandwidth;
   }
-  for (Route& r : routes_) {
-    r.latency_s *= factors_.latency;
-    r.bandwidth_Bps *= factors_.bandwidth;
-    r.flow_cap_Bps *= factors_.bandwidth;  // +inf stays +inf
-  }
+  for (Route& r : routes_) scale_route(r);
 }
 
-RouteModel::RouteModel(const PlatformSpec& platform, NetworkFactors factors) : factors_(factors) {
+RouteModel::RouteModel(const PlatformSpec& platform, NetworkFactors factors, RouteTable table) : factors_(factors) {
   hosts_ = static_cast<int>(platform.hosts.size());
   regions_ = std::max<int>(1, static_cast<int>(platform.regions.size()));
   for (const auto& h : platform.hosts) regions_ = std::max(regions_, h.region + 1);
@@ -251,7 +309,13 @@ RouteModel::RouteModel(const PlatformSpec& platform, NetworkFactors factors) : f
     region_names_.push_back(r < static_cast<int>(platform.regions.size()) ? platform.regions[r] : std::to_string(r));
   add_host_links(platform);
   if (!from_xml_) add_wan_links(platform);
-  build_routes(platform);
+  // Per-pair data (measured latencies, XML descriptions) is what a route table holds and the parts cannot.
+  factored_ = table == RouteTable::automatic && !from_xml_ && platform.host_pair_latency_s.empty();
+  if (factored_) {
+    build_factored(platform);  // routes are scaled as they are composed; links below
+  } else {
+    build_routes(platform);
+  }
   apply_factors();
   summarise_regions();
 }

@@ -118,7 +118,20 @@ struct NetworkFactors {
 /** @brief The factors SimGrid applies under a network/model name ({1, 1} for CM02 and unknown names). */
 NetworkFactors network_model_factors(const std::string& model);
 
-/** @brief Links and route table of a platform (all ordered host pairs, including a host to itself). */
+/** @brief How RouteModel holds its routes. */
+enum class RouteTable {
+  automatic,  ///< factored wherever every route decomposes (see RouteModel), else the full table
+  full,       ///< always the table of every host pair (what the factored form is checked against)
+};
+
+/** @brief Links and routes of a platform (all ordered host pairs, including a host to itself).
+ *
+ *  Built platforms without measured pair latencies are held factored: a route between distinct hosts is the
+ *  source's NIC UP, the WAN link of the region pair (or the source's own link toward the destination's region, WAN
+ *  capacity `host`) and the destination's NIC DOWN, so per-host and per-region-pair figures give every route, and
+ *  memory grows with hosts + regions^2 instead of hosts^2 (64 bytes a pair: 4.3 GB at 8,192 hosts). route(a, b)
+ *  composes it on each call with the same arithmetic, in the same order, as route_links(), so both forms give the
+ *  same bits. Platforms with per-pair data (measured pair latencies, SimGrid XML) keep the table of every pair. */
 class RouteModel {
  public:
   /** @brief Builds links and routes. Link ids are in the order the engine creates the links: per host NIC UP,
@@ -126,8 +139,10 @@ class RouteModel {
    *  per other region that has a host, its wan_host link (capacity `host`); then the per-route latency links
    *  (or XML pair links) in route order (a-major).
    *  @param factors scales every latency and bandwidth (links and routes) for analytic use, as SimGrid does under
-   *  a network model; the engine builds its links from an unscaled model (SimGrid applies the factors itself). */
-  explicit RouteModel(const PlatformSpec& platform, NetworkFactors factors = {});
+   *  a network model; the engine builds its links from an unscaled model (SimGrid applies the factors itself).
+   *  @param table RouteTable::full forces the table of every host pair (tests compare both forms). */
+  explicit RouteModel(const PlatformSpec& platform, NetworkFactors factors = {},
+                      RouteTable table = RouteTable::automatic);
   /** @brief The factors this model was built with. */
   const NetworkFactors& factors() const { return factors_; }
 
@@ -150,8 +165,13 @@ class RouteModel {
   /** @brief SimGrid name of a link (split-duplex halves share the name; SimGrid suffixes _UP/_DOWN). */
   std::string link_name(int id) const;
 
-  /** @brief The route from host a to host b (a == b: inside host a). */
-  const Route& route(int a, int b) const { return routes_[static_cast<size_t>(a) * hosts_ + b]; }
+  /** @brief The route from host a to host b (a == b: inside host a). By value: a factored model composes it. */
+  Route route(int a, int b) const {
+    if (!factored_) return routes_[static_cast<size_t>(a) * hosts_ + b];
+    return a == b ? self_routes_[a] : factored_route(a, b);
+  }
+  /** @brief True if routes are composed from per-host and per-region-pair parts (no table of every pair). */
+  bool factored() const { return factored_; }
 
   /** @brief Mean route latency (s) between hosts of region a and hosts of region b (a != b: inter-region routes;
    *  a == b: routes between distinct hosts of a, or the intra-host latency if a has one host). 0 if a region has
@@ -167,7 +187,11 @@ class RouteModel {
   void add_host_links(const PlatformSpec& platform);
   void add_wan_links(const PlatformSpec& platform);
   int link_id(const ModelLink& l);
+  Route make_route(const PlatformSpec& platform, int a, int b);
   void build_routes(const PlatformSpec& platform);
+  void build_factored(const PlatformSpec& platform);
+  Route factored_route(int a, int b) const;
+  void scale_route(Route& r) const;
   void summarise_regions();
   void apply_factors();
 
@@ -181,7 +205,16 @@ class RouteModel {
   std::vector<double> capacity_Bps_;
   std::vector<int> wan_up_;  ///< [a * R + b] for a < b: id of the WAN UP half, else -1 (capacity `pair`)
   std::vector<int> wan_host_;  ///< [h * R + r]: id of host h's link toward region r, else -1 (capacity `host`)
-  HugePageVector<Route> routes_;  ///< hosts^2, a-major
+  HugePageVector<Route> routes_;  ///< hosts^2, a-major (empty when factored)
+  bool factored_ = false;
+  // The factored form: unscaled spec figures, combined and scaled per call exactly as route_links() and
+  // apply_factors() do.
+  std::vector<Route> self_routes_;     ///< per host: its route to itself (scaled)
+  std::vector<double> nic_latency_s_;  ///< per host: NIC latency
+  std::vector<double> nic_cap_Bps_;    ///< per host: NIC bandwidth, positive
+  std::vector<int> middle_link_;       ///< [ra * R + rb]: WAN link id between the regions (capacity `pair`), else -1
+  std::vector<double> wan_latency_s_;  ///< [ra * R + rb]: WAN latency
+  std::vector<double> wan_cap_Bps_;    ///< [ra * R + rb]: WAN bandwidth, positive
   std::vector<double> region_latency_s_;
   std::vector<double> region_bandwidth_Bps_;
 };

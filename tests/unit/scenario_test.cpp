@@ -392,14 +392,24 @@ TEST(Scenario, DuplicateKeysAndAbsurdSizes) {
   EXPECT_EQ(f.line, 19);
   EXPECT_NE(f.what.find("duplicate key 'job' (first at line 14)"), std::string::npos) << f.what;
   f = load_error("huge.yaml", replace(kBase, "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
-                                      "hosts: 4095\n      gpus_per_host: 64\n      gpu: V100"));
+                                      "hosts: 4096\n      gpus_per_host: 8\n      gpu: V100-32GB\n"
+                                      "    - {name: r2, hosts: 4096, gpu: V100-32GB}\n"
+                                      "    - {name: r3, hosts: 4096, gpu: V100-32GB}\n"
+                                      "    - name: r4\n      hosts: 4096\n      gpu: V100"));
+  EXPECT_EQ(f.key, "platform.regions.4.hosts");
+  EXPECT_NE(f.what.find("servers (expected at most 16384 in all"), std::string::npos) << f.what;
+  // One region's zone keeps every route between its hosts: a region is bounded on its own.
+  f = load_error("region.yaml", replace(kBase, "hosts: 2\n      gpus_per_host: 2\n      gpu: V100",
+                                        "hosts: 4097\n      gpus_per_host: 2\n      gpu: V100"));
   EXPECT_EQ(f.key, "platform.regions.1.hosts");
-  EXPECT_NE(f.what.find("servers (expected at most 4096 in all"), std::string::npos) << f.what;
   // Regions after the one that crosses the bound are not each reported again: one problem, one line.
   f = load_error("many.yaml", replace(kBase, "    - name: west\n      hosts: 2\n",
-                                     "    - name: west\n      hosts: 4095\n      gpu: V100-32GB\n    - name: north\n"
+                                     "    - name: west\n      hosts: 4096\n      gpu: V100-32GB\n"
+                                     "    - {name: r2, hosts: 4096, gpu: V100-32GB}\n"
+                                     "    - {name: r3, hosts: 4096, gpu: V100-32GB}\n"
+                                     "    - {name: r4, hosts: 4096, gpu: V100-32GB}\n    - name: north\n"
                                      "      hosts: 9\n      gpu: V100-32GB\n    - name: south\n      hosts: 9\n"));
-  EXPECT_EQ(f.key, "platform.regions.1.hosts");
+  EXPECT_EQ(f.key, "platform.regions.4.hosts");
   EXPECT_EQ(f.what.find("more)"), std::string::npos) << f.what;
   f = load_error("prefix.yaml", replace(kBase, "    - name: west\n", "    - name: west\n      host_prefix: east\n"));
   EXPECT_EQ(f.key, "platform.regions.1.host_prefix");
