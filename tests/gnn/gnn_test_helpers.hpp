@@ -27,7 +27,7 @@ inline Scenario grid_scenario(int regions, int hosts, int gpus, Parallelism par,
       h.name = "r" + std::to_string(r) + "h" + std::to_string(i);
       h.region = r;
       h.gpus = gpus;
-      h.gpu = GpuSpec{"G", 312e12, 19.5e12, 0, gpu_memory_bytes, "8.0", "test"};
+      h.gpu = GpuSpec{"G", 312e12, 19.5e12, 0, gpu_memory_bytes, "8.0", 0, 0, "test"};
       const int index = static_cast<int>(s.platform.hosts.size());
       h.host_link = LinkSpec{(1.0 + index) * 1.25e8, 10e-6};
       h.intra_link = LinkSpec{200e9, 2e-6};
@@ -37,6 +37,7 @@ inline Scenario grid_scenario(int regions, int hosts, int gpus, Parallelism par,
   s.job.par = par;
   s.job.micro_batch = 1;
   s.job.global_batch = par.dp * 4 * par.pp;
+  s.job.step_costs = false;  // no iteration tail, as the unit and sim fixtures: the tests reason about placements
   return s;
 }
 

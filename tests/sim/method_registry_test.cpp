@@ -51,7 +51,7 @@ Scenario wan_host_cluster(std::uint64_t sampler_seed) {
 }
 
 /** The sampler seed of a wan-host cluster where the verified search's run from a DP-cluster placement wins. */
-constexpr std::uint64_t kDpClusterSeed = 2;
+constexpr std::uint64_t kDpClusterSeed = 6;
 
 /** The verified search's candidates by SimGrid: the best time of those from `origin`, and of the others. */
 std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, const std::string& origin) {
@@ -64,10 +64,10 @@ std::pair<double, double> best_simgrid_s(const VerifiedSearchPlacer& placer, con
 }
 
 TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
-  // A cluster of the wan-host family whose job, dp 2 x tp 2 x pp 10, greedy places with each stage's replicas
-  // over slowly connected regions: the evaluator finds a DP-cluster placement faster, and the run from it ends
-  // faster in SimGrid (7.97 s) than every restart from greedy (10.52 s; greedy 11.18 s). Such clusters are rare
-  // among sampled ones, hence the fixed sampler seed.
+  // A cluster of the wan-host family whose greedy placement spreads each stage's replicas over slowly connected
+  // regions: the evaluator finds a DP-cluster placement faster, and the run from it ends faster in SimGrid
+  // (153.4 s) than every restart from greedy (207.0 s; greedy 475.4 s). Such clusters are rare among sampled ones,
+  // hence the fixed sampler seed.
   const Scenario s = wan_host_cluster(kDpClusterSeed);
   VerifiedSearchPlacer placer;
   placer.place(s);

@@ -10,6 +10,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
+#include "sim/place/replica_order.hpp"
 #include "sim/place/search_placer.hpp"
 #include "sim/place/stage_order.hpp"
 #include "sim/place/tp_ring_order.hpp"
@@ -123,7 +124,7 @@ TEST(StageOrder, FindsTheBruteForceBestOrderOfShortPipelines) {
 
 TEST(StageOrder, TheSearchEndsWithTheFastestReorderingOfItsAnnealedAnswerThenItsRings) {
   // Without a given start the search tries the stage reorderings on its annealed answer, then the TP rings'
-  // re-chaining (tp_ring_order.hpp); with greedy's placement given as the start (neither) the annealing is the
+  // re-chaining (tp_ring_order.hpp), then the replicas' order (replica_order.hpp); with greedy's placement given as the start (neither) the annealing is the
   // same, so the default answer is exactly that of the same steps on that one. Some scenario must gain, else the
   // end steps do nothing here.
   int compared = 0, gained = 0;
@@ -148,6 +149,7 @@ TEST(StageOrder, TheSearchEndsWithTheFastestReorderingOfItsAnnealedAnswerThenIts
     EXPECT_EQ(bounded.placement.gpu_of_rank, best.placement.gpu_of_rank) << seed;
     EXPECT_EQ(bounded.time_s, best.time_s) << seed;
     best = fastest_tp_ring_order(s, best.placement, best.time_s, time_s);
+    best = fastest_replica_order(s, best.placement, best.time_s, time_s, ev.network());
     EXPECT_EQ(reordered.gpu_of_rank, best.placement.gpu_of_rank) << seed;
     EXPECT_LE(ev.iteration_time_s(reordered), ev.iteration_time_s(annealed)) << seed;
     ++compared;
