@@ -3,7 +3,7 @@
 // the faster under time, and a plan resumed from a cut journal writing the same plan.csv as one that ran through.
 #include <gtest/gtest.h>
 
-#include "temp_file.hpp"
+#include "plan_test_helpers.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -42,21 +42,9 @@ std::string write(const std::string& name, const std::string& text) {
   return hulk_test::write_temp_file("hulk_plan_cost_tests", name, text);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    load_plan_scenario_file(write("bad.yaml", text));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return hulk_test::plan_load_error("hulk_plan_cost_tests", text); }
 
-PlanOptions analytic() {
-  PlanOptions o;
-  o.methods.clear();
-  o.simgrid = false;
-  return o;
-}
+PlanOptions analytic() { return hulk_test::analytic_plan_options(); }
 
 /** The region of every rank of the chosen row ("" if they span both). */
 std::string region_of(const Scenario& s, const PlanRow& r) {

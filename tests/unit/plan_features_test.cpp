@@ -3,7 +3,7 @@
 // memory only with ZeRO-1 chosen exactly when zero is auto, and bad values one error naming the key.
 #include <gtest/gtest.h>
 
-#include "temp_file.hpp"
+#include "plan_test_helpers.hpp"
 
 #include <algorithm>
 #include <string>
@@ -33,21 +33,9 @@ std::string write(const std::string& name, const std::string& text) {
   return hulk_test::write_temp_file("hulk_plan_features_tests", name, text);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    load_plan_scenario_file(write("bad.yaml", text));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return hulk_test::plan_load_error("hulk_plan_features_tests", text); }
 
-PlanOptions analytic() {
-  PlanOptions o;
-  o.methods.clear();
-  o.simgrid = false;
-  return o;
-}
+PlanOptions analytic() { return hulk_test::analytic_plan_options(); }
 
 /** The heaviest stage's peak memory of the scenario's job in a layout. */
 double peak_bytes(const Scenario& s, const Layout& l) {

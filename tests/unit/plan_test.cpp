@@ -3,7 +3,7 @@
 // brute force that places each feasible layout by greedy and ranks them by the analytic evaluator.
 #include <gtest/gtest.h>
 
-#include "temp_file.hpp"
+#include "plan_test_helpers.hpp"
 
 #include <cmath>
 #include <limits>
@@ -38,14 +38,7 @@ std::string write(const std::string& name, const std::string& text) {
   return hulk_test::write_temp_file("hulk_plan_tests", name, text);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    load_plan_scenario_file(write("bad.yaml", text));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return hulk_test::plan_load_error("hulk_plan_tests", text); }
 
 }  // namespace
 
