@@ -10,7 +10,7 @@ import pathlib
 import re
 import sys
 
-SIM = ["core", "scenario", "workload", "topology", "evaluate", "report", "engine", "place", "features", "methods"]
+SIM = ["core", "scenario", "workload", "topology", "evaluate", "report", "engine", "place", "features", "methods", "lab"]
 
 # folder -> folders it may include (besides itself).
 ALLOWED = {
@@ -23,8 +23,9 @@ ALLOWED = {
     "sim/engine": ["sim/core", "sim/workload", "sim/topology", "sim/report"],
     "sim/place": ["sim/core", "sim/workload", "sim/topology", "sim/evaluate"],
     "sim/features": ["sim/core", "sim/scenario", "sim/workload", "sim/topology", "sim/evaluate", "sim/place"],
-    "sim/methods": ["sim/" + f for f in SIM if f != "methods"],
-    "gnn": ["sim/" + f for f in SIM if f not in ("engine", "methods")],
+    "sim/methods": ["sim/" + f for f in SIM if f not in ("methods", "lab")],
+    "sim/lab": ["sim/" + f for f in SIM if f != "lab"],
+    "gnn": ["sim/" + f for f in SIM if f not in ("engine", "methods", "lab")],
     "tools": ["sim/" + f for f in SIM] + ["gnn", "tools"],
 }
 SIMGRID_OK = {"sim/engine"}

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/methods/labelling.hpp"
+#include "sim/lab/labelling.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/methods/verified_search.hpp"

@@ -7,7 +7,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/engine/isolated_run.hpp"
 #include "sim/engine/simulator.hpp"
-#include "sim/methods/labelling.hpp"
+#include "sim/lab/labelling.hpp"
 #include "sim/workload/placement_check.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/workload/cost_model.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "sim/core/number_text.hpp"
-#include "sim/methods/compare_runner.hpp"
-#include "sim/methods/reproduce_summary.hpp"
+#include "sim/lab/compare_runner.hpp"
+#include "sim/lab/reproduce_summary.hpp"
 
 namespace hulk {
 namespace {

@@ -1,4 +1,4 @@
-// The `equal-budget` row of `hulk gnn families` (sim/methods/gnn_families.hpp): the evaluator's call count, the
+// The `equal-budget` row of `hulk gnn families` (sim/lab/gnn_families.hpp): the evaluator's call count, the
 // annealing from greedy at a given count, and the criteria line comparing the gnn's share of greedy's gap with it.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/methods/gnn_families.hpp"
+#include "sim/lab/gnn_families.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/random_placer.hpp"

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "sim/core/errors.hpp"
-#include "sim/methods/fidelity.hpp"
-#include "sim/methods/fidelity_manifest.hpp"
+#include "sim/lab/fidelity.hpp"
+#include "sim/lab/fidelity_manifest.hpp"
 
 namespace hulk {
 namespace {

@@ -1,11 +1,11 @@
-// gnn-eval's figures (sim/methods/held_out_eval.hpp): geometric means over the placed samples, round-robin only
+// gnn-eval's figures (sim/lab/held_out_eval.hpp): geometric means over the placed samples, round-robin only
 // over the samples where it was feasible, failures counted apart.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "sim/core/errors.hpp"
-#include "sim/methods/held_out_eval.hpp"
+#include "sim/lab/held_out_eval.hpp"
 
 namespace hulk {
 namespace {

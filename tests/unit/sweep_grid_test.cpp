@@ -1,4 +1,4 @@
-// sweep's grid and CSV (sim/methods/sweep_grid.hpp): point order, empty fields for absent values, resuming after
+// sweep's grid and CSV (sim/lab/sweep_grid.hpp): point order, empty fields for absent values, resuming after
 // the last complete point, a failed append is an error, merging shards.
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "sim/core/errors.hpp"
-#include "sim/methods/sweep_columns.hpp"
-#include "sim/methods/sweep_grid.hpp"
-#include "sim/methods/sweep_manifest.hpp"
+#include "sim/lab/sweep_columns.hpp"
+#include "sim/lab/sweep_grid.hpp"
+#include "sim/lab/sweep_manifest.hpp"
 
 namespace hulk {
 namespace {

@@ -10,8 +10,8 @@
 #include "tools/cli/comma_list.hpp"
 #include "tools/cli/commands.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/methods/fidelity.hpp"
-#include "sim/methods/plan_ranking.hpp"
+#include "sim/lab/fidelity.hpp"
+#include "sim/lab/plan_ranking.hpp"
 
 namespace hulk::cli {
 namespace {

@@ -25,8 +25,8 @@
 #include "sim/core/seeding.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/report/outputs.hpp"
-#include "sim/methods/held_out_eval.hpp"
-#include "sim/methods/labelling.hpp"
+#include "sim/lab/held_out_eval.hpp"
+#include "sim/lab/labelling.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/scenario/scenario_json.hpp"
 #include "sim/core/subprocess.hpp"
@@ -57,7 +57,7 @@ void parse_jobs_option(GenArgs& args) {
   check_jobs_fit_gpus(r, args.max_gpus);
 }
 
-/** One labelled sample (sim/methods/labelling.hpp) in the data set's format. */
+/** One labelled sample (sim/lab/labelling.hpp) in the data set's format. */
 gnn::Sample make_sample(int index, std::uint64_t seed, const GenArgs& args) {
   LabelOptions options;
   options.budget = args.budget;

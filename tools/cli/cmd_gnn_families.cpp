@@ -1,4 +1,4 @@
-// `hulk gnn families`: the learned placer per held-out family (sim/methods/gnn_families.hpp), against greedy and the
+// `hulk gnn families`: the learned placer per held-out family (sim/lab/gnn_families.hpp), against greedy and the
 // SimGrid-checked search, with its ablations; every time is SimGrid's. Torch runs in one child (all placements of
 // every variant), SimGrid in children of this process.
 #include <algorithm>
@@ -23,9 +23,9 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/core/subprocess.hpp"
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
-#include "sim/methods/gnn_families.hpp"
+#include "sim/lab/gnn_families.hpp"
 #include "sim/methods/gnn_method.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/scenario/scenario_json.hpp"

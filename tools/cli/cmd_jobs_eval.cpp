@@ -23,9 +23,9 @@
 #include "sim/core/seeding.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 #include "sim/methods/method_registry.hpp"
-#include "sim/methods/reproduce_summary.hpp"
+#include "sim/lab/reproduce_summary.hpp"
 #include "sim/report/outputs.hpp"
 
 namespace hulk::cli {

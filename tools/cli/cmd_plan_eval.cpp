@@ -1,4 +1,4 @@
-// `hulk plan eval`: `hulk plan` against an exhaustive enumeration on generated clusters (sim/methods/plan_eval.hpp).
+// `hulk plan eval`: `hulk plan` against an exhaustive enumeration on generated clusters (sim/lab/plan_eval.hpp).
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -10,7 +10,7 @@
 #include "tools/cli/option_ranges.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/methods/plan_eval.hpp"
+#include "sim/lab/plan_eval.hpp"
 
 namespace hulk::cli {
 namespace {

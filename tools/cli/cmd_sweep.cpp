@@ -1,7 +1,7 @@
 // `hulk sweep` and `hulk sweep merge`: a grid over any scenario keys, one CSV row per point and method.
 // Rows of a point are appended (and flushed) together once the point is done, so an interrupted sweep loses at
 // most the point in progress, and a rerun resumes after the last complete point. A manifest beside each CSV
-// (sim/methods/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
+// (sim/lab/sweep_manifest.hpp) records its inputs: a rerun with other inputs is refused unless --restart.
 // `--shard i/n` runs only the points with index % n == i (0-based i, as Slurm's SLURM_ARRAY_TASK_ID), writing its
 // own CSV and manifest; sweep-merge joins them and names missing shards.
 #include <chrono>
@@ -19,11 +19,11 @@
 #include "sim/core/data_dir.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 #include "sim/methods/plan_resolve.hpp"
 #include "sim/methods/scenario_loading.hpp"
-#include "sim/methods/sweep_grid.hpp"
-#include "sim/methods/sweep_manifest.hpp"
+#include "sim/lab/sweep_grid.hpp"
+#include "sim/lab/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
 
 namespace hulk::cli {

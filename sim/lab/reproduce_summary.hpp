@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 
 namespace hulk {
 

@@ -1,4 +1,4 @@
-#include "sim/methods/robust_check.hpp"
+#include "sim/lab/robust_check.hpp"
 
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"

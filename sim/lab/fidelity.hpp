@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
-#include "sim/methods/fidelity_manifest.hpp"
+#include "sim/lab/fidelity_manifest.hpp"
 
 namespace hulk {
 

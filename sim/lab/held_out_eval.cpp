@@ -1,4 +1,4 @@
-#include "sim/methods/held_out_eval.hpp"
+#include "sim/lab/held_out_eval.hpp"
 
 #include <algorithm>
 #include <cmath>

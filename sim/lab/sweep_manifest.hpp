@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
-#include "sim/methods/sweep_grid.hpp"
+#include "sim/lab/sweep_grid.hpp"
 
 namespace hulk {
 

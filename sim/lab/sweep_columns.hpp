@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/methods/sweep_grid.hpp"
+#include "sim/lab/sweep_grid.hpp"
 
 namespace hulk {
 

@@ -1,4 +1,4 @@
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 
 #include <algorithm>
 

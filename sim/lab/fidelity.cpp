@@ -1,4 +1,4 @@
-#include "sim/methods/fidelity.hpp"
+#include "sim/lab/fidelity.hpp"
 
 #include "sim/core/statistics.hpp"
 #include "sim/core/number_text.hpp"

@@ -1,4 +1,4 @@
-#include "sim/methods/gnn_families.hpp"
+#include "sim/lab/gnn_families.hpp"
 
 #include <algorithm>
 #include <cmath>

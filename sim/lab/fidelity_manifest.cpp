@@ -1,4 +1,4 @@
-#include "sim/methods/fidelity_manifest.hpp"
+#include "sim/lab/fidelity_manifest.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "sim/methods/plan_eval.hpp"
+#include "sim/lab/plan_eval.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "sim/methods/sweep_manifest.hpp"
+#include "sim/lab/sweep_manifest.hpp"
 
 #include <cstdio>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "sim/methods/sweep_grid.hpp"
+#include "sim/lab/sweep_grid.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,8 +16,8 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/csv_text.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/methods/sweep_columns.hpp"
-#include "sim/methods/sweep_manifest.hpp"
+#include "sim/lab/sweep_columns.hpp"
+#include "sim/lab/sweep_manifest.hpp"
 #include "sim/report/outputs.hpp"
 
 namespace hulk {

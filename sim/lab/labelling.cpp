@@ -1,4 +1,4 @@
-#include "sim/methods/labelling.hpp"
+#include "sim/lab/labelling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include "sim/place/gpu_share.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/features/scenario_sampler.hpp"
-#include "sim/methods/reference_traffic.hpp"
+#include "sim/lab/reference_traffic.hpp"
 #include "sim/methods/verified_search.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer.hpp"

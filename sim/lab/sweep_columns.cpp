@@ -1,4 +1,4 @@
-#include "sim/methods/sweep_columns.hpp"
+#include "sim/lab/sweep_columns.hpp"
 
 #include <algorithm>
 #include <optional>

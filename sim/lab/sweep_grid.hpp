@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/methods/compare_runner.hpp"
+#include "sim/lab/compare_runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace hulk {

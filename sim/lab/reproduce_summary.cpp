@@ -1,4 +1,4 @@
-#include "sim/methods/reproduce_summary.hpp"
+#include "sim/lab/reproduce_summary.hpp"
 
 #include <algorithm>
 #include <cmath>

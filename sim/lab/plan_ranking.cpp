@@ -1,5 +1,5 @@
 // `hulk fidelity --layouts`: the plan's ranking of layouts measured on the same hardware (plan_ranking.hpp).
-#include "sim/methods/plan_ranking.hpp"
+#include "sim/lab/plan_ranking.hpp"
 
 #include <cmath>
 #include <cstdio>

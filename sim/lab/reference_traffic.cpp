@@ -1,4 +1,4 @@
-#include "sim/methods/reference_traffic.hpp"
+#include "sim/lab/reference_traffic.hpp"
 
 #include "sim/methods/method_registry.hpp"
 #include "sim/scenario/scenario_json.hpp"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
-#include "sim/methods/fidelity.hpp"
+#include "sim/lab/fidelity.hpp"
 #include "sim/methods/plan_layouts.hpp"
 
 namespace hulk {
