@@ -1,4 +1,4 @@
-// `hulk place` and `hulk compare`.
+// `hulk place` and `hulk compare`: parse the options, run the method(s) (sim/lab/compare_run.hpp), print and write.
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -7,12 +7,9 @@
 #include "tools/cli/command_groups.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gnn_backend.hpp"
-#include "sim/lab/compare_runner.hpp"
+#include "sim/lab/compare_run.hpp"
 #include "sim/methods/method_registry.hpp"
-#include "sim/lab/robust_check.hpp"
-#include "sim/core/number_text.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/core/subprocess.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/outputs.hpp"
 #include "sim/place/placer.hpp"
@@ -67,32 +64,6 @@ always simulated as the reference of vs_greedy. Columns and units: docs/outputs.
 Methods (--methods, comma-separated, default: greedy,search):
 )";
 
-/** Each ok method's mean SimGrid time over `states` states of the robust distribution, into the JSON report
- *  (results[i].expected_under_robust_s) with progress on stderr. */
-void add_robust_expectations(const Scenario& s, const CompareReport& report, int states, nlohmann::json& doc) {
-  for (std::size_t i = 0; i < report.results.size(); ++i) {
-    const MethodResult& r = report.results[i];
-    if (!r.ok) continue;
-    std::cerr << "[" << s.name << "] " << r.method << " over " << states << " robust states ..." << std::flush;
-    const double t = expected_time_under_robust_s(s, r.placement, states);
-    std::cerr << " " << t << " s/iteration\n";
-    doc["results"][i]["expected_under_robust_s"] = t;
-  }
-  doc["robust_states"] = states;
-}
-
-/** The robust expectations as lines under the table ("" when not asked for). */
-std::string robust_table(const nlohmann::json& doc) {
-  if (!doc.contains("robust_states")) return "";
-  std::string out = "\nMean SimGrid time over " + std::to_string(doc["robust_states"].get<int>()) +
-                    " network states of the robust: distribution (s/iteration):\n";
-  for (const auto& r : doc["results"])
-    if (r.contains("expected_under_robust_s"))
-      out += "  " + r["method"].get<std::string>() + ": " + sig4(r["expected_under_robust_s"].get<double>(), 1e3) +
-             "\n";
-  return out;
-}
-
 /** `hulk compare`: every method's placement and its SimGrid time, printed and (--out) written. */
 void run_compare_command(const CompareArgs& ca) {
   const std::vector<std::string> methods = parse_method_list(ca.methods);
@@ -106,26 +77,21 @@ void run_compare_command(const CompareArgs& ca) {
   ResolvedScenario resolved = load_resolved_scenario_file(ca.file, parse_set_overrides(ca.sets), true, progress);
   Scenario& s = resolved.scenario;
   print_data_warnings(s, ca.quiet);
-  if (ca.events && s.events.empty())  // it would silently compare on the quiet network
-    throw InputError(s.file, 0, "--events", "the scenario has no events (expected an `events:` list)");
-  if (!ca.events && !s.events.empty()) {
-    if (!ca.quiet)
-      std::cerr << "note: the scenario's " << s.events.size()
-                << " events are ignored (quiet network); --events simulates every method under them\n";
-    s.events.clear();
-  }
-  if (ca.robust_states > 0 && s.robust.samples <= 0)
-    throw InputError(ca.file, 0, "--robust-states", "the scenario has no `robust:` distribution to draw from");
-  // A method the input rules out is refused before any method runs (exit 2, nothing written), not a failed row.
-  for (const std::string& m : methods) check_method_applies(s, m, ca.options);
-  CompareReport report = run_compare(s, methods, ca.options, true);
-  nlohmann::json doc = report_to_json(s, report);
-  if (!resolved.layout.empty()) doc["layout"] = resolved.layout;
-  if (ca.robust_states > 0) add_robust_expectations(s, report, ca.robust_states, doc);
+  CompareOptions options;
+  options.methods = methods;
+  options.options = ca.options;
+  options.events = ca.events;
+  options.robust_states = ca.robust_states;
+  options.layout = resolved.layout;
+  options.quiet = ca.quiet;
+  options.progress = [](const std::string& text) { std::cerr << text << std::flush; };
+  const CompareRun run = run_compare_scenario(s, options);
+  const CompareReport& report = run.report;
+  const nlohmann::json& doc = run.doc;
   // A report with no result is not written (exit 2, no output file); its reasons are printed below. An interrupted
   // one goes to OUT.partial: OUT keeps an earlier, finished report (a cut-short one would read "interrupted" as
   // if it had finished).
-  const bool interrupted = interrupt_requested();
+  const bool interrupted = run.interrupted;
   if (!ca.out.empty() && any_method_ok(report))
     write_file_atomic(interrupted ? ca.out + ".partial" : ca.out, doc.dump(2) + "\n");
   if (!ca.html.empty() && any_method_ok(report))

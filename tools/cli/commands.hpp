@@ -11,6 +11,8 @@ inline constexpr const char* kHulkVersion = "hulk 0.1.0";
 
 /** @brief validate, simulate. */
 void register_simulate_commands(CLI::App& app);
+/** @brief validate alone (tools/cli/cmd_validate.cpp; register_simulate_commands calls it). */
+void register_validate_command(CLI::App& app);
 /** @brief place, compare. */
 void register_compare_commands(CLI::App& app);
 /** @brief sweep, and `sweep merge` under it. */
