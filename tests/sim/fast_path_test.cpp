@@ -19,6 +19,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/latency_ring.hpp"
+#include "sim/engine/private_ring.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
@@ -128,9 +129,12 @@ void expect_same_comm_csv(const std::string& a, const std::string& b) {
 long long expect_agreement(const Scenario& s, const Placement& placement, bool record_events = true) {
   const Run slow = run(s, placement, false, record_events), fast = run(s, placement, true, record_events);
   EXPECT_EQ(slow.fast_messages, 0);
+  const auto time_s = [](const nlohmann::json& r) {  // several jobs: no iteration time of their own
+    const auto t = r.find("iteration_time_s");
+    return t != r.end() && t->is_number() ? t->get<double>() : std::nan("");
+  };
   std::printf("%s: %lld messages, %lld of them off SimGrid; iteration time %.15g s (per message) %.15g s (fast)\n",
-              s.name.c_str(), fast.messages, fast.fast_messages, slow.result["iteration_time_s"].get<double>(),
-              fast.result["iteration_time_s"].get<double>());
+              s.name.c_str(), fast.messages, fast.fast_messages, time_s(slow.result), time_s(fast.result));
   expect_same_json(fast.result, slow.result, "result");
   expect_same_comm_csv(fast.comm_csv, slow.comm_csv);
   if (record_events) EXPECT_GT(slow.comm_csv.size(), 100u);
@@ -166,6 +170,20 @@ TEST(ZeroByteRing, RoundsAsSimGridDoes) {
   EXPECT_FALSE(zero_byte_ring(4.0, 8));  // 0.5 byte: llround gives 1
   EXPECT_TRUE(zero_byte_ring(4.0, 9));
   EXPECT_TRUE(zero_byte_ring(4.0, 64));
+}
+
+TEST(RingHopTimeline, EmptyTransfersTakeTheReceiversLatencyPerStep) {
+  // An empty transfer leaves at once (its channel is free again) and arrives one receiver latency later, so every
+  // step of a ring whose members enter together takes that latency; a member entering late delays everyone.
+  const std::vector<RingHop> hops(3, RingHop{0.0, 0.5});
+  int transfers = 0;
+  const std::vector<double> exit = ring_hop_timeline({0.0, 0.0, 0.0}, 4, hops, 1, [&](const RingStepTransfer& x) {
+    ++transfers;
+    EXPECT_DOUBLE_EQ(x.end_s, x.post_s + 0.5);
+  });
+  EXPECT_EQ(transfers, 3 * 4);
+  for (double e : exit) EXPECT_DOUBLE_EQ(e, 4 * 0.5);
+  for (double e : ring_hop_timeline({0.0, 1.0, 0.0}, 4, hops, 1, nullptr)) EXPECT_GE(e, 1.0 + 2 * 0.5);
 }
 
 TEST(TailClosedForm, PackedReplicasIntraAndInterHostHops) {
@@ -220,7 +238,7 @@ TEST_P(BundledFastPath, SameResults) {
   Scenario s = load_scenario_file(std::string(HULK_SOURCE_DIR) + "/" + b.file);
   s.name = b.file + " " + b.placement;
   const Placement placement = make_placer(b.placement)->place(s);
-  const bool small = total_ranks(s) <= 256;  // comm.csv of the larger runs is hundreds of MB
+  const bool small = total_ranks(s) <= 64;  // comm.csv of the larger runs is hundreds of thousands of rows
   expect_agreement(s, placement, small);
 }
 
@@ -233,7 +251,10 @@ std::vector<Bundled> bundled() {
         "scenarios/examples/three-region-pcie.yaml", "scenarios/examples/two-jobs.yaml",
         "scenarios/examples/two-region-gpt.yaml", "scenarios/scale/scale-64.yaml",
         "scenarios/examples/big-1024.yaml"})
-    for (const char* placement : {"greedy", "round-robin", "random"}) out.push_back({file, placement});
+    for (const char* placement : {"greedy", "round-robin", "random"})
+      // Random placement of 1,024 GPUs takes minutes per message-by-message run (docs/performance.md).
+      if (std::string(file).find("big-1024") == std::string::npos || std::string(placement) != "random")
+        out.push_back({file, placement});
   return out;
 }
 
