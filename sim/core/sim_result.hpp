@@ -68,6 +68,9 @@ struct SimResult {
   long long tp_closed_form_collectives = 0;
   /** @brief Their ring-step messages: messages - tp_closed_form_messages went through SimGrid. Not in the outputs. */
   long long tp_closed_form_messages = 0;
+  /** @brief Ring steps of empty messages the engine computed in closed form (SimOptions::tail_closed_form): they
+   *  too count in `messages` without going through SimGrid. Not in the outputs. */
+  long long tail_closed_form_messages = 0;
   std::vector<CommEvent> events;  ///< all messages (empty if not recorded), sorted deterministically
   std::vector<Span> spans;        ///< per-GPU spans (empty if not recorded)
   long long messages = 0;         ///< number of point-to-point messages simulated

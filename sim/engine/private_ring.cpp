@@ -22,6 +22,12 @@ namespace sg4 = simgrid::s4u;
 
 std::vector<double> ring_step_timeline(const std::vector<double>& entry_s, int steps, double transfer_s, int channels,
                                        const std::function<void(const RingStepTransfer&)>& on_transfer) {
+  return ring_hop_timeline(entry_s, steps, std::vector<RingHop>(entry_s.size(), RingHop{transfer_s, 0.0}), channels,
+                           on_transfer);
+}
+
+std::vector<double> ring_hop_timeline(const std::vector<double>& entry_s, int steps, const std::vector<RingHop>& hops,
+                                      int channels, const std::function<void(const RingStepTransfer&)>& on_transfer) {
   const int n = static_cast<int>(entry_s.size());
   if (n < 2 || steps <= 0) return entry_s;
   // ready[i][s]: when member i has completed its receive of step s (the loop of ring_steps moves on).
@@ -40,10 +46,10 @@ std::vector<double> ring_step_timeline(const std::vector<double>& entry_s, int s
     for (int i = 0; i < n; ++i) {  // the transfer starts once the next member's receive of this step is posted
       const int next = (i + 1) % n;
       const double recv_posted = s < kRingRecvWindow ? entry_s[next] : ready[next][s - kRingRecvWindow];
-      const double end = std::max(posted[i], recv_posted) + transfer_s;
-      leaving[i].push_back(end);
-      arrival[next] = end;
-      if (on_transfer) on_transfer(RingStepTransfer{s, i, next, posted[i], end});
+      const double left = std::max(posted[i], recv_posted) + hops[i].transfer_s;
+      leaving[i].push_back(left);
+      arrival[next] = left + hops[i].receiver_latency_s;
+      if (on_transfer) on_transfer(RingStepTransfer{s, i, next, posted[i], arrival[next]});
     }
     for (int i = 0; i < n; ++i) ready[i][s] = std::max(posted[i], arrival[i]);  // complete(): waits for arrival
   }

@@ -38,6 +38,18 @@ struct RingStepTransfer {
 std::vector<double> ring_step_timeline(const std::vector<double>& entry_s, int steps, double transfer_s, int channels,
                                        const std::function<void(const RingStepTransfer&)>& on_transfer);
 
+/** @brief The hop from ring position i to i + 1, when nothing else can slow its transfers down. */
+struct RingHop {
+  double transfer_s = 0;          ///< from the transfer's start until it has left the sender (frees the channel)
+  double receiver_latency_s = 0;  ///< from then until it has arrived (MessageFabric::receiver_latency_s)
+};
+
+/** @brief ring_step_timeline with a duration of its own for every hop (`hops[i]`: position i to i + 1), and a
+ *  receiver-side latency: a transfer frees its sender's channel when it has left and arrives one latency later
+ *  (RingStepTransfer::end_s is the arrival). */
+std::vector<double> ring_hop_timeline(const std::vector<double>& entry_s, int steps, const std::vector<RingHop>& hops,
+                                      int channels, const std::function<void(const RingStepTransfer&)>& on_transfer);
+
 /** @brief The intra-host route of a private ring: latency and the per-flow rate (the GPU port). */
 struct PrivateLink {
   double latency_s = 0;

@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include "sim/engine/collectives.hpp"
+#include "sim/engine/latency_ring.hpp"
 #include "sim/engine/private_ring.hpp"
 #include "sim/engine/trace_recorder.hpp"
 #include "sim/workload/pipeline_schedule.hpp"
@@ -275,13 +276,20 @@ void RankActor::outer_allreduce() {
 void RankActor::iteration_tail(const std::vector<int>& mp_group) {
   const JobSpec& spec = *job_->job;
   RankLedger& ledger = shared_->ledgers[rank_];
-  // A collective of the tail, booked as DP time and in its own entry of the ledger's fixed costs.
+  // A collective of the tail, booked as DP time and in its own entry of the ledger's fixed costs. `meeting`: the
+  // group's meeting point among the job's rings of empty messages (-1: none), which take the closed form.
   const auto collective = [&](double& into, const char* name, const std::vector<int>& group, double bytes,
-                              const CommTag& tag) {
-    std::vector<int> regions;
-    for (int r : group) regions.push_back(shared_->region_of_rank[r]);
+                              const CommTag& tag, int meeting) {
     const double t0 = now();
-    allreduce(*ep_, "ring", group, regions, bytes, tag);
+    LatencyRings* fast = job_->tail_rings;
+    if (meeting >= 0 && fast && zero_byte_ring(bytes, static_cast<int>(group.size())) &&
+        fast->covers(*shared_->fabric, meeting, group)) {
+      fast->allreduce(*ep_, meeting, group, bytes, tag, shared_->ledgers);
+    } else {
+      std::vector<int> regions;
+      for (int r : group) regions.push_back(shared_->region_of_rank[r]);
+      allreduce(*ep_, "ring", group, regions, bytes, tag);
+    }
     const double t1 = now();
     into += t1 - t0;
     ledger.dp_s += t1 - t0;
@@ -297,7 +305,7 @@ void RankActor::iteration_tail(const std::vector<int>& mp_group) {
     collective(ledger.fixed.embedding_allreduce_s, "embedding allreduce",
                {job_->global(job_->plan.rank_of(0, coord_.dp, coord_.tp)),
                 job_->global(job_->plan.rank_of(last, coord_.dp, coord_.tp))},
-               work_->embedding_grad_bytes, tag);
+               work_->embedding_grad_bytes, tag, -1);
   }
   if (spec.step_costs && mp_group.size() > 1) {
     CommTag tag;
@@ -305,7 +313,7 @@ void RankActor::iteration_tail(const std::vector<int>& mp_group) {
     tag.dir = 'n';
     tag.dp = coord_.dp;
     // Megatron's clip_grad_norm_fp32: the squared norm, one fp32 value, summed over the model-parallel group.
-    collective(ledger.fixed.grad_norm_allreduce_s, "grad norm allreduce", mp_group, 4.0, tag);
+    collective(ledger.fixed.grad_norm_allreduce_s, "grad norm allreduce", mp_group, 4.0, tag, coord_.dp);
   }
   const double t0 = now();
   compute(work_->optimizer_flops, "optimizer", 0);  // books its time as compute

@@ -21,6 +21,7 @@
 namespace hulk {
 
 class PrivateRings;
+class LatencyRings;
 
 /** @brief Records a span of `rank` in the ledger's TraceRecorder (TraceRecorder::span: merged into the rank's
  *  previous span when it continues it, dropped when of zero or negative length). */
@@ -38,6 +39,9 @@ struct JobRun {
   /** @brief The stage costs as each host's GPUs run them (compute_efficiency.hpp): the flop the ranks execute. */
   StagesByHost stages;
   PrivateRings* rings = nullptr;         ///< TP groups whose all-reduces take the closed form (null: none)
+  /** @brief Where the gradient norm's all-reduce of empty messages takes the closed form, one meeting point per
+   *  data-parallel index (latency_ring.hpp; null: always SimGrid messages). */
+  LatencyRings* tail_rings = nullptr;
   simgrid::s4u::BarrierPtr barrier;      ///< the job's end-of-iteration barrier (its ranks only)
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
   std::vector<double> iteration_start_s; ///< simulated time at which each iteration began (its rank 0)

@@ -17,6 +17,7 @@
 #include "sim/workload/placement_check.hpp"
 #include "sim/engine/disturbances.hpp"
 #include "sim/engine/engine_startup.hpp"
+#include "sim/engine/latency_ring.hpp"
 #include "sim/engine/private_ring.hpp"
 #include "sim/engine/rank_actor.hpp"
 #include "sim/engine/sg_platform.hpp"
@@ -295,6 +296,14 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
   shared.fabric = &fabric;
   std::vector<std::unique_ptr<PrivateRings>> rings;
   if (options.tp_closed_form) rings = make_private_rings(scenario, host_of_rank, shared);
+  std::vector<std::unique_ptr<LatencyRings>> tail_rings;
+  const bool has_events = options.apply_events && !scenario.events.empty();
+  if (options.tail_closed_form && latency_rings_apply(sg, has_events, std::isfinite(options.stop_at_s)))
+    for (JobRun& run : shared.jobs) {
+      tail_rings.push_back(
+          std::make_unique<LatencyRings>(run.plan.parallelism().dp, sg, scenario.network.channels_per_peer));
+      run.tail_rings = tail_rings.back().get();
+    }
   std::unique_ptr<IslandPlan> islands;
   if (scenario.job.sync.diloco()) {
     islands = std::make_unique<IslandPlan>(island_plan(scenario, placement));
@@ -318,6 +327,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
     res.tp_closed_form_collectives += r->collectives();
     res.tp_closed_form_messages += r->messages();
   }
+  for (const auto& r : tail_rings) res.tail_closed_form_messages += r->messages();
   if (!options.trace_dir.empty()) {
     write_trace_files(options.trace_dir, scenario, placement, options, host_of_rank, shared, trace,
                       engine->get_clock());

@@ -23,6 +23,10 @@ struct SimOptions {
    *  SimGrid message per ring step (private_ring.hpp: exact, same messages, bytes and events). false = every ring
    *  step is a SimGrid communication. */
   bool tp_closed_form = true;
+  /** @brief The iteration tail's gradient-norm all-reduce, whose ring steps carry no bytes once SimGrid rounds
+   *  them, computed in closed form where its durations are fixed (latency_ring.hpp: the same messages, bytes and
+   *  events). false = every ring step is a SimGrid communication. */
+  bool tail_closed_form = true;
   /** @brief Build the SimGrid platform as one zone per region where its routes allow it (sg_build_platform's
    *  region_zones: the same links on every route, far fewer stored routes); false = one zone holding every host
    *  pair's route. */
