@@ -72,6 +72,10 @@ struct SamplingOptions {
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;
+  /** @brief GnnPlacer with a move scorer and learned_ranking: each step of the polish tries only the scorer's
+   *  first polish_top_k exchanges and the polish ends when none of them is faster (gnn/polish.hpp), so the
+   *  exchanges' evaluations follow the scorer's ranking; 0 = the whole ranking (every candidate exchange). */
+  int polish_top_k = 0;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };
 

@@ -149,6 +149,42 @@ TEST(Polish, TheScoresOrderTheExchanges) {
   EXPECT_EQ(got.polish_evaluations, 1);
 }
 
+TEST(Polish, TopKTriesOnlyTheRankersFirstExchanges) {
+  // The scenario of TheScoresOrderTheExchanges: only exchange (1, 2) (stage 1 into the fast region) is faster.
+  // With top_k, a step tries the ranker's first top_k exchanges only: a ranking that puts (1, 2) last stops after
+  // top_k evaluations at the start; one that puts it first reaches the optimum with one; without top_k the whole
+  // ranking is tried and the optimum found whatever the order.
+  Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
+  for (int h = 2; h < 4; ++h) {
+    s.platform.hosts[h].gpu.fp16_flops /= 4;
+    s.platform.hosts[h].gpu.fp32_flops /= 4;
+  }
+  const Evaluator ev(s);
+  const PlacementCost cost = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
+  RoleScores decoded;
+  decoded.hosts = 4;
+  decoded.roles = 3;
+  decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};  // stage 0 on host 0, stage 1 on host 2
+  const SampledPlacement start = start_of(s, decoded, cost);
+  ASSERT_EQ(start.placement.gpu_of_rank[1].host, 2);
+  const double optimum = ev.iteration_time_s(ExhaustivePlacer().place(s));
+  const std::vector<std::pair<int, int>> worst_first = {{0, 3}, {2, 3}, {0, 1}, {0, 2}, {1, 2}};
+  const PairRanker poor = [&](const Placement&) { return worst_first; };
+  const PairRanker good = [&](const Placement&) {
+    std::vector<std::pair<int, int>> order(worst_first.rbegin(), worst_first.rend());
+    return order;
+  };
+  const SampledPlacement stopped = polish_placement(s, decoded, start, 100, cost, {}, poor, 2);
+  EXPECT_EQ(stopped.placement.gpu_of_rank, start.placement.gpu_of_rank);
+  EXPECT_EQ(stopped.polish_evaluations, 2);
+  const SampledPlacement found = polish_placement(s, decoded, start, 100, cost, {}, good, 1);
+  EXPECT_NEAR(found.cost, optimum, 1e-9 * optimum);
+  EXPECT_EQ(found.polished, 1);
+  const SampledPlacement whole = polish_placement(s, decoded, start, 100, cost, {}, poor, 0);
+  EXPECT_NEAR(whole.cost, optimum, 1e-9 * optimum);
+  EXPECT_GE(whole.polish_evaluations, 5);
+}
+
 TEST(Polish, BudgetShrinksWithTheJob) {
   const Scenario s = grid_scenario(3, 3, 2, Parallelism{2, 1, 3});  // 6 ranks
   EXPECT_EQ(polish_budget(s, 128, 0), 128);
