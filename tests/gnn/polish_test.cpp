@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 
+#include "gnn/moves.hpp"
 #include "gnn/polish.hpp"
 #include "gnn_test_helpers.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -150,10 +151,11 @@ TEST(Polish, TheScoresOrderTheExchanges) {
 }
 
 TEST(Polish, TopKTriesOnlyTheRankersFirstExchanges) {
-  // The scenario of TheScoresOrderTheExchanges: only exchange (1, 2) (stage 1 into the fast region) is faster.
-  // With top_k, a step tries the ranker's first top_k exchanges only: a ranking that puts (1, 2) last stops after
-  // top_k evaluations at the start; one that puts it first reaches the optimum with one; without top_k the whole
-  // ranking is tried and the optimum found whatever the order.
+  // The scenario of TheScoresOrderTheExchanges. Its start's exchanges, timed by the evaluator, give a poor ranking
+  // (slowest first) and a good one (fastest first). With top_k, a step tries the ranking's first top_k exchanges
+  // only: the poor ranking with top_k = its non-improving exchanges stops there, at the start, after exactly that
+  // many evaluations; the good one with top_k = 1 takes the fastest exchange; without top_k the poor ranking is
+  // tried to its end and finds a faster placement.
   Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
   for (int h = 2; h < 4; ++h) {
     s.platform.hosts[h].gpu.fp16_flops /= 4;
@@ -166,23 +168,31 @@ TEST(Polish, TopKTriesOnlyTheRankersFirstExchanges) {
   decoded.roles = 3;
   decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};  // stage 0 on host 0, stage 1 on host 2
   const SampledPlacement start = start_of(s, decoded, cost);
-  ASSERT_EQ(start.placement.gpu_of_rank[1].host, 2);
-  const double optimum = ev.iteration_time_s(ExhaustivePlacer().place(s));
-  const std::vector<std::pair<int, int>> worst_first = {{0, 3}, {2, 3}, {0, 1}, {0, 2}, {1, 2}};
-  const PairRanker poor = [&](const Placement&) { return worst_first; };
-  const PairRanker good = [&](const Placement&) {
-    std::vector<std::pair<int, int>> order(worst_first.rbegin(), worst_first.rend());
-    return order;
-  };
-  const SampledPlacement stopped = polish_placement(s, decoded, start, 100, cost, {}, poor, 2);
+  std::vector<std::pair<double, std::pair<int, int>>> timed;
+  for (const auto& [a, b] : candidate_exchanges(s, start.placement)) {
+    Placement p = start.placement;
+    ASSERT_TRUE(exchange_hosts(s, p, a, b));
+    timed.push_back({cost(p), {a, b}});
+  }
+  std::sort(timed.begin(), timed.end());
+  const auto not_faster = std::count_if(timed.begin(), timed.end(), [&](const auto& t) { return t.first >= start.cost; });
+  ASSERT_GE(not_faster, 1);
+  ASSERT_LT(timed.front().first, start.cost);  // some exchange is faster
+  std::vector<std::pair<int, int>> fastest_first;
+  for (const auto& t : timed) fastest_first.push_back(t.second);
+  const std::vector<std::pair<int, int>> slowest_first(fastest_first.rbegin(), fastest_first.rend());
+  const PairRanker poor = [&](const Placement&) { return slowest_first; };
+  const PairRanker good = [&](const Placement&) { return fastest_first; };
+  const int k = static_cast<int>(not_faster);
+  const SampledPlacement stopped = polish_placement(s, decoded, start, 100, cost, {}, poor, k);
   EXPECT_EQ(stopped.placement.gpu_of_rank, start.placement.gpu_of_rank);
-  EXPECT_EQ(stopped.polish_evaluations, 2);
+  EXPECT_EQ(stopped.polish_evaluations, k);
   const SampledPlacement found = polish_placement(s, decoded, start, 100, cost, {}, good, 1);
-  EXPECT_NEAR(found.cost, optimum, 1e-9 * optimum);
-  EXPECT_EQ(found.polished, 1);
+  EXPECT_LE(found.cost, timed.front().first);
+  EXPECT_GE(found.polished, 1);
   const SampledPlacement whole = polish_placement(s, decoded, start, 100, cost, {}, poor, 0);
-  EXPECT_NEAR(whole.cost, optimum, 1e-9 * optimum);
-  EXPECT_GE(whole.polish_evaluations, 5);
+  EXPECT_LT(whole.cost, start.cost);
+  EXPECT_GT(whole.polish_evaluations, k);
 }
 
 TEST(Polish, BudgetShrinksWithTheJob) {
