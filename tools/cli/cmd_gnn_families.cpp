@@ -71,6 +71,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_polish.sampling.stage_orders = 0;
   no_polish.sampling.tp_rings = false;
   no_polish.anneal.evaluations = 0;
+  Variant whole_ranking{"whole-ranking", false, {}};
+  whole_ranking.sampling.polish_top_k = 0;  // every exchange of the scorer's ranking tried, not its first few
   Variant no_anneal{"no-anneal", false, {}};
   no_anneal.anneal.evaluations = 0;  // the score-guided exchanges, not the annealing after them
   Variant no_reorder{"no-reorder", false, {}};
@@ -97,7 +99,7 @@ std::vector<Variant> variants(const std::string& challenger) {
   model_only_untrained.name = "model-only-untrained";
   model_only_untrained.untrained = true;
   std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
-                              no_polish,  no_anneal,    no_reorder, no_rechain, no_rerun,
+                              no_polish,  whole_ranking, no_anneal, no_reorder, no_rechain, no_rerun,
                               no_alt_start, alt_always, model_only, model_only_untrained};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
@@ -312,11 +314,13 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->footer(
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model's scores with and without greedy's prior, sampling decoder on each + greedy's\n"
-      "placement as a candidate + stage reorderings + TP ring re-chaining + score-guided host exchanges + short\n"
+      "placement as a candidate + stage reorderings + TP ring re-chaining + host exchanges, each step the move\n"
+      "scorer's first 4 + short\n"
       "annealing, from a DP-cluster placement or greedy on the fastest hosts when that is faster), untrained (same,\n"
       "fresh weights), argmax (argmax decode of each view only, then the same), no-greedy (without greedy's prior\n"
       "and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings, re-chaining,\n"
-      "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
+      "exchanges, alternative starts or annealing), whole-ranking (every exchange of the scorer's ranking tried,\n"
+      "not its first 4), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
       "start also when it is slower than the learned placement), model-only (the move scorer's policy: from greedy's\n"
