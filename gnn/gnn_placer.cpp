@@ -72,6 +72,8 @@ struct Refinement {
   const RouteModel& network;
   /** The learned move order of the exchanges (empty: the role scores' order). */
   const PairRanker& ranker;
+  /** Exchanges tried per step of the polish (SamplingOptions::polish_top_k; with the learned ranker only). */
+  int top_k;
 
   SampledPlacement operator()(View view) const {
     SampledPlacement best = std::move(view.decoded);
@@ -105,7 +107,8 @@ struct Refinement {
       best.cost = rering.time_s;
     }
     return polish_placement(scenario, view.scores, std::move(best),
-                            polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker);
+                            polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker,
+                            ranker ? top_k : 0);
   }
 };
 
@@ -145,7 +148,8 @@ SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Ev
       SampledPlacement decoded = decode_best_of_samples(scenario, views[v], own, cost, bound);
       decoded_hosts[v] = hosts_of(decoded.placement);
       decoded_distinct[v] = decoded.distinct;
-      const Refinement refine{scenario, opt, greedy_candidate, cost, bound, judge.network(), ranker};
+      const Refinement refine{scenario, opt, greedy_candidate, cost, bound, judge.network(), ranker,
+                              opt.polish_top_k};
       answers[v] = refine(View{std::move(views[v]), std::move(decoded)});
     });
   run_tasks(tasks);

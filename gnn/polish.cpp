@@ -48,7 +48,7 @@ int polish_budget(const Scenario& scenario, int evaluations, int rank_budget) {
 
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
                                   int evaluations, const PlacementCost& cost, const PlacementBound& bound,
-                                  const PairRanker& ranker) {
+                                  const PairRanker& ranker, int top_k) {
   SampledPlacement best = std::move(start);
   if (evaluations <= 0 || scores.hosts != static_cast<int>(scenario.platform.hosts.size())) return best;
   std::set<std::vector<int>> seen{hosts_of(best.placement)};
@@ -58,12 +58,14 @@ SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& sc
     improved = false;
     const std::vector<std::pair<int, int>> pairs =
         ranker ? ranker(best.placement) : ranked_pairs(scores, role_shares(scenario, best.placement));
+    int tried = 0;  // this step's exchanges tried (top_k)
     for (const auto& [a, b] : pairs) {
-      if (spent >= evaluations) break;
+      if (spent >= evaluations || (top_k > 0 && tried >= top_k)) break;
       Placement p = best.placement;
       if (!exchange_hosts(scenario, p, a, b) || !placement_violation(scenario, p).empty()) continue;
       if (!seen.insert(hosts_of(p)).second) continue;
       ++spent;
+      ++tried;
       if (bound && cannot_beat(bound(p), best.cost)) continue;
       const double c = cost(p);
       if (c < best.cost) {

@@ -33,9 +33,12 @@ int polish_budget(const Scenario& scenario, int evaluations, int rank_budget);
 /** @brief Improves `start` by score-guided host exchanges (file comment) within `evaluations` exchanges tried.
  *  The result's `chosen` is kept from start, its `cost` updated; `polished` counts the exchanges kept. With
  *  `bound` (a lower bound of the cost), an exchange it shows no cheaper is counted as tried but not costed: the
- *  same answer, fewer cost calls. With `ranker`, the pairs are tried in its order instead of the scores'. */
+ *  same answer, fewer cost calls. With `ranker`, the pairs are tried in its order instead of the scores'. With
+ *  top_k > 0, each step tries only the first top_k pairs of the order whose exchange is valid and leads to a
+ *  placement not seen yet, and the descent ends when none of them is faster (learned move ordering: a good ranking
+ *  finds the faster exchanges within the few it tries, a poor one stops early); 0 = the whole order. */
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,
                                   int evaluations, const PlacementCost& cost, const PlacementBound& bound = {},
-                                  const PairRanker& ranker = {});
+                                  const PairRanker& ranker = {}, int top_k = 0);
 
 }  // namespace hulk::gnn

@@ -72,6 +72,13 @@ struct SamplingOptions {
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;
+  /** @brief GnnPlacer with a move scorer and learned_ranking: each step of the polish tries only the scorer's
+   *  first polish_top_k exchanges and the polish ends when none of them is faster (gnn/polish.hpp), so the
+   *  exchanges' evaluations follow the scorer's ranking and a poor ranking stops early instead of trying every
+   *  exchange blindly; 0 = the whole ranking (an ablation, `gnn families`' whole-ranking row). Why 4: on the
+   *  steering families 2, 4 and 8 left the trained method's answers as with the whole ranking, and fresh weights
+   *  lost about 1-2% (docs/gnn.md). */
+  int polish_top_k = 4;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
 };
 

@@ -18,6 +18,8 @@ bad() {  # bad NAME CMD...: exit 2, one line on stderr
   [ "$(grep -c '' "$tmp/err")" -eq 1 ] || { fail "$name: not one line on stderr"; cat "$tmp/err"; }
 }
 bad "unknown family" "$hulk" gnn families --families in-family,bogus --count 1
+bad "unknown row" "$hulk" gnn families --families in-family --count 1 --rows gnn,bogus
+bad "rows without gnn" "$hulk" gnn families --families in-family --count 1 --rows untrained
 bad "zero count" "$hulk" gnn families --count 0
 bad "missing paper folder" "$hulk" gnn families --families paper --paper "$tmp/none"
 bad "unknown label" "$hulk" gnn gen-data --count 1 --out "$tmp/d" --label bogus

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 
+#include "gnn/moves.hpp"
 #include "gnn/polish.hpp"
 #include "gnn_test_helpers.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -147,6 +148,51 @@ TEST(Polish, TheScoresOrderTheExchanges) {
   const SampledPlacement got = polish_placement(s, guide, start, 1, cost);
   EXPECT_NEAR(got.cost, optimum, 1e-9 * optimum);
   EXPECT_EQ(got.polish_evaluations, 1);
+}
+
+TEST(Polish, TopKTriesOnlyTheRankersFirstExchanges) {
+  // The scenario of TheScoresOrderTheExchanges. Its start's exchanges, timed by the evaluator, give a poor ranking
+  // (slowest first) and a good one (fastest first). With top_k, a step tries the ranking's first top_k exchanges
+  // only: the poor ranking with top_k = its non-improving exchanges stops there, at the start, after exactly that
+  // many evaluations; the good one with top_k = 1 takes the fastest exchange; without top_k the poor ranking is
+  // tried to its end and finds a faster placement.
+  Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
+  for (int h = 2; h < 4; ++h) {
+    s.platform.hosts[h].gpu.fp16_flops /= 4;
+    s.platform.hosts[h].gpu.fp32_flops /= 4;
+  }
+  const Evaluator ev(s);
+  const PlacementCost cost = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
+  RoleScores decoded;
+  decoded.hosts = 4;
+  decoded.roles = 3;
+  decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};  // stage 0 on host 0, stage 1 on host 2
+  const SampledPlacement start = start_of(s, decoded, cost);
+  std::vector<std::pair<double, std::pair<int, int>>> timed;
+  for (const auto& [a, b] : candidate_exchanges(s, start.placement)) {
+    Placement p = start.placement;
+    ASSERT_TRUE(exchange_hosts(s, p, a, b));
+    timed.push_back({cost(p), {a, b}});
+  }
+  std::sort(timed.begin(), timed.end());
+  const auto not_faster = std::count_if(timed.begin(), timed.end(), [&](const auto& t) { return t.first >= start.cost; });
+  ASSERT_GE(not_faster, 1);
+  ASSERT_LT(timed.front().first, start.cost);  // some exchange is faster
+  std::vector<std::pair<int, int>> fastest_first;
+  for (const auto& t : timed) fastest_first.push_back(t.second);
+  const std::vector<std::pair<int, int>> slowest_first(fastest_first.rbegin(), fastest_first.rend());
+  const PairRanker poor = [&](const Placement&) { return slowest_first; };
+  const PairRanker good = [&](const Placement&) { return fastest_first; };
+  const int k = static_cast<int>(not_faster);
+  const SampledPlacement stopped = polish_placement(s, decoded, start, 100, cost, {}, poor, k);
+  EXPECT_EQ(stopped.placement.gpu_of_rank, start.placement.gpu_of_rank);
+  EXPECT_EQ(stopped.polish_evaluations, k);
+  const SampledPlacement found = polish_placement(s, decoded, start, 100, cost, {}, good, 1);
+  EXPECT_LE(found.cost, timed.front().first);
+  EXPECT_GE(found.polished, 1);
+  const SampledPlacement whole = polish_placement(s, decoded, start, 100, cost, {}, poor, 0);
+  EXPECT_LT(whole.cost, start.cost);
+  EXPECT_GT(whole.polish_evaluations, k);
 }
 
 TEST(Polish, BudgetShrinksWithTheJob) {

@@ -39,6 +39,7 @@ struct FamiliesArgs {
   FamilyOptions family;
   std::string families = "in-family,larger,wan-host,multi-job,paper";
   std::string model, challenger, out;
+  std::string rows;  ///< comma-separated learned rows to run ("" = all)
   std::uint64_t untrained_seed = 1;
   MethodOptions options = cli_method_options();
 };
@@ -55,7 +56,9 @@ struct Variant {
 
 std::vector<Variant> variants(const std::string& challenger) {
   Variant gnn{"gnn", false, {}};
-  Variant untrained{"untrained", true, {}};
+  Variant untrained = gnn;
+  untrained.name = "untrained";
+  untrained.untrained = true;
   Variant argmax{"argmax", false, {}};
   argmax.sampling.candidates = 1;  // the argmax decode, and greedy's placement when the evaluator finds it faster
   Variant no_greedy{"no-greedy", false, {}};
@@ -68,6 +71,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_polish.sampling.stage_orders = 0;
   no_polish.sampling.tp_rings = false;
   no_polish.anneal.evaluations = 0;
+  Variant whole_ranking{"whole-ranking", false, {}};
+  whole_ranking.sampling.polish_top_k = 0;  // every exchange of the scorer's ranking tried, not its first few
   Variant no_anneal{"no-anneal", false, {}};
   no_anneal.anneal.evaluations = 0;  // the score-guided exchanges, not the annealing after them
   Variant no_reorder{"no-reorder", false, {}};
@@ -94,9 +99,27 @@ std::vector<Variant> variants(const std::string& challenger) {
   model_only_untrained.name = "model-only-untrained";
   model_only_untrained.untrained = true;
   std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
-                              no_polish,  no_anneal,    no_reorder, no_rechain, no_rerun,
+                              no_polish,  whole_ranking, no_anneal, no_reorder, no_rechain, no_rerun,
                               no_alt_start, alt_always, model_only, model_only_untrained};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
+  return out;
+}
+
+/** The variants named in `rows` (comma-separated, in the table's order; "" = all), and the challenger when there is
+ *  one. The first must stay `gnn`: the figures and the evaluator's error are of the first variant.
+ *  @throws InputError for an unknown name or no gnn. */
+std::vector<Variant> selected_variants(const std::vector<Variant>& all, const std::string& rows) {
+  if (rows.empty()) return all;
+  const std::vector<std::string> wanted = comma_list(rows, "--rows", "row names");
+  for (const std::string& w : wanted)
+    if (std::none_of(all.begin(), all.end(), [&](const Variant& v) { return v.name == w; }))
+      throw InputError("", 0, "--rows", "unknown row '" + w + "' (expected learned rows such as gnn, untrained, "
+                                        "model-only, model-only-untrained, no-polish)");
+  if (std::find(wanted.begin(), wanted.end(), "gnn") == wanted.end())
+    throw InputError("", 0, "--rows", "the rows must include gnn (the figures are measured against it)");
+  std::vector<Variant> out;
+  for (const Variant& v : all)
+    if (v.name == "challenger" || std::find(wanted.begin(), wanted.end(), v.name) != wanted.end()) out.push_back(v);
   return out;
 }
 
@@ -213,7 +236,7 @@ void run_gnn_families(FamiliesArgs a) {
   const std::string model = model_or_committed(a.model);
   std::vector<std::vector<Scenario>> scenarios;
   for (const std::string& f : families) scenarios.push_back(family_scenarios(f, a.family));
-  const std::vector<Variant> vs = variants(a.challenger);
+  const std::vector<Variant> vs = selected_variants(variants(a.challenger), a.rows);
   std::vector<std::string> names;
   for (const Variant& v : vs) names.push_back(v.name);
   names.push_back("equal-budget");  // computed in this process after the learned variants (family_case)
@@ -282,6 +305,8 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--budget", a->options.budget, "search budget in evaluations (0 = search's own, 20000)")
       ->capture_default_str()
       ->check(budget_range());
+  cmd->add_option("--rows", a->rows,
+                  "comma-separated learned rows to run (default: all; must include gnn; equal-budget always runs)");
   cmd->add_option("--untrained-seed", a->untrained_seed, "seed of the untrained model (as hulk gnn train --epochs 0)")
       ->capture_default_str()
       ->check(seed_check());
@@ -289,11 +314,13 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->footer(
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model's scores with and without greedy's prior, sampling decoder on each + greedy's\n"
-      "placement as a candidate + stage reorderings + TP ring re-chaining + score-guided host exchanges + short\n"
+      "placement as a candidate + stage reorderings + TP ring re-chaining + host exchanges, each step the move\n"
+      "scorer's first 4 + short\n"
       "annealing, from a DP-cluster placement or greedy on the fastest hosts when that is faster), untrained (same,\n"
       "fresh weights), argmax (argmax decode of each view only, then the same), no-greedy (without greedy's prior\n"
       "and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings, re-chaining,\n"
-      "exchanges, alternative starts or annealing), no-anneal (no annealing, no alternative starts), no-reorder\n"
+      "exchanges, alternative starts or annealing), whole-ranking (every exchange of the scorer's ranking tried,\n"
+      "not its first 4), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
       "start also when it is slower than the learned placement), model-only (the move scorer's policy: from greedy's\n"
