@@ -160,7 +160,7 @@ def block_placement(ranks, hosts, gpus_per_host, host_name):
 
 
 def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precision="fp16", check_memory=True,
-             recompute=None):
+             recompute=None, recompute_note=None, virtual_stages=1, sequence_parallel=False, vstage_note=None):
     out = ["job:",
            "  model: {layers: %d, hidden: %d, heads: %d, seq_len: %d, vocab: %d}" % (layers, hidden, heads, seq, vocab),
            "  precision: %s" % precision,
@@ -172,7 +172,12 @@ def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precis
            "  iterations: 1",
            "  utilisation: 0.4   # replaced by the series' calibrated utilisation in `hulk fidelity`"]
     if recompute:
-        out.append("  recompute: %s   # Megatron-LM --recompute-method uniform (run_table_1.sh); eq. 3 counts it" % recompute)
+        out.append("  recompute: %s   # %s" % (recompute, recompute_note or
+                   "Megatron-LM --recompute-method uniform (run_table_1.sh); eq. 3 counts it"))
+    if virtual_stages > 1:
+        out.append("  virtual_stages: %d   # %s" % (virtual_stages, vstage_note))
+    if sequence_parallel:
+        out.append("  sequence_parallel: true")
     if not check_memory:
         out.append("  check_memory: false   # the run fitted; hulk's activation model has no recomputation (README.md)")
     return "\n".join(out) + "\n"
@@ -233,23 +238,16 @@ for (case, layers, batch, secs, cal) in DTFM_GEO:
     add_point("dtfm-v100-geo", name, "dtfm-geo/%s.yaml" % name, secs, "s",
               "%s, Case %d runtime table, L%d B%d, Megatron-P8 (Default)" % (DTFM_RESULTS, case, layers, batch), cal)
 
-# --- Megatron-LM SC'21 Table 1 on Selene (DGX A100 80GB) ---
-# (label, hidden, heads, layers, t, p, gpus, batch, micro, TFLOP/s per GPU, calibrate)
-SELENE = [
-    ("1.7B", 2304, 24, 24, 1, 1, 32, 512, 16, 137, False),
-    ("3.6B", 3072, 32, 30, 2, 1, 64, 512, 16, 138, False),
-    ("7.5B", 4096, 32, 36, 4, 1, 128, 512, 16, 142, True),
-    ("18B", 6144, 48, 40, 8, 1, 256, 1024, 8, 135, False),
-    ("39B", 8192, 64, 48, 8, 2, 512, 1536, 4, 138, False),
-]
-for (label, h, heads, layers, t, p, gpus, batch, micro, tflops, cal) in SELENE:
-    dp = gpus // (t * p)
+# --- Megatron-LM on Selene (DGX A100 80GB): SC'21 Table 1 and Korthikanti et al. 2022 Table 5 ---
+SELENE_NOTE = "8 x 200 Gbps HDR"
+
+
+def selene_scenario(name, gpus, header, job):
+    """One Selene scenario: gpus / 8 DGX A100 nodes in Megatron's launcher order (placement file)."""
     hosts = gpus // 8
     pl = "megatron-order-%d.json" % gpus
     write("megatron-selene/" + pl, block_placement(gpus, hosts, 8, lambda i: "dgx-%d" % i))
-    name = "gpt-%s" % label.lower()
-    text = ("# Megatron-LM weak scaling, %s GPT on %d A100 (Selene DGX A100 nodes): measured %d TFLOP/s per GPU\n"
-            "# (%s, row %s). Assumptions: README.md.\n" % (label, gpus, tflops, MEGATRON, label))
+    text = header
     text += ("name: selene-%s\n"
              "platform:\n"
              "  regions:\n"
@@ -258,15 +256,76 @@ for (label, h, heads, layers, t, p, gpus, batch, micro, tflops, cal) in SELENE:
              "      hosts: %d\n"
              "      gpus_per_host: 8\n"
              "      gpu: A100-80GB\n"
-             "      host_link: {bandwidth: 1600Gbps, latency: 5us, transport: infiniband}   # 8 x 200 Gbps HDR\n"
+             "      host_link: {bandwidth: 1600Gbps, latency: 5us, transport: infiniband}   # %s\n"
              "      intra_host: {bandwidth: 300GBps, latency: 2us, transport: nvlink}   # NVLink 3 + NVSwitch\n"
-             "network: {model: CM02, tcp_window: 0}\n" % (name, hosts))
-    text += yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="full")
+             "network: {model: CM02, tcp_window: 0}\n" % (name, hosts, SELENE_NOTE))
+    text += job
     text += "placement: file:%s   # Megatron's rank r on node r // 8 (tensor groups inside a node)\n" % pl
     write("megatron-selene/%s.yaml" % name, text)
+
+
+# SC'21 Table 1 (label, hidden, heads, layers, t, p, gpus, batch, TFLOP/s per GPU) and from run_table_1.sh the
+# micro-batch (MBS) and --num-layers-per-virtual-pipeline-stage (layers per model chunk; absent = not interleaved).
+SELENE = [
+    # (label, hidden, heads, layers, t, p, gpus, batch, micro, layers per chunk, TFLOP/s per GPU, calibrate)
+    ("1.7B", 2304, 24, 24, 1, 1, 32, 512, 16, None, 137, False),
+    ("3.6B", 3072, 32, 30, 2, 1, 64, 512, 16, None, 138, False),
+    ("7.5B", 4096, 32, 36, 4, 1, 128, 512, 16, None, 142, True),
+    ("18B", 6144, 48, 40, 8, 1, 256, 1024, 8, None, 135, False),
+    ("39B", 8192, 64, 48, 8, 2, 512, 1536, 4, None, 138, False),
+    ("76B", 10240, 80, 60, 8, 4, 1024, 1792, 2, 5, 140, False),
+    ("145B", 12288, 96, 80, 8, 8, 1536, 2304, 2, 5, 148, False),
+    ("310B", 16384, 128, 96, 8, 16, 1920, 2160, 1, 3, 155, False),
+    ("530B", 20480, 128, 105, 8, 35, 2520, 2520, 1, 1, 163, False),
+    ("1T", 25600, 160, 128, 8, 64, 3072, 3072, 1, None, 163, False),
+]
+for (label, h, heads, layers, t, p, gpus, batch, micro, chunk, tflops, cal) in SELENE:
+    dp = gpus // (t * p)
+    name = "gpt-%s" % label.lower()
+    v = layers // (p * chunk) if chunk else 1
+    header = ("# Megatron-LM weak scaling, %s GPT on %d A100 (Selene DGX A100 nodes): measured %d TFLOP/s per GPU\n"
+              "# (%s, row %s). Assumptions: README.md.\n" % (label, gpus, tflops, MEGATRON, label))
+    job = yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="full", virtual_stages=v,
+                   vstage_note="--num-layers-per-virtual-pipeline-stage %s: %d layers / (pp %d x %s)"
+                               % (chunk, layers, p, chunk))
+    selene_scenario(name, gpus, header, job)
     add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, tflops, "TFLOP/s/GPU",
               "Narayanan et al. SC'21 (arXiv 2104.04473) Table 1, row %s (= Megatron-LM images/cases_april2021.png); "
-              "micro-batch %d: Megatron-LM examples/sc21/run_table_1.sh" % (label, micro), cal)
+              "micro-batch %d%s: Megatron-LM examples/sc21/run_table_1.sh"
+              % (label, micro, (", %d layers per virtual stage" % chunk) if chunk else ""), cal)
+
+# Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (arXiv 2205.05198, MLSys'23):
+# Table 3 (heads, hidden, layers, t, p, GPUs, global batch, micro-batch; s 2048, V 51200, A100 80GB, no data
+# parallelism, interleaved schedule with 3 model chunks per GPU for 175B and 530B) and Table 5 (iteration time in
+# seconds: "Full recompute" and "Present work" = sequence parallelism + selective recomputation).
+KORTHIKANTI = ("Korthikanti et al. 2022 (arXiv 2205.05198) Table 5, row %s, column %s (iteration time); "
+               "setup: Table 3, row %s")
+SELENE_2022 = [
+    # (label, heads, hidden, layers, t, p, gpus, batch, micro, virtual stages, full recompute s, present work s)
+    ("22B", 64, 6144, 48, 8, 1, 8, 4, 4, 1, 1.42, 1.10),
+    ("175B", 96, 12288, 96, 8, 8, 64, 64, 1, 3, 18.13, 13.75),
+    ("530B", 128, 20480, 105, 8, 35, 280, 280, 1, 3, 49.05, 37.83),
+    ("1T", 160, 25600, 128, 8, 64, 512, 512, 1, 1, 94.42, 71.49),
+]
+for (label, heads, h, layers, t, p, gpus, batch, micro, v, full_s, present_s) in SELENE_2022:
+    dp = gpus // (t * p)
+    for (mode, column, secs) in (("full", "Full recompute", full_s), ("sp-selective", "Present work", present_s)):
+        name = "gpt-%s-%s" % (label.lower(), mode)
+        header = ("# Korthikanti et al. 2022, %s GPT on %d A100 80GB (DGX A100 nodes as on Selene), %s: measured %.2f s per\n"
+                  "# iteration (%s). Assumptions: README.md.\n"
+                  % (label, gpus, column, secs, KORTHIKANTI % (label, column, label)))
+        if mode == "full":
+            job = yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="full",
+                           recompute_note="Table 5, column Full recompute", virtual_stages=v,
+                           vstage_note="Table 3: interleaved schedule with 3 model chunks per GPU")
+        else:
+            job = yaml_job(layers, h, heads, 2048, 51200, batch, micro, dp, t, p, recompute="selective",
+                           recompute_note="Table 5, column Present work: selective recomputation",
+                           virtual_stages=v, sequence_parallel=True,
+                           vstage_note="Table 3: interleaved schedule with 3 model chunks per GPU")
+        selene_scenario(name, gpus, header, job)
+        add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, secs, "s",
+                  KORTHIKANTI % (label, column, label), False)
 
 # --- manifest ---
 out = ["# Measured iteration times of real training runs, each reproduced by one scenario of this folder.",

@@ -8,16 +8,17 @@
 namespace hulk {
 
 double gemm_efficiency(const GpuSpec& gpu, const std::string& precision, double m, double n, double k,
-                       double element_bytes) {
+                       double element_bytes, double batch) {
   const double peak = gpu.peak_flops(precision);
   const double flops = 2.0 * m * n * k;
   if (flops <= 0 || peak <= 0) return 1.0;
   // Tile quantization: the kernel computes whole tiles, so a partial tile costs a full one (guide, sec. 3.1).
-  // Wave quantization: the tiles run in waves of one per SM; the last wave runs part-full (guide, sec. 3.2).
+  // Wave quantization: the tiles run in waves of one per SM; the last wave runs part-full (guide, sec. 3.2). A
+  // strided-batched kernel schedules the tiles of all its GEMMs together, so its waves count them all.
   double quantization = 1.0;
   if (gpu.sms > 0) {
     const double tiles_m = std::ceil(m / kGemmTileM), tiles_n = std::ceil(n / kGemmTileN);
-    const double tiles = tiles_m * tiles_n;
+    const double tiles = tiles_m * tiles_n * std::max(1.0, std::floor(batch));
     const double waves = std::ceil(tiles / gpu.sms);
     quantization = (m * n) / (tiles_m * kGemmTileM * tiles_n * kGemmTileN) * tiles / (waves * gpu.sms);
   }
@@ -29,8 +30,8 @@ double gemm_efficiency(const GpuSpec& gpu, const std::string& precision, double 
 }
 
 double gemm_equivalent_flops(const GpuSpec& gpu, const std::string& precision, double m, double n, double k,
-                             double element_bytes) {
-  return 2.0 * m * n * k / gemm_efficiency(gpu, precision, m, n, k, element_bytes);
+                             double element_bytes, double batch) {
+  return 2.0 * m * n * k / gemm_efficiency(gpu, precision, m, n, k, element_bytes, batch);
 }
 
 double memory_equivalent_flops(const GpuSpec& gpu, const std::string& precision, double bytes) {
@@ -44,9 +45,9 @@ namespace {
 struct Linear {
   double fwd = 0, bwd = 0;
 };
-Linear linear(const GpuSpec& g, const std::string& p, double m, double n, double k, double e) {
-  return {gemm_equivalent_flops(g, p, m, n, k, e),
-          gemm_equivalent_flops(g, p, m, k, n, e) + gemm_equivalent_flops(g, p, k, n, m, e)};
+Linear linear(const GpuSpec& g, const std::string& p, double m, double n, double k, double e, double batch = 1) {
+  return {gemm_equivalent_flops(g, p, m, n, k, e, batch),
+          gemm_equivalent_flops(g, p, m, k, n, e, batch) + gemm_equivalent_flops(g, p, k, n, m, e, batch)};
 }
 
 }  // namespace
@@ -68,9 +69,11 @@ LayerWork layer_work(const JobSpec& job, const GpuSpec& gpu) {
   const Linear proj = linear(gpu, p, tokens, h, h / t, e);
   const Linear fc1 = linear(gpu, p, tokens, (md.gated_mlp ? 2.0 : 1.0) * ffn / t, h, e);
   const Linear fc2 = linear(gpu, p, tokens, h, ffn / t, e);
-  // Attention core, batched over b x heads / t: scores = Q K^T (s x s x head_dim), context = P V (s x head_dim x s).
+  // Attention core, batched over b x heads / t: scores = Q K^T (s x s x head_dim), context = P V (s x head_dim x s),
+  // each one strided-batched kernel over the batch (Megatron's baddbmm and bmm, forward and backward).
   const double batch = b * heads;
-  const Linear scores = linear(gpu, p, s, s, head_dim, e), context = linear(gpu, p, s, head_dim, s, e);
+  const Linear scores = linear(gpu, p, s, s, head_dim, e, batch);
+  const Linear context = linear(gpu, p, s, head_dim, s, e, batch);
   // Memory-bound ops of the forward, bytes (Megatron's fused kernels: one read and one write each). Replicated on
   // every TP rank, or split over it with sequence parallelism (non_tensor_parallel_divisor): two layer norms (read + write b s h), two bias-dropout-adds (read the
   // output and the residual, write the sum, a 1-byte mask). Split over TP: the fused scale-mask-softmax (read +

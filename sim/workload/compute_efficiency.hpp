@@ -22,13 +22,15 @@ constexpr int kGemmTileN = 128;
 
 /** @brief Efficiency of one GEMM (C[M x N] = A[M x K] B[K x N], elements of `element_bytes`) on `gpu` at the
  *  job's precision, as a fraction of peak in (0, 1]: 2MNK / peak over max(math time / (tile x wave quantization),
- *  bytes / memory bandwidth). A GPU without memory bandwidth or SM count in its spec leaves out that part (1). */
+ *  bytes / memory bandwidth). `batch` > 1: the GEMM is one of `batch` equal ones run by one strided-batched kernel
+ *  (the attention core's bmm), whose tiles fill the SMs' waves together. A GPU without memory bandwidth or SM
+ *  count in its spec leaves out that part (1). */
 double gemm_efficiency(const GpuSpec& gpu, const std::string& precision, double m, double n, double k,
-                       double element_bytes);
+                       double element_bytes, double batch = 1);
 
-/** @brief Peak-equivalent flop of one GEMM: 2MNK / gemm_efficiency. */
+/** @brief Peak-equivalent flop of one GEMM (of a batch of `batch` in one kernel): 2MNK / gemm_efficiency. */
 double gemm_equivalent_flops(const GpuSpec& gpu, const std::string& precision, double m, double n, double k,
-                             double element_bytes);
+                             double element_bytes, double batch = 1);
 
 /** @brief Peak-equivalent flop of moving `bytes` through the GPU's memory: bytes / bandwidth x peak (0 without a
  *  memory bandwidth in the spec). */
