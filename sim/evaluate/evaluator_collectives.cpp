@@ -18,13 +18,17 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
                                  const double* bytes_each, double* headroom) const {
   // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
-  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards.
+  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards. Each route
+  // is built once (route() assembles it from per-host and per-region parts on every call).
+  thread_local std::vector<Route> routes;
+  routes.resize(n);
   for (int i = 0; i < n; ++i) {
-    const Route& r = network_->route(src[i], dst[i]);
+    routes[i] = network_->route(src[i], dst[i]);
+    const Route& r = routes[i];
     for (int k = 0; k < r.n_links; ++k) ++link_count_[r.links[k]];
   }
   for (int i = 0; i < n; ++i) {
-    const Route& r = network_->route(src[i], dst[i]);
+    const Route& r = routes[i];
     double share = r.flow_cap_Bps;
     // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
     const bool windowed = tcp_window_bytes_ > 0 && r.latency_s > 0;
@@ -39,7 +43,7 @@ void Evaluator::concurrent_times(const int* src, const int* dst, int n, double b
     out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
   }
   for (int i = 0; i < n; ++i) {
-    const Route& r = network_->route(src[i], dst[i]);
+    const Route& r = routes[i];
     for (int k = 0; k < r.n_links; ++k) link_count_[r.links[k]] = 0;
   }
 }

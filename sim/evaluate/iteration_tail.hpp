@@ -36,6 +36,9 @@ struct TailContext {
 struct TailScratch {
   std::vector<double> ready, start, end, hop, lat, ring;
   std::vector<int> hosts, ranks;
+  /** The last ring computed in this call (hops, latencies, entries) and its members' ends: replicas laid out alike
+   *  enter their norm all-reduce with the same inputs, so each is computed once. */
+  std::vector<double> memo_hop, memo_lat, memo_start, memo_end;
 };
 
 /** @brief End of the iteration given each stage's end of its DP all-reduce (stage_end[s]), as the rank actors run

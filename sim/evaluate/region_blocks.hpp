@@ -16,11 +16,13 @@ struct RegionBlocks {
   int per_region = 0;      ///< members in each region when every region has as many (balanced), else 0
   /** @brief True when every region holds the same number of members. */
   bool balanced() const { return per_region > 0; }
-  /** @brief Groups members 0..n-1 whose hosts are hosts[0..n). */
+  /** @brief Groups members 0..n-1 whose hosts are hosts[0..n), in O(n + regions). */
   void group(const RouteModel& net, const int* hosts, int n);
 
  private:
   std::vector<int> region_ids_, block_of_;
+  std::vector<int> block_of_region_;  ///< per region id: its block, -1 when not among the members (kept all -1)
+  std::vector<int> count_;            ///< per block: members placed so far (scratch)
 };
 
 }  // namespace hulk

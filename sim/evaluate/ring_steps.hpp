@@ -22,9 +22,21 @@ struct RingModel {
 
 /** @brief `steps` steps of a ring of n members whose member j enters at start_s[j]; hop_s[i] = time of hop
  *  i -> i+1 (latency + transfer), latency_s[i] its latency (seconds). Writes end_s[j] (member j's last send left
- *  and last receive arrived) and returns the largest. `scratch` is reused between calls. */
+ *  and last receive arrived) and returns the largest. `scratch` is reused between calls. A ring whose members are
+ *  all alike takes ring_steps_uniform, any other ring_steps_general. */
 double ring_steps_from(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
                        const double* start_s, double* end_s, std::vector<double>& scratch);
+
+/** @brief ring_steps_from's recurrence member by member, O(n x steps) time and O(n) memory, whatever the ring: the
+ *  reference the fast paths are tested against. */
+double ring_steps_general(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
+                          const double* start_s, double* end_s, std::vector<double>& scratch);
+
+/** @brief `steps` steps of a ring whose members are all alike (hop time `hop`, latency `lat`, headroom
+ *  model.headroom[0] if set, every member entering at `start`): every member ends at the returned time, the same bits
+ *  as ring_steps_general in O(steps), whatever the ring's size. */
+double ring_steps_uniform(double hop, double lat, int steps, const RingModel& model, double start,
+                          std::vector<double>& scratch);
 
 /** @brief ring_steps_from with every member entering at 0; returns the ring's time, seconds. */
 double ring_steps_s(const double* hop_s, const double* latency_s, int n, int steps, const RingModel& model,
