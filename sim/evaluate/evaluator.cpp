@@ -564,8 +564,6 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank) co
   EvalBreakdown out;
   dp_flows_ready_ = false;  // a new placement
   if (!hosts_fit(host_of_rank, out)) return out;
-  const Parallelism& par = scenario_.job.par;
-  const int P = par.pp;
   const int m = std::max(1, cost_.micro_batches);
 
   stage_op_times(host_of_rank, m, out);
