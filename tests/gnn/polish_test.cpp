@@ -25,6 +25,25 @@ SampledPlacement start_of(const Scenario& s, const RoleScores& sc, const Placeme
   return st;
 }
 
+/** pp 2 on four single-GPU hosts in two regions; region 1's GPUs (hosts 2 and 3) are 4x slower. */
+Scenario slow_second_region() {
+  Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
+  for (int h = 2; h < 4; ++h) {
+    s.platform.hosts[h].gpu.fp16_flops /= 4;
+    s.platform.hosts[h].gpu.fp32_flops /= 4;
+  }
+  return s;
+}
+
+/** Scores for slow_second_region() that decode stage 0 on host 0 and stage 1 on host 2. */
+RoleScores stage_split_scores() {
+  RoleScores decoded;
+  decoded.hosts = 4;
+  decoded.roles = 3;
+  decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};
+  return decoded;
+}
+
 TEST(Polish, ValidNeverWorseWithinBudgetAndDeterministic) {
   std::mt19937_64 rng(21);
   SamplerOptions o;
@@ -128,17 +147,10 @@ TEST(Polish, TheScoresOrderTheExchanges) {
   // pp 2 on four single-GPU hosts in two regions, region 1's GPUs 4x slower; the decoded start puts stage 1 in
   // region 1. Scores that favour host 1 for stage 1 make (1, 2) the first exchange tried, and the optimum (both
   // stages in region 0, checked by brute force) is reached with one evaluation.
-  Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
-  for (int h = 2; h < 4; ++h) {
-    s.platform.hosts[h].gpu.fp16_flops /= 4;
-    s.platform.hosts[h].gpu.fp32_flops /= 4;
-  }
+  const Scenario s = slow_second_region();
   const Evaluator ev(s);
   const PlacementCost cost = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
-  RoleScores decoded;
-  decoded.hosts = 4;
-  decoded.roles = 3;
-  decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};  // stage 0 on host 0, stage 1 on host 2
+  const RoleScores decoded = stage_split_scores();
   const SampledPlacement start = start_of(s, decoded, cost);
   ASSERT_EQ(start.placement.gpu_of_rank[1].host, 2);
   const double optimum = ev.iteration_time_s(ExhaustivePlacer().place(s));
@@ -156,17 +168,10 @@ TEST(Polish, TopKTriesOnlyTheRankersFirstExchanges) {
   // only: the poor ranking with top_k = its non-improving exchanges stops there, at the start, after exactly that
   // many evaluations; the good one with top_k = 1 takes the fastest exchange; without top_k the poor ranking is
   // tried to its end and finds a faster placement.
-  Scenario s = grid_scenario(2, 2, 1, Parallelism{1, 1, 2});
-  for (int h = 2; h < 4; ++h) {
-    s.platform.hosts[h].gpu.fp16_flops /= 4;
-    s.platform.hosts[h].gpu.fp32_flops /= 4;
-  }
+  const Scenario s = slow_second_region();
   const Evaluator ev(s);
   const PlacementCost cost = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
-  RoleScores decoded;
-  decoded.hosts = 4;
-  decoded.roles = 3;
-  decoded.values = {5, 0, 0, /**/ 0, 0, 5, /**/ 0, 5, 0, /**/ 0, 0, 5};  // stage 0 on host 0, stage 1 on host 2
+  const RoleScores decoded = stage_split_scores();
   const SampledPlacement start = start_of(s, decoded, cost);
   std::vector<std::pair<double, std::pair<int, int>>> timed;
   for (const auto& [a, b] : candidate_exchanges(s, start.placement)) {
