@@ -45,14 +45,16 @@ constexpr long long kEqualBudgetProposalsPerEstimate = 64;
 
 /** @brief The `equal-budget` row's placement: the search's random-move annealing (search_placer.hpp) from `greedy`,
  *  its seed component_seed(scenario.seed, "equal-budget"), with a budget in full estimates
- *  (SearchOptions::max_estimates, evaluation_count.hpp): the temperature falls over them, repeats and proposals the
- *  lower bound rejects cost none. With several jobs a proposal estimates every job, so the budget is
- *  evaluator_calls / jobs proposals costed. A first run measures the estimates made outside the annealing's budget
- *  (its start's), a second run (only if the first missed) takes them off the budget: exactly evaluator_calls
- *  estimates wherever the annealing can spend them (up to jobs - 1 fewer with several jobs; fewer where the
- *  proposals run out, kEqualBudgetProposalsPerEstimate). What blind moves find at the gnn method's cost.
- *  Deterministic; never slower than `greedy` by the evaluator (the annealing returns the best it saw, its start
- *  included). @param estimates if set, receives the full estimates the kept run made. */
+ *  (SearchOptions::max_estimates, evaluation_count.hpp): the temperature falls over them, and repeats cost none.
+ *  With several jobs a proposal estimates every job, so the budget is evaluator_calls / jobs proposals costed. A run
+ *  measures the estimates made outside the annealing's budget (its start's) and, if it missed, a second run takes
+ *  them off. First with the lower bound (proposals it shows slower cost no estimate: more moves tried); where the
+ *  bound leaves too few proposals to spend the budget within kEqualBudgetProposalsPerEstimate per estimate, the
+ *  same without the bound, every proposal costed. The kept run makes exactly evaluator_calls estimates (up to
+ *  jobs - 1 fewer with several jobs; fewer only where repeats exhaust the proposals on a tiny cluster). What blind
+ *  moves find at the gnn method's cost. Deterministic; never slower than `greedy` by the evaluator (the annealing
+ *  returns the best it saw, its start included). @param estimates if set, receives the full estimates the kept run
+ *  made. */
 Placement equal_budget_placement(const Scenario& scenario, const Placement& greedy, long long evaluator_calls,
                                  long long* estimates = nullptr);
 
