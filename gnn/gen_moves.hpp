@@ -12,11 +12,11 @@ namespace hulk::gnn {
 
 /** @brief gen-moves' options (its flags). */
 struct GenMovesOptions {
-  int count = 100;
-  std::uint64_t seed = 1;
-  std::string out;
-  int shard_index = 0, shard_count = 1;
-  MoveDataOptions options;
+  int count = 100;                       ///< samples (sampled clusters) of the whole data set
+  std::uint64_t seed = 1;                ///< data seed
+  std::string out;                       ///< the data set folder
+  int shard_index = 0, shard_count = 1;  ///< this run makes the indices k with k % shard_count == shard_index
+  MoveDataOptions options;               ///< platform size, states and moves per sample
 };
 
 /** @brief What a run did. */

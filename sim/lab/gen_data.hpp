@@ -16,8 +16,8 @@ namespace hulk {
 
 /** @brief What a data set's manifest says about how it was made. */
 struct DataSetIdentity {
-  int count = 0;
-  std::uint64_t seed = 0;
+  int count = 0;           ///< samples (indices 0..count-1)
+  std::uint64_t seed = 0;  ///< the data seed
   std::string generator;  ///< the command line that made it
 };
 
@@ -35,12 +35,12 @@ struct GenDataStore {
 
 /** @brief gen-data's options (its flags). */
 struct GenDataOptions {
-  int count = 100;
-  std::uint64_t seed = 1;
-  std::string out;
-  int shard_index = 0, shard_count = 1;
-  long budget = 5000;
-  int max_gpus = 128;
+  int count = 100;                       ///< samples of the whole data set
+  std::uint64_t seed = 1;                ///< data seed
+  std::string out;                       ///< the data set folder
+  int shard_index = 0, shard_count = 1;  ///< this run makes the indices k with k % shard_count == shard_index
+  long budget = 5000;                    ///< search evaluations per label
+  int max_gpus = 128;                    ///< largest sampled platform (GPUs)
   std::string jobs;               ///< --jobs as given ("" = one job per cluster)
   int min_jobs = 0, max_jobs = 0; ///< --jobs read (0 = one job per cluster)
   std::string label = "simgrid";  ///< simgrid | evaluator
