@@ -106,7 +106,7 @@ Placement equal_budget_placement(const Scenario& scenario, const Placement& gree
     Placement p = SearchPlacer(search).place(scenario);
     return std::make_pair(std::move(p), hulk::evaluator_calls() - before);
   };
-  const long long jobs = has_several_jobs(scenario) ? static_cast<long long>(scenario.jobs.size()) : 1;
+  const long long jobs = job_count(scenario);
   long long budget = std::max(1LL, evaluator_calls / jobs);
   auto [answer, spent] = run(budget);
   // Rescale the budget toward as many estimates as the gnn made (a few rounds; the estimates grow with the budget),

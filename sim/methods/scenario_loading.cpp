@@ -17,7 +17,7 @@ void check_jobs_fit_memory(const Scenario& s) {
   int j = -1;
   const std::string problem = jobs_memory_problem(s, j);
   if (problem.empty()) return;
-  const bool several = has_several_jobs(s);
+  const bool several = names_jobs(s);
   // The Scenario keeps no line numbers: the job's entry is found again in the file (none for a SimGrid XML's).
   int line = 0;
   try {

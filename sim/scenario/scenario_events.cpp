@@ -512,7 +512,7 @@ void check_events_with_jobs(const Scenario& s, const YamlReader& r) {
       if (e.kind == EventSpec::Kind::host_fail)
         r.fail_key(e.origin.empty() ? std::string("events") : e.origin,
                    "host failures with several jobs are not supported yet (expected one job:, or no `fail` event)");
-  for (const JobSpec& j : s.jobs.empty() ? std::vector<JobSpec>{s.job} : s.jobs)
+  for (const JobSpec& j : s.jobs.empty() ? std::vector<JobSpec>{s.only_job()} : s.jobs)
     if (j.sync.diloco())
       r.fail_key("events",
                  "events are not supported yet with job.sync.algorithm: diloco (expected algorithm: step "

@@ -80,8 +80,8 @@ std::string jobs_memory_problem(const Scenario& s, int& job_index) {
         holding == 0 ? "the largest GPU of the platform has " + (memory.empty() ? gib(0) : gib(memory.front()))
                      : std::to_string(k + 1) + " of its ranks need " + gib(alone[k].bytes) + " or more and only " +
                            std::to_string(holding) + " GPUs of the platform have that much";
-    return (has_several_jobs(s) ? job_label(s, j) + " fits no share of the platform in memory: "
-                                : std::string("the job does not fit the platform's GPU memory: ")) +
+    return (names_jobs(s) ? job_label(s, j) + " fits no share of the platform in memory: "
+                          : std::string("the job does not fit the platform's GPU memory: ")) +
            stage_need(s, alone[k]) + ", but " + shortfall +
            " (expected stages that fit the GPUs: more pipeline stages or a smaller micro_batch" +
            (job_at(s, j).schedule == "gpipe" ? ", or the 1f1b schedule)" : ")");

@@ -49,7 +49,7 @@ TEST(EqualBudget, StaysWithinItsEstimatesNeverSlowerThanGreedyAndDeterministic) 
     EXPECT_GE(kept, 1) << seed;
     EXPECT_LE(kept, 51) << seed;
     EXPECT_LE(evaluator_calls() - before, (kEqualBudgetRounds + 1) * 51) << seed;
-    EXPECT_EQ(placement_problem(s, small, s.job.check_memory), "") << seed;
+    EXPECT_EQ(placement_problem(s, small, s.only_job().check_memory), "") << seed;
     EXPECT_LE(ev.iteration_time_s(small), ev.iteration_time_s(greedy)) << seed;
     const Placement large = equal_budget_placement(s, greedy, 300);
     EXPECT_EQ(large.gpu_of_rank, equal_budget_placement(s, greedy, 300).gpu_of_rank) << seed;

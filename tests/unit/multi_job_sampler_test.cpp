@@ -24,7 +24,7 @@ TEST(MultiJobSampler, EveryDrawFitsTheClusterTogether) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const int jobs = 2 + static_cast<int>(seed % 4);
     const hulk::Scenario s = hulk::sample_jobs_scenario(seed, jobs, opt);
-    ASSERT_TRUE(hulk::has_several_jobs(s)) << seed;
+    ASSERT_TRUE(hulk::names_jobs(s)) << seed;
     EXPECT_EQ(static_cast<int>(s.jobs.size()), jobs) << seed;
     EXPECT_LE(hulk::total_ranks(s), s.platform.total_gpus()) << seed;
     int misfit = -1;
@@ -32,7 +32,7 @@ TEST(MultiJobSampler, EveryDrawFitsTheClusterTogether) {
     std::set<std::string> names;
     for (const hulk::JobSpec& j : s.jobs) names.insert(j.name);
     EXPECT_EQ(names.size(), s.jobs.size());
-    EXPECT_EQ(s.job.name, s.jobs.front().name);
+    EXPECT_EQ(s.only_job().name, s.jobs.front().name);
     EXPECT_NO_THROW(hulk::validate_job(s)) << seed;  // every job valid on its own, and together
   }
 }
