@@ -6,7 +6,7 @@
 
 #include "sim/core/jobs.hpp"
 #include "sim/workload/cost_model.hpp"
-#include "sim/workload/jobs_memory_fit.hpp"
+#include "sim/workload/memory_fit.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
 
@@ -313,7 +313,7 @@ Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions
       sc.jobs.push_back(draw.only_job());
     }
     int misfit = -1;
-    if (total_ranks(sc) <= sc.platform.total_gpus() && jobs_memory_problem(sc, misfit).empty()) return sc;
+    if (total_ranks(sc) <= sc.platform.total_gpus() && memory_fit_problem(sc, misfit).empty()) return sc;
   }
   throw InputError("", 0, "sampler", "no set of jobs fits the sampled platform together (seed " +
                                          std::to_string(seed) + ")");

@@ -5,7 +5,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/workload/jobs_memory_fit.hpp"
+#include "sim/workload/memory_fit.hpp"
 
 namespace hulk {
 namespace {
@@ -28,7 +28,7 @@ std::string infeasibility(const Scenario& s) {
     return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
   }
   int job = -1;
-  return jobs_memory_problem(s, job);
+  return memory_fit_problem(s, job);
 }
 
 /** The plan's fixed degrees and listed layouts admit this one. */
