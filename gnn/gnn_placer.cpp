@@ -11,7 +11,9 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/core/parallel_tasks.hpp"
+#include "gnn/guided_anneal.hpp"
 #include "gnn/move_model.hpp"
+#include "gnn/moves.hpp"
 #include "gnn/polish.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
@@ -208,6 +210,20 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   // answer, so both are refined.
   SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
                                                  scenario, opt, greedy_candidate, ranker);
+  if (impl_->moves && opt.guided_anneal > 0) {
+    // The scorer decides where the annealing's evaluations go (guided_anneal.hpp).
+    const ScoredExchanges scorer = [this, &scenario, &network](const Placement& p) {
+      std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
+      const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
+      std::vector<double> scores = predict_moves(impl_->moves, scenario, network, p, moves);
+      return std::make_pair(std::move(moves), std::move(scores));
+    };
+    GuidedAnnealOptions guided;
+    guided.evaluations = polish_budget(scenario, opt.guided_anneal, opt.guided_rank_budget);
+    guided.temperature = opt.guided_temperature;
+    guided.seed = sample_seed(opt.seed, 0x6a1d'ed0a'11eaULL);
+    out = guided_anneal(scenario, std::move(out), guided, cost, bound, scorer);
+  }
   const bool large = opt.large_job_ranks > 0 && scenario.only_job().par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
       (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||

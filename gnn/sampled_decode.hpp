@@ -80,6 +80,11 @@ struct SamplingOptions {
    *  lost about 1-2% (docs/gnn.md). */
   int polish_top_k = 4;
   double large_job_margin = kLargeJobMargin;  ///< see large_job_ranks
+  /** @brief GnnPlacer with a move scorer: cost calls of the scorer-guided annealing over host exchanges after the
+   *  views' answer (gnn/guided_anneal.hpp), capped by guided_rank_budget / ranks; 0 = none. */
+  int guided_anneal = 0;
+  int guided_rank_budget = 16384;  ///< cap on guided_anneal x ranks (as the method's annealing, gnn_method.hpp)
+  double guided_temperature = 0.02;  ///< the guided annealing's softmax temperature (relative time change)
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */

@@ -2,7 +2,6 @@
 
 #include <pthread.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -18,17 +17,7 @@ std::size_t entry_bytes(const PipelineMemoKey& key, std::size_t stage_slots) {
 
 PipelineMemo::PipelineMemo(std::size_t generation_bytes) : generation_bytes_(generation_bytes) {}
 
-namespace {
-
-/** Set by share_process: the cache of the program that loaded this copy of the library (nullptr: its own). */
-std::atomic<PipelineMemo*> shared_process_memo{nullptr};
-
-}  // namespace
-
-void PipelineMemo::share_process(PipelineMemo& memo) { shared_process_memo.store(&memo, std::memory_order_release); }
-
 PipelineMemo& PipelineMemo::process() {
-  if (PipelineMemo* shared = shared_process_memo.load(std::memory_order_acquire)) return *shared;
   static PipelineMemo* memo = [] {
     auto* m = new PipelineMemo(std::size_t{32} << 20);  // never destroyed: threads may evaluate at exit
     // The processes fork (SimGrid runs and the GNN in children) while other threads may be evaluating: the child

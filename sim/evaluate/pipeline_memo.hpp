@@ -32,12 +32,9 @@ class PipelineMemo {
  public:
   /** @brief A cache of at most about 2 x generation_bytes of entries. */
   explicit PipelineMemo(std::size_t generation_bytes);
-  /** @brief The cache every Evaluator of the process shares (32 MB generations; safe across fork). */
+  /** @brief The cache every Evaluator of the process shares, the GNN plugin's included (it has no copy of this
+   *  library, see tools/plugins/gnn_plugin_api.hpp); 32 MB generations; safe across fork. */
   static PipelineMemo& process();
-  /** @brief Makes process() return `memo` from now on. For a copy of this library inside a plugin (the GNN's,
-   *  loaded RTLD_LOCAL, has its own statics): given the program's cache, the plugin's evaluations and the program's
-   *  fill and find the same entries, and one clear() empties both. Call before the copy evaluates anything. */
-  static void share_process(PipelineMemo& memo);
 
   /** @brief A number naming a pipeline schedule exactly (its name, stages and micro-batches), for the key's ints. */
   int schedule_id(const std::string& schedule, int stages, int micro_batches);

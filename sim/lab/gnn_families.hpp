@@ -38,20 +38,23 @@ std::uint64_t family_scenario_seed(std::uint64_t seed, const std::string& family
  *  @throws InputError for an unknown family name, a bad paper folder, or a family that cannot be drawn. */
 std::vector<Scenario> family_scenarios(const std::string& family, const FamilyOptions& options);
 
-/** @brief Rounds of budget rescaling of equal_budget_placement. */
-constexpr int kEqualBudgetRounds = 4;
-/** @brief Cap of equal_budget_placement's budget over its first run's: proposals the lower bound rejects cost no
- *  estimate but do cost time, and where it rejects nearly all of them an uncapped rescaling ran for minutes. */
-constexpr long long kEqualBudgetGrowth = 4;
+/** @brief Cap on equal_budget_placement's proposals per full estimate of its budget: proposals the lower bound
+ *  rejects cost no estimate but do cost time (a lower bound, a few percent of an estimate); where it rejects nearly
+ *  all of them the run stops at this cap with fewer estimates than its budget. */
+constexpr long long kEqualBudgetProposalsPerEstimate = 64;
 
 /** @brief The `equal-budget` row's placement: the search's random-move annealing (search_placer.hpp) from `greedy`,
- *  its seed component_seed(scenario.seed, "equal-budget"), making at most `evaluator_calls` full estimates
- *  (evaluation_count.hpp) where it can. Its budget counts proposals, and those the lower bound rejects or that repeat
- *  cost no estimate: the first run gets evaluator_calls proposals (with several jobs, whose proposals estimate every
- *  job, evaluator_calls / jobs), then up to kEqualBudgetRounds runs rescale the budget by evaluator_calls / the
- *  estimates made (at most kEqualBudgetGrowth times the first run's), the last run within evaluator_calls kept. What blind moves find at the gnn method's cost.
- *  Deterministic; never slower than `greedy` by the evaluator (the annealing returns the best it saw, its start
- *  included). @param estimates if set, receives the full estimates the kept run made. */
+ *  its seed component_seed(scenario.seed, "equal-budget"), with a budget in full estimates
+ *  (SearchOptions::max_estimates, evaluation_count.hpp): the temperature falls over them, and repeats cost none.
+ *  With several jobs a proposal estimates every job, so the budget is evaluator_calls / jobs proposals costed. A run
+ *  measures the estimates made outside the annealing's budget (its start's) and, if it missed, a second run takes
+ *  them off. First with the lower bound (proposals it shows slower cost no estimate: more moves tried); where the
+ *  bound leaves too few proposals to spend the budget within kEqualBudgetProposalsPerEstimate per estimate, the
+ *  same without the bound, every proposal costed. The kept run makes exactly evaluator_calls estimates (up to
+ *  jobs - 1 fewer with several jobs; fewer only where repeats exhaust the proposals on a tiny cluster). What blind
+ *  moves find at the gnn method's cost. Deterministic; never slower than `greedy` by the evaluator (the annealing
+ *  returns the best it saw, its start included). @param estimates if set, receives the full estimates the kept run
+ *  made. */
 Placement equal_budget_placement(const Scenario& scenario, const Placement& greedy, long long evaluator_calls,
                                  long long* estimates = nullptr);
 
@@ -109,6 +112,10 @@ struct FamilyFigures {
   double search_vs_greedy = 0;    ///< geometric mean of t_greedy / t_search
   double search_worst_vs_greedy = 0;
   std::vector<FamilyRow> rows;    ///< one per variant, in the given order
+  /** @brief Full evaluator estimates over the cases with both counts: the gnn method's and the equal-budget row's
+   *  (FamilyCase::gnn_evaluator_calls, equal_budget_evaluator_calls), and the cases where they are equal. */
+  long long gnn_estimates = 0, equal_budget_estimates = 0;
+  int counted = 0, budget_matched = 0;
   EstimateErrors search_estimates, first_estimates;  ///< on the search's and the first variant's placements
 };
 

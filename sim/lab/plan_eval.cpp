@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/statistics.hpp"
 #include "sim/core/subprocess.hpp"
@@ -109,6 +110,23 @@ std::string plan_eval_summary(const std::vector<PlanEvalRow>& rows, const PlanEv
                 exhaustive_wall, exhaustive_wall / std::max(plan_wall, 1e-9), n ? median(ratios) : 0.0,
                 slower_than_greedy, n);
   return text;
+}
+
+std::string plan_eval_csv(const std::vector<PlanEvalRow>& rows) {
+  std::string out = "scenario,gpus,layouts,plan_s,exhaustive_s,greedy_best_s,plan_wall_s,exhaustive_wall_s,"
+                    "plan_layout,exhaustive_layout\n";
+  for (const PlanEvalRow& r : rows) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%.6g,%.6g,%.3f,%.3f,%s,%s\n", r.name.c_str(), r.gpus, r.layouts,
+                  r.plan_s, r.exhaustive_s, r.greedy_best_s, r.plan_wall_s, r.exhaustive_wall_s,
+                  r.plan_layout.c_str(), r.exhaustive_layout.c_str());
+    out += line;
+  }
+  return out;
+}
+
+void write_plan_eval_csv(const std::string& path, const std::vector<PlanEvalRow>& rows) {
+  write_file_atomic(path, plan_eval_csv(rows));
 }
 
 }  // namespace hulk

@@ -41,4 +41,10 @@ std::vector<PlanEvalRow> run_plan_eval(const PlanEvalOptions& options);
  *  where the plan is slower than greedy's best layout. */
 std::string plan_eval_summary(const std::vector<PlanEvalRow>& rows, const PlanEvalOptions& options);
 
+/** @brief The rows as CSV: a header, then one line per cluster (seconds, the layouts' names). */
+std::string plan_eval_csv(const std::vector<PlanEvalRow>& rows);
+
+/** @brief Writes plan_eval_csv(rows) to path atomically. @throws InputError if it cannot be written. */
+void write_plan_eval_csv(const std::string& path, const std::vector<PlanEvalRow>& rows);
+
 }  // namespace hulk

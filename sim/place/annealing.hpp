@@ -71,6 +71,7 @@ class RecentObjectives {
 };
 
 /** @brief Runs the annealing from `cur` (objective start_t) until options.max_evaluations evaluations, or
+ *  options.max_estimates objective calls when that is > 0 (the temperature then falls over them), or
  *  options.max_seconds after t0, or 10,000 proposals in a row that do not apply (tiny instances).
  *  State has `gpu` (per rank), `host` (per rank) and `free` members; propose(State&) -> bool changes a copy of the
  *  current state (false: the move does not apply); objective(const std::vector<int>& host_of_rank) -> double;
@@ -103,11 +104,14 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
   long long restarted_at = first;
   State best_state;
   if (span > 0) best_state = cur;
+  // With a budget in estimates (SearchOptions::max_estimates) the temperature falls over the objective's calls.
+  const long long max_estimates = span > 0 ? 0 : std::max<long long>(0, options.max_estimates);
+  long long estimates = 0;
   long long iter = 0;
   int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
   RecentObjectives recent(cur.host.size());
   double next_progress_s = options.progress_every_s;
-  while (stats.evaluations < budget && idle < 10000) {
+  while (stats.evaluations < budget && idle < 10000 && (max_estimates == 0 || estimates < max_estimates)) {
     if ((options.max_seconds > 0 || options.progress) && (iter++ & 31) == 0) {
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (options.max_seconds > 0 && el > options.max_seconds) break;
@@ -132,14 +136,16 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     idle = 0;
     ++stats.evaluations;
     // Metropolis acceptance, temperature falling geometrically over the budget (or over each span).
-    const double frac = span > 0     ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
-                        : budget > 0 ? static_cast<double>(stats.evaluations) / budget
-                                     : 1.0;
+    const double frac = span > 0            ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
+                        : max_estimates > 0 ? static_cast<double>(estimates + 1) / max_estimates
+                        : budget > 0        ? static_cast<double>(stats.evaluations) / budget
+                                            : 1.0;
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const std::uint64_t hash = RecentObjectives::hash_of(cand.host);
     const auto kept_by = [&](double t, double u) { return u < std::exp(-(t - cur_t) / temp); };
     const auto metropolis = [&](double t) { return std::isfinite(t) && (t <= cur_t || kept_by(t, unit(rng))); };
     const auto evaluate = [&]() {
+      ++estimates;
       const double t = objective(cand.host);
       recent.add(cand.host, hash, t);
       return t;

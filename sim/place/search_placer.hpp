@@ -78,6 +78,12 @@ struct SearchOptions {
    *  then depends on the budget: a run with a larger budget extends the run with a smaller one, so it never ends
    *  worse by the objective. 0: one fall over the whole budget. DiLoCo jobs get kIslandSearchSpan when 0. */
   long long schedule_evaluations = 0;
+  /** @brief If > 0: the annealing stops after this many proposals costed by the objective (full estimates; repeats
+   *  and proposals the lower bound rejects cost none and are not counted), and its temperature falls over them
+   *  instead of over max_evaluations, which stays a cap on proposals. Why: a budget in estimates is what an
+   *  estimate costs, and `gnn families`' equal-budget row gives blind moves exactly the estimates the gnn method
+   *  spent. Not with schedule_evaluations. */
+  long long max_estimates = 0;
   /** @brief If set: a line "LABEL: E of B evaluations, best T s" goes here every progress_every_s seconds of the
    *  annealing (a budget of millions of evaluations runs for minutes). */
   std::ostream* progress = nullptr;

@@ -30,6 +30,8 @@ for v in gnn untrained argmax no-greedy equal-budget; do
   [ "$(grep -c "^  $v " "$tmp/a")" -eq 2 ] || fail "no $v row in both families"
 done
 grep -q "done-when checks" "$tmp/a" || fail "no done-when checks"
+[ "$(grep -c "^  full evaluator estimates: gnn [0-9]*, equal-budget [0-9]*" "$tmp/a")" -eq 2 ] ||
+  fail "no line of the gnn's and equal-budget's estimates in both families"
 python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

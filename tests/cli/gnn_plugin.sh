@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The program does not link LibTorch; the GNN plugin beside it is loaded only by the commands that use the GNN.
+# The program does not link LibTorch; the GNN plugin beside it is loaded only by the commands that use the GNN, and
+# holds no copy of the simulator (it binds to the program's functions).
 # Without the plugin: every other command still works, a GNN method fails with one line naming the plugin file
 # (exit 1: an installation problem, not bad input), and the plugin beside the executable gives the GNN placement.
 # Usage: gnn_plugin.sh HULK_BINARY TESTS_DIR SOURCE_DIR
@@ -17,6 +18,17 @@ HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" --version >"$tmp/version" 2>&1 || fail
 grep -Eq '^hulk [0-9.]+ \(dataset format [0-9]+, model format [0-9]+\)$' "$tmp/version" ||
   { fail "--version does not name the file formats"; cat "$tmp/version"; }
 [ -f "$(dirname "$hulk")/libhulk_gnn_plugin.so" ] || fail "no libhulk_gnn_plugin.so beside $hulk"
+# One copy of the simulator per process: the plugin defines none of sim/'s functions (its calls bind to the
+# program's), so the pipeline memo, the interrupt flag and the evaluation count are the program's.
+plugin="$(dirname "$hulk")/libhulk_gnn_plugin.so"
+nm -D --defined-only "$plugin" | grep " T " | c++filt >"$tmp/plugin-defined"  # its own functions (not inline copies)
+nm -D --undefined-only "$plugin" | c++filt >"$tmp/plugin-undefined"
+for f in "hulk::PipelineMemo::process()" "hulk::Evaluator::Evaluator(hulk::Scenario const&" "hulk::count_evaluator_call()"; do
+  grep -qF "$f" "$tmp/plugin-defined" && fail "the plugin has its own copy of $f"
+done
+grep -qF "hulk::Evaluator::Evaluator(hulk::Scenario const&" "$tmp/plugin-undefined" || fail "the plugin does not call the program's Evaluator"
+nm -D --defined-only "$hulk" | c++filt | grep -qF "hulk::PipelineMemo::process()" ||
+  fail "hulk does not export the functions the plugin binds to"
 
 HULK_GNN_PLUGIN="$tmp/missing.so" "$hulk" place "$scenario" --method greedy --out "$tmp/g.json" >/dev/null 2>&1 ||
   fail "greedy needs the plugin"

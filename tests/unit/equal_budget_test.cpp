@@ -25,6 +25,14 @@ SamplerOptions small_family() {
   return o;
 }
 
+/** Clusters with room for the annealing's moves (on a few hosts nearly every proposal repeats or does not apply). */
+SamplerOptions roomy_family() {
+  SamplerOptions o;
+  o.min_total_gpus = 32;
+  o.max_total_gpus = 64;
+  return o;
+}
+
 TEST(EvaluationCount, CountsFullEstimatesNotLowerBounds) {
   const Scenario s = sample_scenario(3, small_family());
   const Evaluator ev(s);
@@ -38,17 +46,16 @@ TEST(EvaluationCount, CountsFullEstimatesNotLowerBounds) {
 
 TEST(EqualBudget, StaysWithinItsEstimatesNeverSlowerThanGreedyAndDeterministic) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const Scenario s = sample_scenario(seed, small_family());
+    const Scenario s = sample_scenario(seed, roomy_family());
     const Placement greedy = GreedyPlacer().place(s);
     const Evaluator ev(s);
     long long kept = -1;
     const long long before = evaluator_calls();
     const Placement small = equal_budget_placement(s, greedy, 50, &kept);
-    // Its kept run within the 50 estimates (the start's own one may be the 51st); every run together within the
-    // rounds' worth.
-    EXPECT_GE(kept, 1) << seed;
-    EXPECT_LE(kept, 51) << seed;
-    EXPECT_LE(evaluator_calls() - before, (kEqualBudgetRounds + 1) * 51) << seed;
+    // Exactly the 50 estimates, the start's included (a budget in estimates, the start's taken off by a second
+    // run); the runs together (with and without the bound, two each at most) at most four times that.
+    EXPECT_EQ(kept, 50) << seed;
+    EXPECT_LE(evaluator_calls() - before, 4 * 51) << seed;
     EXPECT_EQ(placement_problem(s, small, s.only_job().check_memory), "") << seed;
     EXPECT_LE(ev.iteration_time_s(small), ev.iteration_time_s(greedy)) << seed;
     const Placement large = equal_budget_placement(s, greedy, 300);
@@ -63,13 +70,14 @@ TEST(EqualBudget, StaysWithinItsEstimatesNeverSlowerThanGreedyAndDeterministic) 
 }
 
 TEST(EqualBudget, SeveralJobsStayWithinTheEstimates) {
-  const Scenario s = sample_jobs_scenario(4, 3, small_family());
+  const Scenario s = sample_jobs_scenario(4, 3, roomy_family());
   const JobsEvaluator ev(s);
   const Placement greedy = best_greedy_jobs_placement(s, ev);
   long long kept = -1;
   const Placement p = equal_budget_placement(s, greedy, 300, &kept);
-  EXPECT_LE(kept, 300 + 3);  // a proposal estimates the three jobs; the start's estimate may be on top
-  EXPECT_GE(kept, 3);
+  // A proposal estimates the three jobs: within one proposal's estimates of the 300.
+  EXPECT_LE(kept, 300);
+  EXPECT_GT(kept, 300 - 3);
   EXPECT_LE(ev.objective_s(p), ev.objective_s(greedy));
 }
 

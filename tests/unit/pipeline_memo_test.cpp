@@ -57,23 +57,5 @@ TEST(PipelineMemo, ScheduleIdsNameNameStagesAndMicroBatches) {
   EXPECT_NE(memo.schedule_id("1f1b", 8, 8), a);
 }
 
-// The GNN plugin's copy of the library is given the program's cache (tools/cli/gnn_plugin_loader.cpp): process() must then be
-// that cache, so the placer's entries serve the program's evaluations and one clear() empties both.
-TEST(PipelineMemo, ASharedCacheIsTheProcessCacheFromThenOn) {
-  PipelineMemo& own = PipelineMemo::process();
-  static PipelineMemo program(1 << 20);  // outlives any evaluation that might still look it up
-  PipelineMemo::share_process(program);
-  EXPECT_EQ(&PipelineMemo::process(), &program);
-  const double last_end[1] = {2.0};
-  PipelineMemo::process().insert(key_of(1.0, 3), 5.0, last_end, 1);
-  double found[1] = {0.0};
-  EXPECT_EQ(program.find(key_of(1.0, 3), found), 5.0);
-  EXPECT_EQ(found[0], 2.0);
-  PipelineMemo::process().clear();
-  EXPECT_TRUE(std::isnan(program.find(key_of(1.0, 3), found)));
-  PipelineMemo::share_process(own);  // the other tests' process cache again
-  EXPECT_EQ(&PipelineMemo::process(), &own);
-}
-
 }  // namespace
 }  // namespace hulk

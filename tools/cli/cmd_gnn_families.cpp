@@ -85,6 +85,14 @@ std::vector<Variant> variants(const std::string& challenger) {
   no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
   Variant alt_always{"alt-always", false, {}};
   alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
+  // The annealing's proposals drawn by the move scorer (gnn/guided_anneal.hpp) in place of the method's blind
+  // annealing and its alternative start: where the weights decide where the evaluations go.
+  Variant guided{"guided", false, {}};
+  guided.sampling.guided_anneal = kLearnedAnnealEvaluations;
+  guided.anneal.evaluations = 0;
+  Variant guided_untrained = guided;
+  guided_untrained.name = "guided-untrained";
+  guided_untrained.untrained = true;
   // The model alone: the move scorer's policy from greedy's placement (or, without a move scorer, greedy's placement
   // as its reference and prior, one pass, the argmax decode); nothing evaluated,
   // so no step after it can hide what the weights do (trained against fresh weights), and the least work any
@@ -100,7 +108,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   model_only_untrained.untrained = true;
   std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
                               no_polish,  whole_ranking, no_anneal, no_reorder, no_rechain, no_rerun,
-                              no_alt_start, alt_always, model_only, model_only_untrained};
+                              no_alt_start, alt_always, guided, guided_untrained, model_only,
+                              model_only_untrained};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
 }
@@ -323,7 +332,9 @@ void register_gnn_families_command(CLI::App& app) {
       "not its first 4), no-anneal (no annealing, no alternative starts), no-reorder\n"
       "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
       "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
-      "start also when it is slower than the learned placement), model-only (the move scorer's policy: from greedy's\n"
+      "start also when it is slower than the learned placement), guided (no-anneal, then an annealing of 256\n"
+      "estimates over host exchanges drawn from the move scorer's softmax), guided-untrained (the same, fresh\n"
+      "weights), model-only (the move scorer's policy: from greedy's\n"
       "placement up to 16 host exchanges it ranks first, none evaluated; with a model file without a move scorer,\n"
       "greedy's prior, one pass of the model and its argmax decode; no step after it; several jobs: per job, in the\n"
       "job order\n"

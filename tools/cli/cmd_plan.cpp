@@ -1,10 +1,8 @@
-// `hulk plan`: the parallel layout and the placement of a scenario's job chosen together (sim/methods/plan.hpp).
+// `hulk plan`: parse the options, run sim/lab/plan_run.hpp (the parallel layout and the placement of a scenario's job
+// chosen together, sim/methods/plan.hpp) and print the finalists.
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "tools/cli/command_groups.hpp"
@@ -13,11 +11,7 @@
 #include "tools/cli/method_choices.hpp"
 #include "tools/cli/option_ranges.hpp"
 #include "tools/cli/overrides_option.hpp"
-#include "sim/core/errors.hpp"
-#include "sim/core/seeding.hpp"
-#include "sim/methods/plan.hpp"
-#include "sim/methods/plan_journal.hpp"
-#include "sim/methods/scenario_loading.hpp"
+#include "sim/lab/plan_run.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -73,36 +67,15 @@ std::string table(const PlanReport& r, bool priced) {
   return out + line;
 }
 
-/** What identifies a plan in its journal: the scenario file's bytes, the overrides and every option that changes
- *  the answer. */
-std::string journal_identity(const PlanArgs& a) {
-  std::ifstream in(a.file, std::ios::binary);
-  std::string id((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (const std::string& set : a.sets) id += "\n--set " + set;
-  const PlanOptions& o = a.options;
-  for (const std::string& m : o.methods) id += "\n--methods " + m;
-  id += "\n" + std::to_string(o.finalists) + " " + std::to_string(o.searched) + " " + std::to_string(o.screen) + " " +
-        std::to_string(o.method_options.budget) + " " + (o.simgrid ? "simgrid" : "no-simgrid") + " " +
-        o.method_options.model_path;
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(id)));
-  return hex;
-}
-
 void run_plan_command(PlanArgs& a) {
   a.options.methods.clear();
   for (const std::string& m : parse_method_list(a.methods))
     if (m != "greedy") a.options.methods.push_back(m);  // greedy places every screened layout anyway
   a.options.simgrid = !a.no_simgrid;
   a.options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
-  const Scenario s = load_plan_scenario_file(a.file, parse_set_overrides(a.sets));
-  for (const std::string& m : a.options.methods) check_method_files(m, a.options.method_options);
-  a.options.journal = plan_journal_path(a.out);
-  a.options.journal_identity = journal_identity(a);
-  const PlanReport report = run_plan(s, a.options);
-  write_plan(s, report, a.out);
-  std::cout << table(report, prices_complete(s)) << "best: " << a.out << "/best.yaml (" << report.chosen().layout.name() << ", "
-            << report.chosen().method << ")\n";
+  const PlanRunReport r = run_plan_file({a.file, parse_set_overrides(a.sets), a.sets, a.out, a.options});
+  std::cout << table(r.plan, r.priced) << "best: " << a.out << "/best.yaml (" << r.plan.chosen().layout.name() << ", "
+            << r.plan.chosen().method << ")\n";
 }
 
 }  // namespace

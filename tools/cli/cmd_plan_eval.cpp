@@ -1,4 +1,5 @@
-// `hulk plan eval`: `hulk plan` against an exhaustive enumeration on generated clusters (sim/lab/plan_eval.hpp).
+// `hulk plan eval`: parse the options, run sim/lab/plan_eval.hpp (`hulk plan` against an exhaustive enumeration on
+// generated clusters) and print its summary.
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -8,7 +9,6 @@
 #include "tools/cli/gnn_backend.hpp"
 #include "tools/cli/method_choices.hpp"
 #include "tools/cli/option_ranges.hpp"
-#include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/lab/plan_eval.hpp"
 
@@ -19,19 +19,6 @@ struct PlanEvalArgs {
   std::string methods = "search", out;
   PlanEvalOptions options;
 };
-
-std::string rows_csv(const std::vector<PlanEvalRow>& rows) {
-  std::string out = "scenario,gpus,layouts,plan_s,exhaustive_s,greedy_best_s,plan_wall_s,exhaustive_wall_s,"
-                    "plan_layout,exhaustive_layout\n";
-  for (const PlanEvalRow& r : rows) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,%.6g,%.6g,%.3f,%.3f,%s,%s\n", r.name.c_str(), r.gpus, r.layouts,
-                  r.plan_s, r.exhaustive_s, r.greedy_best_s, r.plan_wall_s, r.exhaustive_wall_s,
-                  r.plan_layout.c_str(), r.exhaustive_layout.c_str());
-    out += line;
-  }
-  return out;
-}
 
 void run_plan_eval_command(PlanEvalArgs& a) {
   PlanEvalOptions& o = a.options;
@@ -48,7 +35,7 @@ void run_plan_eval_command(PlanEvalArgs& a) {
   const std::vector<PlanEvalRow> rows = run_plan_eval(o);
   if (rows.empty()) throw InputError("", 0, "--seed", "no generated cluster could be planned");
   std::cout << plan_eval_summary(rows, o);
-  if (!a.out.empty()) write_file_atomic(a.out, rows_csv(rows));
+  if (!a.out.empty()) write_plan_eval_csv(a.out, rows);
 }
 
 }  // namespace

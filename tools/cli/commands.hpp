@@ -21,8 +21,12 @@ void register_sweep_commands(CLI::App& app);
 void register_reproduce_command(CLI::App& app);
 /** @brief gen-data, train, eval, under `gnn` (the group is passed in). */
 void register_gnn_commands(CLI::App& gnn);
+/** @brief train under `gnn` (tools/cli/cmd_gnn_train.cpp; register_gnn_commands calls it). */
+void register_gnn_train_command(CLI::App& gnn);
 /** @brief gen-moves, train-moves, move-policy (the learned improvement policy), under `gnn`. */
 void register_gnn_moves_commands(CLI::App& gnn);
+/** @brief move-policy under `gnn` (tools/cli/cmd_gnn_move_policy.cpp; register_gnn_moves_commands calls it). */
+void register_move_policy_command(CLI::App& gnn);
 /** @brief bench. */
 void register_bench_command(CLI::App& app);
 /** @brief fidelity (tools/cli/cmd_fidelity.cpp). */

@@ -6,8 +6,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "sim/evaluate/pipeline_memo.hpp"
-
 namespace hulk::cli {
 namespace {
 
@@ -32,8 +30,8 @@ void tune_process_for_inference() {
 const GnnPluginApi& load() {
   const std::string path = plugin_path();
   tune_process_for_inference();
-  // RTLD_LOCAL: the plugin keeps its own copy of the sim libraries it was linked with, and torch's symbols stay
-  // out of the program's namespace.
+  // RTLD_LOCAL: torch's symbols stay out of the program's namespace. The plugin's calls into sim/ bind to the
+  // program's exported functions (one copy of the libraries and of their state).
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) throw std::runtime_error("cannot load the GNN plugin " + path + ": " + ::dlerror());
   using Entry = const GnnPluginApi* (*)();
@@ -42,8 +40,6 @@ const GnnPluginApi& load() {
   const GnnPluginApi* api = entry();
   if (!api || api->abi != kGnnPluginAbi)
     throw std::runtime_error("the GNN plugin " + path + " is of another version than this hulk (rebuild both)");
-  api->share_pipeline_memo(PipelineMemo::process());  // one cache: the placer's entries serve the annealing after it
-  api->share_evaluation_counter(evaluation_counter());  // one count: the placer's estimates and the program's
   return *api;  // never unloaded: torch's static state lives until exit
 }
 

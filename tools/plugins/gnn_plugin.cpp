@@ -20,8 +20,7 @@ void save_untrained_model(const std::string& path, std::uint64_t seed) {
 
 const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk::gnn::train_from_dir,
                                    &hulk::gnn::train_moves_from_dir, &hulk::gnn::report_move_policy,
-                                   &save_untrained_model, &hulk::PipelineMemo::share_process,
-                                   &hulk::share_evaluation_counter};
+                                   &save_untrained_model};
 
 }  // namespace
 

@@ -4,7 +4,11 @@
  *
  *  Why a plugin: linking LibTorch into `hulk` cost every invocation about 0.7 s of start-up (its libraries' load and
  *  static registrations), `hulk validate` and each sweep shard alike, against 0.03 s without it. The program now
- *  loads torch only when a command needs the GNN (tools/cli/gnn_plugin_loader.hpp). */
+ *  loads torch only when a command needs the GNN (tools/cli/gnn_plugin_loader.hpp).
+ *
+ *  The plugin holds no copy of sim/: its calls into it are bound to the program's functions when it is loaded
+ *  (CMakeLists.txt, "tools"), so the program's process state (the pipeline memo, the interrupt flag, the evaluation
+ *  counter) is the plugin's too, with nothing to hand over. */
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -16,13 +20,11 @@
 #include "gnn/move_train_command.hpp"
 #include "gnn/train_command.hpp"
 #include "sim/place/placer.hpp"
-#include "sim/evaluate/evaluation_count.hpp"
-#include "sim/evaluate/pipeline_memo.hpp"
 
 namespace hulk::cli {
 
 /** @brief Bumped whenever GnnPluginApi changes: a plugin of another version is refused. */
-constexpr int kGnnPluginAbi = 8;
+constexpr int kGnnPluginAbi = 9;
 
 /** @brief The plugin's functions (C++ calls: plugin and program are built together, by one compiler). */
 struct GnnPluginApi {
@@ -41,13 +43,6 @@ struct GnnPluginApi {
    *  `hulk gnn train --epochs 0 --seed SEED`) and of the move scorer, without a data set: the "untrained" ablation of
    *  gnn-families. */
   void (*save_untrained_model)(const std::string& path, std::uint64_t seed);
-  /** @brief Gives the plugin's copy of the sim libraries the program's pipeline cache (PipelineMemo::share_process):
-   *  without it the learned placer's evaluations filled a cache of their own, which a "timed cold" clear of the
-   *  program's cache did not empty, and the annealing after the placer could not reuse. */
-  void (*share_pipeline_memo)(PipelineMemo& memo);
-  /** @brief Makes the plugin's copy of the evaluator count into the program's counter (share_evaluation_counter), so
-   *  that the learned placer's estimates are counted with the program's (gnn-families' equal-budget row). */
-  void (*share_evaluation_counter)(std::atomic<long long>& counter);
 };
 
 }  // namespace hulk::cli
