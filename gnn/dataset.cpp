@@ -140,12 +140,14 @@ Sample read_sample(const std::string& path) {
   }
   if (!doc.contains("label")) throw InputError(path, 0, "label", "missing");
   s.label = placement_slots_from_json(doc["label"], path, "label");
-  if (static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
-    throw InputError(path, 0, "label", "has " + std::to_string(s.label.gpu_of_rank.size()) + " ranks, job has " +
-                                           std::to_string(s.scenario.job.par.ranks()));
+  if (static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.only_job().par.ranks())
+    throw InputError(path, 0, "label",
+                     "has " + std::to_string(s.label.gpu_of_rank.size()) + " ranks, job has " +
+                         std::to_string(s.scenario.only_job().par.ranks()));
   // A label is a placement of its scenario (labels with unknown hosts, slots out of range or a GPU twice would be
   // skipped silently by the role counts).
-  if (const std::string problem = placement_problem(s.scenario, s.label, s.scenario.job.check_memory); !problem.empty())
+  if (const std::string problem = placement_problem(s.scenario, s.label, s.scenario.only_job().check_memory);
+      !problem.empty())
     throw InputError(path, 0, "label", "is not a valid placement of the sample's scenario: " + problem);
   if (doc.contains("times_s")) {
     if (!doc["times_s"].is_object()) throw InputError(path, 0, "times_s", "expected an object");

@@ -115,12 +115,12 @@ class MinCostFlow {
 
 std::vector<double> stage_memory(const Scenario& s) {
   std::vector<double> mem;
-  for (const StageCost& st : compute_job_cost(s.job).stages) mem.push_back(st.peak_memory_bytes);
+  for (const StageCost& st : compute_job_cost(s.only_job()).stages) mem.push_back(st.peak_memory_bytes);
   return mem;
 }
 
 bool fits(const Scenario& s, const std::vector<double>& mem, int stage, int host) {
-  return !s.job.check_memory || mem[stage] <= s.platform.hosts[host].gpu.memory_bytes;
+  return !s.only_job().check_memory || mem[stage] <= s.platform.hosts[host].gpu.memory_bytes;
 }
 
 std::string fmt_gb(double bytes) {
@@ -135,7 +135,7 @@ std::string fmt_gb(double bytes) {
  *  pipeline on a slow pair while a fast one sits unused. Cost of a pair: route latency + message / bandwidth. */
 std::vector<std::vector<GpuSlot>> follow_previous_stage(const Scenario& s, const Placement& p, int k,
                                                         std::vector<std::vector<GpuSlot>> groups, double pp_bytes) {
-  const int dp = s.job.par.dp, tp = s.job.par.tp;
+  const int dp = s.only_job().par.dp, tp = s.only_job().par.tp;
   if (dp < 2) return groups;
   auto cost = [&](int d, const std::vector<GpuSlot>& g) {
     double c = 0;
@@ -164,7 +164,7 @@ std::vector<std::vector<GpuSlot>> follow_previous_stage(const Scenario& s, const
 
 RoleCounts match_roles(const Scenario& s, const RoleScores& scores) {
   const int H = static_cast<int>(s.platform.hosts.size());
-  const int pp = s.job.par.pp, group = s.job.par.dp * s.job.par.tp;
+  const int pp = s.only_job().par.pp, group = s.only_job().par.dp * s.only_job().par.tp;
   const int total = s.platform.total_gpus();
   if (scores.hosts != H || scores.roles != pp + 1 ||
       scores.values.size() != static_cast<std::size_t>(H) * (pp + 1))
@@ -220,8 +220,8 @@ RoleCounts match_roles(const Scenario& s, const RoleScores& scores) {
     }
     return counts;
   };
-  if (s.job.par.tp > 1)
-    if (auto whole = solve(s.job.par.tp)) return *whole;
+  if (s.only_job().par.tp > 1)
+    if (auto whole = solve(s.only_job().par.tp)) return *whole;
   if (auto single = solve(1)) return *single;
   std::vector<int> filled(pp + 1, 0);
   for (int h = 0; h < H; ++h)
@@ -236,9 +236,9 @@ RoleCounts match_roles(const Scenario& s, const RoleScores& scores) {
 }
 
 Placement layout_placement(const Scenario& s, const RoleCounts& counts) {
-  const double pp_bytes = compute_job_cost(s.job).pp_message_bytes;
+  const double pp_bytes = compute_job_cost(s.only_job()).pp_message_bytes;
   const int H = static_cast<int>(s.platform.hosts.size());
-  const int pp = s.job.par.pp, dp = s.job.par.dp, tp = s.job.par.tp;
+  const int pp = s.only_job().par.pp, dp = s.only_job().par.dp, tp = s.only_job().par.tp;
   std::vector<int> next_slot(H, 0);
   // Hosts in (region, index) order: keeps each stage's DP replicas, and equal dp indices of neighbouring stages,
   // grouped by region.
@@ -296,7 +296,7 @@ Placement decode_placement(const Scenario& s, const RoleScores& scores) {
 
 RoleCounts role_counts(const Scenario& s, const Placement& placement) {
   const int H = static_cast<int>(s.platform.hosts.size());
-  const int pp = s.job.par.pp, group = s.job.par.dp * s.job.par.tp;
+  const int pp = s.only_job().par.pp, group = s.only_job().par.dp * s.only_job().par.tp;
   RoleCounts c(H, std::vector<int>(pp + 1, 0));
   for (std::size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
     const int h = placement.gpu_of_rank[r].host;
@@ -314,7 +314,7 @@ RoleCounts role_counts(const Scenario& s, const Placement& placement) {
 
 std::string placement_violation(const Scenario& s, const Placement& placement) {
   // The project's one definition of a valid placement (sim/workload/placement_check.hpp).
-  return placement_problem(s, placement, s.job.check_memory);
+  return placement_problem(s, placement, s.only_job().check_memory);
 }
 
 }  // namespace hulk::gnn

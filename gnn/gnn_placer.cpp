@@ -167,7 +167,7 @@ SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Ev
 }  // namespace
 
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const Placement* given_greedy) {
-  if (has_several_jobs(scenario))  // its decoder, evaluator and exchanges are those of one job
+  if (names_jobs(scenario))  // its decoder, evaluator and exchanges are those of one job
     throw InputError(scenario.file, 0, "jobs",
                      "the learned placer places one job; several jobs are placed one after the other "
                      "(learned_jobs_placement, as the gnn method does)");
@@ -178,7 +178,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   const hulk::Evaluator evaluator(scenario);
   const RouteModel& network = evaluator.network();
   // The greedy placement is computed once: the graph's reference (roles, estimated traffic, prior) and a candidate.
-  if (given_greedy && static_cast<int>(given_greedy->gpu_of_rank.size()) != scenario.job.par.ranks())
+  if (given_greedy && static_cast<int>(given_greedy->gpu_of_rank.size()) != scenario.only_job().par.ranks())
     throw std::invalid_argument("GnnPlacer: the greedy placement given is of another job");
   const Placement greedy = given_greedy ? *given_greedy : GreedyPlacer::place_with(scenario, evaluator);
   ClusterGraph graph = build_reference_graph(scenario, go, greedy, &network);
@@ -224,7 +224,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     guided.seed = sample_seed(opt.seed, 0x6a1d'ed0a'11eaULL);
     out = guided_anneal(scenario, std::move(out), guided, cost, bound, scorer);
   }
-  const bool large = opt.large_job_ranks > 0 && scenario.job.par.ranks() > opt.large_job_ranks;
+  const bool large = opt.large_job_ranks > 0 && scenario.only_job().par.ranks() > opt.large_job_ranks;
   if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
       (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||
        tp_groups_across_regions(scenario, out.placement) > tp_groups_across_regions(scenario, greedy))) {

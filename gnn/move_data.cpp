@@ -142,7 +142,7 @@ MoveSample read_move_sample(const std::string& path) {
       throw InputError(path, 0, key, "expected {\"placement\": ..., \"moves\": [...]}");
     MoveState state;
     state.placement = placement_slots_from_json(st["placement"], path, key + ".placement");
-    if (const std::string problem = placement_problem(s.scenario, state.placement, s.scenario.job.check_memory);
+    if (const std::string problem = placement_problem(s.scenario, state.placement, s.scenario.only_job().check_memory);
         !problem.empty())
       throw InputError(path, 0, key + ".placement", "is not a valid placement of the scenario: " + problem);
     for (std::size_t m = 0; m < st["moves"].size(); ++m)

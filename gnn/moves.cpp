@@ -8,7 +8,7 @@
 namespace hulk::gnn {
 
 std::vector<std::vector<double>> role_shares(const Scenario& scenario, const Placement& p) {
-  const int pp = scenario.job.par.pp, per_stage = scenario.job.par.dp * scenario.job.par.tp;
+  const int pp = scenario.only_job().par.pp, per_stage = scenario.only_job().par.dp * scenario.only_job().par.tp;
   const auto& hosts = scenario.platform.hosts;
   std::vector<std::vector<double>> share(hosts.size(), std::vector<double>(static_cast<std::size_t>(pp) + 1, 0.0));
   std::vector<int> used(hosts.size(), 0);

@@ -43,7 +43,7 @@ std::vector<std::pair<int, int>> ranked_pairs(const RoleScores& s, const std::ve
 int polish_budget(const Scenario& scenario, int evaluations, int rank_budget) {
   if (evaluations <= 0) return 0;
   if (rank_budget <= 0) return evaluations;
-  return std::max(1, std::min(evaluations, rank_budget / std::max(1, scenario.job.par.ranks())));
+  return std::max(1, std::min(evaluations, rank_budget / std::max(1, scenario.only_job().par.ranks())));
 }
 
 SampledPlacement polish_placement(const Scenario& scenario, const RoleScores& scores, SampledPlacement start,

@@ -14,7 +14,7 @@ namespace hulk::gnn {
 torch::Tensor reinforce_loss(const torch::Tensor& logits, const Scenario& scenario, const torch::Tensor& host_weight,
                              int candidates, std::uint64_t seed,
                              const std::function<double(const Placement&)>& cost) {
-  const int pp = scenario.job.par.pp, p_max = static_cast<int>(logits.size(1)) - 1;
+  const int pp = scenario.only_job().par.pp, p_max = static_cast<int>(logits.size(1)) - 1;
   RoleScores scores;
   {
     torch::NoGradGuard no_grad;

@@ -36,7 +36,7 @@ SampledPlacement decode_best_of_samples(const Scenario& scenario, const RoleScor
   std::set<std::vector<int>> seen{hosts_of(best.placement)};
   int candidates = options.candidates;
   if (options.rank_budget > 0)
-    candidates = std::min(candidates, std::max(1, options.rank_budget / std::max(1, scenario.job.par.ranks())));
+    candidates = std::min(candidates, std::max(1, options.rank_budget / std::max(1, scenario.only_job().par.ranks())));
   for (int c = 1; c < candidates; ++c) {
     const double t = options.temperature * kTemperatureScale[(c - 1) % 4];
     Placement p = decode_placement(scenario, perturb_scores(scores, t, sample_seed(options.seed, static_cast<std::uint64_t>(c))));

@@ -71,7 +71,8 @@ struct Prepared {
 };
 
 std::optional<Prepared> prepare(const Sample& s, const ModelConfig& c) {
-  if (s.scenario.job.par.pp > c.p_max || static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.job.par.ranks())
+  if (s.scenario.only_job().par.pp > c.p_max ||
+      static_cast<int>(s.label.gpu_of_rank.size()) != s.scenario.only_job().par.ranks())
     return std::nullopt;
   GraphOptions go;
   go.nearest_neighbours = c.nearest_neighbours;

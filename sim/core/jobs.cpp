@@ -4,11 +4,11 @@
 
 namespace hulk {
 
-int job_count(const Scenario& s) { return has_several_jobs(s) ? static_cast<int>(s.jobs.size()) : 1; }
+int job_count(const Scenario& s) { return static_cast<int>(s.jobs.size()); }
 
 const JobSpec& job_at(const Scenario& s, int j) {
   if (j < 0 || j >= job_count(s)) throw std::out_of_range("job index " + std::to_string(j) + " out of range");
-  return has_several_jobs(s) ? s.jobs[j] : s.job;
+  return s.jobs[j];
 }
 
 int job_rank_offset(const Scenario& s, int j) {
@@ -29,14 +29,14 @@ int job_of_rank(const Scenario& s, int global_rank) {
 }
 
 Scenario job_view(const Scenario& s, int j) {
-  if (!has_several_jobs(s)) return s;
+  if (!names_jobs(s)) return s;
   Scenario v;
   v.name = s.name;
   v.file = s.file;
   v.seed = s.seed;
   v.platform = s.platform;
   v.network = s.network;
-  v.job = s.jobs.at(j);
+  v.jobs = {s.jobs.at(j)};
   v.placement = s.placement;
   return v;
 }
@@ -67,7 +67,7 @@ double weighted_objective(const Scenario& s, const std::vector<double>& iteratio
 }
 
 std::string job_label(const Scenario& s, int j) {
-  return has_several_jobs(s) ? "job '" + job_at(s, j).name + "'" : std::string("the job");
+  return names_jobs(s) ? "job '" + job_at(s, j).name + "'" : std::string("the job");
 }
 
 std::string parallelism_text(const JobSpec& job) {

@@ -12,14 +12,19 @@
 
 namespace hulk {
 
-/** @brief True for a scenario with `jobs:` (Scenario::jobs not empty), even of a single entry. */
-inline bool has_several_jobs(const Scenario& s) { return !s.jobs.empty(); }
+/** @brief True when results and messages name each job: the scenario was written with `jobs:` (even a list of one)
+ *  or holds more than one job. A question of format only (a job column, "job 'NAME'"). */
+inline bool names_jobs(const Scenario& s) { return s.jobs_listed || s.jobs.size() > 1; }
 
-/** @brief Whether validity includes memory fit: the one job's check_memory, or (several jobs) always, each job's
+/** @brief Whether validity includes memory fit: the one job's check_memory, or (jobs named) always, each job's
  *  own flag then deciding for its ranks (placement_problem). */
-inline bool checks_memory(const Scenario& s) { return has_several_jobs(s) || s.job.check_memory; }
+inline bool checks_memory(const Scenario& s) { return names_jobs(s) || s.jobs.front().check_memory; }
 
-/** @brief Number of jobs (1 for a one-job scenario). */
+/** @brief True if the job synchronises with DiLoCo (sync.algorithm diloco); only a one-job scenario can (the loader
+ *  refuses diloco with jobs:). */
+inline bool runs_diloco(const Scenario& s) { return s.jobs.size() == 1 && s.jobs.front().sync.diloco(); }
+
+/** @brief Number of jobs (at least 1). */
 int job_count(const Scenario& s);
 
 /** @brief Job j (0 <= j < job_count). */
@@ -34,7 +39,7 @@ int total_ranks(const Scenario& s);
 /** @brief The job that a Placement entry (global rank) belongs to. */
 int job_of_rank(const Scenario& s, int global_rank);
 
-/** @brief A one-job scenario of job j on the same platform and network (Scenario::jobs empty, job = job j). The
+/** @brief A one-job scenario of job j on the same platform and network (Scenario::jobs = {job j}, not named). The
  *  scenario keeps its name and file, so errors still name the file. */
 Scenario job_view(const Scenario& s, int j);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -338,12 +339,22 @@ struct Scenario {
   std::uint64_t seed = 0;
   PlatformSpec platform;
   NetworkSpec network;
-  /** @brief The job of a one-job scenario (`job:`). With several jobs, a copy of jobs[0]: code that handles one job
-   *  only must check has_several_jobs() (sim/core/jobs.hpp) instead of reading it. */
-  JobSpec job;
-  /** @brief The jobs of a scenario with `jobs:` (each with a unique name), all sharing the cluster; empty for a
-   *  one-job scenario. See sim/core/jobs.hpp for rank offsets, one-job views and the cluster objective. */
-  std::vector<JobSpec> jobs;
+  /** @brief The jobs sharing the cluster, in Placement order: always at least one. A `job:` scenario is the list of
+   *  one (its name ""), `jobs:` names every entry. See sim/core/jobs.hpp for rank offsets, one-job views and the
+   *  cluster objective. */
+  std::vector<JobSpec> jobs = std::vector<JobSpec>(1);
+  /** @brief Written with `jobs:`, even a list of one: results and messages then name each job (comm.csv's job
+   *  column, "job 'NAME'"), which they do not for the job of `job:`. Read it through names_jobs() (jobs.hpp), which
+   *  is also true whenever there is more than one job. */
+  bool jobs_listed = false;
+  /** @brief The job, for code that handles exactly one (a one-job scenario, or a job_view of one job).
+   *  @throws std::logic_error with several jobs: such code must loop over `jobs` instead. */
+  const JobSpec& only_job() const {
+    if (jobs.size() != 1) throw std::logic_error("one-job code reached with " + std::to_string(jobs.size()) + " jobs");
+    return jobs.front();
+  }
+  /** @brief The job, writable (see the const overload). */
+  JobSpec& only_job() { return const_cast<JobSpec&>(static_cast<const Scenario&>(*this).only_job()); }
   std::string placement = "round-robin";  ///< method name, or "file:PATH" (PATH resolved to absolute)
   /** @brief Disturbances (`events:` and the rows of `trace:` files), sorted by at_s then by where they were
    *  written; empty = a quiet network. */

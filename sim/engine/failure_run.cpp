@@ -128,7 +128,7 @@ std::string num(double v) {
 }
 
 void write_iterations_csv(const std::string& path, const Scenario& scenario, const std::vector<IterationRow>& rows) {
-  const bool several = has_several_jobs(scenario);
+  const bool several = names_jobs(scenario);
   std::ostringstream out;
   out << (several ? "job," : "") << "attempt,iteration,start_s,end_s,time_s,kept\n";
   for (const IterationRow& r : rows) {
@@ -151,9 +151,9 @@ namespace {
 void check_events_supported(const Scenario& scenario) {
   const bool has_failures = std::any_of(scenario.events.begin(), scenario.events.end(),
                                         [](const EventSpec& e) { return e.kind == EventSpec::Kind::host_fail; });
-  if (scenario.job.sync.diloco() && !has_several_jobs(scenario))
+  if (runs_diloco(scenario))
     throw InputError(scenario.file, 0, "events", "events with job.sync.algorithm diloco are not supported yet");
-  if (has_failures && has_several_jobs(scenario))
+  if (has_failures && names_jobs(scenario))
     throw InputError(scenario.file, 0, "events", "host failures with several jobs are not supported yet");
 }
 
@@ -261,7 +261,7 @@ nlohmann::json simulate_with_events(const Scenario& scenario, const Placement& p
   for (int attempt = 1;; ++attempt) {
     const int f = next_failure(scenario.events, hosts_used(scenario, p.current), p.origin, p.failures);
     Scenario part = scenario;
-    if (!has_several_jobs(part)) part.job.iterations = total_iterations - p.done;
+    if (!names_jobs(part)) part.only_job().iterations = total_iterations - p.done;
     SimOptions opts = options;
     opts.apply_events = true;
     opts.event_origin_s = p.origin;

@@ -29,8 +29,7 @@ nlohmann::json simulate_isolated(const Scenario& scenario, const Placement& plac
                                  const std::string& out_dir) {
   if (!scenario.events.empty() && options.apply_events)
     return simulate_with_events(scenario, placement, options, out_dir);
-  if (!scenario.job.sync.diloco() || has_several_jobs(scenario))
-    return run_child(scenario, placement, options, out_dir, true);
+  if (!runs_diloco(scenario)) return run_child(scenario, placement, options, out_dir, true);
   // DiLoCo: an inner iteration (its files are the run's comm.csv and trace.json) and the outer all-reduce alone,
   // each in its own child, combined into the outer round (sync_result.hpp).
   const nlohmann::json inner = run_child(scenario, placement, options, out_dir, false);

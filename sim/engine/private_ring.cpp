@@ -87,7 +87,7 @@ std::vector<long long> intra_host_flow_bound(const Scenario& scenario, const Par
     }
     add(plan.pp_next(r), 1);
     add(plan.pp_prev(r), 1);
-    if (scenario.job.virtual_stages > 1) {  // interleaved 1F1B: the last stage and the first exchange too
+    if (scenario.only_job().virtual_stages > 1) {  // interleaved 1F1B: the last stage and the first exchange too
       const RankCoord c = plan.coord_of(r);
       const int last = plan.parallelism().pp - 1;
       if (c.pp == last) add(plan.rank_of(0, c.dp, c.tp), 1);

@@ -305,7 +305,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
       run.tail_rings = tail_rings.back().get();
     }
   std::unique_ptr<IslandPlan> islands;
-  if (scenario.job.sync.diloco()) {
+  if (runs_diloco(scenario)) {
     islands = std::make_unique<IslandPlan>(island_plan(scenario, placement));
     shared.jobs.front().islands = islands.get();
   } else if (options.outer_step) {
@@ -320,8 +320,7 @@ SimResult simulate(const Scenario& scenario, const Placement& placement, const S
 
   std::vector<SimResult> jobs;
   for (const JobRun& run : shared.jobs) jobs.push_back(job_result(shared, run, placement, engine->get_clock()));
-  SimResult res = has_several_jobs(scenario) ? cluster_result(scenario, std::move(jobs), placement)
-                                             : std::move(jobs.front());
+  SimResult res = names_jobs(scenario) ? cluster_result(scenario, std::move(jobs), placement) : std::move(jobs.front());
   res.stopped = stopped;
   for (const auto& r : rings) {
     res.tp_closed_form_collectives += r->collectives();

@@ -54,11 +54,11 @@ struct SimOptions {
   std::size_t trace_buffer_records = 1 << 18;
 };
 
-/** @brief Simulates scenario.job.iterations iterations of the job with the given placement (a DiLoCo job: its
+/** @brief Simulates scenario.only_job().iterations iterations of the job with the given placement (a DiLoCo job: its
  *  inner iterations, each island's DP all-reduce among its own replicas; or, with SimOptions::outer_step, one outer
  *  all-reduce; sim/engine/isolated_run.hpp combines the two into the outer round).
  *  @throws InputError if the placement is invalid or a stage does not fit in its GPU's memory
- *  (when scenario.job.check_memory), or if a SimGrid XML platform is rejected. */
+ *  (when scenario.only_job().check_memory), or if a SimGrid XML platform is rejected. */
 SimResult simulate(const Scenario& scenario, const Placement& placement, const SimOptions& options = {});
 
 }  // namespace hulk

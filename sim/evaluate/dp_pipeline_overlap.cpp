@@ -14,8 +14,8 @@ void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t
   // Phase 0: tree: reduce up the tree; ring: every hop; hierarchical: the rings in the regions (reduce-scatter,
   // and later the all-gather on the same hops). Phase 1: tree: broadcast down, the same edges reversed;
   // hierarchical: the rings across regions.
-  const int D = scenario_.job.par.dp;
-  const std::string& algo = scenario_.job.collective;
+  const int D = scenario_.only_job().par.dp;
+  const std::string& algo = scenario_.only_job().collective;
   std::vector<std::pair<int, int>>& hops = dp_hops_;
   std::vector<int>& hosts = member_hosts_;
   std::vector<int>& order = hier_order_;  // hosts of the members, region by region when hierarchical
@@ -62,7 +62,7 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
   // Once per placement: refine_dp_overlap and approximation 7 both use them, up to three times per evaluation.
   if (dp_flows_ready_) return;
   dp_flows_ready_ = true;
-  const int P = scenario_.job.par.pp, T = scenario_.job.par.tp;
+  const int P = scenario_.only_job().par.pp, T = scenario_.only_job().par.tp;
   dp_flow_links_.clear();
   dp_flow_counts_.clear();
   dp_flow_first_.assign(P + 1, 0);
@@ -107,7 +107,7 @@ void Evaluator::add_handoff_dp_load(int boundary) const {
   // with the fraction of that window its all-reduce [stage_done_[o], + dp_s_[o]] covers.
   const double window = stage_done_[boundary];
   if (window <= 0) return;
-  for (int o = 0; o < scenario_.job.par.pp; ++o) {
+  for (int o = 0; o < scenario_.only_job().par.pp; ++o) {
     const double from = stage_done_[o], to = std::min(window, stage_done_[o] + dp_s_[o]);
     if (to <= from) continue;
     const double weight = (to - from) / window;
@@ -125,8 +125,8 @@ void Evaluator::clear_extra_load() const {
 }
 
 bool Evaluator::dp_overlaps_pipeline() const {
-  const int P = scenario_.job.par.pp;
-  if (P < 2 || scenario_.job.par.dp < 2) return false;
+  const int P = scenario_.only_job().par.pp;
+  if (P < 2 || scenario_.only_job().par.dp < 2) return false;
   const double last = *std::max_element(stage_done_.begin(), stage_done_.end());
   for (int s = 0; s < P; ++s)
     if (dp_s_[s] > 0 && stage_done_[s] < last) return true;

@@ -14,7 +14,7 @@
 namespace hulk {
 
 void Evaluator::share_ring_stages(const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   StageBundles& b = bundles_;
   b.clear();

@@ -38,7 +38,7 @@ int tp_groups_across_regions(const Scenario& scenario, const Placement& placemen
 }
 
 int tp_groups_across_regions_of_hosts(const Scenario& scenario, const std::vector<int>& host_of_rank) {
-  return across_regions(scenario, scenario.job.par.tp, 0, static_cast<int>(host_of_rank.size()),
+  return across_regions(scenario, scenario.only_job().par.tp, 0, static_cast<int>(host_of_rank.size()),
                         [&](int r) { return host_of_rank[r]; });
 }
 

@@ -21,8 +21,8 @@ std::shared_ptr<const RouteModel> analytic_route_model(const Scenario& scenario)
 
 Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network)
     : scenario_(scenario),
-      cost_(compute_job_cost(scenario.job)),
-      plan_(scenario.job.par),
+      cost_(compute_job_cost(scenario.only_job())),
+      plan_(scenario.only_job().par),
       network_(network ? std::move(network) : analytic_route_model(scenario)),
       channels_(std::max(1, scenario.network.channels_per_peer)),
       latency_at_receiver_(scenario.network.model == "CM02"),
@@ -38,19 +38,19 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
     throw std::invalid_argument("Evaluator: the route model given has other network-model factors than " +
                                 scenario.network.model + "'s");
   const auto& hosts = scenario_.platform.hosts;
-  stages_ = StagesByHost(scenario_.job, cost_, scenario_.platform);
+  stages_ = StagesByHost(scenario_.only_job(), cost_, scenario_.platform);
   speed_.resize(hosts.size());
   memory_.resize(hosts.size());
   for (size_t h = 0; h < hosts.size(); ++h) {
-    speed_[h] = hosts[h].gpu.peak_flops(scenario_.job.precision) * scenario_.job.utilisation;
+    speed_[h] = hosts[h].gpu.peak_flops(scenario_.only_job().precision) * scenario_.only_job().utilisation;
     memory_[h] = hosts[h].gpu.memory_bytes;
   }
-  const Parallelism& par = scenario_.job.par;
-  const int v = scenario_.job.virtual_stages;
-  schedule_ = stage_op_orders(scenario_.job.schedule, par.pp, std::max(1, cost_.micro_batches), v);
+  const Parallelism& par = scenario_.only_job().par;
+  const int v = scenario_.only_job().virtual_stages;
+  schedule_ = stage_op_orders(scenario_.only_job().schedule, par.pp, std::max(1, cost_.micro_batches), v);
   pipe_memo_ = &PipelineMemo::process();
-  schedule_id_ = pipe_memo_->schedule_id(scenario_.job.schedule + (v > 1 ? "/v" + std::to_string(v) : ""), par.pp,
-                                         std::max(1, cost_.micro_batches));
+  schedule_id_ = pipe_memo_->schedule_id(scenario_.only_job().schedule + (v > 1 ? "/v" + std::to_string(v) : ""),
+                                         par.pp, std::max(1, cost_.micro_batches));
   // The fill and drain of the lower bound assume each op runs the stage's whole layers: not so with model chunks.
   schedule_chained_ = v == 1;
   for (const std::vector<StageOp>& ops : schedule_)
@@ -84,7 +84,7 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
 }
 
 bool Evaluator::stage_fits(int stage, int host) const {
-  if (!scenario_.job.check_memory) return true;
+  if (!scenario_.only_job().check_memory) return true;
   return cost_.stages[stage].peak_memory_bytes <= memory_[host];
 }
 
@@ -119,7 +119,7 @@ void Evaluator::stage_op_times(const std::vector<int>& host_of_rank, int m, Eval
   // TP all-reduce, twice; each rank computes at its own GPU's speed and leaves an all-reduce when its own sends
   // left and receives arrived, so consecutive all-reduces overlap across ranks (no barrier between them). TP rings
   // of all replicas of a stage are concurrent (approximation 1).
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   RingModel model{channels_, latency_at_receiver_};
   std::vector<double>& all_hops = tp_all_hops_;
@@ -171,7 +171,7 @@ void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_ra
   // The replica's TP ranks differ in speed or hops: each rank's clock through the layers, every all-reduce a ring
   // each rank leaves when its own chunks are done (approximation 4).
   const StageCost& st = cost_.stages[s];
-  const int T = scenario_.job.par.tp, first = s * scenario_.job.par.dp * T;
+  const int T = scenario_.only_job().par.tp, first = s * scenario_.only_job().par.dp * T;
   const RingModel model{channels_, latency_at_receiver_,
                         tp_all_room_.empty() ? nullptr : tp_all_room_.data() + first + d * T};
   std::vector<double>& clock = tp_clock_;
@@ -241,7 +241,7 @@ void Evaluator::skewed_op_times(int s, int d, const std::vector<int>& host_of_ra
 
 void Evaluator::handoff_times_by_group() const {
   // src_/dst_ hold one boundary's transfers of one direction, replica after replica (tp of each together).
-  const int T = scenario_.job.par.tp;
+  const int T = scenario_.only_job().par.tp;
   const bool windowed = tcp_window_bytes_ > 0;  // room_: each transfer's headroom under the window
   for (size_t g = 0; g + 1 < group_first_.size(); ++g) {
     const int first = group_first_[g], size = group_first_[g + 1] - first;
@@ -275,7 +275,7 @@ void Evaluator::handoff_times_by_group() const {
 void Evaluator::handoff_weights(int d, const Route& route, bool joint, int* weights) const {
   // Joint: the replica's flows on each link of its slowest transfer's route (its share when others join). A larger
   // group's replicas are computed one by one, every message one flow, their sharing already in the transfer time.
-  const int T = scenario_.job.par.tp;
+  const int T = scenario_.only_job().par.tp;
   for (int k = 0; k < 3; ++k) weights[k] = k < route.n_links && !joint ? 1 : 0;
   if (!joint) return;
   for (int t = 0; t < T; ++t) {
@@ -302,10 +302,10 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
   // PP hand-offs, each direction separately. A replica in a group computed together (replica_groups): its tp
   // transfers at once, the other replicas' messages counted when in flight at the same time (replica_pipelines).
   // In a larger group: all the group's transfers across the boundary at once, as if the replicas ran in lockstep.
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   if (!with_dp_load) replica_groups(host_of_rank);
-  for (int s = 0; s < handoff_boundaries(scenario_.job); ++s) {
+  for (int s = 0; s < handoff_boundaries(scenario_.only_job()); ++s) {
     if (with_dp_load) add_handoff_dp_load(s);
     const int n = D * T;
     src_.resize(n);
@@ -344,14 +344,14 @@ void Evaluator::pp_handoffs(const std::vector<int>& host_of_rank, EvalBreakdown&
 }
 
 bool Evaluator::replicas_identical(const int* replicas, int n) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   const int a = replicas[0];
   for (int i = 1; i < n; ++i) {
     const int b = replicas[i];
     for (int s = 0; s < P; ++s)
       if (fwd_[s * D + a] != fwd_[s * D + b] || bwd_[s * D + a] != bwd_[s * D + b]) return false;
-    for (int s = 0; s < handoff_boundaries(scenario_.job); ++s) {
+    for (int s = 0; s < handoff_boundaries(scenario_.only_job()); ++s) {
       const size_t x = static_cast<size_t>(s) * D + a, y = static_cast<size_t>(s) * D + b;
       if (lat_f_[x] != lat_f_[y] || xfer_f_[x] != xfer_f_[y] || lat_b_[x] != lat_b_[y] || xfer_b_[x] != xfer_b_[y])
         return false;
@@ -367,8 +367,9 @@ bool Evaluator::replicas_identical(const int* replicas, int n) const {
 
 void Evaluator::gather_group_inputs(const int* replicas, int n) const {
   // Inputs of the joint run, replica-major (PipelineLinks::replicas).
-  const int P = scenario_.job.par.pp, D = scenario_.job.par.dp, E = handoff_boundaries(scenario_.job);
-  const int v = scenario_.job.virtual_stages;
+  const int P = scenario_.only_job().par.pp, D = scenario_.only_job().par.dp,
+            E = handoff_boundaries(scenario_.only_job());
+  const int v = scenario_.only_job().virtual_stages;
   const size_t nb = static_cast<size_t>(n) * E;
   sf_.resize(static_cast<size_t>(n) * P * v);
   sb_.resize(sf_.size());
@@ -419,7 +420,7 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   // link ids only to count the messages on each link, so renamed ids give the same operations and the same bits.
   // The settings first: the cache is shared with other evaluators, of other scenarios.
   PipelineMemoKey& key = pipe_key_;
-  key.ints.assign({schedule_id_, scenario_.job.pipeline_p2p_blocking() ? 1 : 0, channels_,
+  key.ints.assign({schedule_id_, scenario_.only_job().pipeline_p2p_blocking() ? 1 : 0, channels_,
                    latency_at_receiver_ ? 1 : 0, network_->links() > 0 ? 1 : 0, windowed ? 1 : 0, n, multiplicity});
   key.ints.insert(key.ints.end(), sweights_f_.begin(), sweights_f_.end());
   key.ints.insert(key.ints.end(), sweights_b_.begin(), sweights_b_.end());
@@ -437,16 +438,16 @@ double Evaluator::group_makespan_s(const int* replicas, int n, int multiplicity)
   for (const std::vector<double>* v : {&sf_, &sb_, &slf_, &sxf_, &slb_, &sxb_, &sroom_f_, &sroom_b_, &sslack_f_, &sslack_b_})
     key.times.insert(key.times.end(), v->begin(), v->end());
   PipelineMemo::seal(key);
-  last_end_.resize(static_cast<size_t>(n) * scenario_.job.par.pp);
+  last_end_.resize(static_cast<size_t>(n) * scenario_.only_job().par.pp);
   const double known = pipe_memo_->find(key, last_end_.data());
   if (!std::isnan(known)) return known;
   PipelineLinks links{slf_.data(), sxf_.data(), slb_.data(), sxb_.data(), slinks_f_.data(), slinks_b_.data(),
                       network_->links()};
-  links.blocking = scenario_.job.pipeline_p2p_blocking();
+  links.blocking = scenario_.only_job().pipeline_p2p_blocking();
   links.channels = channels_;
   links.latency_at_receiver = latency_at_receiver_;
   links.replicas = n;
-  links.chunks = scenario_.job.virtual_stages;
+  links.chunks = scenario_.only_job().virtual_stages;
   links.flow_multiplicity = multiplicity;
   links.route_weights_fwd = sweights_f_.data();
   links.route_weights_bwd = sweights_b_.data();
@@ -470,7 +471,7 @@ void Evaluator::set_pipeline_cache(bool across_evaluations) {
 void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
   // Replicas whose hand-offs (any tp transfer, either direction) share a link, directly or through others, form one
   // group. Union-find over the replicas, each link owned by the first replica using it.
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   std::vector<int>& parent = group_parent_;
   parent.resize(D);
@@ -481,7 +482,7 @@ void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
   };
   link_owner_.resize(network_->links(), -1);
   touched_links_.clear();
-  for (int s = 0; s < handoff_boundaries(scenario_.job); ++s)
+  for (int s = 0; s < handoff_boundaries(scenario_.only_job()); ++s)
     for (int d = 0; d < D; ++d)
       for (int t = 0; t < T; ++t) {
         const int a = host_of_rank[plan_.rank_of(s, d, t)];
@@ -517,7 +518,7 @@ void Evaluator::replica_groups(const std::vector<int>& host_of_rank) const {
 
 void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
   // One critical-path computation per group of replicas that share hand-off links (approximation 5).
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   std::fill(stage_done_.begin(), stage_done_.end(), 0.0);
   if (own_memo_) own_memo_->clear();
@@ -547,7 +548,7 @@ void Evaluator::replica_pipelines(int m, EvalBreakdown& out) const {
 }
 
 void Evaluator::dp_times(const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   if (par.dp < 2) {
     std::fill(dp_s_.begin(), dp_s_.end(), 0.0);
     return;

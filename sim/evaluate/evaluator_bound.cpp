@@ -43,8 +43,8 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
   EvalBreakdown out;
   if (!hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
-  const Parallelism& par = scenario_.job.par;
-  const int P = par.pp, D = par.dp, v = scenario_.job.virtual_stages;
+  const Parallelism& par = scenario_.only_job().par;
+  const int P = par.pp, D = par.dp, v = scenario_.only_job().virtual_stages;
   const int m = std::max(1, cost_.micro_batches);
   stage_op_times(host_of_rank, m, out);
   if (P > 1) pp_handoffs(host_of_rank, out);
@@ -54,7 +54,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
   // Blocking p2p (Megatron's): after an op with an output the rank waits until that message has left, at least its
   // transfer after the op (and its latency too where the latency comes first).
-  const bool blocking = scenario_.job.pipeline_p2p_blocking();
+  const bool blocking = scenario_.only_job().pipeline_p2p_blocking();
   const auto send_wait = [&](size_t boundary, bool forward) {
     if (!blocking) return 0.0;
     const double latency = forward ? lat_f_[boundary] : lat_b_[boundary];
@@ -119,7 +119,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
 }
 
 double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
   double bound = 0.0;
@@ -128,7 +128,7 @@ double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const s
   // stage, a ring hop may have `channels` chunks in flight each at its share, the balanced hierarchical phases
   // follow each other but a stage's unbalanced groups run beside them (twice as much then); the per-stage tree
   // prices later transfers alone, so it gives no such total.
-  const std::string& algo = scenario_.job.collective;
+  const std::string& algo = scenario_.only_job().collective;
   const bool fluid = dp_fluid_applies();
   std::vector<int>& hosts = member_hosts_;
   std::vector<double>& entered = bound_entered_;
@@ -164,9 +164,10 @@ double Evaluator::handoff_link_work_s() const {
   // now carrying n gets w / n of its alone rate there), and alone a message's w flows on a link move at most the
   // link's capacity: together the messages never move more than the capacity. Groups of replicas above
   // kJointReplicas are run one by one with their sharing folded into the transfer times: no such total there.
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
-  if (D > kJointReplicas || scenario_.job.virtual_stages > 1) return 0.0;  // interleaved: messages per boundary differ
+  if (D > kJointReplicas || scenario_.only_job().virtual_stages > 1)
+    return 0.0;  // interleaved: messages per boundary differ
   std::vector<double>& work = bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
   const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;
@@ -225,7 +226,7 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
     return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(r, chunk);
   };
   double end = 0.0;
-  if (scenario_.job.collective == "tree") {
+  if (scenario_.only_job().collective == "tree") {
     // A member's buffer up to its parent, then the result back down (the root: with its first child).
     for (int i = 0; i < n; ++i) {
       const int child = i == 0 ? 1 : i, parent = (child - 1) / 2;
@@ -243,7 +244,7 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
   RegionBlocks& rb = region_blocks_;
   int R = 1, k = n;
   const int* order = nullptr;
-  if (scenario_.job.collective == "hierarchical") {
+  if (scenario_.only_job().collective == "hierarchical") {
     rb.group(*network_, hosts, n);
     order = rb.order.data();
     if (rb.balanced()) R = rb.regions, k = rb.per_region;

@@ -179,10 +179,10 @@ void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector
 }  // namespace
 
 bool Evaluator::dp_fluid_applies() const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
-  return scenario_.job.collective == "tree" ? groups * 2 * (D - 1) <= 1024
-                                            : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
+  return scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
+                                                   : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
 namespace {
@@ -216,7 +216,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
   // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
@@ -224,7 +224,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
   // far too optimistic on tree jobs of 16-64 replicas and makes the placers choose placements SimGrid runs much
   // slower (EvaluatorAccuracy.TreeAllReducesOfManyReplicasAcrossRegions bounds the error at this size).
   if (!dp_fluid_applies()) return false;
-  const std::string& algo = scenario_.job.collective;
+  const std::string& algo = scenario_.only_job().collective;
   TransferFluid& fl = fluid_;
   fl.clear();
   std::vector<int>& up = tree_up_;  // tree: per member, its reduce transfer to the parent (scratch)
@@ -379,7 +379,7 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
 }
 
 double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   if (par.dp < 2) return 0.0;
   std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
   groups.resize(par.tp);
@@ -387,7 +387,7 @@ double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank
   for (int t = 0; t < par.tp; ++t)
     for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
   const double bytes = cost_.stages[stage].dp_grad_bytes;
-  const std::string& algo = scenario_.job.collective;
+  const std::string& algo = scenario_.only_job().collective;
   if (algo == "tree") return tree_allreduce_s(groups, bytes);
   if (algo == "hierarchical") return hierarchical_allreduce_s(groups, bytes);
   return ring_allreduce_s(groups, bytes);
@@ -395,11 +395,11 @@ double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank
 
 void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
   // Rings: the stages' all-reduces as bundles that free their links when done (dp_stage_bundles.cpp).
-  if (scenario_.job.collective == "ring") {
+  if (scenario_.only_job().collective == "ring") {
     share_ring_stages(host_of_rank);
     return;
   }
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp;
   std::vector<double>& iso = dp_iso_;
   iso = dp_s_;
@@ -435,7 +435,7 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
 
 void Evaluator::finish_iteration(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
   // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   double end = 0.0;
   std::vector<double>& stage_end = tail_scratch_;
@@ -447,10 +447,11 @@ void Evaluator::finish_iteration(const std::vector<int>& host_of_rank, EvalBreak
       out.dp_comm_s = dp_s_[s];
     }
   }
-  TailContext tail{&scenario_.job, &plan_, &cost_, &stages_, network_.get(), &speed_, {channels_, latency_at_receiver_}};
+  TailContext tail{
+      &scenario_.only_job(), &plan_, &cost_, &stages_, network_.get(), &speed_, {channels_, latency_at_receiver_}};
   // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
   const double emb_bytes = cost_.stages.front().embedding_grad_bytes;
-  if (scenario_.job.step_costs && P > 1 && emb_bytes > 0) {
+  if (scenario_.only_job().step_costs && P > 1 && emb_bytes > 0) {
     // Buffers of their own: src_ and dst_ hold the hand-offs, which later evaluations reuse.
     thread_local std::vector<int> src, dst;
     src.clear();

@@ -62,7 +62,7 @@ bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) co
   }
   touched_.clear();
   for (int j = 0; j < jobs(); ++j) {
-    const Parallelism& par = evaluators_[j]->scenario().job.par;
+    const Parallelism& par = evaluators_[j]->scenario().only_job().par;
     const ParallelPlan& plan = evaluators_[j]->plan();
     const int* h = host_of_rank.data() + offset_[j];
     for (int s = 0; s < par.pp; ++s)
@@ -71,7 +71,7 @@ bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) co
         for (int t = 0; t < par.tp; ++t) group_.push_back(h[plan.rank_of(s, d, t)]);
         mark_group(j, group_);
       }
-    const JobSpec& job = evaluators_[j]->scenario().job;
+    const JobSpec& job = evaluators_[j]->scenario().only_job();
     for (int s = 0; s < handoff_boundaries(job); ++s)  // PP hand-offs, both directions
       for (int d = 0; d < par.dp; ++d)
         for (int t = 0; t < par.tp; ++t) {

@@ -11,7 +11,7 @@
 namespace hulk {
 
 SyncEvaluator::SyncEvaluator(const Scenario& scenario) : scenario_(scenario), whole_(scenario) {
-  outer_bytes_per_param_ = scenario.job.sync.bytes_per_value();
+  outer_bytes_per_param_ = scenario.only_job().sync.bytes_per_value();
   for (const StageCost& st : whole_.cost().stages) largest_stage_params_ = std::max(largest_stage_params_, st.params);
 }
 
@@ -21,8 +21,8 @@ const Evaluator& SyncEvaluator::island_evaluator(int replicas) const {
   std::unique_ptr<Evaluator>& ev = island_evaluators_[replicas];
   if (!ev) {
     Scenario island = scenario_;
-    JobSpec& job = island.job;
-    job.global_batch = replicas * job.micro_batch * scenario_.job.micro_batches();
+    JobSpec& job = island.only_job();
+    job.global_batch = replicas * job.micro_batch * scenario_.only_job().micro_batches();
     job.par.dp = replicas;
     job.sync = SyncSpec{};
     ev = std::make_unique<Evaluator>(island);
@@ -64,8 +64,8 @@ double SyncEvaluator::step_time_of_hosts(const std::vector<int>& host_of_rank) c
         }
     outer = whole_.concurrent_rings_s(rings, largest_stage_params_ * outer_bytes_per_param_ / islands.slices);
   }
-  const double H = scenario_.job.sync.inner_steps;
-  const double round = scenario_.job.sync.overlap == "outer" ? std::max(H * inner, outer) : H * inner + outer;
+  const double H = scenario_.only_job().sync.inner_steps;
+  const double round = scenario_.only_job().sync.overlap == "outer" ? std::max(H * inner, outer) : H * inner + outer;
   return round / H;
 }
 

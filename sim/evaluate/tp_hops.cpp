@@ -15,7 +15,7 @@
 namespace hulk {
 
 void Evaluator::tp_hop_times(const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.job.par;
+  const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp, per_stage = D * T;
   const size_t n = static_cast<size_t>(P) * per_stage;
   src_.resize(n);

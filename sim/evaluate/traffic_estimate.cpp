@@ -39,9 +39,9 @@ void add_ring(TrafficMatrix& t, const PlatformSpec& platform, CommKind kind, con
 TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placement) {
   const PlatformSpec& platform = scenario.platform;
   const int H = static_cast<int>(platform.hosts.size());
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   const ParallelPlan plan(par);
-  const JobCost cost = compute_job_cost(scenario.job);
+  const JobCost cost = compute_job_cost(scenario.only_job());
   if (static_cast<int>(placement.gpu_of_rank.size()) != plan.ranks())
     throw InputError(scenario.file, 0, "placement",
                      "placement has " + std::to_string(placement.gpu_of_rank.size()) + " ranks, the job has " +
@@ -65,8 +65,8 @@ TrafficMatrix estimate_traffic(const Scenario& scenario, const Placement& placem
       add_ring(t, platform, CommKind::tp, ring, cost.tp_allreduce_bytes,
                (4.0 + cost.recompute_tp_allreduces) * stage.layers * m);
       // Interleaved 1F1B: v model chunks cross each boundary, v - 1 cross back from the last stage to the first.
-      const int v = scenario.job.virtual_stages, crossings = s + 1 < par.pp ? v : v - 1;
-      if (s < handoff_boundaries(scenario.job) && crossings > 0)
+      const int v = scenario.only_job().virtual_stages, crossings = s + 1 < par.pp ? v : v - 1;
+      if (s < handoff_boundaries(scenario.only_job()) && crossings > 0)
         for (int k = 0; k < par.tp; ++k)
           add_traffic(t, platform, CommKind::pp, host(plan.rank_of(s, d, k)),
                       host(plan.rank_of(boundary_receiver(s, par.pp), d, k)),

@@ -75,7 +75,7 @@ struct PlatformTotals {
 
 PlatformTotals platform_totals(const Scenario& scenario, const ClusterGraph& g) {
   const PlatformSpec& P = scenario.platform;
-  const JobSpec& job = scenario.job;
+  const JobSpec& job = scenario.only_job();
   PlatformTotals t;
   t.total_gpus = std::max(1, P.total_gpus());
   const int R = std::max<int>(1, static_cast<int>(P.regions.size()));
@@ -96,7 +96,7 @@ PlatformTotals platform_totals(const Scenario& scenario, const ClusterGraph& g) 
 std::array<float, kNodeFeatures> node_features(const Scenario& scenario, const ClusterGraph& g, const PlatformTotals& t,
                                               const RouteMatrix& routes, const ReferenceRoles& roles, int v) {
   const PlatformSpec& P = scenario.platform;
-  const JobSpec& job = scenario.job;
+  const JobSpec& job = scenario.only_job();
   const int H = static_cast<int>(P.hosts.size()), pp = job.par.pp, group = job.par.dp * job.par.tp;
   const HostSpec& h = P.hosts[v];
   const double flops = h.gpu.peak_flops(job.precision) * job.utilisation;
@@ -243,7 +243,7 @@ std::array<float, kStageFeatures> stage_features(const PlatformSpec& P, const Jo
 ClusterGraph build_cluster_graph(const Scenario& scenario, const TrafficMatrix* traffic, const GraphOptions& options,
                                  const Placement* reference, const RouteModel* network) {
   const PlatformSpec& P = scenario.platform;
-  const JobSpec& job = scenario.job;
+  const JobSpec& job = scenario.only_job();
   const int H = static_cast<int>(P.hosts.size());
   if (traffic && traffic->hosts != H)
     throw InputError(scenario.file, 0, "traffic",

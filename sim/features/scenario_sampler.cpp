@@ -6,7 +6,7 @@
 
 #include "sim/core/jobs.hpp"
 #include "sim/workload/cost_model.hpp"
-#include "sim/workload/jobs_memory_fit.hpp"
+#include "sim/workload/memory_fit.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/seeding.hpp"
 
@@ -120,7 +120,7 @@ std::vector<GpuSpec> sampler_builtin_gpus() {
 }
 
 bool memory_feasible(const Scenario& s) {
-  const JobSpec& job = s.job;
+  const JobSpec& job = s.only_job();
   if (job.par.ranks() > s.platform.total_gpus()) return false;
   if (!job.check_memory) return true;
   const JobCost cost = compute_job_cost(job);
@@ -206,10 +206,10 @@ void sample_hosts(Rng& rng, const SamplerOptions& opt, const std::vector<GpuSpec
   for (HostSpec& h : p.hosts) h.name = p.regions[h.region] + "-h" + std::to_string(per_region[h.region]++);
 }
 
-// Up to 60 draws of a parallelism and batch for the model in sc.job.model, on at most max_gpus GPUs (0 = all);
+// Up to 60 draws of a parallelism and batch for the model in sc.only_job().model, on at most max_gpus GPUs (0 = all);
 // true when one fits (memory_feasible).
 bool sample_parallelism(Rng& rng, Scenario& sc, int max_gpus) {
-  JobSpec& job = sc.job;
+  JobSpec& job = sc.only_job();
   const ModelSpec& m = job.model;
   const int G = max_gpus > 0 ? std::min(max_gpus, sc.platform.total_gpus()) : sc.platform.total_gpus();
   int max_per_host = 1;
@@ -237,7 +237,7 @@ bool sample_parallelism(Rng& rng, Scenario& sc, int max_gpus) {
 // Training settings, then a model and parallelism that fit the platform (on at most max_gpus GPUs, 0 = all),
 // shrinking the model until one does.
 void sample_job(Rng& rng, std::uint64_t seed, Scenario& sc, int max_gpus = 0) {
-  JobSpec& job = sc.job;
+  JobSpec& job = sc.only_job();
   job.precision = rng.uniform() < 0.8 ? "fp16" : "bf16";
   job.schedule = rng.uniform() < 0.8 ? "1f1b" : "gpipe";
   const double cu = rng.uniform();
@@ -301,17 +301,19 @@ Scenario sample_jobs_scenario(std::uint64_t seed, int jobs, const SamplerOptions
     throw InputError("", 0, "sampler", "the cluster sampled from seed " + std::to_string(seed) + " has " +
                                            std::to_string(sc.platform.total_gpus()) + " GPUs, fewer than its " +
                                            std::to_string(jobs) + " jobs");
+  // Each job is drawn into a one-job scenario on the platform (its job carried from one draw to the next).
+  Scenario draw = sc;
+  sc.jobs_listed = true;
   for (int attempt = 0; attempt < 50; ++attempt) {
     const std::vector<int> budgets = job_budgets(rng, jobs, sc.platform.total_gpus());
     sc.jobs.clear();
     for (std::size_t k = 0; k < budgets.size(); ++k) {
-      sample_job(rng, seed, sc, budgets[k]);
-      sc.job.name = "job" + std::to_string(k);
-      sc.jobs.push_back(sc.job);
+      sample_job(rng, seed, draw, budgets[k]);
+      draw.only_job().name = "job" + std::to_string(k);
+      sc.jobs.push_back(draw.only_job());
     }
-    sc.job = sc.jobs.front();
     int misfit = -1;
-    if (total_ranks(sc) <= sc.platform.total_gpus() && jobs_memory_problem(sc, misfit).empty()) return sc;
+    if (total_ranks(sc) <= sc.platform.total_gpus() && memory_fit_problem(sc, misfit).empty()) return sc;
   }
   throw InputError("", 0, "sampler", "no set of jobs fits the sampled platform together (seed " +
                                          std::to_string(seed) + ")");

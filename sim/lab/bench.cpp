@@ -41,14 +41,14 @@ SimulationBench bench_simulation(const Scenario& s, const Placement& placement, 
       rusage usage{};
       ::getrusage(RUSAGE_SELF, &usage);  // Linux: kilobytes; includes what the child shares with its parent
       // Several jobs: the objective (the weighted mean of the jobs' iteration times), as compare reports it.
-      return nlohmann::json{{"iteration_time_s", has_several_jobs(s) ? res.objective_s : res.iteration_time_s},
-                            {"messages", res.messages},
-                            {"closed_form", res.tp_closed_form_collectives},
-                            {"simgrid_messages",
-                             res.messages - res.tp_closed_form_messages - res.tail_closed_form_messages},
-                            {"maxrss_kb", usage.ru_maxrss},
-                            {"cpu_s", usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-                                          1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)}};
+      return nlohmann::json{
+          {"iteration_time_s", names_jobs(s) ? res.objective_s : res.iteration_time_s},
+          {"messages", res.messages},
+          {"closed_form", res.tp_closed_form_collectives},
+          {"simgrid_messages", res.messages - res.tp_closed_form_messages - res.tail_closed_form_messages},
+          {"maxrss_kb", usage.ru_maxrss},
+          {"cpu_s",
+           usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1e-6 * (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)}};
     });
     wall.push_back(seconds_since(t0));
     cpu.push_back(r["cpu_s"].get<double>());
@@ -101,7 +101,7 @@ double cold_placement_median_s(const Scenario& s, const std::string& method, con
 GnnBench bench_gnn(const Scenario& s, const BenchOptions& options) {
   const std::string model = model_or_committed(options.model);
   options.prepare_learned();  // loaded once, outside the timed placements
-  const bool one_job = !has_several_jobs(s);
+  const bool one_job = !names_jobs(s);
   nlohmann::json g = run_in_child([&]() {
     const std::unique_ptr<Placer> placer = options.make_learned(model, false);
     const std::unique_ptr<Placer> least = options.make_learned(model, true);
@@ -129,7 +129,7 @@ GnnBench bench_gnn(const Scenario& s, const BenchOptions& options) {
 }
 
 std::string iterations_text(const Scenario& s) {
-  if (!has_several_jobs(s)) return std::to_string(s.job.iterations) + " iteration(s)";
+  if (!names_jobs(s)) return std::to_string(s.only_job().iterations) + " iteration(s)";
   std::string out = "iterations";
   for (int j = 0; j < job_count(s); ++j) out += (j ? " / " : " ") + std::to_string(job_at(s, j).iterations);
   return out;
@@ -142,7 +142,7 @@ const char* const kBenchCsvHeader =
     "simgrid_messages,tp_closed_form_allreduces\n";
 
 std::string jobs_summary(const Scenario& s) {
-  if (!has_several_jobs(s)) return "job " + parallelism_text(s.job);
+  if (!names_jobs(s)) return "job " + parallelism_text(s.only_job());
   std::string out = std::to_string(job_count(s)) + " jobs:";
   for (int j = 0; j < job_count(s); ++j)
     out += (j ? ", " : " ") + job_at(s, j).name + " " + parallelism_text(job_at(s, j));
@@ -167,7 +167,7 @@ BenchReport run_bench(const Scenario& s, const BenchOptions& options,
   report.threads = task_threads();
   report.jobs = jobs_summary(s);
   report.iterations = iterations_text(s);
-  report.several_jobs = has_several_jobs(s);
+  report.several_jobs = names_jobs(s);
   // The first placement is also the one the analytic evaluator times below.
   Placement first;
   for (std::size_t i = 0; i < options.placements.size(); ++i) {

@@ -85,7 +85,7 @@ void simulate_placement(const Scenario& scenario, MethodResult& r) {
   r.compute_time_share.reset();
   if (result.contains("sync"))
     r.compute_time_share = result["sync"].at("compute_time_share").get<double>();
-  else if (!has_several_jobs(scenario))
+  else if (!names_jobs(scenario))
     r.compute_time_share = result.at("compute_s").get<double>() / result.at("iteration_time_s").get<double>();
   r.mfu = result.contains("sync") ? result["sync"].at("mfu").get<double>() : result.at("mfu").get<double>();
   r.ok = true;
@@ -96,7 +96,7 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
   CompareReport report;
   report.scenario = scenario.name;
   report.lower_bound_s = lower_bound_s(scenario);
-  if (has_several_jobs(scenario))
+  if (names_jobs(scenario))
     for (const JobSpec& j : scenario.jobs) report.job_names.push_back(j.name);
   // References first: every speedup is relative to them. Greedy is always run (it is quick to place and to simulate);
   // round-robin only when asked for, its simulation being the slowest of all (most traffic on the WAN).

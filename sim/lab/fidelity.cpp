@@ -112,7 +112,7 @@ constexpr double kMaxMeasuredIterationS = 30.0 * 24 * 3600;
 Scenario checked_scenario(const FidelityManifest& manifest, std::size_t i) {
   const FidelityPoint& p = manifest.points[i];
   Scenario s = load_scenario_file(p.scenario);
-  if (has_several_jobs(s))
+  if (names_jobs(s))
     throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".scenario",
                      "'" + p.scenario + "' has " + std::to_string(job_count(s)) +
                          " jobs (expected a scenario of one job: a measured point and its calibrated utilisation "
@@ -148,7 +148,7 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
       scenarios.push_back(checked_scenario(manifest, i));
       FidelityRow row;
       row.point = p;
-      row.measured_s = measured_iteration_time_s(p, scenarios.back().job);
+      row.measured_s = measured_iteration_time_s(p, scenarios.back().only_job());
       if (!(row.measured_s <= kMaxMeasuredIterationS))
         throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".measured",
                          "is " + short_number(row.measured_s) + " s per iteration in this scenario (expected at most " +
@@ -161,7 +161,7 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
 
     auto run_at = [&](std::size_t i, double u) {
       Scenario s = scenarios[i];
-      s.job.utilisation = u;
+      s.only_job().utilisation = u;
       const double t = simulate(s);
       char buf[64];
       std::snprintf(buf, sizeof buf, "utilisation %.6f -> %s s (measured %s s)", u, sig4(t).c_str(),
@@ -171,7 +171,7 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
     };
     try {
       const Calibration c = calibrate_utilisation([&](double u) { return run_at(cal, u); }, fs.rows[cal].measured_s,
-                                                  scenarios[cal].job.utilisation);
+                                                  scenarios[cal].only_job().utilisation);
       fs.calibration = c;
       fs.rows[cal].simulated_s = c.simulated_s;
     } catch (const InputError& e) {

@@ -106,7 +106,7 @@ struct BudgetRun {
 
 Placement equal_budget_placement(const Scenario& scenario, const Placement& greedy, long long evaluator_calls,
                                  long long* estimates) {
-  const long long jobs = has_several_jobs(scenario) ? static_cast<long long>(scenario.jobs.size()) : 1;
+  const long long jobs = job_count(scenario);
   // The run that may cost `costed` proposals (each estimates every job), with or without the lower bound.
   const auto run = [&](long long costed, bool bound) {
     SearchOptions search;

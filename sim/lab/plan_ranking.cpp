@@ -31,7 +31,7 @@ int rank_of(const std::vector<double>& values, std::size_t i) {
 /** The group's job with the plan choosing the degrees (only among `only` when given), at the series' utilisation. */
 Scenario planned_job(const Scenario& base, double utilisation, const std::vector<Parallelism>& only) {
   Scenario s = base;
-  s.job.utilisation = utilisation;
+  s.only_job().utilisation = utilisation;
   s.plan = PlanSpec{};
   s.plan.parallelism = true;
   s.plan.layouts = only;
@@ -110,18 +110,19 @@ std::vector<LayoutGroup> groups_of(const FidelitySeries& fs, std::vector<Scenari
     if (fresh) {
       groups.push_back(LayoutGroup{});
       groups.back().series = fs.name;
-      groups.back().job = std::to_string(s.job.model.layers) + " layers, hidden " +
-                          std::to_string(s.job.model.hidden) + ", global batch " + std::to_string(s.job.global_batch);
+      groups.back().job = std::to_string(s.only_job().model.layers) + " layers, hidden " +
+                          std::to_string(s.only_job().model.hidden) + ", global batch " +
+                          std::to_string(s.only_job().global_batch);
       groups.back().utilisation = fs.calibration->utilisation;
       bases.push_back(s);
     }
     LayoutGroup& g = groups[it->second];
     bool repeated = false;
-    for (const RankedLayout& l : g.layouts) repeated = repeated || same_degrees(l.par, s.job.par);
+    for (const RankedLayout& l : g.layouts) repeated = repeated || same_degrees(l.par, s.only_job().par);
     if (repeated) continue;  // the same layout measured twice: the first measurement stands for it
     RankedLayout l;
     l.case_name = row.point.case_name;
-    l.par = s.job.par;
+    l.par = s.only_job().par;
     l.measured_s = row.measured_s;
     l.simulated_s = row.simulated_s;
     g.layouts.push_back(l);
@@ -179,7 +180,7 @@ std::vector<LayoutGroup> rank_measured_layouts(const std::vector<FidelitySeries>
     for (std::size_t i = 0; i < groups.size(); ++i) {
       LayoutGroup& g = groups[i];
       try {
-        g.memory_checked = bases[i].job.check_memory;
+        g.memory_checked = bases[i].only_job().check_memory;
         plan_measured(g, bases[i], progress);
         plan_choices(g, bases[i], progress);
       } catch (const Interrupted&) {

@@ -34,8 +34,8 @@ void summarise(const std::vector<Scenario>& scenarios, const std::vector<std::st
   std::vector<Scenario> one_s, several_s;
   std::vector<CompareReport> one, several;
   for (size_t i = 0; i < scenarios.size(); ++i) {
-    (has_several_jobs(scenarios[i]) ? several_s : one_s).push_back(scenarios[i]);
-    (has_several_jobs(scenarios[i]) ? several : one).push_back(report.reports[i]);
+    (names_jobs(scenarios[i]) ? several_s : one_s).push_back(scenarios[i]);
+    (names_jobs(scenarios[i]) ? several : one).push_back(report.reports[i]);
   }
   if (!one.empty()) {
     const ClaimVerdict claim = claim_verdict(one, claim_method);

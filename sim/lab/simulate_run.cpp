@@ -71,7 +71,7 @@ void refuse_replacing_an_input(const std::string& dir, const std::vector<std::st
  *  per step by sim/evaluate/sync_evaluator.hpp), the time every placer ranks placements by, and its error against
  *  SimGrid's (estimate / SimGrid - 1). */
 void add_estimate(const Scenario& s, const Placement& placement, nlohmann::json& result) {
-  const bool diloco = !has_several_jobs(s) && s.job.sync.diloco();
+  const bool diloco = runs_diloco(s);
   const double estimate = diloco ? SyncEvaluator(s).step_time_s(placement) : JobsEvaluator(s).objective_s(placement);
   // A DiLoCo result's iteration_time_s is one inner iteration; its objective_s is the time per step.
   const double simulated = result.contains("iteration_time_s") && !diloco ? result["iteration_time_s"].get<double>()
@@ -94,7 +94,7 @@ void check_run_size(const Scenario& s, const Placement& placement, bool allow_la
     compute_steps += 2.0 * one.micro_batches * par.pp * par.tp;
   }
   if (w.messages > kMaxMessagesWithoutFlag && !allow_large)
-    throw InputError(s.file, 0, has_several_jobs(s) ? "jobs" : "job",
+    throw InputError(s.file, 0, names_jobs(s) ? "jobs" : "job",
                      "this run would simulate about " + std::to_string(static_cast<long long>(w.messages)) +
                          " messages (" + std::to_string(static_cast<long long>(w.micro_batches)) +
                          " micro-batches), above the limit of 100,000,000 (hours of simulation); check "

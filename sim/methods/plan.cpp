@@ -78,13 +78,13 @@ std::vector<PlanRow> bounded_rows(const Scenario& s, const std::vector<LayoutCan
     PlanRow r;
     r.layout = c.layout;
     r.gpus = c.layout.par.ranks();
-    r.tokens = static_cast<double>(s.job.global_batch) * s.job.model.seq_len;
+    r.tokens = static_cast<double>(s.only_job().global_batch) * s.only_job().model.seq_len;
     if (!c.infeasible.empty()) {
       r.pruned = "infeasible: " + c.infeasible;
     } else {
       const Scenario ls = with_layout(s, c.layout);
       r.lower_bound_s = lower_bound_s(ls);
-      for (const StageCost& st : compute_job_cost(ls.job).stages)
+      for (const StageCost& st : compute_job_cost(ls.only_job()).stages)
         r.peak_memory_bytes = std::max(r.peak_memory_bytes, st.peak_memory_bytes);
     }
     rows.push_back(std::move(r));
@@ -302,7 +302,7 @@ Placement method_placement(PlanContext& c, const Scenario& ls, const PlanRow& gr
       // plan has for that placement spares the search one run.
       VerifiedSearchOptions vo;
       const long budget = c.o.method_options.budget;
-      vo.total_evaluations = budget > 0 ? budget : plan_search_budget(ls.job.par.ranks());
+      vo.total_evaluations = budget > 0 ? budget : plan_search_budget(ls.only_job().par.ranks());
       if (std::isfinite(greedy.simgrid_s)) vo.known_simgrid.emplace_back(greedy.placement, greedy.simgrid_s);
       if (c.by_cost) {  // the finalist's cheapest greedy placement (greedy-cheapest where it won) starts the search
         vo.objective_of = cost_objective(ls);

@@ -47,7 +47,7 @@ PlacementCost placement_cost(const Scenario& s, const Placement& placement) {
 }
 
 std::function<double(const std::vector<int>&, double)> cost_objective(const Scenario& s) {
-  const double tokens = static_cast<double>(s.job.global_batch) * s.job.model.seq_len;
+  const double tokens = static_cast<double>(s.only_job().global_batch) * s.only_job().model.seq_len;
   return [s, tokens](const std::vector<int>& hosts, double time_s) {
     return placement_cost(s, placement_from_hosts(hosts)).usd_per_mtokens(time_s, tokens);
   };

@@ -5,7 +5,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/workload/jobs_memory_fit.hpp"
+#include "sim/workload/memory_fit.hpp"
 
 namespace hulk {
 namespace {
@@ -28,7 +28,7 @@ std::string infeasibility(const Scenario& s) {
     return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
   }
   int job = -1;
-  return jobs_memory_problem(s, job);
+  return memory_fit_problem(s, job);
 }
 
 /** The plan's fixed degrees and listed layouts admit this one. */
@@ -44,7 +44,7 @@ bool admitted(const PlanSpec& p, const Parallelism& par) {
 /** The dp x tp x pp choices of the job (see enumerate_layouts). */
 std::vector<Parallelism> degree_choices(const Scenario& s) {
   const PlanSpec& p = s.plan;
-  const JobSpec& j = s.job;
+  const JobSpec& j = s.only_job();
   if (!p.parallelism) return {j.par};
   const LayoutBounds b = layout_bounds(s);
   // tp splits the heads and, with grouped-query attention, the key/value heads too (as the loader requires).
@@ -78,29 +78,29 @@ LayoutBounds layout_bounds(const Scenario& s) {
   int asked_tp = p.fixed.tp;
   for (const Parallelism& l : p.layouts) asked_tp = std::max(asked_tp, l.tp);
   b.tp_max = p.tp_max > 0 ? p.tp_max : std::max(per_host, asked_tp);
-  b.pp_max = p.pp_max > 0 ? p.pp_max : s.job.model.layers;
+  b.pp_max = p.pp_max > 0 ? p.pp_max : s.only_job().model.layers;
   return b;
 }
 
 Layout current_layout(const Scenario& s) {
   Layout l;
-  l.par = s.job.par;
-  l.micro_batch = s.job.micro_batch;
-  l.schedule = s.job.schedule;
-  l.recompute = s.job.recompute;
-  l.zero = s.job.zero;
-  l.sequence_parallel = s.job.sequence_parallel;
+  l.par = s.only_job().par;
+  l.micro_batch = s.only_job().micro_batch;
+  l.schedule = s.only_job().schedule;
+  l.recompute = s.only_job().recompute;
+  l.zero = s.only_job().zero;
+  l.sequence_parallel = s.only_job().sequence_parallel;
   return l;
 }
 
 Scenario with_layout(const Scenario& s, const Layout& l) {
   Scenario out = s;
-  out.job.par = l.par;
-  out.job.micro_batch = l.micro_batch;
-  out.job.schedule = l.schedule;
-  out.job.recompute = l.recompute;
-  out.job.zero = l.zero;
-  out.job.sequence_parallel = l.sequence_parallel;
+  out.only_job().par = l.par;
+  out.only_job().micro_batch = l.micro_batch;
+  out.only_job().schedule = l.schedule;
+  out.only_job().recompute = l.recompute;
+  out.only_job().zero = l.zero;
+  out.only_job().sequence_parallel = l.sequence_parallel;
   out.plan.parallelism = out.plan.micro_batch = out.plan.schedule = out.plan.recompute = false;
   out.plan.zero = out.plan.sequence_parallel = false;
   return out;
@@ -108,7 +108,7 @@ Scenario with_layout(const Scenario& s, const Layout& l) {
 
 std::vector<LayoutCandidate> enumerate_layouts(const Scenario& s) {
   const PlanSpec& p = s.plan;
-  const JobSpec& j = s.job;
+  const JobSpec& j = s.only_job();
   const std::vector<std::string> schedules =
       p.schedule ? std::vector<std::string>{"1f1b", "gpipe"} : std::vector<std::string>{j.schedule};
   const std::vector<std::string> recomputes =

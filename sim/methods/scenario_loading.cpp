@@ -3,7 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
 #include "sim/scenario/yaml_access.hpp"
-#include "sim/workload/jobs_memory_fit.hpp"
+#include "sim/workload/memory_fit.hpp"
 
 #include "sim/engine/simgrid_xml.hpp"
 
@@ -12,12 +12,12 @@ namespace {
 
 /** Throws InputError naming the file, the line and the key of the job (`job.parallelism`, or `jobs[i]` with
  *  several) when no placement can hold its stages within the GPUs' memory, or the jobs cannot share the GPUs
- *  (jobs_memory_fit.hpp). Every placer would fail on it, so `validate` must not call the scenario ok. */
+ *  (memory_fit.hpp). Every placer would fail on it, so `validate` must not call the scenario ok. */
 void check_jobs_fit_memory(const Scenario& s) {
   int j = -1;
-  const std::string problem = jobs_memory_problem(s, j);
+  const std::string problem = memory_fit_problem(s, j);
   if (problem.empty()) return;
-  const bool several = has_several_jobs(s);
+  const bool several = names_jobs(s);
   // The Scenario keeps no line numbers: the job's entry is found again in the file (none for a SimGrid XML's).
   int line = 0;
   try {

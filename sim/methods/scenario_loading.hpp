@@ -10,7 +10,7 @@
 namespace hulk {
 
 /** @brief load_scenario() with the engine's SimGrid XML describer; with require_memory_fit, the job (or the jobs
- *  together) must also be able to get GPUs that hold their stages, whatever the placement (jobs_memory_fit.hpp: key
+ *  together) must also be able to get GPUs that hold their stages, whatever the placement (memory_fit.hpp: key
  *  job.parallelism or jobs[i]). A sweep loads its points without it: a point that fits no GPU is a row whose methods
  *  failed, not a bad input. @throws InputError as load_scenario(). */
 Scenario load_scenario_file(const std::string& path, const std::vector<Override>& overrides = {},

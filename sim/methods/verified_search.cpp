@@ -33,7 +33,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   };
   // One job: one route model for greedy and every restart (several jobs: the joint search builds its own).
   std::shared_ptr<const RouteModel> network;
-  if (!has_several_jobs(scenario)) network = analytic_route_model(scenario);
+  if (!names_jobs(scenario)) network = analytic_route_model(scenario);
   try {
     add("greedy", network ? GreedyPlacer::place_with(scenario, Evaluator(scenario, network))
                           : GreedyPlacer().place(scenario));
@@ -67,7 +67,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
   // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
-  if (network && !scenario.job.sync.diloco() && !options_.start) {
+  if (network && !runs_diloco(scenario) && !options_.start) {
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     runs.push_back([&, has_greedy]() {
       const Evaluator one_job(scenario, network);
@@ -91,7 +91,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
   // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
   std::unique_ptr<SyncEvaluator> sync;
-  if (!has_several_jobs(scenario) && scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);
+  if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;
   for (size_t i = 0; i < pool.size(); ++i) {

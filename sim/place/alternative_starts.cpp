@@ -20,7 +20,7 @@ template <typename Usable>
 std::vector<Placement> greedy_on_shortest_prefix(const Scenario& scenario, const std::vector<int>& order,
                                                  Usable usable) {
   size_t prefix = 0;
-  for (int gpus = 0; prefix < order.size() && gpus < scenario.job.par.ranks(); ++prefix)
+  for (int gpus = 0; prefix < order.size() && gpus < scenario.only_job().par.ranks(); ++prefix)
     gpus += usable(order[prefix]);
   // The shortest prefix whose GPUs fit the stages' memory. One greedy run where the first fits: a second prefix
   // (one host more) cost as much again (22-54 ms on the 47-host paper scenarios) and, on the design seeds
@@ -29,7 +29,7 @@ std::vector<Placement> greedy_on_shortest_prefix(const Scenario& scenario, const
     std::vector<GpuSlot> gpus;
     for (size_t i = 0; i < prefix; ++i)
       for (int slot = 0; slot < usable(order[i]); ++slot) gpus.push_back({order[i], slot});
-    if (static_cast<int>(gpus.size()) < scenario.job.par.ranks()) return {};
+    if (static_cast<int>(gpus.size()) < scenario.only_job().par.ranks()) return {};
     if (static_cast<int>(gpus.size()) == scenario.platform.total_gpus()) return {};
     const GpuShare share = make_gpu_share(scenario, 0, gpus);
     try {
@@ -53,7 +53,7 @@ std::vector<Placement> fastest_hosts_greedy_placements(const Evaluator& evaluato
       greedy_on_shortest_prefix(scenario, order, [&](int h) { return hosts[h].gpus; });
   // Counting only the GPUs of whole TP groups per host too: a fast host smaller than a TP group makes greedy split
   // groups over hosts, and TP rings across hosts are far slower than the hosts' speed can repay.
-  const int tp = std::max(1, scenario.job.par.tp);
+  const int tp = std::max(1, scenario.only_job().par.tp);
   std::vector<int> whole_groups;
   for (int h : order)
     if (hosts[h].gpus >= tp) whole_groups.push_back(h);

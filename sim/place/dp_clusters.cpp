@@ -26,7 +26,7 @@ std::vector<bool> usable_hosts(const Evaluator& ev, bool fastest_only) {
   int gpus = 0;
   double slowest_needed = 0;
   for (int h : order) {
-    if (gpus >= ev.scenario().job.par.ranks()) break;
+    if (gpus >= ev.scenario().only_job().par.ranks()) break;
     gpus += hosts[h].gpus;
     slowest_needed = ev.gpu_speed_flops(h);
   }
@@ -53,7 +53,7 @@ class ClusterBuilder {
   std::vector<int> build() {
     const std::vector<int> stages = stages_by_memory();
     if (first_ != FirstRegion::kBestConnected) {
-      std::vector<int> host_of_rank(sc_.job.par.ranks(), -1);
+      std::vector<int> host_of_rank(sc_.only_job().par.ranks(), -1);
       for (int s : stages) {
         int have = 0;
         const std::vector<int> cluster = grow_cluster(first_region(s, need()), s, have);
@@ -72,7 +72,7 @@ class ClusterBuilder {
     double best_cost = std::numeric_limits<double>::infinity();
     for (const std::vector<int>& first : grown_clusters(stages.front())) {
       ClusterBuilder trial = *this;
-      std::vector<int> host_of_rank(sc_.job.par.ranks(), -1);
+      std::vector<int> host_of_rank(sc_.only_job().par.ranks(), -1);
       trial.take(first, stages.front(), host_of_rank);
       double cost = trial.cluster_cost(first, stages.front());
       for (size_t k = 1; k < stages.size() && std::isfinite(cost); ++k) {
@@ -95,7 +95,7 @@ class ClusterBuilder {
     int n = 0;
     for (int h : region_hosts_[region])
       if (ev_.stage_fits(stage, h)) n += free_[h];
-    return n - n % sc_.job.par.tp;
+    return n - n % sc_.only_job().par.tp;
   }
 
   int first_region(int stage, int need) const {
@@ -126,11 +126,11 @@ class ClusterBuilder {
     return worst;
   }
 
-  int need() const { return sc_.job.par.dp * sc_.job.par.tp; }
+  int need() const { return sc_.only_job().par.dp * sc_.only_job().par.tp; }
 
   /** Stages by decreasing peak memory (greedy's memory safety net: the heaviest take the GPUs they fit first). */
   std::vector<int> stages_by_memory() const {
-    std::vector<int> stages(sc_.job.par.pp);
+    std::vector<int> stages(sc_.only_job().par.pp);
     std::iota(stages.begin(), stages.end(), 0);
     const auto& cost = ev_.cost().stages;
     std::stable_sort(stages.begin(), stages.end(),
@@ -210,7 +210,7 @@ class ClusterBuilder {
   /** Gives stage s the dp x tp GPUs of `cluster` (which holds them), host by host in the host order, TP groups
    *  consecutive, into host_of_rank. */
   void take(const std::vector<int>& cluster, int s, std::vector<int>& host_of_rank) {
-    const Parallelism& par = sc_.job.par;
+    const Parallelism& par = sc_.only_job().par;
     std::vector<int> hosts;
     for (int r : cluster) {
       int quota = std::min(free_fitting(r, s), need() - static_cast<int>(hosts.size()));
@@ -236,7 +236,7 @@ class ClusterBuilder {
 }  // namespace
 
 std::vector<Placement> dp_cluster_placements(const Evaluator& evaluator) {
-  if (evaluator.scenario().job.par.dp < 2) return {};
+  if (evaluator.scenario().only_job().par.dp < 2) return {};
   std::vector<Placement> out;
   std::set<std::vector<int>> seen;
   for (bool fastest_only : {false, true}) {

@@ -75,7 +75,7 @@ long long ExhaustivePlacer::check_applies(const Scenario& scenario) const {
     throw InputError(scenario.file, 0, "placement",
                      "exhaustive placement: more than " + std::to_string(options_.max_placements) +
                          " placements to try (use search)");
-  if (n == 0 && has_several_jobs(scenario)) throw InputError(scenario.file, 0, "jobs", jobs_do_not_fit(scenario));
+  if (n == 0 && names_jobs(scenario)) throw InputError(scenario.file, 0, "jobs", jobs_do_not_fit(scenario));
   if (n == 0) throw InputError(scenario.file, 0, "job", "exhaustive placement: no placement fits GPU memory");
   return n;
 }

@@ -9,7 +9,7 @@
  *  Oracle: SimGrid (simulate() in a forked child per placement, run_in_child) or, for tests of the search, the
  *  analytic evaluator. Refuses (InputError) platforms with more than 8 GPUs and enumerations above the cap.
  *
- *  Several jobs (has_several_jobs): the same enumeration over the ranks of all jobs in Placement order (every
+ *  Several jobs (names_jobs): the same enumeration over the ranks of all jobs in Placement order (every
  *  assignment of all ranks to distinct GPUs, up to the order of GPUs inside a host), each rank checked against
  *  its own job's memory; the same caps (GPUs of the platform, placements enumerated). Objective: the oracle, which
  *  then gets the whole several-job scenario and Placement and must return the cluster objective (weighted mean of

@@ -36,12 +36,12 @@ class Builder {
         if (hosts[h].region == chain[c] && hosts[h].gpus > 0) list.push_back(static_cast<int>(h));
       sort_hosts(list, ev, policy);  // ties broken by host index: deterministic
     }
-    host_of_rank_.assign(sc.job.par.ranks(), -1);
+    host_of_rank_.assign(sc.only_job().par.ranks(), -1);
   }
 
   /** @brief Builds the placement; false if some TP group found no room. */
   bool build(UnitOrder order) {
-    const Parallelism& par = sc_.job.par;
+    const Parallelism& par = sc_.only_job().par;
     size_t cur = 0;
     if (order == UnitOrder::kStageMajor || order == UnitOrder::kStageMajorReversed) {
       for (int k = 0; k < par.pp; ++k) {
@@ -75,7 +75,7 @@ class Builder {
  private:
   // Free GPUs of region c usable for stage s: whole TP groups on single hosts (clean) or any (raw).
   void capacity(size_t c, int s, int& clean, int& raw) const {
-    const int T = sc_.job.par.tp;
+    const int T = sc_.only_job().par.tp;
     clean = raw = 0;
     for (int h : region_hosts_[c]) {
       if (!ev_.stage_fits(s, h)) continue;
@@ -87,7 +87,7 @@ class Builder {
   // Rule 2: move the cursor to the first region (chain order from cur, wrapping) holding all `groups` TP groups
   // of stage s, preferring a region where they need no split.
   void jump_to_region_holding(int s, int groups, size_t& cur) const {
-    const int need = groups * sc_.job.par.tp;
+    const int need = groups * sc_.only_job().par.tp;
     for (int pass = 0; pass < 2; ++pass)
       for (size_t k = 0; k < chain_.size(); ++k) {
         const size_t c = (cur + k) % chain_.size();
@@ -102,7 +102,7 @@ class Builder {
 
   // Rule 1: one TP group, a single host if possible, else split inside one region, else the next region.
   bool place_group(int s, int d, size_t& cur) {
-    const int T = sc_.job.par.tp;
+    const int T = sc_.only_job().par.tp;
     const ParallelPlan& plan = ev_.plan();
     for (size_t k = 0; k < chain_.size(); ++k) {
       const size_t c = (cur + k) % chain_.size();
@@ -188,7 +188,7 @@ std::vector<int> region_chain(const Evaluator& ev, const std::vector<int>& regio
 // Rule 4: inside each region, re-deal the slot sets of the TP groups lying wholly in it so that heavier stages
 // get faster slot sets. Returns false if nothing changed or memory would break.
 bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
-  const Parallelism& par = ev.scenario().job.par;
+  const Parallelism& par = ev.scenario().only_job().par;
   const ParallelPlan& plan = ev.plan();
   const RouteModel& net = ev.network();
   struct Group {
@@ -249,7 +249,7 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 Placement GreedyPlacer::place(const Scenario& scenario) {
   // Several jobs: largest first, each the one-job greedy on the GPUs left; other orders if that leaves a job without
   // room; round-robin's placement if faster (jobs_placement.hpp).
-  if (has_several_jobs(scenario)) {
+  if (names_jobs(scenario)) {
     const JobsEvaluator ev(scenario);
     Placement first_fit;
     std::optional<InputError> error;
@@ -268,7 +268,7 @@ Placement GreedyPlacer::place(const Scenario& scenario) {
 
 Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev) {
   // DiLoCo: islands first (island_first.hpp), each island by these rules as an every-step job on its group's GPUs.
-  if (scenario.job.sync.diloco()) {
+  if (runs_diloco(scenario)) {
     if (std::optional<Placement> islands = island_first_placement(
             scenario, [](const Scenario& island) { return GreedyPlacer::place_with(island, Evaluator(island)); }))
       return *islands;

@@ -11,7 +11,7 @@ std::optional<Placement> greedy_on_host_prefix(const Scenario& scenario, const s
   std::vector<GpuSlot> gpus;
   for (std::size_t i = 0; i < host_order.size(); ++i) {
     for (int slot = 0; slot < hosts[host_order[i]].gpus; ++slot) gpus.push_back({host_order[i], slot});
-    if (static_cast<int>(gpus.size()) < scenario.job.par.ranks()) continue;
+    if (static_cast<int>(gpus.size()) < scenario.only_job().par.ranks()) continue;
     if (static_cast<int>(gpus.size()) == scenario.platform.total_gpus()) return std::nullopt;
     const GpuShare share = make_gpu_share(scenario, 0, gpus);
     try {

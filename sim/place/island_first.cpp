@@ -36,7 +36,7 @@ struct GroupOffer {
 /** A group's offer. Stage memory sets are nested (a GPU fitting a heavier stage fits every lighter one), so k
  *  replicas fit iff, for the i heaviest stages, the GPUs fitting the i-th heaviest number at least k * tp * i. */
 GroupOffer offer_of(const Scenario& s, const Evaluator& ev, const std::vector<int>& hosts) {
-  const Parallelism& par = s.job.par;
+  const Parallelism& par = s.only_job().par;
   std::vector<int> stages(par.pp);
   std::iota(stages.begin(), stages.end(), 0);
   const auto& cost = ev.cost().stages;
@@ -116,8 +116,8 @@ GpuShare island_share(const Scenario& s, const std::vector<int>& hosts, int k) {
   for (int h : hosts)
     for (int slot = 0; slot < s.platform.hosts[h].gpus; ++slot) gpus.push_back({h, slot});
   GpuShare share = make_gpu_share(s, 0, gpus);
-  JobSpec& job = share.scenario.job;
-  job.global_batch = k * job.micro_batch * s.job.micro_batches();
+  JobSpec& job = share.scenario.only_job();
+  job.global_batch = k * job.micro_batch * s.only_job().micro_batches();
   job.par.dp = k;
   job.sync = SyncSpec{};
   return share;
@@ -137,7 +137,7 @@ void warn_no_island_first(const Scenario& s, const std::string& why) {
 
 std::vector<std::vector<int>> island_group_hosts(const Scenario& s) {
   const PlatformSpec& p = s.platform;
-  const SyncSpec& sync = s.job.sync;
+  const SyncSpec& sync = s.only_job().sync;
   std::vector<std::vector<int>> groups;
   if (sync.islands == "region") groups.resize(p.regions.size());
   if (sync.islands == "groups") groups.resize(sync.island_groups.size());
@@ -154,7 +154,7 @@ std::vector<std::vector<int>> island_group_hosts(const Scenario& s) {
 }
 
 std::optional<Placement> island_first_placement(const Scenario& s, const IslandPlacer& place_island) {
-  const Parallelism& par = s.job.par;
+  const Parallelism& par = s.only_job().par;
   const std::vector<std::vector<int>> groups = island_group_hosts(s);
   const Evaluator ev(s);
   std::vector<GroupOffer> offers;
@@ -212,9 +212,9 @@ std::optional<Placement> island_first_placement(const Scenario& s, const IslandP
 std::optional<IslandKeeper> IslandKeeper::of(const Scenario& s, const std::vector<int>& host_of_rank) {
   IslandKeeper k;
   k.group_of_host_ = group_of_hosts(s, island_group_hosts(s));
-  k.tp_ = s.job.par.tp;
-  k.dp_ = s.job.par.dp;
-  const ParallelPlan plan(s.job.par);
+  k.tp_ = s.only_job().par.tp;
+  k.dp_ = s.only_job().par.dp;
+  const ParallelPlan plan(s.only_job().par);
   for (int d = 0; d < k.dp_; ++d) k.group_of_replica_.push_back(k.group_of_host_[host_of_rank[plan.rank_of(0, d, 0)]]);
   for (int g : k.group_of_replica_)
     if (g < 0) return std::nullopt;

@@ -12,6 +12,7 @@
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/workload/cost_model.hpp"
+#include "sim/workload/memory_fit.hpp"
 #include "sim/workload/placement_check.hpp"
 #include "sim/workload/plan.hpp"
 
@@ -105,37 +106,10 @@ std::vector<int> largest_jobs_first(const Scenario& s) {
 }
 
 bool job_fits_gpus(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
-  const JobSpec& job = job_at(s, j);
-  if (static_cast<int>(gpus.size()) < job.par.ranks()) return false;
-  if (!job.check_memory) return true;
-  const JobCost cost = compute_job_cost(job);
-  const int per_stage = job.par.dp * job.par.tp;
-  for (const StageCost& st : cost.stages) {
-    int need = 0, have = 0;
-    for (const StageCost& o : cost.stages)
-      if (o.peak_memory_bytes >= st.peak_memory_bytes) need += per_stage;
-    for (const GpuSlot& g : gpus)
-      if (s.platform.hosts[g.host].gpu.memory_bytes >= st.peak_memory_bytes) ++have;
-    if (have < need) return false;
-  }
-  return true;
+  return first_memory_misfit(rank_memory_needs(s, {j}), memory_largest_first(s.platform, gpus)) < 0;
 }
 
 namespace {
-
-/** Memory each rank of the jobs needs (0 without check_memory), with its job; heaviest first. */
-std::vector<std::pair<double, int>> rank_needs(const Scenario& s, const std::vector<int>& jobs) {
-  std::vector<std::pair<double, int>> needs;
-  for (int j : jobs) {
-    const JobSpec& job = job_at(s, j);
-    const JobCost cost = compute_job_cost(job);
-    const ParallelPlan plan(job.par);
-    for (int r = 0; r < plan.ranks(); ++r)
-      needs.emplace_back(job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0, j);
-  }
-  std::stable_sort(needs.begin(), needs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  return needs;
-}
 
 /** GPUs sorted by memory, largest first (listed order among equals). */
 std::vector<GpuSlot> by_memory(const Scenario& s, std::vector<GpuSlot> gpus) {
@@ -152,25 +126,18 @@ std::vector<GpuSlot> reserve_for_later(const Scenario& s, int job, const std::ve
                                        const std::vector<GpuSlot>& gpus) {
   std::vector<int> jobs{job};
   jobs.insert(jobs.end(), later.begin(), later.end());
-  const std::vector<std::pair<double, int>> needs = rank_needs(s, jobs);
+  const std::vector<RankNeed> needs = rank_memory_needs(s, jobs);
   const std::vector<GpuSlot> sorted = by_memory(s, gpus);
+  if (first_memory_misfit(needs, memory_largest_first(s.platform, gpus)) >= 0) return {};
   std::vector<GpuSlot> reserved;
-  if (needs.size() > sorted.size()) return reserved;
-  for (std::size_t k = 0; k < needs.size(); ++k) {
-    if (needs[k].first > s.platform.hosts[sorted[k].host].gpu.memory_bytes) return {};
-    if (needs[k].second != job) reserved.push_back(sorted[k]);
-  }
+  for (std::size_t k = 0; k < needs.size(); ++k)
+    if (needs[k].job != job) reserved.push_back(sorted[k]);
   return reserved;
 }
 
 /** True if every job of `jobs` together fits `gpus` (memory, one GPU per rank). */
 bool jobs_fit_gpus(const Scenario& s, const std::vector<int>& jobs, const std::vector<GpuSlot>& gpus) {
-  const std::vector<std::pair<double, int>> needs = rank_needs(s, jobs);
-  const std::vector<GpuSlot> sorted = by_memory(s, gpus);
-  if (needs.size() > sorted.size()) return false;
-  for (std::size_t k = 0; k < needs.size(); ++k)
-    if (needs[k].first > s.platform.hosts[sorted[k].host].gpu.memory_bytes) return false;
-  return true;
+  return first_memory_misfit(rank_memory_needs(s, jobs), memory_largest_first(s.platform, gpus)) < 0;
 }
 
 std::vector<GpuSlot> without(const std::vector<GpuSlot>& gpus, std::vector<GpuSlot> removed) {

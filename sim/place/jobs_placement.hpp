@@ -2,7 +2,7 @@
 /** @file jobs_placement.hpp
  *  @brief Round-robin, random and greedy for a scenario with several jobs (sim/core/jobs.hpp): each returns the
  *  whole Placement (all jobs' ranks, job after job). The placers' place() and round_robin_placement() dispatch here
- *  when has_several_jobs(scenario); a one-job scenario never comes here. */
+ *  when names_jobs(scenario); a one-job scenario never comes here. */
 #include <cstdint>
 #include <map>
 #include <mutex>

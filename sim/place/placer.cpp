@@ -7,9 +7,9 @@
 namespace hulk {
 
 Placement round_robin_placement(const Scenario& scenario) {
-  if (has_several_jobs(scenario)) return round_robin_jobs_placement(scenario);
+  if (names_jobs(scenario)) return round_robin_jobs_placement(scenario);
   const auto& hosts = scenario.platform.hosts;
-  const int ranks = scenario.job.par.ranks();
+  const int ranks = scenario.only_job().par.ranks();
   Placement p;
   // Rounds over the hosts in listed order, one GPU per host per round; hosts with fewer GPUs drop out of later
   // rounds. With equal hosts this is exactly rank r -> host r mod H, slot r div H.

@@ -11,8 +11,8 @@
 
 namespace hulk {
 
-/** @brief A placement method: maps every rank of scenario.job to a distinct GPU of scenario.platform. With several
- *  jobs (has_several_jobs, sim/core/jobs.hpp) every method returns the whole Placement, all jobs' ranks on distinct
+/** @brief A placement method: maps every rank of scenario.only_job() to a distinct GPU of scenario.platform. With
+ * several jobs (names_jobs, sim/core/jobs.hpp) every method returns the whole Placement, all jobs' ranks on distinct
  *  GPUs, minimising the weighted mean of the jobs' iteration times (jobs_placement.hpp, jobs_search.hpp). */
 class Placer {
  public:

@@ -15,10 +15,10 @@ namespace hulk {
 
 Placement RandomPlacer::place(const Scenario& scenario) {
   const std::uint64_t seed = seed_ ? *seed_ : component_seed(scenario.seed, "random");
-  if (has_several_jobs(scenario)) return random_jobs_placement(scenario, seed);  // jobs_placement.hpp
+  if (names_jobs(scenario)) return random_jobs_placement(scenario, seed);  // jobs_placement.hpp
   std::mt19937_64 rng(seed);
-  const JobCost cost = compute_job_cost(scenario.job);
-  const ParallelPlan plan(scenario.job.par);
+  const JobCost cost = compute_job_cost(scenario.only_job());
+  const ParallelPlan plan(scenario.only_job().par);
   const int R = plan.ranks();
   std::vector<GpuSlot> free = all_gpus(scenario.platform);
   if (static_cast<int>(free.size()) < R)
@@ -36,7 +36,7 @@ Placement RandomPlacer::place(const Scenario& scenario) {
   for (int r : order) {
     fitting.clear();
     for (size_t i = 0; i < free.size(); ++i)
-      if (!scenario.job.check_memory || need(r) <= scenario.platform.hosts[free[i].host].gpu.memory_bytes)
+      if (!scenario.only_job().check_memory || need(r) <= scenario.platform.hosts[free[i].host].gpu.memory_bytes)
         fitting.push_back(i);
     if (fitting.empty())
       throw InputError(scenario.file, 0, "job",

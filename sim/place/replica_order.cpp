@@ -19,7 +19,9 @@ namespace {
 class RingProxy {
  public:
   RingProxy(const Scenario& scenario, const Placement& placement, const RouteModel& network)
-      : par_(scenario.job.par), network_(network), window_(scenario.network.tcp_window_bytes),
+      : par_(scenario.only_job().par),
+        network_(network),
+        window_(scenario.network.tcp_window_bytes),
         model_{std::max(1, scenario.network.channels_per_peer), scenario.network.model == "CM02"},
         flows_(static_cast<size_t>(network.links()), 0) {
     const ParallelPlan plan(par_);
@@ -27,7 +29,7 @@ class RingProxy {
     for (int s = 0; s < par_.pp; ++s)
       for (int d = 0; d < par_.dp; ++d)
         for (int t = 0; t < par_.tp; ++t) hosts_[index(s, d, t)] = placement.gpu_of_rank[plan.rank_of(s, d, t)].host;
-    const JobCost cost = compute_job_cost(scenario.job);
+    const JobCost cost = compute_job_cost(scenario.only_job());
     for (int s = 0; s < par_.pp; ++s) chunk_bytes_.push_back(cost.stages[s].dp_grad_bytes / par_.dp);
   }
 
@@ -162,13 +164,13 @@ std::vector<int> proxy_ring_order(RingProxy& proxy, int dp) {
 }
 
 bool has_job_ranks(const Scenario& scenario, const Placement& placement) {
-  return static_cast<int>(placement.gpu_of_rank.size()) == scenario.job.par.ranks();
+  return static_cast<int>(placement.gpu_of_rank.size()) == scenario.only_job().par.ranks();
 }
 
 }  // namespace
 
 Placement replicas_renumbered(const Scenario& scenario, const Placement& placement, const std::vector<int>& new_index) {
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   const ParallelPlan plan(par);
   Placement out = placement;
   for (int s = 0; s < par.pp; ++s)
@@ -179,15 +181,15 @@ Placement replicas_renumbered(const Scenario& scenario, const Placement& placeme
 }
 
 double replica_ring_proxy_s(const Scenario& scenario, const Placement& placement, const RouteModel& network) {
-  if (scenario.job.par.dp < 2 || !has_job_ranks(scenario, placement)) return 0.0;
+  if (scenario.only_job().par.dp < 2 || !has_job_ranks(scenario, placement)) return 0.0;
   RingProxy proxy(scenario, placement, network);
-  std::vector<int> ring(scenario.job.par.dp);
+  std::vector<int> ring(scenario.only_job().par.dp);
   std::iota(ring.begin(), ring.end(), 0);
   return proxy.cost(ring);
 }
 
 Placement replicas_reordered(const Scenario& scenario, const Placement& placement, const RouteModel& network) {
-  const int dp = scenario.job.par.dp;
+  const int dp = scenario.only_job().par.dp;
   if (dp < 3 || !has_job_ranks(scenario, placement)) return placement;
   RingProxy proxy(scenario, placement, network);
   const std::vector<int> ring = proxy_ring_order(proxy, dp);

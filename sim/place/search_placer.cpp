@@ -127,7 +127,7 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
   Start st;
   if (given) {
     st.placement = *given;
-    if (placement_problem(scenario, st.placement, scenario.job.check_memory).empty())
+    if (placement_problem(scenario, st.placement, scenario.only_job().check_memory).empty())
       st.time_s = time_of(st.placement);
     st.method = "given";
   } else {
@@ -138,10 +138,10 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
     } catch (const InputError&) {
     }
     // DiLoCo: greedy's island-first placement is the start (the search keeps its islands), round-robin's is not.
-    if (scenario.job.sync.diloco() && std::isfinite(st.time_s) && IslandKeeper::of(scenario, hosts_of(st.placement)))
+    if (runs_diloco(scenario) && std::isfinite(st.time_s) && IslandKeeper::of(scenario, hosts_of(st.placement)))
       return st;
     const Placement rr = round_robin_placement(scenario);
-    if (placement_problem(scenario, rr, scenario.job.check_memory).empty()) {
+    if (placement_problem(scenario, rr, scenario.only_job().check_memory).empty()) {
       const double t = time_of(rr);
       if (t < st.time_s) {
         st.placement = rr;
@@ -188,7 +188,7 @@ class MoveProposer {
   int uniform(int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng_)); }
 
   bool swap_two_ranks(State& cand) {
-    const int R = sc_.job.par.ranks();
+    const int R = sc_.only_job().par.ranks();
     if (R < 2) return false;
     const int a = uniform(R), b = uniform(R);
     if (cand.host[a] == cand.host[b] || !ev_.fits(a, cand.host[b]) || !ev_.fits(b, cand.host[a])) return false;
@@ -198,7 +198,7 @@ class MoveProposer {
 
   bool move_to_unused_gpu(State& cand) {
     if (cand.free.empty()) return false;
-    const int a = uniform(sc_.job.par.ranks());
+    const int a = uniform(sc_.only_job().par.ranks());
     const int i = uniform(static_cast<int>(cand.free.size()));
     if (cand.free[i].host == cand.host[a] || !ev_.fits(a, cand.free[i].host)) return false;
     std::swap(cand.gpu[a], cand.free[i]);
@@ -218,10 +218,10 @@ class MoveProposer {
   }
 
   bool swap_tp_groups(State& cand) {
-    const int G = sc_.job.par.pp * sc_.job.par.dp;
+    const int G = sc_.only_job().par.pp * sc_.only_job().par.dp;
     if (G < 2) return false;
     const int g1 = uniform(G), g2 = uniform(G);
-    return swap_blocks(cand, g1, g2, sc_.job.par.tp);
+    return swap_blocks(cand, g1, g2, sc_.only_job().par.tp);
   }
 
   bool exchange_hosts(State& cand) {
@@ -232,10 +232,10 @@ class MoveProposer {
   }
 
   bool swap_stages(State& cand) {
-    const int P = sc_.job.par.pp;
+    const int P = sc_.only_job().par.pp;
     if (P < 2) return false;
     const int s1 = uniform(P), s2 = uniform(P);
-    return swap_blocks(cand, s1, s2, sc_.job.par.dp * sc_.job.par.tp);
+    return swap_blocks(cand, s1, s2, sc_.only_job().par.dp * sc_.only_job().par.tp);
   }
 
   const Scenario& sc_;
@@ -307,24 +307,24 @@ bool reordered_faster(const Scenario& scenario, Placement& out, double& best_t, 
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
-  if (options_.robust && (has_several_jobs(scenario) || scenario.job.sync.diloco()))
+  if (options_.robust && (names_jobs(scenario) || runs_diloco(scenario)))
     throw InputError(scenario.file, 0, "robust",
                      "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
-  if (options_.objective_of && has_several_jobs(scenario))
+  if (options_.objective_of && names_jobs(scenario))
     throw std::logic_error("SearchPlacer: objective_of is for one job");
   // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp).
-  if (has_several_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
+  if (names_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
   const auto& objective_of = options_.objective_of;
-  if (objective_of && (options_.robust || options_.simgrid_candidates > 0 || scenario.job.sync.diloco()))
+  if (objective_of && (options_.robust || options_.simgrid_candidates > 0 || runs_diloco(scenario)))
     throw std::logic_error("SearchPlacer: objective_of is for one every-step job, without robust or SimGrid checks");
   const Evaluator ev(scenario, options_.network);
   // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
   std::unique_ptr<SyncEvaluator> sync;
-  if (scenario.job.sync.diloco()) sync = std::make_unique<SyncEvaluator>(scenario);
+  if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
   // The robust objective: the mean estimate over the distribution's network states.
   std::unique_ptr<RobustEvaluator> robust;
   if (options_.robust) robust = std::make_unique<RobustEvaluator>(scenario);

@@ -44,11 +44,11 @@ double handoff_s(const RouteModel& net, const std::vector<int>& host_of_rank, in
 }
 
 CostMatrix handoff_costs(const Scenario& scenario, const std::vector<int>& host_of_rank, const RouteModel* network) {
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   const int p = par.pp, n = par.dp * par.tp;
   std::optional<RouteModel> own;
   const RouteModel& net = network ? *network : own.emplace(scenario.platform, network_model_factors(scenario.network.model));
-  const double bytes = compute_job_cost(scenario.job).pp_message_bytes;
+  const double bytes = compute_job_cost(scenario.only_job()).pp_message_bytes;
   std::vector<int> flows(static_cast<size_t>(net.links()), 0);
   CostMatrix c(p, std::vector<double>(p, 0.0));
   for (int x = 0; x < p; ++x)
@@ -123,7 +123,7 @@ Placement reordered(const Placement& placement, const Order& order, int n) {
 
 /** The slowest hand-off's weight in the first objective: micro-batches - 1. */
 double bottleneck_weight(const Scenario& scenario) {
-  return std::max(1, compute_job_cost(scenario.job).micro_batches) - 1.0;
+  return std::max(1, compute_job_cost(scenario.only_job()).micro_batches) - 1.0;
 }
 
 Order identity_order(int p) {
@@ -135,7 +135,7 @@ Order identity_order(int p) {
 }  // namespace
 
 double stage_order_cost(const Scenario& scenario, const Placement& placement) {
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   if (par.pp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return 0.0;
   const CostMatrix c = handoff_costs(scenario, hosts_of(placement), nullptr);
   return order_cost(c, identity_order(par.pp), bottleneck_weight(scenario));
@@ -143,7 +143,7 @@ double stage_order_cost(const Scenario& scenario, const Placement& placement) {
 
 std::vector<Placement> stage_order_candidates(const Scenario& scenario, const Placement& placement, int limit,
                                               const RouteModel* network) {
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   const int p = par.pp, n = par.dp * par.tp;
   if (p < 2 || limit <= 0 || static_cast<int>(placement.gpu_of_rank.size()) != par.ranks()) return {};
   const std::vector<int> host_of_rank = hosts_of(placement);
@@ -182,7 +182,7 @@ TimedPlacement fastest_stage_order(const Scenario& scenario, const Placement& st
                                    const PlacementBound& bound) {
   TimedPlacement best{start, start_time_s};
   for (Placement& candidate : stage_order_candidates(scenario, start, limit, network)) {
-    if (!placement_problem(scenario, candidate, scenario.job.check_memory).empty()) continue;
+    if (!placement_problem(scenario, candidate, scenario.only_job().check_memory).empty()) continue;
     if (bound && cannot_beat(bound(candidate), best.time_s)) continue;
     const double t = time_s(candidate);
     if (t < best.time_s) best = {std::move(candidate), t};

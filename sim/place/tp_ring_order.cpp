@@ -20,7 +20,8 @@ namespace {
 class RingCosts {
  public:
   RingCosts(const Scenario& scenario, const RouteModel& net)
-      : net_(net), chunk_(compute_job_cost(scenario.job).tp_allreduce_bytes / std::max(1, scenario.job.par.tp)),
+      : net_(net),
+        chunk_(compute_job_cost(scenario.only_job()).tp_allreduce_bytes / std::max(1, scenario.only_job().par.tp)),
         window_(scenario.network.tcp_window_bytes),
         model_{std::max(1, scenario.network.channels_per_peer), scenario.network.model == "CM02"},
         flows_(static_cast<size_t>(net.links()), 0) {}
@@ -107,7 +108,7 @@ std::vector<int> cheapest_ring(RingCosts& costs, const std::vector<int>& hosts) 
 }  // namespace
 
 Placement tp_ring_rechained(const Scenario& scenario, const Placement& placement, const RouteModel* network) {
-  const Parallelism& par = scenario.job.par;
+  const Parallelism& par = scenario.only_job().par;
   const int tp = par.tp, groups = par.pp * par.dp;
   if (tp < 2 || static_cast<int>(placement.gpu_of_rank.size()) != groups * tp) return placement;
   std::optional<RouteModel> own;

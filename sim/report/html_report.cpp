@@ -86,7 +86,7 @@ int fastest(const json& results) {
 
 /** The methods' table of one compare report. */
 std::string methods_table(const Scenario& s, const json& report) {
-  const bool several = has_several_jobs(s);
+  const bool several = names_jobs(s);
   std::string out = "<table class=\"methods\"><thead><tr><th class=\"name\">method</th><th>" +
                     std::string(several ? "objective (s/iteration)" : "iteration time (s)") +
                     "</th><th>vs round-robin</th><th>vs greedy</th><th>gap to lower bound</th>"
@@ -116,8 +116,8 @@ std::string facts(const Scenario& s, const json& report) {
   std::string jobs;
   for (int j = 0; j < job_count(s); ++j) {
     const JobSpec& job = job_at(s, j);
-    jobs += (j ? "; " : "") + html_escape((has_several_jobs(s) ? job_label(s, j) + ": " : std::string()) +
-                                          job.model.name + ", " + parallelism_text(job));
+    jobs += (j ? "; " : "") + html_escape((names_jobs(s) ? job_label(s, j) + ": " : std::string()) + job.model.name +
+                                          ", " + parallelism_text(job));
   }
   const json* lb = number_at(report, "lower_bound_s");
   return "<p class=\"facts\">" + std::to_string(s.platform.total_gpus()) + " GPUs in " +

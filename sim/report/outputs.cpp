@@ -58,15 +58,15 @@ struct FlopRates {
 
 FlopRates flop_rates(const Scenario& view, const SimResult& r) {
   FlopRates f;
-  if (r.iteration_time_s > 0) f.model = model_flops_per_iteration(view.job) / r.iteration_time_s;
+  if (r.iteration_time_s > 0) f.model = model_flops_per_iteration(view.only_job()) / r.iteration_time_s;
   for (const GpuSlot& g : r.placement.gpu_of_rank)
-    f.peak += view.platform.hosts.at(g.host).gpu.peak_flops(view.job.precision);
+    f.peak += view.platform.hosts.at(g.host).gpu.peak_flops(view.only_job().precision);
   return f;
 }
 
 /** One job's entry of "jobs": its times, traffic, memory and placement (`view` is the job's one-job scenario). */
 nlohmann::json job_json(const Scenario& view, const SimResult& r) {
-  const JobSpec& job = view.job;
+  const JobSpec& job = view.only_job();
   return {{"name", job.name.empty() ? job.model.name : job.name},
           {"weight", job.weight},
           {"gpus", r.placement.gpu_of_rank.size()},
@@ -105,7 +105,7 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
   j["bytes"] = bytes_json(result.bytes);
   j["messages"] = result.messages;
   j["placement"] = placement_to_json(scenario, result.placement);
-  if (has_several_jobs(scenario)) {
+  if (names_jobs(scenario)) {
     nlohmann::json jobs = nlohmann::json::array();
     for (int k = 0; k < job_count(scenario); ++k) jobs.push_back(job_json(job_view(scenario, k), result.jobs.at(k)));
     j["jobs"] = jobs;
@@ -122,7 +122,7 @@ nlohmann::json result_to_json(const Scenario& scenario, const SimResult& result)
     return j;
   }
   // One job: its keys at the top (as before several jobs existed), and the several-job keys as well.
-  j["iterations"] = scenario.job.iterations;
+  j["iterations"] = scenario.only_job().iterations;
   j["iteration_time_s"] = result.iteration_time_s;
   j["total_time_s"] = result.total_time_s;
   j["compute_s"] = result.compute_s;
@@ -143,12 +143,12 @@ const char* comm_csv_header() {
 }
 
 std::string comm_csv_header(const Scenario& scenario) {
-  return std::string(has_several_jobs(scenario) ? "job," : "") + comm_csv_header();
+  return std::string(names_jobs(scenario) ? "job," : "") + comm_csv_header();
 }
 
 void append_comm_csv_row(std::string& out, const Scenario& scenario, const CommEvent& e) {
   const auto& hosts = scenario.platform.hosts;
-  if (has_several_jobs(scenario)) out += csv_field(scenario.jobs.at(e.job).name) + ',';
+  if (names_jobs(scenario)) out += csv_field(scenario.jobs.at(e.job).name) + ',';
   out += std::to_string(e.iteration) + ',' + e.kind + ',' + e.collective + ',' + std::to_string(e.src_rank) + ',' +
          std::to_string(e.dst_rank) + ',' + csv_field(hosts.at(e.src_host).name) + ',' +
          csv_field(hosts.at(e.dst_host).name) + ',' + num(e.bytes) + ',' + num(e.start_s) + ',' + num(e.end_s) + '\n';
@@ -209,7 +209,7 @@ nlohmann::json span_event(const TrackLayout& layout, const Span& s) {
 
 TrackLayout::TrackLayout(const Scenario& scenario, const Placement& placement)
     : placement(&placement), hosts(static_cast<int>(scenario.platform.hosts.size())) {
-  if (has_several_jobs(scenario))
+  if (names_jobs(scenario))
     for (int r = 0; r < total_ranks(scenario); ++r) job_of_rank.push_back(hulk::job_of_rank(scenario, r));
 }
 

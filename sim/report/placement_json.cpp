@@ -20,7 +20,7 @@ namespace {
 
 /** One job's placement object (`scenario` is a one-job scenario or view; `job` its name, "" for one job). */
 nlohmann::json one_job_to_json(const Scenario& scenario, const Placement& placement, const std::string& job) {
-  const auto& par = scenario.job.par;
+  const auto& par = scenario.only_job().par;
   nlohmann::json ranks = nlohmann::json::array();
   for (size_t r = 0; r < placement.gpu_of_rank.size(); ++r)
     ranks.push_back(rank_json(scenario, placement, static_cast<int>(r), job));
@@ -54,14 +54,14 @@ void check_rank_coords(const nlohmann::json& e, const ParallelPlan& plan, int ra
 /** One job's placement from its object `*p`; keys in messages start with `prefix` ("" or "jobs[1]."). */
 Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, const std::string& file,
                             const std::string& prefix, const std::string& job) {
-  const ParallelPlan plan(scenario.job.par);
+  const ParallelPlan plan(scenario.only_job().par);
   if (!p->is_object() || !p->contains("ranks") || !(*p)["ranks"].is_array())
     throw InputError(file, 0, prefix + "ranks",
                      "expected an object with a \"ranks\" array (the format `hulk simulate` writes)");
   // A file written for another shape of the job would be read in the wrong rank layout, even with as many ranks.
   if (p->contains("parallelism")) {
     const nlohmann::json& par = (*p)["parallelism"];
-    const Parallelism& want = scenario.job.par;
+    const Parallelism& want = scenario.only_job().par;
     const auto degree = [&par](const char* k) {
       return par.is_object() && par.contains(k) && par[k].is_number_integer() ? par[k].get<int>() : -1;
     };
@@ -73,7 +73,7 @@ Placement one_job_from_json(const Scenario& scenario, const nlohmann::json* p, c
   }
   const auto& hosts = scenario.platform.hosts;
   const int n = static_cast<int>((*p)["ranks"].size());
-  const int expected = scenario.job.par.ranks();
+  const int expected = scenario.only_job().par.ranks();
   if (n != expected)
     throw InputError(file, 0, prefix + "ranks",
                      "has " + std::to_string(n) + " entries, the job has " + std::to_string(expected) + " ranks");
@@ -156,7 +156,7 @@ Placement jobs_from_json(const Scenario& scenario, const nlohmann::json& p, cons
 }  // namespace
 
 nlohmann::json rank_json(const Scenario& scenario, const Placement& placement, int rank, const std::string& job) {
-  const RankCoord c = ParallelPlan(scenario.job.par).coord_of(rank);
+  const RankCoord c = ParallelPlan(scenario.only_job().par).coord_of(rank);
   const GpuSlot& g = placement.gpu_of_rank.at(rank);
   const HostSpec& h = scenario.platform.hosts.at(g.host);
   nlohmann::json e = {{"rank", rank},
@@ -171,7 +171,7 @@ nlohmann::json rank_json(const Scenario& scenario, const Placement& placement, i
 }
 
 nlohmann::json placement_to_json(const Scenario& scenario, const Placement& placement) {
-  if (!has_several_jobs(scenario)) return one_job_to_json(scenario, placement, "");
+  if (!names_jobs(scenario)) return one_job_to_json(scenario, placement, "");
   nlohmann::json jobs = nlohmann::json::array();
   for (int j = 0; j < job_count(scenario); ++j) {
     const std::string& name = job_at(scenario, j).name;
@@ -185,7 +185,7 @@ nlohmann::json placement_to_json(const Scenario& scenario, const Placement& plac
 Placement placement_from_json(const Scenario& scenario, const nlohmann::json& doc, const std::string& file) {
   const nlohmann::json* p = &doc;
   if (doc.is_object() && doc.contains("placement") && doc["placement"].is_object()) p = &doc["placement"];
-  if (has_several_jobs(scenario)) return jobs_from_json(scenario, *p, file);
+  if (names_jobs(scenario)) return jobs_from_json(scenario, *p, file);
   return one_job_from_json(scenario, p, file, "", "");
 }
 

@@ -41,8 +41,8 @@ std::map<GpuSlot, CellRank> ranks_by_gpu(const Scenario& s, const Placement& pla
   for (int r = 0; r < static_cast<int>(placement.gpu_of_rank.size()); ++r) {
     CellRank c;
     c.rank = r;
-    c.job = has_several_jobs(s) ? job_of_rank(s, r) : 0;
-    const int local = r - (has_several_jobs(s) ? job_rank_offset(s, c.job) : 0);
+    c.job = names_jobs(s) ? job_of_rank(s, r) : 0;
+    const int local = r - (names_jobs(s) ? job_rank_offset(s, c.job) : 0);
     c.coord = ParallelPlan(job_at(s, c.job).par).coord_of(local);
     out[placement.gpu_of_rank[r]] = c;
   }
@@ -71,10 +71,10 @@ std::string gpu_cell(const Scenario& s, const Geometry& g, double x, double y, c
   if (c == nullptr)
     return "<g>" + rect(x, y, g.cell_w, g.cell_h, "#f4f4f4", "class=\"idle\"") + "<title>" + html_escape(title) +
            ": idle</title></g>";
-  const std::string job = has_several_jobs(s) ? "j" + std::to_string(c->job + 1) + " " : "";
-  title += ": " + (has_several_jobs(s) ? job_label(s, c->job) + " " : std::string()) + "rank " +
-           std::to_string(c->rank) + ", stage " + std::to_string(c->coord.pp) + ", replica " +
-           std::to_string(c->coord.dp) + ", tp " + std::to_string(c->coord.tp);
+  const std::string job = names_jobs(s) ? "j" + std::to_string(c->job + 1) + " " : "";
+  title += ": " + (names_jobs(s) ? job_label(s, c->job) + " " : std::string()) + "rank " + std::to_string(c->rank) +
+           ", stage " + std::to_string(c->coord.pp) + ", replica " + std::to_string(c->coord.dp) + ", tp " +
+           std::to_string(c->coord.tp);
   std::string out = "<g class=\"gpu\">" + rect(x, y, g.cell_w, g.cell_h, kStageColours[c->coord.pp % kColours],
                                                "class=\"cell\"");
   if (g.labels) {

@@ -9,17 +9,17 @@ namespace hulk {
 
 nlohmann::json diloco_result_json(const Scenario& s, const Placement& placement, const nlohmann::json& inner,
                                   const nlohmann::json& outer) {
-  const SyncSpec& sync = s.job.sync;
+  const SyncSpec& sync = s.only_job().sync;
   const IslandPlan islands = island_plan(s, placement);
   const double H = sync.inner_steps;
   const double t_inner = inner.at("iteration_time_s").get<double>();
   const double t_outer = outer.at("iteration_time_s").get<double>();
   const double round = sync.overlap == "outer" ? std::max(H * t_inner, t_outer) : H * t_inner + t_outer;
-  const double tokens = H * s.job.global_batch * s.job.model.seq_len;
+  const double tokens = H * s.only_job().global_batch * s.only_job().model.seq_len;
   const double wan = H * inner.at("bytes").at("inter_region").get<double>() +
                      outer.at("bytes").at("inter_region").get<double>();
   double params = 0;
-  for (const StageCost& st : compute_job_cost(s.job).stages) params = std::max(params, st.params);
+  for (const StageCost& st : compute_job_cost(s.only_job()).stages) params = std::max(params, st.params);
   nlohmann::json per_island = nlohmann::json::array();
   for (const auto& r : islands.replicas) per_island.push_back(r.size());
   nlohmann::json out = inner;

@@ -290,18 +290,18 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
   }) && r.error_count() == before_platform;
   if (root["network"]) r.collect([&] { s.network = parse_network(r, root["network"]); });
   const std::size_t before_job = r.error_count();
-  // Exactly one of job: (one job) and jobs: (several; Scenario::job is then a copy of the first).
+  // Exactly one of job: (one job) and jobs: (several, named).
   const bool job_read = r.collect([&] {
     if (root["job"] && root["jobs"])
       r.fail(root["jobs"], "jobs",
              "both job: and jobs: are given (expected job: for one job or jobs: for several, not both)");
     if (root["jobs"]) {
       s.jobs = parse_jobs(r, root["jobs"], base_dir);
-      s.job = s.jobs.front();
+      s.jobs_listed = true;
     } else {
       if (!root["job"])
         r.fail(root, "job", "missing key 'job' (expected job: for one job, or jobs: a list of named jobs)");
-      s.job = parse_job(r, root["job"], base_dir, "job", &s.plan);
+      s.only_job() = parse_job(r, root["job"], base_dir, "job", &s.plan);
     }
   }) && r.error_count() == before_job;
   if (root["placement"]) r.collect([&] { s.placement = parse_placement(r, root["placement"], base_dir); });
@@ -348,7 +348,7 @@ std::string number_text(double v) {
 
 // The key path of job i in messages: "job" for a one-job scenario, "jobs[i]" for an entry of jobs:.
 std::string job_key(const Scenario& s, std::size_t i) {
-  return has_several_jobs(s) ? "jobs[" + std::to_string(i) + "]" : std::string("job");
+  return names_jobs(s) ? "jobs[" + std::to_string(i) + "]" : std::string("job");
 }
 }  // namespace
 
@@ -373,7 +373,7 @@ void check_job_bounds(const Scenario& s, const YamlReader* r) {
     const JobSpec& j = job_at(s, i);
     const ModelSpec& m = j.model;
     const std::string k = job_key(s, static_cast<std::size_t>(i));
-    if (has_several_jobs(s)) {
+    if (names_jobs(s)) {
       // Read from the file these are a non-empty string and a finite number; built in code, anything.
       if (j.name.empty()) fail(k + ".name", "expected a non-empty job name");
       for (int e = 0; e < i && !j.name.empty(); ++e)
@@ -437,7 +437,7 @@ void validate_one_job(const Scenario& s, const JobSpec& j, const std::string& k,
   // With the degrees left to `hulk plan`, the layouts it considers are checked one by one instead.
   const bool auto_par = s.plan.parallelism, auto_batch = auto_par || s.plan.micro_batch;
   if (!sync.empty() && !auto_par) fail_now(k + ".sync", sync);
-  if (j.sync.diloco() && has_several_jobs(s))
+  if (j.sync.diloco() && names_jobs(s))
     fail_now(k + ".sync.algorithm", "diloco is supported for a one-job scenario (job:) only, not yet with jobs:");
   if (m.hidden % m.heads != 0)
     fail_now(k + ".model.heads", "hidden " + std::to_string(m.hidden) + " is not divisible by heads " +
@@ -524,7 +524,7 @@ void validate_job_with(const Scenario& s, const YamlReader* r, bool check_bounds
   // Each job on its own against the platform (with jobs:, key paths jobs[i].KEY and the lines of that entry).
   for (int i = 0; i < job_count(s); ++i)
     validate_one_job(s, job_at(s, i), job_key(s, static_cast<std::size_t>(i)), fail_now);
-  if (has_several_jobs(s)) check_ranks_fit_together(s, fail_now);
+  if (names_jobs(s)) check_ranks_fit_together(s, fail_now);
   if (!is_method_name(s.placement)) fail_now("placement", unknown_method_message(s.placement));
 }
 

@@ -13,6 +13,7 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/core/units.hpp"
 #include "sim/scenario/bounds.hpp"
 #include "sim/scenario/event_values.hpp"
@@ -507,12 +508,12 @@ void check_events_with_jobs(const Scenario& s, const YamlReader& r) {
                        " SimGrid stops with a deadlock when a transfer is on the link as it goes down); expected "
                        "CM02, or a bandwidth event such as `bandwidth: 1%` instead");
   // The failure run restarts one job (sim/engine/failure_run.hpp): refused here so that validate says so too.
-  if (!s.jobs.empty())
+  if (names_jobs(s))
     for (const EventSpec& e : s.events)
       if (e.kind == EventSpec::Kind::host_fail)
         r.fail_key(e.origin.empty() ? std::string("events") : e.origin,
                    "host failures with several jobs are not supported yet (expected one job:, or no `fail` event)");
-  for (const JobSpec& j : s.jobs.empty() ? std::vector<JobSpec>{s.job} : s.jobs)
+  for (const JobSpec& j : s.jobs)
     if (j.sync.diloco())
       r.fail_key("events",
                  "events are not supported yet with job.sync.algorithm: diloco (expected algorithm: step "

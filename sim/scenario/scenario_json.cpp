@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/jobs.hpp"
 #include "sim/scenario/bounds.hpp"
 
 namespace hulk {
@@ -218,26 +219,27 @@ json scenario_to_json(const Scenario& s) {
     for (const LinkSpec& l : row) r.push_back(link_to_json(l));
     wan.push_back(r);
   }
-  json doc{
-      {"name", s.name},
-      {"file", s.file},
-      {"seed", s.seed},
-      {"placement", s.placement},
-      {"platform",
-       {{"regions", s.platform.regions},
-        {"hosts", hosts},
-        {"wan", wan},
-        {"wan_capacity", s.platform.wan_capacity == WanCapacity::host ? "host" : "pair"},
-        {"host_pair_latency_s", pair_map_to_json(s.platform.host_pair_latency_s)},
-        {"host_pair_bandwidth_Bps", pair_map_to_json(s.platform.host_pair_bandwidth_Bps)},
-        {"simgrid_xml", s.platform.simgrid_xml},
-        {"warnings", s.platform.warnings}}},
-      {"network",
-       {{"model", s.network.model}, {"tcp_window_bytes", s.network.tcp_window_bytes},
-        {"crosstraffic", s.network.crosstraffic}, {"channels_per_peer", s.network.channels_per_peer}}},
-      {"job", job_to_json(s.job)}};
-  // Several jobs (`jobs:`): each job's object plus its name and weight; "job" stays (a copy of the first).
-  if (!s.jobs.empty()) {
+  json doc{{"name", s.name},
+           {"file", s.file},
+           {"seed", s.seed},
+           {"placement", s.placement},
+           {"platform",
+            {{"regions", s.platform.regions},
+             {"hosts", hosts},
+             {"wan", wan},
+             {"wan_capacity", s.platform.wan_capacity == WanCapacity::host ? "host" : "pair"},
+             {"host_pair_latency_s", pair_map_to_json(s.platform.host_pair_latency_s)},
+             {"host_pair_bandwidth_Bps", pair_map_to_json(s.platform.host_pair_bandwidth_Bps)},
+             {"simgrid_xml", s.platform.simgrid_xml},
+             {"warnings", s.platform.warnings}}},
+           {"network",
+            {{"model", s.network.model},
+             {"tcp_window_bytes", s.network.tcp_window_bytes},
+             {"crosstraffic", s.network.crosstraffic},
+             {"channels_per_peer", s.network.channels_per_peer}}},
+           {"job", job_to_json(s.jobs.front())}};
+  // Named jobs (`jobs:`): each job's object plus its name and weight; "job" stays (a copy of the first).
+  if (names_jobs(s)) {
     json jobs = json::array();
     for (const JobSpec& j : s.jobs) {
       json o = job_to_json(j);
@@ -312,8 +314,10 @@ Scenario scenario_from_json(const json& doc, const std::string& file) {
                            std::to_string(bounds::kMaxChannelsPerPeer) + "])");
   }
 
-  s.job = job_from_json(sub(doc, "job", file, "", json::value_t::object), file, "job");
-  if (doc.contains("jobs")) {
+  s.jobs = {job_from_json(sub(doc, "job", file, "", json::value_t::object), file, "job")};
+  if (doc.contains("jobs") && !doc.at("jobs").empty()) {
+    s.jobs.clear();
+    s.jobs_listed = true;
     const json& jobs = sub(doc, "jobs", file, "", json::value_t::array);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const std::string key = "jobs." + std::to_string(i);

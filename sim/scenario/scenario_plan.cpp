@@ -99,7 +99,7 @@ void parse_plan(const YamlReader& r, const YAML::Node& node, PlanSpec& plan) {
 }
 
 void check_plan(const Scenario& s, const YamlReader& r) {
-  if (has_several_jobs(s)) {
+  if (names_jobs(s)) {
     if (r.line_for("plan") > 0) r.fail_key("plan", "plan: chooses the layout of one job (expected job:, not jobs:)");
     return;
   }
@@ -117,7 +117,7 @@ void check_plan(const Scenario& s, const YamlReader& r) {
   check_fixed_degrees(s, r);
   if (!p.parallelism && r.line_for("plan") > 0) {
     // The constraints bound the layouts plan chooses; with the degrees given they must hold for those.
-    const int ranks = s.job.par.ranks();
+    const int ranks = s.only_job().par.ranks();
     if (ranks < p.min_gpus || (p.max_gpus > 0 && ranks > p.max_gpus))
       r.fail_key("plan", "job.parallelism uses " + std::to_string(ranks) +
                              " GPUs, outside plan's min_gpus..max_gpus (expected parallelism: auto, or bounds that "

@@ -11,7 +11,7 @@ namespace {
 
 /** The island key of a host: its region, itself, or its island group (-1: none). */
 int island_key(const Scenario& s, int host) {
-  const SyncSpec& sync = s.job.sync;
+  const SyncSpec& sync = s.only_job().sync;
   if (sync.islands == "region") return s.platform.hosts[host].region;
   if (sync.islands == "host") return host;
   for (std::size_t g = 0; g < sync.island_groups.size(); ++g)
@@ -23,10 +23,10 @@ int island_key(const Scenario& s, int host) {
 }  // namespace
 
 IslandPlan island_plan(const Scenario& s, const Placement& placement) {
-  const ParallelPlan plan(s.job.par);
+  const ParallelPlan plan(s.only_job().par);
   IslandPlan out;
   std::map<int, int> island_of_key;
-  for (int d = 0; d < s.job.par.dp; ++d) {
+  for (int d = 0; d < s.only_job().par.dp; ++d) {
     const int host = placement.gpu_of_rank.at(plan.rank_of(0, d, 0)).host;
     const int key = island_key(s, host);
     if (key < 0)

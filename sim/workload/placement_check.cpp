@@ -31,7 +31,7 @@ namespace {
 
 /** "rank 3" for one job, "rank 3 of job 'bert'" with several. */
 std::string rank_name(const Scenario& scenario, int global_rank) {
-  if (!has_several_jobs(scenario)) return "rank " + std::to_string(global_rank);
+  if (!names_jobs(scenario)) return "rank " + std::to_string(global_rank);
   const int j = job_of_rank(scenario, global_rank);
   return "rank " + std::to_string(global_rank - job_rank_offset(scenario, j)) + " of " + job_label(scenario, j);
 }
@@ -64,7 +64,7 @@ std::string placement_problem(const Scenario& scenario, const Placement& placeme
   const int ranks = total_ranks(scenario);
   if (static_cast<int>(placement.gpu_of_rank.size()) != ranks)
     return "placement has " + std::to_string(placement.gpu_of_rank.size()) + " ranks, " +
-           (has_several_jobs(scenario) ? "the jobs have " : "the job has ") + std::to_string(ranks);
+           (names_jobs(scenario) ? "the jobs have " : "the job has ") + std::to_string(ranks);
   std::set<GpuSlot> used;
   for (int r = 0; r < ranks; ++r) {
     const GpuSlot& g = placement.gpu_of_rank[r];
@@ -75,12 +75,12 @@ std::string placement_problem(const Scenario& scenario, const Placement& placeme
              ", which has " + std::to_string(hosts[g.host].gpus) + " GPUs";
     if (!used.insert(g).second)
       return "GPU " + std::to_string(g.slot) + " of host " + hosts[g.host].name + " is given to two ranks" +
-             (has_several_jobs(scenario) ? " (the second: " + rank_name(scenario, r) + ")" : "");
+             (names_jobs(scenario) ? " (the second: " + rank_name(scenario, r) + ")" : "");
   }
   if (!check_memory) return "";
-  // With several jobs each job's own check_memory decides; with one, the caller's flag (scenario.job's) does.
+  // With several jobs each job's own check_memory decides; with one, the caller's flag (scenario.only_job()'s) does.
   for (int j = 0; j < job_count(scenario); ++j) {
-    if (has_several_jobs(scenario) && !job_at(scenario, j).check_memory) continue;
+    if (names_jobs(scenario) && !job_at(scenario, j).check_memory) continue;
     const std::string problem = memory_problem(scenario, placement, j);
     if (!problem.empty()) return problem;
   }

@@ -24,7 +24,7 @@ using namespace hulk;
 // Evaluations of distinct random placements (as the search does): items_per_second = evaluations/s.
 void BM_EvaluatorHulkLike(benchmark::State& state) {
   Scenario s = testing::hulk_like_scenario();
-  s.job.collective = state.range(0) == 0 ? "ring" : state.range(0) == 1 ? "hierarchical" : "tree";
+  s.only_job().collective = state.range(0) == 0 ? "ring" : state.range(0) == 1 ? "hierarchical" : "tree";
   Evaluator ev(s);
   std::vector<std::vector<int>> placements;
   for (int i = 0; i < 64; ++i) placements.push_back(hosts_of(RandomPlacer(1000 + i).place(s)));
@@ -33,8 +33,9 @@ void BM_EvaluatorHulkLike(benchmark::State& state) {
     benchmark::DoNotOptimize(ev.time_of_hosts(placements[i++ & 63]));
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(s.job.collective + ", " + std::to_string(s.platform.hosts.size()) + " hosts, " +
-                 std::to_string(s.platform.total_gpus()) + " GPUs, " + std::to_string(s.job.par.ranks()) + " ranks");
+  state.SetLabel(s.only_job().collective + ", " + std::to_string(s.platform.hosts.size()) + " hosts, " +
+                 std::to_string(s.platform.total_gpus()) + " GPUs, " + std::to_string(s.only_job().par.ranks()) +
+                 " ranks");
 }
 BENCHMARK(BM_EvaluatorHulkLike)->Arg(0)->Arg(1)->Arg(2);
 
@@ -54,7 +55,7 @@ void BM_GreedySlowEvaluations(benchmark::State& state) {
   options.max_total_gpus = 256;
   const Scenario s = sample_scenario(8796701739931171276ULL, options);
   for (auto _ : state) benchmark::DoNotOptimize(GreedyPlacer().place(s));
-  state.SetLabel("dp " + std::to_string(s.job.par.dp) + " x pp " + std::to_string(s.job.par.pp) + ", " +
+  state.SetLabel("dp " + std::to_string(s.only_job().par.dp) + " x pp " + std::to_string(s.only_job().par.pp) + ", " +
                  std::to_string(s.platform.hosts.size()) + " hosts, " + std::to_string(task_threads()) + " thread(s)");
 }
 BENCHMARK(BM_GreedySlowEvaluations)->Unit(benchmark::kMillisecond)->Iterations(3)->Repetitions(3);
@@ -116,7 +117,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
     t_greedy = ev.iteration_time_s(g);
     t_rr = ev.iteration_time_s(hulk::round_robin_placement(s));
   }
-  state.counters["ranks"] = s.job.par.ranks();
+  state.counters["ranks"] = s.only_job().par.ranks();
   state.counters["greedy_wall_s"] = wall_greedy;
   state.counters["eval_rr_s"] = t_rr;
   state.counters["eval_greedy_s"] = t_greedy;
@@ -130,7 +131,7 @@ void BM_PaperScenario(benchmark::State& state, const std::string& file) {
 void BM_PaperEvaluator(benchmark::State& state, const std::string& file) {
   hulk::Scenario s;
   if (!load_paper(state, file, s)) return;
-  if (hulk::has_several_jobs(s)) {  // the one-job evaluator would time nothing (it printed 100+ M/s on multi-model)
+  if (hulk::names_jobs(s)) {  // the one-job evaluator would time nothing (it printed 100+ M/s on multi-model)
     state.SkipWithError("several jobs: the one-job evaluator does not apply");
     return;
   }

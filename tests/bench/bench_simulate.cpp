@@ -46,11 +46,11 @@ hulk::Scenario hulk47() {
     for (int b = a + 1; b < 47; ++b)
       s.platform.host_pair_latency_s[{a, b}] =
           s.platform.hosts[a].region == s.platform.hosts[b].region ? near(rng) : far(rng);
-  s.job.model = {"gpt3-xl", 24, 2048, 16, 2048, 50257};
-  s.job.global_batch = 128;
-  s.job.micro_batch = 1;
-  s.job.par = {4, 4, 8};
-  s.job.collective = "hierarchical";
+  s.only_job().model = {"gpt3-xl", 24, 2048, 16, 2048, 50257};
+  s.only_job().global_batch = 128;
+  s.only_job().micro_batch = 1;
+  s.only_job().par = {4, 4, 8};
+  s.only_job().collective = "hierarchical";
   return s;
 }
 
@@ -71,11 +71,11 @@ hulk::Scenario gpu1024() {
     s.platform.hosts.push_back(h);
   }
   s.platform.wan.assign(regions, std::vector<hulk::LinkSpec>(regions, hulk::LinkSpec{1.25e9, 30e-3}));
-  s.job.model = {"gpt3-13b", 40, 5120, 40, 2048, 50257};
-  s.job.global_batch = 512;
-  s.job.micro_batch = 1;
-  s.job.par = {16, 8, 8};
-  s.job.collective = "ring";
+  s.only_job().model = {"gpt3-13b", 40, 5120, 40, 2048, 50257};
+  s.only_job().global_batch = 512;
+  s.only_job().micro_batch = 1;
+  s.only_job().par = {16, 8, 8};
+  s.only_job().collective = "ring";
   return s;
 }
 
@@ -97,10 +97,10 @@ hulk::Scenario actors10k() {
     s.platform.hosts.push_back(h);
   }
   s.platform.wan.assign(regions, std::vector<hulk::LinkSpec>(regions, hulk::LinkSpec{1.25e9, 30e-3}));
-  s.job.model = {"tiny", 10000, 64, 4, 16, 100};
-  s.job.global_batch = 1;
-  s.job.micro_batch = 1;
-  s.job.par = {1, 1, 10000};
+  s.only_job().model = {"tiny", 10000, 64, 4, 16, 100};
+  s.only_job().global_batch = 1;
+  s.only_job().micro_batch = 1;
+  s.only_job().par = {1, 1, 10000};
   return s;
 }
 
@@ -113,14 +113,14 @@ int main(int argc, char** argv) {
   const bool yaml = which.size() > 5 && which.substr(which.size() - 5) == ".yaml";
   hulk::Scenario s = yaml ? hulk::load_scenario_file(which)
                           : which == "gpu1024" ? gpu1024() : which == "actors10k" ? actors10k() : hulk47();
-  s.job.iterations = 1;
-  if (const char* gb = std::getenv("HULK_BENCH_GLOBAL_BATCH")) s.job.global_batch = std::atoi(gb);  // profiling
+  s.only_job().iterations = 1;
+  if (const char* gb = std::getenv("HULK_BENCH_GLOBAL_BATCH")) s.only_job().global_batch = std::atoi(gb);  // profiling
   hulk::Placement pl;
   if (placement == "round-robin") {
     pl = hulk::round_robin_placement(s);
   } else {  // block: consecutive ranks fill a host (TP groups inside a host)
     for (const auto& g : hulk::all_gpus(s.platform)) {
-      if (static_cast<int>(pl.gpu_of_rank.size()) == s.job.par.ranks()) break;
+      if (static_cast<int>(pl.gpu_of_rank.size()) == s.only_job().par.ranks()) break;
       pl.gpu_of_rank.push_back(g);
     }
   }
@@ -130,9 +130,10 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   hulk::SimResult r = hulk::simulate(s, pl, opt);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s placement=%s ranks=%d messages=%lld events=%zu iteration_time_s=%.6f compute_s=%.6f tp=%.6f "
-              "dp=%.6f pp=%.6f bubble=%.6f wall_s=%.2f\n",
-              which.c_str(), placement.c_str(), s.job.par.ranks(), r.messages, r.events.size(), r.iteration_time_s,
-              r.compute_s, r.comm_tp_s, r.comm_dp_s, r.comm_pp_s, r.bubble_s, wall);
+  std::printf(
+      "%s placement=%s ranks=%d messages=%lld events=%zu iteration_time_s=%.6f compute_s=%.6f tp=%.6f "
+      "dp=%.6f pp=%.6f bubble=%.6f wall_s=%.2f\n",
+      which.c_str(), placement.c_str(), s.only_job().par.ranks(), r.messages, r.events.size(), r.iteration_time_s,
+      r.compute_s, r.comm_tp_s, r.comm_dp_s, r.comm_pp_s, r.bubble_s, wall);
   return 0;
 }

@@ -22,13 +22,13 @@ hulk::Scenario platform_of(bool several) {
     h.gpu.memory_bytes = 80e9;
     s.platform.hosts.push_back(h);
   }
-  s.job.name = "a";
-  s.job.par = {2, 1, 1};
+  s.only_job().name = "a";
+  s.only_job().par = {2, 1, 1};
   if (several) {
-    hulk::JobSpec b = s.job;
+    hulk::JobSpec b = s.only_job();
     b.name = "b";
     b.par = {1, 1, 2};
-    s.jobs = {s.job, b};
+    s.jobs = {s.only_job(), b};
   }
   return s;
 }

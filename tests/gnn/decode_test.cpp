@@ -36,10 +36,10 @@ TEST(Decode, AlwaysValidOnRandomPlatformsAndScores) {
     EXPECT_EQ(placement_violation(s, p), "");
     // Each stage has exactly dp*tp GPUs, and role counts round-trip.
     const RoleCounts c = role_counts(s, p);
-    for (int k = 0; k < s.job.par.pp; ++k) {
+    for (int k = 0; k < s.only_job().par.pp; ++k) {
       int n = 0;
       for (const auto& row : c) n += row[k];
-      EXPECT_EQ(n, s.job.par.dp * s.job.par.tp);
+      EXPECT_EQ(n, s.only_job().par.dp * s.only_job().par.tp);
     }
   }
 }
@@ -94,8 +94,8 @@ TEST(Decode, RespectsMemoryEvenAgainstScores) {
   // Host 0 has small GPUs and the highest score for every stage: the decoder must not use it for any stage
   // whose peak memory exceeds its GPUs.
   Scenario s = grid_scenario(1, 3, 4, Parallelism{2, 2, 2});
-  s.job.model = ModelSpec{"big", 16, 4096, 32, 2048, 51200};
-  const JobCost cost = compute_job_cost(s.job);
+  s.only_job().model = ModelSpec{"big", 16, 4096, 32, 2048, 51200};
+  const JobCost cost = compute_job_cost(s.only_job());
   s.platform.hosts[0].gpu.memory_bytes = 0.5 * std::min(cost.stages[0].peak_memory_bytes, cost.stages[1].peak_memory_bytes);
   for (auto& h : s.platform.hosts) h.gpus = 4;
   RoleScores sc{3, 3, {10, 10, -10, 0, 0, 0, 0, 0, 0}};
@@ -152,7 +152,7 @@ TEST(Decode, ConfidentScoresReproduceTheLabelCounts) {
     const RoleCounts c = role_counts(s, label);
     RoleScores sc;
     sc.hosts = static_cast<int>(c.size());
-    sc.roles = s.job.par.pp + 1;
+    sc.roles = s.only_job().par.pp + 1;
     for (int h = 0; h < sc.hosts; ++h)
       for (int r = 0; r < sc.roles; ++r)
         sc.values.push_back(c[h][r] > 0 ? std::log(static_cast<float>(c[h][r]) / s.platform.hosts[h].gpus) : -30.0f);

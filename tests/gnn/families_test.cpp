@@ -108,7 +108,7 @@ TEST(GnnMethodStages, LargeJobsKeepGreedyUnlessTheGainExceedsTheMargin) {
   int left_greedy = 0;
   for (std::uint64_t seed = 70; seed < 76; ++seed) {
     const Scenario s = sample_scenario(seed, o);
-    ASSERT_GT(s.job.par.ranks(), standard.large_job_ranks);
+    ASSERT_GT(s.only_job().par.ranks(), standard.large_job_ranks);
     const Evaluator ev(s);
     const Placement greedy = GreedyPlacer().place(s);
     const SampledPlacement pa = a.place_with_details(s);
@@ -177,8 +177,8 @@ TEST(GnnMethodStages, ExchangesAndAnnealingNeverSlowerByTheEvaluatorAndDetermini
   EXPECT_GT(gained, 0);
   // Above kLargeJobRanks the annealed answer replaces its start only if estimated more than kLargeJobMargin faster.
   const Scenario large = testing::grid_scenario(2, 5, 8, Parallelism{36, 1, 2});  // 72 ranks on 80 GPUs
-  ASSERT_GT(large.job.par.ranks(), kLargeJobRanks);
-  ASSERT_LE(large.job.par.ranks(), kLearnedAnnealMaxRanks);
+  ASSERT_GT(large.only_job().par.ranks(), kLargeJobRanks);
+  ASSERT_LE(large.only_job().par.ranks(), kLearnedAnnealMaxRanks);
   const Placement large_start = b.place(large);
   const Placement annealed = anneal_learned_placement(large, large_start, kLearnedAnnealEvaluations);
   EXPECT_EQ(placement_violation(large, annealed), "");
@@ -187,7 +187,7 @@ TEST(GnnMethodStages, ExchangesAndAnnealingNeverSlowerByTheEvaluatorAndDetermini
     EXPECT_LT(ev.iteration_time_s(annealed) * (1 + kLargeJobMargin), ev.iteration_time_s(large_start));
   }
   const Scenario big = testing::grid_scenario(2, 9, 16, Parallelism{144, 1, 2});  // 288 ranks on 288 GPUs
-  ASSERT_GT(big.job.par.ranks(), kLearnedAnnealMaxRanks);
+  ASSERT_GT(big.only_job().par.ranks(), kLearnedAnnealMaxRanks);
   const Placement start = b.place(big);
   EXPECT_EQ(anneal_learned_placement(big, start, kLearnedAnnealEvaluations).gpu_of_rank, start.gpu_of_rank);
   fs::remove(path);
@@ -339,7 +339,7 @@ TEST(EvaluatorLabels, GapDistribution) {
 
 /** Mean stand-in cost of 32 softmax samples (Gumbel decodes at temperature 1) of logits. */
 double expected_cost(const Scenario& s, const torch::Tensor& logits) {
-  const RoleScores sc = scores_from_logits(logits.detach(), s.job.par.pp);
+  const RoleScores sc = scores_from_logits(logits.detach(), s.only_job().par.pp);
   double sum = 0;
   for (int c = 0; c < 32; ++c)
     sum += testing::stand_in_time_s(s, decode_placement(s, perturb_scores(sc, 1.0, 1000 + c)));
@@ -351,7 +351,7 @@ TEST(Reinforce, ZeroWithoutSignalDeterministicAndDescendsTheCost) {
   const Scenario s = testing::grid_scenario(3, 2, 1, Parallelism{2, 1, 2});
   const int H = static_cast<int>(s.platform.hosts.size()), p_max = 4;
   torch::Tensor logits = torch::zeros({H, p_max + 1});
-  logits.slice(1, s.job.par.pp, p_max).fill_(-1e9);  // masked stage columns, as the model's
+  logits.slice(1, s.only_job().par.pp, p_max).fill_(-1e9);  // masked stage columns, as the model's
   logits.requires_grad_(true);
   const torch::Tensor w = torch::full({H}, 1.0 / H);
   const auto cost = [&s](const Placement& p) { return testing::stand_in_time_s(s, p); };

@@ -33,11 +33,12 @@ inline Scenario grid_scenario(int regions, int hosts, int gpus, Parallelism par,
       h.intra_link = LinkSpec{200e9, 2e-6};
       s.platform.hosts.push_back(h);
     }
-  s.job.model = ModelSpec{"tiny", 8, 1024, 16, 1024, 51200};
-  s.job.par = par;
-  s.job.micro_batch = 1;
-  s.job.global_batch = par.dp * 4 * par.pp;
-  s.job.step_costs = false;  // no iteration tail, as the unit and sim fixtures: the tests reason about placements
+  s.only_job().model = ModelSpec{"tiny", 8, 1024, 16, 1024, 51200};
+  s.only_job().par = par;
+  s.only_job().micro_batch = 1;
+  s.only_job().global_batch = par.dp * 4 * par.pp;
+  s.only_job().step_costs =
+      false;  // no iteration tail, as the unit and sim fixtures: the tests reason about placements
   return s;
 }
 
@@ -45,7 +46,7 @@ inline Scenario grid_scenario(int regions, int hosts, int gpus, Parallelism par,
 inline RoleScores random_scores(const Scenario& s, std::mt19937_64& rng) {
   RoleScores r;
   r.hosts = static_cast<int>(s.platform.hosts.size());
-  r.roles = s.job.par.pp + 1;
+  r.roles = s.only_job().par.pp + 1;
   std::uniform_real_distribution<float> u(-5.0f, 5.0f);
   for (int i = 0; i < r.hosts * r.roles; ++i) r.values.push_back(u(rng));
   return r;
@@ -82,8 +83,8 @@ inline std::vector<Sample> tiny_dataset(int count, std::uint64_t seed) {
 namespace hulk::gnn::testing {
 
 inline double stand_in_time_s(const Scenario& s, const Placement& p) {
-  const JobCost cost = compute_job_cost(s.job);
-  const int dp = s.job.par.dp, tp = s.job.par.tp, pp = s.job.par.pp, m = cost.micro_batches;
+  const JobCost cost = compute_job_cost(s.only_job());
+  const int dp = s.only_job().par.dp, tp = s.only_job().par.tp, pp = s.only_job().par.pp, m = cost.micro_batches;
   auto rank = [&](int k, int d, int t) { return p.gpu_of_rank[(static_cast<std::size_t>(k) * dp + d) * tp + t]; };
   double total = 0;
   for (int k = 0; k < pp; ++k) {
@@ -91,7 +92,8 @@ inline double stand_in_time_s(const Scenario& s, const Placement& p) {
     for (int d = 0; d < dp; ++d)
       for (int t = 0; t < tp; ++t) {
         const HostSpec& h = s.platform.hosts[rank(k, d, t).host];
-        slowest = std::max(slowest, 3.0 * cost.stages[k].fwd_flops_per_mb() / (h.gpu.peak_flops(s.job.precision) * s.job.utilisation));
+        slowest = std::max(slowest, 3.0 * cost.stages[k].fwd_flops_per_mb() /
+                                        (h.gpu.peak_flops(s.only_job().precision) * s.only_job().utilisation));
       }
     total += m * slowest;
     if (k + 1 < pp) {

@@ -185,7 +185,7 @@ TEST(GnnTraining, TinyModelOverfitsTinyDataSet) {
   for (const Sample& smp : data) {
     const RoleCounts want = role_counts(smp.scenario, smp.label);
     RoleCounts mirrored = want;
-    const int pp = smp.scenario.job.par.pp;
+    const int pp = smp.scenario.only_job().par.pp;
     for (auto& row : mirrored) std::reverse(row.begin(), row.begin() + pp);
     const RoleCounts got = role_counts(smp.scenario, placer.place(smp.scenario));
     if (std::getenv("HULK_TEST_VERBOSE")) {
@@ -278,7 +278,7 @@ TEST(GnnTraining, ReferenceLabelledSamplesTrainButNeverValidate) {
   // 12 samples the model accepts (pp <= p_max), so that every one is used: none skipped whatever the sampler draws.
   std::vector<Sample> data;
   for (const Sample& smp : testing::tiny_dataset(24, 23))
-    if (smp.scenario.job.par.pp <= opt.model.p_max && data.size() < 12) data.push_back(smp);
+    if (smp.scenario.only_job().par.pp <= opt.model.p_max && data.size() < 12) data.push_back(smp);
   ASSERT_EQ(data.size(), 12u);
   for (int i = 0; i < 8; ++i) data[i].reference_label = true;  // 4 searched labels left
   const std::string out = tmp_path("synthetic.pt");
@@ -412,7 +412,7 @@ TEST(GnnModelFile, SaveLoadGivesIdenticalPlacements) {
   o.max_total_gpus = 64;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     const Scenario s = sample_scenario(seed, o);
-    if (s.job.par.pp > 8) continue;
+    if (s.only_job().par.pp > 8) continue;
     const ClusterGraph g = build_reference_graph(s, GraphOptions{small_config().nearest_neighbours});
     const RoleScores direct = predict_scores(model, g);
     const RoleScores loaded = placer.scores(s);

@@ -111,7 +111,7 @@ TEST(Decode, ReplicasFollowTheCheapestHandOffsBruteForce) {
       for (int b = a + 1; b < 6; ++b) s.platform.host_pair_latency_s[{a, b}] = lat(rng);
     const Placement p = decode_placement(s, random_scores(s, rng));
     ASSERT_EQ(placement_violation(s, p), "");
-    const double bytes = compute_job_cost(s.job).pp_message_bytes;
+    const double bytes = compute_job_cost(s.only_job()).pp_message_bytes;
     auto pair_cost = [&](int a, int b) {
       const HostRoute r = route_between(s.platform, a, b);
       return r.latency_s + bytes / r.bandwidth_Bps;

@@ -20,8 +20,8 @@ double dp_bytes(const hulk::JobSpec& j) { return hulk::compute_job_cost(j).stage
 TEST(Collectives, RingAllReduceMatchesClosedForm) {
   const int n = 4;
   hulk::Scenario s = scenario(grid_platform(1, n, 1, kNicBps, kNicLat, kWanBps, kWanLat), small_job(n, 1, 1, 2, 1));
-  s.job.collective = "ring";
-  const double S = dp_bytes(s.job);
+  s.only_job().collective = "ring";
+  const double S = dp_bytes(s.only_job());
   const double a = 2 * kNicLat;  // route = sender NIC up + receiver NIC down
   const double expected = 2 * (n - 1) * a + 2.0 * (n - 1) / n * S / kNicBps;
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
@@ -36,8 +36,8 @@ TEST(Collectives, HierarchicalAllReduceMatchesClosedForm) {
   // 2 regions x k = 3 hosts, one GPU each: round-robin puts dp ranks 0-2 in region 0, 3-5 in region 1.
   const int R = 2, k = 3;
   hulk::Scenario s = scenario(grid_platform(R, k, 1, kNicBps, kNicLat, kWanBps, kWanLat), small_job(R * k, 1, 1, 2, 1));
-  s.job.collective = "hierarchical";
-  const double S = dp_bytes(s.job);
+  s.only_job().collective = "hierarchical";
+  const double S = dp_bytes(s.only_job());
   const double local = (k - 1) * (2 * kNicLat + (S / k) / kNicBps);
   // k concurrent cross-region rings share the WAN link (each direction): each flow gets B_wan / k.
   const double cross_bw = std::min(kNicBps, kWanBps / k);
@@ -55,11 +55,11 @@ TEST(Collectives, HierarchicalUnbalancedFallsBackToRegionOrderedRing) {
   // WAN as fast as a NIC and no WAN latency every hop costs the same and the ring closed form holds.
   hulk::Scenario s =
       scenario(grid_platform(3, 2, 1, kNicBps, kNicLat, 100 * kNicBps, 0.0), small_job(4, 1, 1, 2, 1));
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   hulk::Placement pl;
   pl.gpu_of_rank = {{0, 0}, {2, 0}, {1, 0}, {4, 0}};  // hosts r0h0, r1h0, r0h1, r2h0
   const int n = 4;
-  const double S = dp_bytes(s.job);
+  const double S = dp_bytes(s.only_job());
   const double expected = 2 * (n - 1) * 2 * kNicLat + 2.0 * (n - 1) / n * S / kNicBps;
   hulk::SimResult r = hulk::simulate(s, pl);
   EXPECT_NEAR(r.iteration_time_s / expected, 1.0, 0.01) << r.iteration_time_s << " vs " << expected;
@@ -72,8 +72,8 @@ TEST(Collectives, TreeAllReduceMatchesClosedForm) {
   // parent's downlink; broadcast: its uplink), so a level takes a + 2S/B. Reduce + broadcast = 2 * depth levels.
   const int n = 7;
   hulk::Scenario s = scenario(grid_platform(1, n, 1, kNicBps, kNicLat, kWanBps, kWanLat), small_job(n, 1, 1, 2, 1));
-  s.job.collective = "tree";
-  const double S = dp_bytes(s.job);
+  s.only_job().collective = "tree";
+  const double S = dp_bytes(s.only_job());
   const double expected = 2 * 2 * (2 * kNicLat + 2 * S / kNicBps);
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(r.iteration_time_s / expected, 1.0, 0.01) << r.iteration_time_s << " vs " << expected;

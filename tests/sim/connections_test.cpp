@@ -29,9 +29,9 @@ TEST(Connections, QueuedMicroBatchesLeaveOneAfterAnother) {
   // carries one (S/B > c). In order over one connection, micro-batch k starts when k-1 has left: it arrives at
   // c + L + (k+1) S/B. (Processor sharing of the queued messages would deliver them all together at the end.)
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu_of(1e13)), small_job(1, 1, 2, 2, 6));
-  s.job.schedule = "gpipe";
-  ASSERT_FALSE(s.job.pipeline_p2p_blocking());
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  s.only_job().schedule = "gpipe";
+  ASSERT_FALSE(s.only_job().pipeline_p2p_blocking());
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double c = cost.stages[0].fwd_flops_per_mb() / 1e13;
   const double x = cost.pp_message_bytes / kNicBps;
   ASSERT_GT(x, 2 * c);  // the link is the bottleneck: messages queue
@@ -51,7 +51,7 @@ TEST(Connections, RingWithALateMemberKeepsItsPipelining) {
   hulk::PlatformSpec p = grid_platform(1, 4, 1, kNicBps, kNicLat, 1e9, 0.0, gpu_of(1e12));
   p.hosts[3].gpu = gpu_of(0.02e12);
   const hulk::Scenario s = scenario(p, small_job(4, 1, 1, 2, 1));
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double f = cost.stages[0].fwd_flops_per_mb();
   const double fast = 3 * f / 1e12, slow = 3 * f / 0.02e12;
   const int n = 4;
@@ -67,9 +67,9 @@ TEST(Connections, MegatronBlockingOneFOneBClosedForm) {
   // walking Megatron's schedule gives 9 tf + 3 x + 3 L: stage 0's F0 and B1 (3 tf), stage 1's four passes (6 tf,
   // its tf includes the logits), a0, the g0/a1 exchange and g1 (x + L each). Stage 0's F1 and B0 overlap them.
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu_of(1e12)), small_job(1, 1, 2, 2, 2));
-  ASSERT_EQ(s.job.schedule, "1f1b");
-  ASSERT_TRUE(s.job.pipeline_p2p_blocking());
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  ASSERT_EQ(s.only_job().schedule, "1f1b");
+  ASSERT_TRUE(s.only_job().pipeline_p2p_blocking());
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double tf0 = cost.stages[0].fwd_flops_per_mb() / 1e12, tf1 = cost.stages[1].fwd_flops_per_mb() / 1e12;
   const double x = cost.pp_message_bytes / kNicBps;
   const hulk::SimResult blocking = hulk::simulate(s, hulk::round_robin_placement(s));
@@ -80,10 +80,10 @@ TEST(Connections, OverlappedOneFOneBDoesNotWaitForItsSends) {
   // The same job with overlapped p2p: stage 0 sends a0 and goes on with F1 at once, so the iteration is shorter
   // than with Megatron's blocking exchanges, and still at least the compute plus one hop each way.
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu_of(1e12)), small_job(1, 1, 2, 2, 2));
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;
   const double x = cost.pp_message_bytes / kNicBps;
-  s.job.pipeline_p2p = "overlapped";
+  s.only_job().pipeline_p2p = "overlapped";
   const hulk::SimResult overlapped = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_LT(overlapped.iteration_time_s, 9 * tf + 3 * x + 3 * kRouteLat - tf);
   EXPECT_GE(overlapped.iteration_time_s, 9 * tf + 2 * (x + kRouteLat) - 1e-9);
@@ -93,11 +93,11 @@ TEST(Connections, TcpWindowCapsEachFlowAtWindowOverRoundTrip) {
   // Under CM02 hulk applies the window itself (SimGrid's links carry no latency): one activation of S bytes over a
   // route of latency L takes S / min(B, W / 2L) + L, the bound SimGrid's TCP-gamma sets.
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
-  s.job.schedule = "gpipe";
+  s.only_job().schedule = "gpipe";
   s.network.tcp_window_bytes = 1 << 20;
   const double cap = s.network.tcp_window_bytes / (2 * kRouteLat);
   ASSERT_LT(cap, kNicBps);
-  const double bytes = hulk::compute_job_cost(s.job).pp_message_bytes;
+  const double bytes = hulk::compute_job_cost(s.only_job()).pp_message_bytes;
   hulk::SimOptions o;
   o.record_events = true;
   const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s), o);

@@ -20,9 +20,9 @@ hulk::Scenario diloco_scenario(int regions, const std::string& compression, int 
   gpu.fp16_flops = gpu.fp32_flops = gpu_flops;
   hulk::Scenario s = scenario(grid_platform(regions, 1, 1, kNicBps, kNicLat, kWanBps, kWanLat, gpu),
                               small_job(regions, 1, 1, 2, 1));
-  s.job.sync.algorithm = "diloco";
-  s.job.sync.inner_steps = inner_steps;
-  s.job.sync.compression = compression;
+  s.only_job().sync.algorithm = "diloco";
+  s.only_job().sync.inner_steps = inner_steps;
+  s.only_job().sync.compression = compression;
   return s;
 }
 
@@ -35,7 +35,7 @@ hulk::Placement one_per_host(int n) {
 nlohmann::json run(const hulk::Scenario& s) {
   hulk::SimOptions o;
   o.record_events = o.record_spans = false;
-  return hulk::simulate_isolated(s, one_per_host(s.job.par.dp), o);
+  return hulk::simulate_isolated(s, one_per_host(s.only_job().par.dp), o);
 }
 }  // namespace
 
@@ -44,7 +44,7 @@ TEST(Diloco, OuterAllReduceIsTheRingClosedFormOnTheCompressedBytes) {
   for (const char* compression : {"none", "bf16", "int8"}) {
     const hulk::Scenario s = diloco_scenario(3, compression, 10, 1e30);
     const nlohmann::json r = run(s);
-    const double S = hulk::compute_job_cost(s.job).stages[0].params * s.job.sync.bytes_per_value();
+    const double S = hulk::compute_job_cost(s.only_job()).stages[0].params * s.only_job().sync.bytes_per_value();
     const int n = 3;
     const double a = 2 * kNicLat + kWanLat;
     const double expected = 2 * (n - 1) * (a + S / n / kWanBps);
@@ -70,7 +70,7 @@ TEST(Diloco, UtilisationAndRoundWithAndWithoutOverlap) {
   EXPECT_GT(plain["mfu"].get<double>(), 0.0);
   EXPECT_NEAR(plain["sync"]["mfu"].get<double>() / plain["mfu"].get<double>(), 50 * t_in / (50 * t_in + t_out), 1e-9);
   EXPECT_NEAR(plain["objective_s"].get<double>(), (50 * t_in + t_out) / 50, 1e-9);
-  s.job.sync.overlap = "outer";
+  s.only_job().sync.overlap = "outer";
   const nlohmann::json overlapped = run(s);
   EXPECT_NEAR(overlapped["sync"]["round_s"].get<double>(), std::max(50 * t_in, t_out), 1e-9 * 50 * t_in);
 }
@@ -78,8 +78,8 @@ TEST(Diloco, UtilisationAndRoundWithAndWithoutOverlap) {
 // Islands follow the placement: two replicas in one region form one island, their DP all-reduce stays inside it.
 TEST(Diloco, IslandsByRegionSliceTheOuterAllReduce) {
   hulk::Scenario s = scenario(grid_platform(2, 2, 1, kNicBps, kNicLat, kWanBps, kWanLat), small_job(4, 1, 1, 2, 1));
-  s.job.sync.algorithm = "diloco";
-  s.job.sync.inner_steps = 5;
+  s.only_job().sync.algorithm = "diloco";
+  s.only_job().sync.inner_steps = 5;
   hulk::Placement p = one_per_host(4);  // replicas 0, 1 in region 0; 2, 3 in region 1
   const hulk::IslandPlan islands = hulk::island_plan(s, p);
   ASSERT_EQ(islands.islands(), 2);
@@ -89,7 +89,7 @@ TEST(Diloco, IslandsByRegionSliceTheOuterAllReduce) {
   const nlohmann::json r = hulk::simulate_isolated(s, p, o);
   EXPECT_EQ(r["bytes"]["inter_region"].get<double>(), 0.0);  // inner steps: DP inside each region only
   // Two slices of S/2 each cross the one WAN pair link at once (a ring of two: 2 steps of S/4 at B/2).
-  const double S = hulk::compute_job_cost(s.job).stages[0].params * 4;
+  const double S = hulk::compute_job_cost(s.only_job()).stages[0].params * 4;
   const double a = 2 * kNicLat + kWanLat;
   const double expected = 2 * (a + (S / 2 / 2) / (kWanBps / 2));
   EXPECT_NEAR(r["sync"]["outer_allreduce_s"].get<double>() / expected, 1.0, 0.01);

@@ -64,12 +64,13 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
       a.push_back(ev.iteration_time_s(ps[k]));
       g.push_back(simulated_iteration_time_s(s, ps[k]));
       err_all.push_back(a.back() / g.back() - 1);
-      const Parallelism& par = s.job.par;
+      const Parallelism& par = s.only_job().par;
       cases.push_back({err_all.back(), i, static_cast<int>(k), a.back(), g.back(),
                        "regions " + std::to_string(s.platform.regions.size()) + " dp " + std::to_string(par.dp) +
                            " tp " + std::to_string(par.tp) + " pp " + std::to_string(par.pp) + " m " +
-                           std::to_string(s.job.micro_batches()) + " " + s.job.schedule + " " + s.job.collective +
-                           (s.job.pipeline_p2p_blocking() ? " blocking" : " overlapped")});
+                           std::to_string(s.only_job().micro_batches()) + " " + s.only_job().schedule + " " +
+                           s.only_job().collective +
+                           (s.only_job().pipeline_p2p_blocking() ? " blocking" : " overlapped")});
       if (k == 0 || k == 3) err_good.push_back(a.back() / g.back() - 1);
     }
     for (size_t x = 0; x < a.size(); ++x)
@@ -278,7 +279,7 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
     } catch (const std::exception&) {
       continue;
     }
-    if (s.job.par.pp < 2 || s.job.par.dp < 2) continue;
+    if (s.only_job().par.pp < 2 || s.only_job().par.dp < 2) continue;
     ++scenarios;
     const Evaluator ev(s);
     SearchOptions so;
@@ -296,12 +297,13 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
       ++moved;
       held += g_search < g_greedy;
     }
-    const Parallelism& par = s.job.par;
-    std::printf("[evaluator-larger] seed %llu (%d GPUs, pp %d dp %d tp %d %s %s): greedy analytic %.3f simgrid %.3f "
-                "(%+.1f%%); search analytic %.3f simgrid %.3f (%+.1f%%)\n",
-                static_cast<unsigned long long>(seed), s.platform.total_gpus(), par.pp, par.dp, par.tp,
-                s.job.schedule.c_str(), s.job.collective.c_str(), a_greedy, g_greedy, 100 * (a_greedy / g_greedy - 1),
-                a_search, g_search, 100 * (a_search / g_search - 1));
+    const Parallelism& par = s.only_job().par;
+    std::printf(
+        "[evaluator-larger] seed %llu (%d GPUs, pp %d dp %d tp %d %s %s): greedy analytic %.3f simgrid %.3f "
+        "(%+.1f%%); search analytic %.3f simgrid %.3f (%+.1f%%)\n",
+        static_cast<unsigned long long>(seed), s.platform.total_gpus(), par.pp, par.dp, par.tp,
+        s.only_job().schedule.c_str(), s.only_job().collective.c_str(), a_greedy, g_greedy,
+        100 * (a_greedy / g_greedy - 1), a_search, g_search, 100 * (a_search / g_search - 1));
   }
   std::printf("[evaluator-larger] n=%zu |err| median %.1f%% p90 %.1f%% max %.1f%%; optimistic (> 1%% under SimGrid) "
               "%d; search's gain by the evaluator held in SimGrid on %d of %d\n",

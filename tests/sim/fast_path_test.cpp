@@ -148,20 +148,20 @@ Scenario base(int regions, int hosts, int gpus, int dp, int tp, int pp) {
   for (auto& h : p.hosts) h.gpu = gpu;
   Scenario s = hulk_test::scenario(p, hulk_test::small_job(dp, tp, pp, 2 * pp, 4));
   s.network.model = "CM02";
-  s.job.step_costs = true;
+  s.only_job().step_costs = true;
   return s;
 }
 
 Placement packed(const Scenario& s, int per_host) {
   Placement p;
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
   return p;
 }
 
 Placement spread(const Scenario& s) {
   Placement p;
   const int hosts = static_cast<int>(s.platform.hosts.size());
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r % hosts, r / hosts});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r % hosts, r / hosts});
   return p;
 }
 
@@ -198,7 +198,7 @@ TEST(TailClosedForm, SpreadReplicasShareLinksWithDataParallelTraffic) {
   // embedding all-reduces are on the same links.
   Scenario s = base(3, 2, 4, /*dp*/ 2, /*tp*/ 2, /*pp*/ 6);
   s.name = "spread";
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   s.network.channels_per_peer = 2;
   EXPECT_GT(expect_agreement(s, spread(s)), 0);
 }

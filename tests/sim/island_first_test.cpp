@@ -57,10 +57,10 @@ hulk::Scenario shape_scenario(const Shape& sh) {
  *  order taken stage by stage, each stage's replicas' TP groups in turn (a stage's DP all-reduce inside a host where
  *  the host holds it). */
 hulk::Placement one_pipeline_per_region(const hulk::Scenario& s, const Shape& sh) {
-  const hulk::ParallelPlan plan(s.job.par);
+  const hulk::ParallelPlan plan(s.only_job().par);
   hulk::Placement p;
-  p.gpu_of_rank.resize(s.job.par.ranks());
-  for (int d = 0; d < s.job.par.dp; ++d) {
+  p.gpu_of_rank.resize(s.only_job().par.ranks());
+  for (int d = 0; d < s.only_job().par.dp; ++d) {
     const int region = d / sh.per_region, k = d % sh.per_region;
     for (int st = 0; st < sh.pp; ++st)
       for (int t = 0; t < sh.tp; ++t) {

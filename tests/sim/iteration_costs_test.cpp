@@ -29,9 +29,9 @@ TEST(IterationCosts, OptimizerStepIsBytesOverMemoryBandwidth) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.memory_bandwidth_Bps = 1e12;
   hulk::Scenario s = scenario(grid_platform(1, 1, 1, kNicBps, kNicLat, kNicBps, 0.0, gpu), small_job(1, 1, 1, 2, 1));
-  s.job.compute_model = "flat";  // the layers at 1e30 flop/s: the step alone takes time
-  s.job.step_costs = true;
-  const double params = hulk::compute_job_cost(s.job).stages[0].params;
+  s.only_job().compute_model = "flat";  // the layers at 1e30 flop/s: the step alone takes time
+  s.only_job().step_costs = true;
+  const double params = hulk::compute_job_cost(s.only_job()).stages[0].params;
   const double expected = params * 34.0 / 1e12;  // mixed-precision Adam 30 bytes + the norm's gradient read 4
   const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(r.iteration_costs.optimizer_step_s / expected, 1.0, 1e-6);
@@ -50,11 +50,11 @@ TEST(IterationCosts, TiedEmbeddingAllReduceIsTheTwoMemberRing) {
   const double a = 2 * kNicLat;  // sender NIC up + receiver NIC down
   const double ring = 2 * a + S / kNicBps;  // 2(n-1)a + 2(n-1)/n S/B with n = 2
   const double norm = 2 * (a + 2.0 / kNicBps);  // one fp32 value over the two stages
-  EXPECT_EQ(hulk::compute_job_cost(s.job).stages[1].embedding_grad_bytes, S);
+  EXPECT_EQ(hulk::compute_job_cost(s.only_job()).stages[1].embedding_grad_bytes, S);
   // Untied embeddings: no all-reduce (first, in a child process: SimGrid runs once per process).
   hulk::Scenario untied = s;
-  untied.job.model.tied_embeddings = false;
-  EXPECT_EQ(hulk::compute_job_cost(untied.job).stages[1].embedding_grad_bytes, 0.0);
+  untied.only_job().model.tied_embeddings = false;
+  EXPECT_EQ(hulk::compute_job_cost(untied.only_job()).stages[1].embedding_grad_bytes, 0.0);
   const double untied_s = hulk::simulated_iteration_time_s(untied, hulk::round_robin_placement(untied));
   const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(r.iteration_costs.embedding_allreduce_s / ring, 1.0, 1e-3) << r.iteration_costs.embedding_allreduce_s;
@@ -69,7 +69,7 @@ TEST(IterationCosts, TiedEmbeddingAllReduceIsTheTwoMemberRing) {
 TEST(IterationCosts, FrameworkOverheadAddsItsTime) {
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, kNicBps, 0.0), small_job(2, 1, 1, 2, 1));
   const double base = hulk::simulated_iteration_time_s(s, hulk::round_robin_placement(s));  // a child process
-  s.job.framework_overhead_s = 0.25;
+  s.only_job().framework_overhead_s = 0.25;
   const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR((r.iteration_time_s - base) / 0.25, 1.0, 1e-9);
   EXPECT_EQ(r.iteration_costs.framework_overhead_s, 0.25);
@@ -93,7 +93,7 @@ TEST(IterationCosts, TransportFractionScalesARingAllReduceExactly) {
       "  check_memory: false\n";
   const hulk::Scenario s = hulk::load_scenario(write_temp_file("hulk_iteration_costs_tests", "tcp.yaml", text));
   const double f = hulk::TransportCatalog::builtin().find("tcp")->achieved;
-  const double S = hulk::compute_job_cost(s.job).stages[0].dp_grad_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).stages[0].dp_grad_bytes;
   const int n = 4;
   const double expected = 2 * (n - 1) * 2 * 50e-6 + 2.0 * (n - 1) / n * S / (10e9 / 8 * f);
   const hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));

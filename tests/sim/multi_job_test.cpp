@@ -149,7 +149,7 @@ TEST(MultiJob, SharedClusterSampleIsOneJobOnItsShare) {
   options.max_gpus = 32;
   options.jobs = 3;
   const hulk::LabelledSample a = hulk::make_labelled_sample(42, options);
-  EXPECT_FALSE(hulk::has_several_jobs(a.scenario));
+  EXPECT_FALSE(hulk::names_jobs(a.scenario));
   EXPECT_NE(a.scenario.name.find("sampled-jobs-42/job"), std::string::npos) << a.scenario.name;
   EXPECT_EQ(hulk::placement_problem(a.scenario, a.label, true), "");
   EXPECT_EQ(a.times_s.count("greedy"), 1u);

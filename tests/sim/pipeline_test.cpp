@@ -28,12 +28,12 @@ hulk::Scenario compute_only_pipeline(const std::string& schedule, int p, int m) 
   gpu.fp16_flops = 1e12;
   gpu.fp32_flops = 1e12;  // peak_flops() takes the larger of the two
   hulk::Scenario s = scenario(grid_platform(1, p, 1, 1e18, 0.0, 1e18, 0.0, gpu), small_job(1, 1, p, p, m));
-  s.job.schedule = schedule;
+  s.only_job().schedule = schedule;
   return s;
 }
 
 double forward_time(const hulk::Scenario& s) {
-  return hulk::compute_job_cost(s.job).stages[0].fwd_flops_per_mb() / 1e12;
+  return hulk::compute_job_cost(s.only_job()).stages[0].fwd_flops_per_mb() / 1e12;
 }
 }  // namespace
 
@@ -65,7 +65,7 @@ TEST(Pipeline, OneFOneBSameTimeAsGPipeAndLessMemory) {
 TEST(Pipeline, PointToPointLatencyPlusSizeOverBandwidth) {
   // Two stages on two hosts, one micro-batch, no compute: activation forward then gradient back.
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
-  const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).pp_message_bytes;
   const double one = 2 * kNicLat + S / kNicBps;
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(r.iteration_time_s / (2 * one), 1.0, 0.01) << r.iteration_time_s << " vs " << 2 * one;
@@ -81,7 +81,7 @@ TEST(Pipeline, PointToPointLatencyPlusSizeOverBandwidth) {
 TEST(Pipeline, MeasuredPairLatencyReplacesRouteLatency) {
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0), small_job(1, 1, 2, 2, 1));
   s.platform.host_pair_latency_s[{0, 1}] = 7e-3;
-  const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).pp_message_bytes;
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   ASSERT_EQ(r.events.size(), 2u);
   EXPECT_NEAR((r.events[0].end_s - r.events[0].start_s) / (7e-3 + S / kNicBps), 1.0, 0.01);
@@ -94,7 +94,7 @@ TEST(Pipeline, TwoFlowsOverOneLinkTakeTwiceAsLong) {
     return hulk::run_in_child([dp]() {
       hulk::Scenario s = scenario(grid_platform(1, 2, 2, kNicBps, 0.0, 1e9, 0.0), small_job(dp, 1, 2, 2, 1));
       hulk::Placement pl;
-      for (int r = 0; r < s.job.par.ranks(); ++r) pl.gpu_of_rank.push_back({r < dp ? 0 : 1, r % dp});
+      for (int r = 0; r < s.only_job().par.ranks(); ++r) pl.gpu_of_rank.push_back({r < dp ? 0 : 1, r % dp});
       hulk::SimResult res = hulk::simulate(s, pl);
       for (const auto& e : res.events)
         if (e.kind == "pp" && e.src_rank == 0) return nlohmann::json(e.end_s - e.start_s);
@@ -112,7 +112,7 @@ TEST(Pipeline, TensorParallelInsideHostUsesIntraHostLink) {
   const int t = 4;
   hulk::Scenario s = scenario(grid_platform(1, 1, t, kNicBps, kNicLat, 1e9, 0.0), small_job(1, t, 1, 1, 1));
   s.platform.hosts[0].intra_link = {2e9, 3e-6};  // far from SimGrid's default loopback (10 GB/s, 0 s)
-  const double S = hulk::compute_job_cost(s.job).tp_allreduce_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).tp_allreduce_bytes;
   const double one_allreduce = 2 * (t - 1) * 3e-6 + 2.0 * (t - 1) / t * S / 2e9;
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(r.comm_tp_s / (4 * one_allreduce), 1.0, 0.01) << r.comm_tp_s << " vs " << 4 * one_allreduce;
@@ -127,8 +127,8 @@ TEST(Pipeline, TimeAccountingAddsUpAndIsPositive) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.fp16_flops = gpu.fp32_flops = 50e12;
   hulk::Scenario s = scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
-  s.job.iterations = 2;
-  s.job.collective = "hierarchical";
+  s.only_job().iterations = 2;
+  s.only_job().collective = "hierarchical";
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
   const double sum = r.compute_s + r.comm_tp_s + r.comm_dp_s + r.comm_pp_s + r.bubble_s;
   EXPECT_NEAR(sum / r.iteration_time_s, 1.0, 1e-6);
@@ -151,7 +151,7 @@ TEST(Pipeline, MemoryCheckRejectsJobThatDoesNotFit) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.memory_bytes = 1e6;
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu), small_job(1, 1, 2, 2, 1));
-  s.job.check_memory = true;
+  s.only_job().check_memory = true;
   s.file = "job.yaml";
   try {
     hulk::simulate(s, hulk::round_robin_placement(s));
@@ -165,7 +165,7 @@ TEST(Pipeline, DeterministicAcrossProcesses) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.fp16_flops = gpu.fp32_flops = 50e12;
   hulk::Scenario s = scenario(grid_platform(2, 2, 2, kNicBps, kNicLat, 1.25e8, 10e-3, gpu), small_job(2, 2, 2, 4, 4));
-  s.job.iterations = 2;
+  s.only_job().iterations = 2;
   const std::filesystem::path base =
       std::filesystem::temp_directory_path() / ("hulk_pipeline_det_" + std::to_string(::getpid()));
   std::filesystem::remove_all(base);
@@ -189,8 +189,8 @@ TEST(Pipeline, EagerActivationsKeepTheirTransferTimes) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.fp16_flops = gpu.fp32_flops = 1e12;
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, kNicBps, kNicLat, 1e9, 0.0, gpu), small_job(1, 1, 2, 2, 4));
-  s.job.schedule = "gpipe";
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  s.only_job().schedule = "gpipe";
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double one = 2 * kNicLat + cost.pp_message_bytes / kNicBps;
   ASSERT_LT(one, cost.stages[0].fwd_flops_per_mb() / 1e12);  // transfers do not overlap each other
   hulk::SimResult r = hulk::simulate(s, hulk::round_robin_placement(s));
@@ -211,10 +211,10 @@ TEST(Pipeline, FullRecomputationAddsOneForwardPerLayer) {
   // One stage, compute only: full recomputation re-runs every layer's forward in backward (not the logits), so an
   // iteration takes m (4 layer passes + 3 logits passes); selective adds only the attention core's 4bs^2h flops.
   hulk::Scenario s = compute_only_pipeline("1f1b", 1, 3);
-  const hulk::JobCost none = hulk::compute_job_cost(s.job);
-  const double layer_f = s.job.model.layers * none.stages[0].layer_fwd_flops / 1e12;
+  const hulk::JobCost none = hulk::compute_job_cost(s.only_job());
+  const double layer_f = s.only_job().model.layers * none.stages[0].layer_fwd_flops / 1e12;
   const double extra_f = none.stages[0].extra_fwd_flops / 1e12;
-  s.job.recompute = "full";
+  s.only_job().recompute = "full";
   const hulk::SimResult full = hulk::simulate(s, hulk::round_robin_placement(s));
   EXPECT_NEAR(full.iteration_time_s / (3 * (4 * layer_f + 3 * extra_f)), 1.0, 1e-9);
 }

@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 // Ranks in Megatron order onto hosts in order, `per_host` ranks per host (a TP group of tp <= per_host shares a host).
 hulk::Placement packed(const hulk::Scenario& s, int per_host) {
   hulk::Placement p;
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
   return p;
 }
 
@@ -124,10 +124,10 @@ TEST(PrivateRing, FullHostGroupsOneFOneB) {
 TEST(PrivateRing, TwoGroupsPerHostGpipeOverlapped) {
   // Stages 0 and 2 share host 0, stages 1 and 3 host 1 (4 GPUs each of 8): 8 flows at most on 8 ports' capacity.
   hulk::Scenario s = base(1, 2, 8, /*dp*/ 1, /*tp*/ 4, /*pp*/ 4, 4, 3);
-  s.job.schedule = "gpipe";
-  s.job.iterations = 2;
+  s.only_job().schedule = "gpipe";
+  s.only_job().iterations = 2;
   hulk::Placement p;
-  for (int r = 0; r < s.job.par.ranks(); ++r) {
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) {
     const int stage = r / 4;
     p.gpu_of_rank.push_back({stage % 2, (stage / 2) * 4 + r % 4});
   }
@@ -143,8 +143,8 @@ TEST(PrivateRing, NotTakenWhenDataParallelPeersShareTheHost) {
 TEST(PrivateRing, TwoChannelsPerPeerFullRecompute) {
   hulk::Scenario s = base(2, 2, 4, /*dp*/ 2, /*tp*/ 2, /*pp*/ 2, 3, 4);
   s.network.channels_per_peer = 2;  // 2 ranks x 2 channels on 4 ports: still cannot bind
-  s.job.recompute = "full";
-  s.job.collective = "tree";
+  s.only_job().recompute = "full";
+  s.only_job().collective = "tree";
   EXPECT_GT(expect_agreement(s, packed(s, 2)), 0);
 }
 
@@ -164,7 +164,7 @@ TEST(PrivateRing, MessagesArriveWhileAMemberWaitsForTheOthers) {
   // they would start suspended and never resume: SimGrid would declare a deadlock (as on sampled wan-host clusters
   // of the gnn-families run).
   hulk::Scenario s = base(3, 1, 2, /*dp*/ 1, /*tp*/ 2, /*pp*/ 2, 2, 8);
-  s.job.schedule = "gpipe";
+  s.only_job().schedule = "gpipe";
   s.platform.wan[1][2].bandwidth_Bps = s.platform.wan[2][1].bandwidth_Bps = 1e6;
   hulk::Placement p;
   p.gpu_of_rank = {{0, 0}, {1, 0}, {2, 0}, {2, 1}};
@@ -173,7 +173,7 @@ TEST(PrivateRing, MessagesArriveWhileAMemberWaitsForTheOthers) {
 
 TEST(PrivateRing, EightWayGroupsHierarchicalDp) {
   hulk::Scenario s = base(2, 2, 8, /*dp*/ 2, /*tp*/ 8, /*pp*/ 2, 2, 4);
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   EXPECT_GT(expect_agreement(s, packed(s, 8)), 0);
 }
 

@@ -92,10 +92,10 @@ TEST(RegionZones, SimulationIsByteIdentical) {
   p.wan[0][2] = p.wan[2][0] = {6e8, 0.05};
   Scenario s = hulk_test::scenario(p, hulk_test::small_job(/*dp*/ 4, /*tp*/ 2, /*pp*/ 3, 6, 4));
   s.network = cm02();
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   Placement placement;
   const int hosts = static_cast<int>(p.hosts.size());
-  for (int r = 0; r < s.job.par.ranks(); ++r) placement.gpu_of_rank.push_back({r % hosts, r / hosts});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) placement.gpu_of_rank.push_back({r % hosts, r / hosts});
   const auto run = [&](bool zones) {
     return run_in_child([&] {
       SimOptions o;

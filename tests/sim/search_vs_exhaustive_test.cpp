@@ -107,12 +107,12 @@ std::vector<AgreementCase> contended_cases() {
   // The 47-server Hulk-like platform, dp 4 x tp 2 x pp 4, a random placement (measured-latency routes).
   {
     Scenario s = testing::hulk_like_scenario();
-    s.job.model.layers = 8;  // keeps the simulation short; the structure is unchanged
+    s.only_job().model.layers = 8;  // keeps the simulation short; the structure is unchanged
     std::mt19937_64 rng(5);
     std::vector<int> hosts;
     std::vector<int> free(s.platform.hosts.size());
     for (size_t h = 0; h < free.size(); ++h) free[h] = s.platform.hosts[h].gpus;
-    while (static_cast<int>(hosts.size()) < s.job.par.ranks()) {
+    while (static_cast<int>(hosts.size()) < s.only_job().par.ranks()) {
       const int h = static_cast<int>(rng() % free.size());
       if (free[h] > 0) {
         --free[h];

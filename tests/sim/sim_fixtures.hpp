@@ -60,7 +60,7 @@ inline hulk::Scenario scenario(const hulk::PlatformSpec& p, const hulk::JobSpec&
   s.name = "test";
   s.seed = 1;
   s.platform = p;
-  s.job = j;
+  s.only_job() = j;
   return s;
 }
 

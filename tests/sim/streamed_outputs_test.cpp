@@ -27,7 +27,7 @@ std::string read(const fs::path& p) {
 
 hulk::Placement in_order(const hulk::Scenario& s, int per_host) {
   hulk::Placement p;
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r / per_host, r % per_host});
   return p;
 }
 
@@ -64,15 +64,15 @@ void expect_same_bytes(const hulk::Scenario& s, const hulk::Placement& placement
 TEST(StreamedOutputs, ThreeDimensionalJobAcrossRegions) {
   hulk::Scenario s = hulk_test::scenario(hulk_test::grid_platform(2, 2, 4, 12.5e9, 5e-6, 1.25e9, 20e-3),
                                          hulk_test::small_job(/*dp*/ 2, /*tp*/ 2, /*pp*/ 2, 4, 4));
-  s.job.iterations = 2;
+  s.only_job().iterations = 2;
   expect_same_bytes(s, in_order(s, 2));
 }
 
 TEST(StreamedOutputs, PerMessageTensorParallelGpipe) {
   hulk::Scenario s = hulk_test::scenario(hulk_test::grid_platform(1, 4, 2, 12.5e9, 5e-6, 1.25e9, 20e-3),
                                          hulk_test::small_job(/*dp*/ 2, /*tp*/ 2, /*pp*/ 2, 3, 3));
-  s.job.schedule = "gpipe";
+  s.only_job().schedule = "gpipe";
   hulk::Placement p;  // rank r on host r mod 4: TP groups across hosts, every ring step a SimGrid message
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r % 4, r / 4});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r % 4, r / 4});
   expect_same_bytes(s, p);
 }

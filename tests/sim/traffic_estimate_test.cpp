@@ -35,15 +35,15 @@ void expect_same_bytes(const hulk::Scenario& s, const hulk::Placement& p) {
 TEST(TrafficEstimate, MatchesSimGridBytesOfA3dJob) {
   // 2 regions x 2 hosts x 2 GPUs, dp 2 x tp 2 x pp 2 = 8 ranks, round-robin scatters TP over hosts.
   hulk::Scenario s = scenario(grid_platform(2, 2, 2, 1.25e9, 50e-6, 1.25e8, 20e-3), small_job(2, 2, 2, 2, 3));
-  s.job.collective = "ring";
+  s.only_job().collective = "ring";
   expect_same_bytes(s, hulk::round_robin_placement(s));
 }
 
 TEST(TrafficEstimate, MatchesSimGridBytesWithTpInsideHosts) {
   hulk::Scenario s = scenario(grid_platform(1, 3, 4, 1.25e9, 50e-6, 1.25e8, 20e-3), small_job(3, 4, 1, 2, 2));
-  s.job.collective = "ring";
+  s.only_job().collective = "ring";
   hulk::Placement p;
-  for (int r = 0; r < s.job.par.ranks(); ++r) p.gpu_of_rank.push_back({r / 4, r % 4});
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) p.gpu_of_rank.push_back({r / 4, r % 4});
   expect_same_bytes(s, p);
 }
 
@@ -76,9 +76,9 @@ TEST(TrafficEstimate, FullRecomputeAddsHalfTheTensorParallelTraffic) {
   hulk::Scenario s = scenario(grid_platform(2, 2, 2, 1.25e9, 50e-6, 1.25e8, 20e-3), small_job(2, 2, 2, 2, 3));
   const hulk::Placement p = hulk::round_robin_placement(s);
   const hulk::TrafficMatrix none = hulk::estimate_traffic(s, p);
-  s.job.recompute = "selective";
+  s.only_job().recompute = "selective";
   const hulk::TrafficMatrix selective = hulk::estimate_traffic(s, p);
-  s.job.recompute = "full";
+  s.only_job().recompute = "full";
   const hulk::TrafficMatrix full = hulk::estimate_traffic(s, p);
   const int H = static_cast<int>(s.platform.hosts.size());
   double tp_total = 0;

@@ -26,7 +26,7 @@ void expect_exact(const Case& c) {
   j.schedule = c.schedule;
   const hulk::Scenario s = hulk_test::scenario(p, j);
   const hulk::Placement placement = hulk::round_robin_placement(s);
-  const hulk::WorkEstimate w = hulk::estimate_work(s.job, s.platform, placement);
+  const hulk::WorkEstimate w = hulk::estimate_work(s.only_job(), s.platform, placement);
   const nlohmann::json result = hulk::simulate_isolated(s, placement, hulk::SimOptions{});
   ASSERT_TRUE(result.contains("messages")) << result.dump();
   EXPECT_EQ(w.messages, result["messages"].get<double>()) << "pp " << w.pp_messages << " tp " << w.tp_messages
@@ -100,7 +100,7 @@ TEST(WorkEstimate, FullRecomputeMatchesTheEngine) {
   j.recompute = "full";
   const hulk::Scenario s = hulk_test::scenario(p, j);
   const hulk::Placement placement = hulk::round_robin_placement(s);
-  const hulk::WorkEstimate w = hulk::estimate_work(s.job, s.platform, placement);
+  const hulk::WorkEstimate w = hulk::estimate_work(s.only_job(), s.platform, placement);
   const nlohmann::json result = hulk::simulate_isolated(s, placement, hulk::SimOptions{});
   ASSERT_TRUE(result.contains("messages")) << result.dump();
   EXPECT_EQ(w.messages, result["messages"].get<double>());

@@ -29,7 +29,7 @@ hulk::Scenario compute_only(int p, int v, int m) {
   gpu.fp16_flops = 1e12;
   gpu.fp32_flops = 1e12;
   hulk::Scenario s = scenario(grid_platform(1, p, 1, 1e18, 0.0, 1e18, 0.0, gpu), small_job(1, 1, p, p * v, m));
-  s.job.virtual_stages = v;
+  s.only_job().virtual_stages = v;
   return s;
 }
 
@@ -45,7 +45,7 @@ SimRun run_sim(const hulk::Scenario& s, const hulk::Placement& pl) {
     const hulk::SimResult r = hulk::simulate(s, pl);
     nlohmann::json out{{"t", r.iteration_time_s}, {"dp", r.comm_dp_s}, {"compute", r.compute_s},
                        {"mem0", r.peak_memory_bytes.at(0)}};
-    std::vector<std::map<std::string, double>> sent(s.job.par.ranks());
+    std::vector<std::map<std::string, double>> sent(s.only_job().par.ranks());
     for (const hulk::CommEvent& e : r.events) sent.at(e.src_rank)[e.kind] += e.bytes;
     out["sent"] = sent;
     return out;
@@ -71,7 +71,7 @@ TEST(InterleavedSim, BubbleIsTheClosedFormAndTheEvaluatorFollows) {
   for (int v : {1, 2, 4}) {
     SCOPED_TRACE("v " + std::to_string(v));
     const hulk::Scenario s = compute_only(p, v, m);
-    const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+    const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
     const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;  // a stage's forward over all its chunks
     const hulk::Placement pl = hulk::round_robin_placement(s);
     const SimRun r = run_sim(s, pl);
@@ -85,10 +85,10 @@ TEST(InterleavedSim, BubbleIsTheClosedFormAndTheEvaluatorFollows) {
 TEST(InterleavedSim, HandOffsCrossTheNetworkPerChunkAndTheEvaluatorFollows) {
   // A real network (1 GB/s NICs, 50 us): v chunks cross each boundary, v - 1 go back from the last stage to the first.
   hulk::Scenario s = scenario(grid_platform(1, 3, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(1, 1, 3, 6, 6));
-  s.job.virtual_stages = 2;
+  s.only_job().virtual_stages = 2;
   const hulk::Placement pl = hulk::round_robin_placement(s);
   const SimRun r = run_sim(s, pl);
-  const double S = hulk::compute_job_cost(s.job).pp_message_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).pp_message_bytes;
   EXPECT_DOUBLE_EQ(bytes_sent_by(r, 0, "pp"), (2 * 6 + 1 * 6) * S);  // activations of 2 chunks, gradients of 1
   EXPECT_DOUBLE_EQ(bytes_sent_by(r, 2, "pp"), (1 * 6 + 2 * 6) * S);
   EXPECT_NEAR(hulk::Evaluator(s).iteration_time_s(pl) / r.iteration_time_s, 1.0, 0.05);
@@ -97,15 +97,15 @@ TEST(InterleavedSim, HandOffsCrossTheNetworkPerChunkAndTheEvaluatorFollows) {
 TEST(ZeroSim, Stage3SendsOneAndAHalfAllReducesPerRank) {
   hulk::Scenario s = scenario(grid_platform(1, 4, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(4, 1, 1, 2, 2));
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const double params = hulk::compute_job_cost(s.job).stages[0].params;
-  const double grad = params * hulk::grad_reduce_bytes_per_value(s.job);
+  const double params = hulk::compute_job_cost(s.only_job()).stages[0].params;
+  const double grad = params * hulk::grad_reduce_bytes_per_value(s.only_job());
   const SimRun plain = run_sim(s, pl);
-  s.job.zero = 3;
+  s.only_job().zero = 3;
   const SimRun zero3 = run_sim(s, pl);
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_NEAR(bytes_sent_by(plain, rank, "dp") / (2 * 0.75 * grad), 1.0, 1e-9);
     EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / (3 * 0.75 * grad), 1.0, 1e-9);
-    EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / hulk::dp_ring_bytes_per_rank(s.job, params), 1.0, 1e-9);
+    EXPECT_NEAR(bytes_sent_by(zero3, rank, "dp") / hulk::dp_ring_bytes_per_rank(s.only_job(), params), 1.0, 1e-9);
   }
   EXPECT_GT(zero3.comm_dp_s, 1.4 * plain.comm_dp_s);
   EXPECT_NEAR(hulk::Evaluator(s).iteration_time_s(pl) / zero3.iteration_time_s, 1.0, 0.05);
@@ -115,9 +115,9 @@ TEST(SequenceParallelSim, TpBytesAreTheAllReducesOnARing) {
   const int t = 4, layers = 2, m = 2;
   hulk::Scenario s = scenario(grid_platform(1, 4, 1, 1.25e9, 50e-6, 1e9, 0.0), small_job(1, t, 1, layers, m));
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const double S = hulk::compute_job_cost(s.job).tp_allreduce_bytes;
+  const double S = hulk::compute_job_cost(s.only_job()).tp_allreduce_bytes;
   const SimRun plain = run_sim(s, pl);
-  s.job.sequence_parallel = true;
+  s.only_job().sequence_parallel = true;
   const SimRun sp = run_sim(s, pl);
   // Per layer and micro-batch 2 collectives forward, 2 backward, each 2 (t-1)/t S per rank on a ring.
   const double expected = 4.0 * layers * m * 2 * (t - 1.0) / t * S;
@@ -137,7 +137,7 @@ TEST(Fp8Sim, ComputeRunsAtTheFp8Peak) {
   hulk::Scenario s = scenario(grid_platform(1, 2, 1, 1e18, 0.0, 1e18, 0.0, gpu), small_job(1, 1, 2, 2, 4));
   const hulk::Placement pl = hulk::round_robin_placement(s);
   const SimRun bf16 = run_sim(s, pl);
-  s.job.precision = "fp8";
+  s.only_job().precision = "fp8";
   const SimRun fp8 = run_sim(s, pl);
   EXPECT_NEAR(fp8.compute_s / bf16.compute_s, 0.5, 1e-6);
   EXPECT_NEAR(hulk::Evaluator(s).iteration_time_s(pl) / fp8.iteration_time_s, 1.0, 0.01);
@@ -145,9 +145,9 @@ TEST(Fp8Sim, ComputeRunsAtTheFp8Peak) {
 
 TEST(InterleavedSim, WorkEstimateCountsTheEngineMessages) {
   hulk::Scenario s = scenario(grid_platform(2, 3, 2, 10e9, 10e-6, 1e9, 1e-3), small_job(2, 2, 3, 6, 6));
-  s.job.virtual_stages = 2;
+  s.only_job().virtual_stages = 2;
   const hulk::Placement pl = hulk::round_robin_placement(s);
-  const hulk::WorkEstimate w = hulk::estimate_work(s.job, s.platform, pl);
+  const hulk::WorkEstimate w = hulk::estimate_work(s.only_job(), s.platform, pl);
   const nlohmann::json result = hulk::simulate_isolated(s, pl, hulk::SimOptions{});
   EXPECT_EQ(w.messages, result.at("messages").get<double>()) << "pp " << w.pp_messages;
 }
@@ -156,7 +156,7 @@ TEST(InterleavedSim, TrafficEstimateMatchesSimGridBytes) {
   // The GNN's edge features: every host pair's bytes per kind as the engine moves them, the hand-offs of every chunk
   // and those from the last stage back to the first included.
   hulk::Scenario s = scenario(grid_platform(1, 3, 2, 1.25e9, 50e-6, 1e9, 0.0), small_job(2, 1, 3, 6, 6));
-  s.job.virtual_stages = 2;
+  s.only_job().virtual_stages = 2;
   const hulk::Placement pl = hulk::round_robin_placement(s);
   const hulk::SimResult r = hulk::simulate(s, pl);
   const hulk::TrafficMatrix traced = hulk::traffic_from_events(s.platform, r.events);

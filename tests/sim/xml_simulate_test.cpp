@@ -51,7 +51,7 @@ TEST(XmlSimulate, PipelineOverXmlRoutesAndGpuSpeedFromOptions) {
   // Stage 0 on host b, stage 1 on host a (one GPU each).
   hulk::Placement pl;
   pl.gpu_of_rank = {{0, 0}, {1, 0}};
-  const hulk::JobCost cost = hulk::compute_job_cost(s.job);
+  const hulk::JobCost cost = hulk::compute_job_cost(s.only_job());
   const double tf = cost.stages[0].fwd_flops_per_mb() / 1e12;
   const double msg = 1e-3 + cost.pp_message_bytes / 1e9;
   // F0 on b, activation, F1+B1 on a, gradient, B0 on b: 6 tf + 2 messages.
@@ -70,7 +70,7 @@ TEST(XmlSimulate, GpusOfOneXmlHostComputeConcurrently) {
   hulk::Scenario s = hulk_test::scenario(hulk::describe_simgrid_xml(o), hulk_test::small_job(2, 1, 1, 2, 1));
   hulk::Placement pl;
   pl.gpu_of_rank = {{1, 0}, {1, 1}};
-  const double tf = hulk::compute_job_cost(s.job).stages[0].fwd_flops_per_mb() / 1e12;
+  const double tf = hulk::compute_job_cost(s.only_job()).stages[0].fwd_flops_per_mb() / 1e12;
   hulk::SimResult r = hulk::simulate(s, pl);
   std::remove(path.c_str());
   EXPECT_NEAR(r.compute_s / (3 * tf), 1.0, 0.01) << r.compute_s << " vs " << 3 * tf;

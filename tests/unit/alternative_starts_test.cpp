@@ -171,7 +171,7 @@ TEST(AlternativeStarts, NoneWhenTheJobNeedsEveryHostAndValidDeterministicOnSampl
     const Evaluator ev(s);
     const std::vector<Placement> placements = fastest_hosts_greedy_placements(ev);
     EXPECT_LE(placements.size(), 2u) << seed;
-    for (const Placement& p : placements) EXPECT_EQ(placement_problem(s, p, s.job.check_memory), "") << seed;
+    for (const Placement& p : placements) EXPECT_EQ(placement_problem(s, p, s.only_job().check_memory), "") << seed;
     const std::vector<Placement> again = fastest_hosts_greedy_placements(ev);
     ASSERT_EQ(again.size(), placements.size()) << seed;
     for (size_t i = 0; i < again.size(); ++i) EXPECT_EQ(hosts_of(again[i]), hosts_of(placements[i])) << seed;

@@ -29,10 +29,10 @@ Scenario small_scenario() {
     s.platform.hosts.push_back(h);
   }
   s.platform.wan = {{LinkSpec{}, LinkSpec{0.1e9, 30e-3}}, {LinkSpec{0.1e9, 30e-3}, LinkSpec{}}};
-  s.job.model = ModelSpec{"m", 8, 1024, 16, 1024, 51200};
-  s.job.par = Parallelism{2, 2, 2};
-  s.job.global_batch = 8;
-  s.job.micro_batch = 1;
+  s.only_job().model = ModelSpec{"m", 8, 1024, 16, 1024, 51200};
+  s.only_job().par = Parallelism{2, 2, 2};
+  s.only_job().global_batch = 8;
+  s.only_job().micro_batch = 1;
   return s;
 }
 

@@ -167,16 +167,16 @@ TEST(ComputeEfficiency, TransportScalesTheLinkBandwidth) {
 
 TEST(ComputeEfficiency, ReadsTheJobKeys) {
   const Scenario defaults = load_scenario(write_temp("d.yaml", scenario_text("{bandwidth: 25Gbps}", "")));
-  EXPECT_EQ(defaults.job.compute_model, "shape");
-  EXPECT_TRUE(defaults.job.step_costs);
-  EXPECT_EQ(defaults.job.framework_overhead_s, 0.0);
+  EXPECT_EQ(defaults.only_job().compute_model, "shape");
+  EXPECT_TRUE(defaults.only_job().step_costs);
+  EXPECT_EQ(defaults.only_job().framework_overhead_s, 0.0);
   const Scenario s = load_scenario(write_temp(
       "k.yaml", scenario_text("{bandwidth: 25Gbps}", "compute_model: flat\n  grad_reduce_precision: fp32\n"
                                                      "  framework_overhead: 2s\n  step_costs: false")));
-  EXPECT_EQ(s.job.compute_model, "flat");
-  EXPECT_EQ(s.job.grad_reduce_precision, "fp32");
-  EXPECT_EQ(s.job.framework_overhead_s, 2.0);
-  EXPECT_FALSE(s.job.step_costs);
+  EXPECT_EQ(s.only_job().compute_model, "flat");
+  EXPECT_EQ(s.only_job().grad_reduce_precision, "fp32");
+  EXPECT_EQ(s.only_job().framework_overhead_s, 2.0);
+  EXPECT_FALSE(s.only_job().step_costs);
 }
 
 TEST(ComputeEfficiency, BadValuesAreOneLineWithFileLineAndKey) {

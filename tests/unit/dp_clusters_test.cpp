@@ -32,7 +32,7 @@ Scenario with_fast_pairs(int regions, const std::vector<std::pair<int, int>>& fa
 }
 
 std::set<int> regions_of_stage(const Scenario& s, const Placement& p, int stage) {
-  const Parallelism& par = s.job.par;
+  const Parallelism& par = s.only_job().par;
   std::set<int> out;
   for (int i = 0; i < par.dp * par.tp; ++i)
     out.insert(s.platform.hosts[p.gpu_of_rank[stage * par.dp * par.tp + i].host].region);
@@ -110,10 +110,10 @@ TEST(DpClusters, ValidAndDeterministicOnSampledClustersNoneForOneReplica) {
     const Scenario s = sample_scenario(seed, o);
     const Evaluator ev(s);
     const std::vector<Placement> placements = dp_cluster_placements(ev);
-    if (s.job.par.dp < 2) EXPECT_TRUE(placements.empty()) << seed;
+    if (s.only_job().par.dp < 2) EXPECT_TRUE(placements.empty()) << seed;
     for (const Placement& p : placements) {
-      EXPECT_EQ(placement_problem(s, p, s.job.check_memory), "") << seed;
-      const Parallelism& par = s.job.par;
+      EXPECT_EQ(placement_problem(s, p, s.only_job().check_memory), "") << seed;
+      const Parallelism& par = s.only_job().par;
       for (int g = 0; g < par.pp * par.dp; ++g) {  // every TP group inside one region
         std::set<int> regions;
         for (int t = 0; t < par.tp; ++t) regions.insert(s.platform.hosts[p.gpu_of_rank[g * par.tp + t].host].region);

@@ -56,7 +56,7 @@ TEST(EqualBudget, StaysWithinItsEstimatesNeverSlowerThanGreedyAndDeterministic) 
     // run); the runs together (with and without the bound, two each at most) at most four times that.
     EXPECT_EQ(kept, 50) << seed;
     EXPECT_LE(evaluator_calls() - before, 4 * 51) << seed;
-    EXPECT_EQ(placement_problem(s, small, s.job.check_memory), "") << seed;
+    EXPECT_EQ(placement_problem(s, small, s.only_job().check_memory), "") << seed;
     EXPECT_LE(ev.iteration_time_s(small), ev.iteration_time_s(greedy)) << seed;
     const Placement large = equal_budget_placement(s, greedy, 300);
     EXPECT_EQ(large.gpu_of_rank, equal_budget_placement(s, greedy, 300).gpu_of_rank) << seed;

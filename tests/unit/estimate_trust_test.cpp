@@ -20,7 +20,7 @@ Placement packed(const Scenario& s) {
   Placement p;
   for (int h = 0; h < static_cast<int>(s.platform.hosts.size()); ++h)
     for (int g = 0; g < s.platform.hosts[h].gpus; ++g)
-      if (static_cast<int>(p.gpu_of_rank.size()) < s.job.par.ranks()) p.gpu_of_rank.push_back({h, g});
+      if (static_cast<int>(p.gpu_of_rank.size()) < s.only_job().par.ranks()) p.gpu_of_rank.push_back({h, g});
   return p;
 }
 
@@ -43,7 +43,7 @@ TEST(EstimateTrust, CountsTheTpGroupsWhoseGpusLieInSeveralRegions) {
 
 TEST(EstimateTrust, LargeJobsNeedTheMarginAndNoMoreTpGroupsAcrossRegions) {
   const Scenario s = two_regions(9, 9);
-  ASSERT_GT(s.job.par.ranks(), kLargeJobRanks);
+  ASSERT_GT(s.only_job().par.ranks(), kLargeJobRanks);
   const Placement reference = packed(s);
   Placement other = reference;
   std::swap(other.gpu_of_rank[0], other.gpu_of_rank[70]);  // still no group across regions
@@ -59,7 +59,7 @@ TEST(EstimateTrust, LargeJobsNeedTheMarginAndNoMoreTpGroupsAcrossRegions) {
 
 TEST(EstimateTrust, SmallJobsOnlyNeedToBeFaster) {
   const Scenario s = two_regions(2, 2);  // 16 ranks
-  ASSERT_LE(s.job.par.ranks(), kLargeJobRanks);
+  ASSERT_LE(s.only_job().par.ranks(), kLargeJobRanks);
   const Placement reference = packed(s);
   Placement split = reference;
   split.gpu_of_rank[1] = {2, 0};
@@ -75,8 +75,8 @@ TEST(EstimateTrust, AnnealingWithALimitProposesNoMoreTpGroupsAcrossRegions) {
   // with the limit 0 the group stays in one region (an A100 and a T4), and neither is slower than its start.
   Scenario s = make_scenario(make_platform({2, 2}, 1, a100(), {1.25e9, 50e-6}, {12.5e9, 1e-4}), make_job(1, 2, 1, 8));
   s.platform.hosts[1].gpu = s.platform.hosts[3].gpu = t4();
-  s.job.model.hidden = 4096;  // compute outweighs the TP all-reduces over the WAN
-  s.job.model.heads = 32;
+  s.only_job().model.hidden = 4096;  // compute outweighs the TP all-reduces over the WAN
+  s.only_job().model.heads = 32;
   const Placement start = packed(s);
   ASSERT_EQ(tp_groups_across_regions(s, start), 0);
   SearchOptions o;

@@ -38,10 +38,10 @@ std::vector<Scenario> bound_scenarios(int count) {
   const char* p2p[] = {"blocking", "overlapped"};
   for (std::uint64_t seed = 1; static_cast<int>(out.size()) < count && seed < 400; ++seed) {
     Scenario s = sample_scenario(seed);
-    if (s.job.par.ranks() > 64) continue;  // keeps the test fast
+    if (s.only_job().par.ranks() > 64) continue;  // keeps the test fast
     const int k = static_cast<int>(out.size());
-    s.job.schedule = schedules[k % 2];
-    s.job.pipeline_p2p = p2p[(k / 2) % 2];
+    s.only_job().schedule = schedules[k % 2];
+    s.only_job().pipeline_p2p = p2p[(k / 2) % 2];
     s.network.channels_per_peer = 1 + (k / 4) % 2;
     s.network.model = (k / 8) % 2 ? "LV08" : "CM02";
     try {
@@ -66,7 +66,7 @@ TEST(EvaluatorBound, NeverAboveTheEvaluationInAnyPipelineMode) {
   int pipelined = 0, compared = 0;
   for (const Scenario& s : scenarios) {
     const Evaluator ev(s);
-    pipelined += s.job.par.pp > 1;
+    pipelined += s.only_job().par.pp > 1;
     for (const std::vector<int>& hosts : candidates_of(s, s.seed)) {
       const double bound = ev.time_lower_bound_of_hosts(hosts), t = ev.time_of_hosts(hosts);
       if (!std::isfinite(t)) {
@@ -74,7 +74,8 @@ TEST(EvaluatorBound, NeverAboveTheEvaluationInAnyPipelineMode) {
         continue;
       }
       ++compared;
-      EXPECT_LE(bound * (1.0 - kSlack), t) << s.name << " (" << s.job.schedule << ", " << s.job.pipeline_p2p << ")";
+      EXPECT_LE(bound * (1.0 - kSlack), t)
+          << s.name << " (" << s.only_job().schedule << ", " << s.only_job().pipeline_p2p << ")";
       EXPECT_GT(bound, 0.0) << s.name;
     }
   }
@@ -103,9 +104,9 @@ TEST(EvaluatorBound, CountsTheBlockingSendsWait) {
   Scenario s = make_scenario(make_platform({1, 1}, 1, testing::a100(), {1.25e9, 50e-6}, {1.25e6, 1e-3}),
                              make_job(1, 1, 2, 16, "1f1b"));
   const std::vector<int> hosts{0, 1};
-  s.job.pipeline_p2p = "overlapped";
+  s.only_job().pipeline_p2p = "overlapped";
   const Evaluator overlapped(s);
-  s.job.pipeline_p2p = "blocking";
+  s.only_job().pipeline_p2p = "blocking";
   const Evaluator blocking(s);
   const double gap_t = blocking.time_of_hosts(hosts) - overlapped.time_of_hosts(hosts);
   const double gap_bound = blocking.time_lower_bound_of_hosts(hosts) - overlapped.time_lower_bound_of_hosts(hosts);

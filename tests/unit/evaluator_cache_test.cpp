@@ -63,7 +63,7 @@ TEST(EvaluatorCache, AWarmEvaluatorAgreesBitForBitWithAFreshOne) {
   int pipelined_with_dp = 0;
   for (std::uint64_t seed = 1; seed <= 40 && pipelined_with_dp < 6; ++seed) {
     const Scenario s = sample_scenario(seed);
-    if (s.job.par.pp < 2 || s.job.par.dp < 2) continue;  // the cache holds replica pipelines
+    if (s.only_job().par.pp < 2 || s.only_job().par.dp < 2) continue;  // the cache holds replica pipelines
     ++pipelined_with_dp;
     // Two walks through one evaluator: from greedy (mostly feasible) and from a random placement.
     std::vector<Placement> walk = annealing_like_walk(GreedyPlacer().place(s), 90, seed);
@@ -83,16 +83,16 @@ TEST(EvaluatorCache, ScenariosThatDifferOnlyInPipelineSettingsDoNotShareEntries)
   const Scenario base = testing::hulk_like_scenario();
   const Placement placement = GreedyPlacer().place(base);
   Scenario gpipe = base;
-  gpipe.job.schedule = "gpipe";
-  gpipe.job.pipeline_p2p = "blocking";  // the 1f1b base's p2p mode: only the op order differs
+  gpipe.only_job().schedule = "gpipe";
+  gpipe.only_job().pipeline_p2p = "blocking";  // the 1f1b base's p2p mode: only the op order differs
   Scenario eager = base;
-  eager.job.pipeline_p2p = "eager";
+  eager.only_job().pipeline_p2p = "eager";
   Scenario queued = gpipe;  // eager gpipe queues a stage's messages: how many go at once matters
-  queued.job.pipeline_p2p = "eager";
+  queued.only_job().pipeline_p2p = "eager";
   Scenario channels = queued;
   channels.network.channels_per_peer = 4;
   Scenario more_micro_batches = base;
-  more_micro_batches.job.global_batch *= 2;
+  more_micro_batches.only_job().global_batch *= 2;
   const std::vector<std::tuple<std::string, Scenario, Scenario>> pairs = {
       {"schedule", base, gpipe}, {"p2p mode", base, eager}, {"channels", queued, channels},
       {"micro-batches", base, more_micro_batches}};

@@ -39,10 +39,10 @@ TEST(EvaluatorDpBound, NeverAboveTheEvaluationWithEveryCollective) {
   int compared = 0, scenarios = 0, fluid = 0;
   for (std::uint64_t seed = 1; seed < 600 && !covered(compared, scenarios, fluid); ++seed) {
     const Scenario sampled = sample_scenario(seed);
-    if (sampled.job.par.ranks() > 96 || sampled.job.par.dp < 2) continue;
+    if (sampled.only_job().par.ranks() > 96 || sampled.only_job().par.dp < 2) continue;
     for (const char* collective : collectives) {
       Scenario s = sampled;
-      s.job.collective = collective;
+      s.only_job().collective = collective;
       s.network.channels_per_peer = 1 + static_cast<int>(seed % 2);
       if (seed % 3 == 0) s.network.tcp_window_bytes = 4e6;
       if (seed % 5 == 0) s.network.model = "LV08";
@@ -53,14 +53,15 @@ TEST(EvaluatorDpBound, NeverAboveTheEvaluationWithEveryCollective) {
         continue;
       }
       ++scenarios;
-      fluid += s.job.par.pp > 1;
+      fluid += s.only_job().par.pp > 1;
       const Evaluator ev(s);
       for (const std::vector<int>& hosts : swap_walk(greedy, 20, seed)) {
         const double bound = ev.time_lower_bound_of_hosts(hosts), t = ev.time_of_hosts(hosts);
         if (!std::isfinite(t)) continue;
         ++compared;
-        EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), t) << s.name << " " << collective << " dp " << s.job.par.dp << " pp "
-                                             << s.job.par.pp << " channels " << s.network.channels_per_peer;
+        EXPECT_LE(bound * (1.0 - kBoundRoundingSlack), t)
+            << s.name << " " << collective << " dp " << s.only_job().par.dp << " pp " << s.only_job().par.pp
+            << " channels " << s.network.channels_per_peer;
       }
     }
   }
@@ -93,7 +94,7 @@ TEST(EvaluatorDpBound, NeverAboveTheObjectiveOfSeveralJobsSharingLinks) {
 Scenario dp_bound_scenario(const std::string& collective) {
   Scenario s = make_scenario(make_platform({2, 2}, 1, testing::a100(), {1.25e9, 50e-6}, {1.25e8, 20e-3}),
                              make_job(4, 1, 1, 2, "1f1b", testing::small_model(8)));
-  s.job.collective = collective;
+  s.only_job().collective = collective;
   return s;
 }
 
@@ -116,7 +117,7 @@ TEST(EvaluatorDpBound, SeesTheGroupsSharingTheWanLink) {
   // four times one ring's bytes on it. Each ring alone would give a quarter of that.
   Scenario s = make_scenario(make_platform({1, 1}, 8, testing::a100(), {1.25e10, 50e-6}, {1.25e8, 5e-3}),
                              make_job(4, 4, 1, 2, "1f1b", testing::small_model(8)));
-  s.job.collective = "ring";
+  s.only_job().collective = "ring";
   const Evaluator ev(s);
   std::vector<int> hosts(16);
   for (int d = 0; d < 4; ++d)

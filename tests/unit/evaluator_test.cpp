@@ -24,7 +24,9 @@ using testing::small_model;
 
 constexpr double kNicBw = 1.25e9, kNicLat = 50e-6;
 
-double speed_of(const Scenario& s) { return s.platform.hosts[0].gpu.peak_flops(s.job.precision) * s.job.utilisation; }
+double speed_of(const Scenario& s) {
+  return s.platform.hosts[0].gpu.peak_flops(s.only_job().precision) * s.only_job().utilisation;
+}
 
 TEST(RouteModel, RoutesFollowThePlatformModel) {
   PlatformSpec p = make_platform({2, 1}, 2, a100(), {1e9, 1e-4}, {1e8, 0.02}, {100e9, 2e-6});
@@ -165,7 +167,7 @@ TEST(Evaluator, ConcurrentDataParallelGroupsShareTheNic) {
 
 TEST(Evaluator, TreeAllReduceMatchesClosedForm) {
   Scenario s = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(4, 1, 1, 1));
-  s.job.collective = "tree";
+  s.only_job().collective = "tree";
   Evaluator ev(s);
   const double S = ev.cost().stages[0].dp_grad_bytes, a = 2 * kNicLat;
   // Tree 0 <- {1, 2}, 1 <- 3. Reduce: leaves 3->1 and 2->0 start together on disjoint links, then 1->0 alone.
@@ -177,7 +179,7 @@ TEST(Evaluator, TreeAllReduceMatchesClosedForm) {
 TEST(Evaluator, HierarchicalAllReduceClosedFormAndRingFallback) {
   const LinkSpec wan{1e8, 0.04};
   Scenario s = make_scenario(make_platform({2, 2}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(4, 1, 1, 1));
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   Evaluator ev(s);
   const double S = ev.cost().stages[0].dp_grad_bytes;
   // Regions {0,1} and {2,3}: reduce-scatter 1 step of S/2 inside each region (LAN), then 2 rings of S/2 over
@@ -189,7 +191,7 @@ TEST(Evaluator, HierarchicalAllReduceClosedFormAndRingFallback) {
   // One region: hierarchical == ring.
   Scenario one = make_scenario(make_platform({4}, 1, a100(), {kNicBw, kNicLat}), make_job(4, 1, 1, 1));
   Scenario one_ring = one;
-  one.job.collective = "hierarchical";
+  one.only_job().collective = "hierarchical";
   EXPECT_DOUBLE_EQ(Evaluator(one).time_of_hosts({0, 1, 2, 3}), Evaluator(one_ring).time_of_hosts({0, 1, 2, 3}));
 }
 
@@ -207,7 +209,7 @@ TEST(Evaluator, UnbalancedHierarchicalFallsBackToARegionOrderedRing) {
   // Members in regions (0, 1, 0, 1, 1): unbalanced -> ring re-ordered region by region: h0 h2 | h1 h3 h4.
   const LinkSpec wan{1e8, 0.04};
   Scenario s = make_scenario(make_platform({2, 3}, 1, a100(), {kNicBw, kNicLat}, wan), make_job(5, 1, 1, 1));
-  s.job.collective = "hierarchical";
+  s.only_job().collective = "hierarchical";
   Evaluator ev(s);
   const double S = ev.cost().stages[0].dp_grad_bytes;
   // Ring h0 h1 | h2 h3 h4 crosses the WAN once each way (hops h1->h2, h4->h0), 3 LAN hops. No step barrier:
@@ -243,7 +245,7 @@ TEST(Evaluator, SlowestGpuOfTheStageSetsItsSpeed) {
   p.hosts[1].gpu = testing::t4();
   Scenario s = make_scenario(p, make_job(1, 2, 1, 1));
   Evaluator ev(s);
-  const double slow = p.hosts[1].gpu.peak_flops("fp16") * s.job.utilisation;
+  const double slow = p.hosts[1].gpu.peak_flops("fp16") * s.only_job().utilisation;
   const double compute = 3 * ev.cost().stages[0].fwd_flops_per_mb() / slow;
   const EvalBreakdown b = ev.evaluate_hosts({0, 1});
   EXPECT_NEAR(b.compute_s, compute, 1e-9 * compute);
@@ -259,7 +261,7 @@ TEST(Evaluator, MemoryInfeasiblePlacementIsInfinite) {
   EXPECT_EQ(bad.infeasible_rank, 1);
   EXPECT_TRUE(std::isinf(bad.iteration_time_s));
   // Without memory checks it is a normal placement.
-  s.job.check_memory = false;
+  s.only_job().check_memory = false;
   EXPECT_TRUE(Evaluator(s).evaluate_hosts({0, 1}).feasible);
   // Malformed input (wrong rank count / unknown host) is infeasible, not a crash.
   EXPECT_FALSE(ev.evaluate_hosts({0}).feasible);

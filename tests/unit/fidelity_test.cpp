@@ -119,7 +119,7 @@ TEST(FidelityRun, AMeasuredTimeBeyondAMonthIsRefused) {
 TEST(FidelityRun, AMeasurementSlowerThanTheLowestUtilisationSaysSo) {
   // Not "utilisation 0.0000 (...; NOT converged)", which hides why. The stand-in simulator: 0.1 s of compute
   // at full peak, so 1e5 s at the lowest utilisation, short of the 1e6 s measured.
-  const auto compute_only = [](const Scenario& s) { return 0.1 / s.job.utilisation; };
+  const auto compute_only = [](const Scenario& s) { return 0.1 / s.only_job().utilisation; };
   const std::vector<FidelitySeries> series =
       run_fidelity(one_point("scenarios/examples/two-region-gpt.yaml", 1e6), {}, compute_only, nullptr);
   const std::string table = fidelity_table(series, "measured.yaml");

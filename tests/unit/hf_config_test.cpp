@@ -139,28 +139,28 @@ TEST(HfConfig, ActivationsFollowTheKvHeadsAndTheGatedMlp) {
 
 TEST(HfConfig, ScenarioReadsTheBundledLlamaConfig) {
   const Scenario s = load_scenario(source("scenarios/models/llama-2-7b.yaml"));
-  EXPECT_EQ(s.job.model.name, "llama-2-7b");
-  EXPECT_EQ(s.job.model.seq_len, 4096);  // max_position_embeddings
-  EXPECT_EQ(s.job.model.ffn_hidden, 11008);
-  EXPECT_TRUE(s.job.model.gated_mlp);
+  EXPECT_EQ(s.only_job().model.name, "llama-2-7b");
+  EXPECT_EQ(s.only_job().model.seq_len, 4096);  // max_position_embeddings
+  EXPECT_EQ(s.only_job().model.ffn_hidden, 11008);
+  EXPECT_TRUE(s.only_job().model.gated_mlp);
   // The model map's own keys win over the config's; --set can name another config (relative to the scenario).
   const Scenario shorter =
       load_scenario(source("scenarios/models/llama-2-7b.yaml"),
                     {{"job.model.seq_len", "2048"}, {"job.model.name", "llama-short"}});
-  EXPECT_EQ(shorter.job.model.seq_len, 2048);
-  EXPECT_EQ(shorter.job.model.name, "llama-short");
-  EXPECT_EQ(shorter.job.model.layers, 32);
+  EXPECT_EQ(shorter.only_job().model.seq_len, 2048);
+  EXPECT_EQ(shorter.only_job().model.name, "llama-short");
+  EXPECT_EQ(shorter.only_job().model.layers, 32);
   const std::string gpt2 = test_data("hf/gpt2-xl/config.json");
   const Scenario swapped = load_scenario(source("scenarios/models/llama-2-7b.yaml"),
                                          {{"job.model.hf_config", gpt2}, {"job.parallelism.tp", "1"},
                                           {"job.parallelism.dp", "8"}, {"job.global_batch", "64"}});
-  EXPECT_EQ(swapped.job.model.layers, 48);
-  EXPECT_EQ(swapped.job.model.seq_len, 1024);
+  EXPECT_EQ(swapped.only_job().model.layers, 48);
+  EXPECT_EQ(swapped.only_job().model.seq_len, 1024);
   // A --set preset replaces the file's config.
   const Scenario preset = load_scenario(source("scenarios/models/llama-2-7b.yaml"),
                                         {{"job.model.preset", "gpt3-xl"}, {"job.parallelism.tp", "2"}});
-  EXPECT_EQ(preset.job.model.name, "gpt3-xl");
-  EXPECT_TRUE(preset.job.model.tied_embeddings);
+  EXPECT_EQ(preset.only_job().model.name, "gpt3-xl");
+  EXPECT_TRUE(preset.only_job().model.tied_embeddings);
 }
 
 namespace {

@@ -24,10 +24,10 @@ using namespace hulk::testing;
 namespace {
 
 Scenario diloco(Scenario s, const std::string& islands = "region") {
-  s.job.sync.algorithm = "diloco";
-  s.job.sync.inner_steps = 100;
-  s.job.sync.compression = "int8";
-  s.job.sync.islands = islands;
+  s.only_job().sync.algorithm = "diloco";
+  s.only_job().sync.inner_steps = 100;
+  s.only_job().sync.compression = "int8";
+  s.only_job().sync.islands = islands;
   return s;
 }
 
@@ -42,12 +42,12 @@ Scenario mixed_regions() {
 
 /** Region of every replica's ranks; -1 for a replica whose ranks span regions. */
 std::vector<int> replica_regions(const Scenario& s, const Placement& p) {
-  const ParallelPlan plan(s.job.par);
+  const ParallelPlan plan(s.only_job().par);
   std::vector<int> out;
-  for (int d = 0; d < s.job.par.dp; ++d) {
+  for (int d = 0; d < s.only_job().par.dp; ++d) {
     int region = s.platform.hosts[p.gpu_of_rank[plan.rank_of(0, d, 0)].host].region;
-    for (int st = 0; st < s.job.par.pp; ++st)
-      for (int t = 0; t < s.job.par.tp; ++t)
+    for (int st = 0; st < s.only_job().par.pp; ++st)
+      for (int t = 0; t < s.only_job().par.tp; ++t)
         if (s.platform.hosts[p.gpu_of_rank[plan.rank_of(st, d, t)].host].region != region) region = -1;
     out.push_back(region);
   }
@@ -101,14 +101,14 @@ TEST(IslandSearch, GreedyPutsEachReplicaInsideOneOfTheFastestRegions) {
 TEST(IslandSearch, HostAndGroupIslandsHoldWholeReplicas) {
   const Scenario by_host = diloco(make_scenario(make_platform({2, 2}, 2, a100()), make_job(4, 2, 1, 4), 4), "host");
   const Placement p = GreedyPlacer().place(by_host);
-  const ParallelPlan plan(by_host.job.par);
+  const ParallelPlan plan(by_host.only_job().par);
   for (int d = 0; d < 4; ++d)
     EXPECT_EQ(p.gpu_of_rank[plan.rank_of(0, d, 0)].host, p.gpu_of_rank[plan.rank_of(0, d, 1)].host) << d;
   Scenario grouped = diloco(make_scenario(make_platform({2, 2}, 2, a100()), make_job(2, 2, 2, 4), 4), "groups");
-  grouped.job.sync.island_groups = {{"h0", "h2"}, {"h1", "h3"}};
+  grouped.only_job().sync.island_groups = {{"h0", "h2"}, {"h1", "h3"}};
   const Placement g = GreedyPlacer().place(grouped);
-  const ParallelPlan gplan(grouped.job.par);
-  for (int r = 0; r < grouped.job.par.ranks(); ++r)  // group 0 is the even hosts, group 1 the odd ones
+  const ParallelPlan gplan(grouped.only_job().par);
+  for (int r = 0; r < grouped.only_job().par.ranks(); ++r)  // group 0 is the even hosts, group 1 the odd ones
     EXPECT_EQ(g.gpu_of_rank[r].host % 2, g.gpu_of_rank[gplan.rank_of(0, gplan.coord_of(r).dp, 0)].host % 2) << r;
 }
 
@@ -117,7 +117,7 @@ TEST(IslandSearch, ReplicasLargerThanEveryGroupFallBackWithAWarning) {
   Scenario s = diloco(make_scenario(make_platform({1, 1, 1, 1}, 2, a100()), make_job(2, 2, 2, 4), 6));
   s.name = "fallback";
   Scenario step = s;
-  step.job.sync = SyncSpec{};
+  step.only_job().sync = SyncSpec{};
   ::testing::internal::CaptureStderr();
   const Placement p = GreedyPlacer().place(s);
   const std::string err = ::testing::internal::GetCapturedStderr();

@@ -36,7 +36,7 @@ TEST(LearnedAnneal, RerunsWhileARunGainsAreNeverSlowerThanTheStartAndGainOnAvera
     one_run.reruns = 0;
     const Placement once = anneal_learned_placement(s, start, one_run);
     const Placement more = anneal_learned_placement(s, start, reruns);
-    EXPECT_EQ(placement_problem(s, more, s.job.check_memory), "") << seed;
+    EXPECT_EQ(placement_problem(s, more, s.only_job().check_memory), "") << seed;
     EXPECT_LE(ev.iteration_time_s(more), ev.iteration_time_s(start)) << seed;
     EXPECT_EQ(anneal_learned_placement(s, start, reruns).gpu_of_rank, more.gpu_of_rank) << seed;
     ++compared;

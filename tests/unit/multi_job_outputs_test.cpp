@@ -31,7 +31,6 @@ hulk::Scenario two_jobs() {
   b.weight = 3;
   b.par = {2, 1, 1};
   s.jobs = {a, b};
-  s.job = a;
   return s;
 }
 

@@ -36,13 +36,13 @@ using testing::make_platform;
 using testing::t4;
 using testing::v100;
 
-/** A several-job scenario: jobs named j0, j1, ... unless named; s.job = s.jobs[0] as the loader does. */
+/** A several-job scenario: jobs named j0, j1, ... unless named, listed as the loader does for `jobs:`. */
 Scenario jobs_scenario(PlatformSpec platform, std::vector<JobSpec> jobs, std::uint64_t seed = 1) {
   Scenario s = testing::make_scenario(std::move(platform), jobs.at(0), seed);
   for (size_t j = 0; j < jobs.size(); ++j)
     if (jobs[j].name.empty()) jobs[j].name = "j" + std::to_string(j);
   s.jobs = std::move(jobs);
-  s.job = s.jobs[0];
+  s.jobs_listed = true;
   return s;
 }
 
@@ -237,8 +237,8 @@ TEST(MultiJobPlacers, ShareHelperKeepsHostsWithFreeGpusAndMapsBack) {
   EXPECT_EQ(sub.regions, p.regions);
   EXPECT_EQ(sub.host_pair_latency_s, (std::map<std::pair<int, int>, double>{{{0, 1}, 2e-3}}));
   EXPECT_EQ(sub.host_pair_bandwidth_Bps, (std::map<std::pair<int, int>, double>{{{0, 1}, 5e8}}));
-  EXPECT_FALSE(has_several_jobs(share.scenario));
-  EXPECT_EQ(share.scenario.job.par.pp, 3);
+  EXPECT_FALSE(names_jobs(share.scenario));
+  EXPECT_EQ(share.scenario.only_job().par.pp, 3);
   EXPECT_EQ(share.original_host, (std::vector<int>{0, 2}));
   EXPECT_EQ(share.to_original(GpuSlot{0, 0}), (GpuSlot{0, 1}));
   EXPECT_EQ(share.to_original(GpuSlot{1, 1}), (GpuSlot{2, 1}));
@@ -281,9 +281,9 @@ TEST(MultiJobPlacers, JobsEvaluatorWithOneJobIsTheEvaluatorBitForBit) {
     EXPECT_EQ(JobsEvaluator(s).objective_s(p), alone);
     // `jobs:` with a single entry of weight 3: still that job's time exactly.
     Scenario listed = s;
-    listed.job.name = "only";
-    listed.job.weight = 3;
-    listed.jobs = {listed.job};
+    listed.only_job().name = "only";
+    listed.only_job().weight = 3;
+    listed.jobs_listed = true;
     EXPECT_EQ(JobsEvaluator(listed).objective_s(p), alone);
   }
 }

@@ -26,8 +26,8 @@ hulk::Scenario tiny_scenario() {
     h.gpus = 2;
     s.platform.hosts.push_back(h);
   }
-  s.job.par = {1, 1, 2};
-  s.job.iterations = 1;
+  s.only_job().par = {1, 1, 2};
+  s.only_job().iterations = 1;
   return s;
 }
 
@@ -88,14 +88,14 @@ TEST(Outputs, EveryRankCarriesThePlansCoordinates) {
   // dp 2 x tp 2 x pp 2 on 2 hosts of 4 GPUs: rank r on host r / 4, slot r % 4.
   hulk::Scenario s = tiny_scenario();
   for (auto& h : s.platform.hosts) h.gpus = 4;
-  s.job.par = {2, 2, 2};
+  s.only_job().par = {2, 2, 2};
   hulk::SimResult r;
   for (int rank = 0; rank < 8; ++rank) {
     r.placement.gpu_of_rank.push_back({rank / 4, rank % 4});
     r.peak_memory_bytes.push_back(1e9);
   }
   const nlohmann::json j = hulk::result_to_json(s, r);
-  const hulk::ParallelPlan plan(s.job.par);
+  const hulk::ParallelPlan plan(s.only_job().par);
   for (int rank = 0; rank < 8; ++rank) {
     const hulk::RankCoord c = plan.coord_of(rank);
     for (const nlohmann::json* e : {&j["placement"]["ranks"][rank], &j["peak_memory_bytes"][rank]}) {
@@ -130,25 +130,25 @@ TEST(Outputs, EveryRankCarriesThePlansCoordinates) {
 TEST(Outputs, MfuIsModelFlopsOverThePeakOfTheGpusUsed) {
   hulk::Scenario s = tiny_scenario();
   for (auto& h : s.platform.hosts) h.gpu.fp16_flops = 100e12;
-  s.job.model = {"m", 4, 1024, 16, 512, 32000};
-  s.job.global_batch = 8;
-  s.job.micro_batch = 2;
-  s.job.par = {1, 1, 2};
+  s.only_job().model = {"m", 4, 1024, 16, 512, 32000};
+  s.only_job().global_batch = 8;
+  s.only_job().micro_batch = 2;
+  s.only_job().par = {1, 1, 2};
   hulk::SimResult r = tiny_result();
   // 6 x parameters-ish x tokens, from the cost model's per-layer flops: 3 passes x (24 b s h^2 + 4 b s^2 h) per layer
   // per micro-batch, + the logits (2 b s h V) on the last stage; 4 micro-batches of b = 2.
   const double b = 2, sq = 512, h = 1024, V = 32000;
   const double per_mb = 4 * (24 * b * sq * h * h + 4 * b * sq * sq * h) + 2 * b * sq * h * V;
   const double flops = 3 * per_mb * 4;
-  EXPECT_NEAR(hulk::model_flops_per_iteration(s.job) / flops, 1.0, 1e-12);
+  EXPECT_NEAR(hulk::model_flops_per_iteration(s.only_job()) / flops, 1.0, 1e-12);
   const nlohmann::json j = hulk::result_to_json(s, r);
   EXPECT_NEAR(j["mfu"].get<double>() / (flops / r.iteration_time_s / (2 * 100e12)), 1.0, 1e-12);
   EXPECT_NEAR(j["jobs"][0]["mfu"].get<double>(), j["mfu"].get<double>(), 1e-15);
   EXPECT_NEAR(j["compute_time_share"].get<double>(), r.compute_s / r.iteration_time_s, 1e-15);
   // Recomputation is not model work: the same count with full recomputation.
-  const double without = hulk::model_flops_per_iteration(s.job);
-  s.job.recompute = "full";
-  EXPECT_EQ(hulk::model_flops_per_iteration(s.job), without);
+  const double without = hulk::model_flops_per_iteration(s.only_job());
+  s.only_job().recompute = "full";
+  EXPECT_EQ(hulk::model_flops_per_iteration(s.only_job()), without);
 }
 
 TEST(Outputs, ChromeTraceOneTrackPerGpu) {

@@ -83,7 +83,7 @@ inline Scenario make_scenario(PlatformSpec platform, JobSpec job, std::uint64_t 
   s.name = "test";
   s.seed = seed;
   s.platform = std::move(platform);
-  s.job = std::move(job);
+  s.only_job() = std::move(job);
   return s;
 }
 

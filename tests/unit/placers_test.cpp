@@ -29,11 +29,11 @@ using testing::make_scenario;
 
 // Independent validity oracle (does not reuse placement_problem).
 std::string why_invalid(const Scenario& s, const Placement& p) {
-  if (static_cast<int>(p.gpu_of_rank.size()) != s.job.par.ranks()) return "rank count";
-  const JobCost c = compute_job_cost(s.job);
-  const ParallelPlan plan(s.job.par);
+  if (static_cast<int>(p.gpu_of_rank.size()) != s.only_job().par.ranks()) return "rank count";
+  const JobCost c = compute_job_cost(s.only_job());
+  const ParallelPlan plan(s.only_job().par);
   std::set<std::pair<int, int>> used;
-  for (int r = 0; r < s.job.par.ranks(); ++r) {
+  for (int r = 0; r < s.only_job().par.ranks(); ++r) {
     const GpuSlot g = p.gpu_of_rank[r];
     if (g.host < 0 || g.host >= static_cast<int>(s.platform.hosts.size())) return "host out of range";
     if (g.slot < 0 || g.slot >= s.platform.hosts[g.host].gpus) return "slot out of range";
@@ -46,7 +46,7 @@ std::string why_invalid(const Scenario& s, const Placement& p) {
 
 // Makes some GPUs too small for the heaviest stages (memory pressure), keeping at least one feasible job often.
 void squeeze_memory(Scenario& s, std::mt19937_64& rng) {
-  const JobCost c = compute_job_cost(s.job);
+  const JobCost c = compute_job_cost(s.only_job());
   double lo = 1e30, hi = 0;
   for (const auto& st : c.stages) {
     lo = std::min(lo, st.peak_memory_bytes);
@@ -58,8 +58,8 @@ void squeeze_memory(Scenario& s, std::mt19937_64& rng) {
 
 bool feasible_by_counting(const Scenario& s) {
   // Nested fit sets: feasible iff for every stage threshold there are enough GPUs (Hall on nested sets).
-  const JobCost c = compute_job_cost(s.job);
-  const int per_stage = s.job.par.dp * s.job.par.tp;
+  const JobCost c = compute_job_cost(s.only_job());
+  const int per_stage = s.only_job().par.dp * s.only_job().par.tp;
   for (const auto& st : c.stages) {
     int need = 0, have = 0;
     for (const auto& o : c.stages)
@@ -125,13 +125,13 @@ TEST(Placers, GreedyKeepsTensorParallelInsideHostsAndBeatsRoundRobin) {
   Scenario s = testing::hulk_like_scenario();
   Evaluator ev(s);
   const Placement g = GreedyPlacer().place(s);
-  for (int r = 0; r < s.job.par.ranks(); r += s.job.par.tp)
-    for (int t = 1; t < s.job.par.tp; ++t) EXPECT_EQ(g.gpu_of_rank[r].host, g.gpu_of_rank[r + t].host) << r;
+  for (int r = 0; r < s.only_job().par.ranks(); r += s.only_job().par.tp)
+    for (int t = 1; t < s.only_job().par.tp; ++t) EXPECT_EQ(g.gpu_of_rank[r].host, g.gpu_of_rank[r + t].host) << r;
   const double tg = ev.iteration_time_s(g), trr = ev.iteration_time_s(round_robin_placement(s));
   EXPECT_LT(tg, trr);
   // Every stage of greedy's placement is inside one region (the platform has room for that).
-  const int n = s.job.par.dp * s.job.par.tp;
-  for (int st = 0; st < s.job.par.pp; ++st)
+  const int n = s.only_job().par.dp * s.only_job().par.tp;
+  for (int st = 0; st < s.only_job().par.pp; ++st)
     for (int i = 1; i < n; ++i)
       EXPECT_EQ(s.platform.hosts[g.gpu_of_rank[st * n].host].region,
                 s.platform.hosts[g.gpu_of_rank[st * n + i].host].region);

@@ -100,7 +100,7 @@ TEST(PlanLayouts, EnumeratesDivisibleLayoutsWithinBounds) {
 TEST(PlanLayouts, TensorParallelDegreesDivideTheKeyValueHeads) {
   Scenario s =
       load_plan_scenario_file(write("gqa.yaml", kBase + "  parallelism: auto\nplan: {min_gpus: 8, tp_max: 8}\n"));
-  s.job.model.kv_heads = 2;  // grouped-query attention: 16 heads share 2 key/value heads
+  s.only_job().model.kv_heads = 2;  // grouped-query attention: 16 heads share 2 key/value heads
   const std::vector<LayoutCandidate> layouts = enumerate_layouts(s);
   ASSERT_FALSE(layouts.empty());
   bool has_tp2 = false;

@@ -67,7 +67,7 @@ TEST(ReplicaOrder, RingAvoidsTheSlowPairs) {
  *  ring are the same ring). */
 double best_replica_order_s(const Scenario& s, const Placement& start) {
   const Evaluator ev(s);
-  std::vector<int> index(s.job.par.dp);
+  std::vector<int> index(s.only_job().par.dp);
   std::iota(index.begin(), index.end(), 0);
   double best = ev.iteration_time_s(start);
   do best = std::min(best, ev.iteration_time_s(replicas_renumbered(s, start, index)));
@@ -109,7 +109,7 @@ TEST(ReplicaOrder, NearTheBruteForceBestOrderOfSmallJobs) {
 
 /** Each replica's GPUs (all stages and TP ranks, in rank order). */
 std::vector<std::vector<GpuSlot>> replica_gpus(const Scenario& s, const Placement& p) {
-  const Parallelism& par = s.job.par;
+  const Parallelism& par = s.only_job().par;
   const ParallelPlan plan(par);
   std::vector<std::vector<GpuSlot>> out(par.dp);
   for (int d = 0; d < par.dp; ++d)
@@ -126,7 +126,7 @@ TEST(ReplicaOrder, MovesWholeReplicasDeterministicallyAndIsNeverSlowerWhenChosen
     for (const Placement& start : {GreedyPlacer().place(s), RandomPlacer(seed).place(s)}) {
       const Placement r = replicas_reordered(s, start, network);
       ASSERT_EQ(r.gpu_of_rank.size(), start.gpu_of_rank.size());
-      EXPECT_EQ(placement_problem(s, r, s.job.check_memory), "") << seed;
+      EXPECT_EQ(placement_problem(s, r, s.only_job().check_memory), "") << seed;
       std::vector<std::vector<GpuSlot>> a = replica_gpus(s, start), b = replica_gpus(s, r);
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());

@@ -293,7 +293,7 @@ TEST(Bounds, HulkDataMeetsTheBounds) {
 TEST(Bounds, CodeBuiltScenariosAreValidatedToo) {
   Scenario s = load_scenario_file(example_path());
   EXPECT_NO_THROW(validate_job(s));
-  s.job.model.layers = 5000;
+  s.only_job().model.layers = 5000;
   try {
     validate_job(s);
     ADD_FAILURE() << "5000 layers accepted";

@@ -174,8 +174,8 @@ TEST(ScenarioEvents, WithoutTheKeysNothingChanges) {
   const Scenario s = load_scenario(write_temp("quiet.yaml", scenario({})));
   EXPECT_TRUE(s.events.empty());
   EXPECT_EQ(s.robust.samples, 0);
-  EXPECT_EQ(s.job.checkpoint.every, 0);
-  EXPECT_EQ(s.job.checkpoint.cost_s, 0);
+  EXPECT_EQ(s.only_job().checkpoint.every, 0);
+  EXPECT_EQ(s.only_job().checkpoint.cost_s, 0);
   const Scenario empty = load_scenario(write_temp("empty.yaml", scenario({}, "events: []\n")));
   EXPECT_TRUE(empty.events.empty());
 }
@@ -465,23 +465,23 @@ TEST(ScenarioEvents, HostFailureWithoutCheckpointsIsAllowed) {
   const Scenario s =
       load_scenario(write_temp("nockpt.yaml", scenario({"{at: 10s, host: us-east-0, fail: true, restart: 60s}"})));
   ASSERT_EQ(s.events.size(), 1u);
-  EXPECT_EQ(s.job.checkpoint.every, 0);
+  EXPECT_EQ(s.only_job().checkpoint.every, 0);
 }
 
 TEST(ScenarioCheckpoint, ReadInJobAndJobsAndOverridable) {
   const Scenario s = load_scenario(write_temp("ckpt.yaml", scenario({}, "", "  checkpoint: {every: 50, cost: 20s}\n")));
-  EXPECT_EQ(s.job.checkpoint.every, 50);
-  EXPECT_DOUBLE_EQ(s.job.checkpoint.cost_s, 20);
+  EXPECT_EQ(s.only_job().checkpoint.every, 50);
+  EXPECT_DOUBLE_EQ(s.only_job().checkpoint.cost_s, 20);
   const Scenario free = load_scenario(write_temp("free.yaml", scenario({}, "", "  checkpoint: {every: 3}\n")));
-  EXPECT_EQ(free.job.checkpoint.every, 3);
-  EXPECT_DOUBLE_EQ(free.job.checkpoint.cost_s, 0);
+  EXPECT_EQ(free.only_job().checkpoint.every, 3);
+  EXPECT_DOUBLE_EQ(free.only_job().checkpoint.cost_s, 0);
   // --set reaches it like any job key, also on a scenario without one.
   const std::string path = write_temp("plain.yaml", scenario({}));
   const Scenario o = load_scenario(path, {{"job.checkpoint.every", "10"}});
-  EXPECT_EQ(o.job.checkpoint.every, 10);
+  EXPECT_EQ(o.only_job().checkpoint.every, 10);
   const Scenario oc = load_scenario(path, {{"job.checkpoint", "{every: 7, cost: 1min}"}});
-  EXPECT_EQ(oc.job.checkpoint.every, 7);
-  EXPECT_DOUBLE_EQ(oc.job.checkpoint.cost_s, 60);
+  EXPECT_EQ(oc.only_job().checkpoint.every, 7);
+  EXPECT_DOUBLE_EQ(oc.only_job().checkpoint.cost_s, 60);
   try {
     load_scenario(path, {{"job.checkpoint.every", "0"}});
     ADD_FAILURE() << "no error";

@@ -99,7 +99,7 @@ void expect_error(const Failure& f, const std::string& key, int line, const std:
 TEST(ScenarioJobs, TwoJobsLoadWithNamesWeightsAndDefaults) {
   const Scenario s = load_scenario(write_temp("jobs.yaml", kJobs));
   ASSERT_EQ(s.jobs.size(), 2u);
-  EXPECT_TRUE(has_several_jobs(s));
+  EXPECT_TRUE(names_jobs(s));
   EXPECT_EQ(job_count(s), 2);
   EXPECT_EQ(total_ranks(s), 6);
   EXPECT_EQ(s.jobs[0].name, "bert");
@@ -112,23 +112,22 @@ TEST(ScenarioJobs, TwoJobsLoadWithNamesWeightsAndDefaults) {
   EXPECT_EQ(s.jobs[1].iterations, 1);  // JobSpec default
   EXPECT_EQ(s.jobs[1].par.tp, 2);
   EXPECT_EQ(s.jobs[1].schedule, "1f1b");
-  // Scenario::job is a copy of the first job.
-  EXPECT_EQ(scenario_to_json(job_view(s, 0)).dump(), [&] {
-    Scenario one = s;
-    one.jobs.clear();
-    return scenario_to_json(one).dump();
-  }());
-  EXPECT_EQ(s.job.name, "bert");
-  EXPECT_EQ(s.job.iterations, 3);
-  EXPECT_EQ(s.job.par.dp, 2);
+  // One-job code cannot read a job of several; a view of the first is the one-job scenario of that job.
+  EXPECT_THROW(s.only_job(), std::logic_error);
+  const Scenario first = job_view(s, 0);
+  EXPECT_FALSE(names_jobs(first));
+  EXPECT_EQ(first.only_job().name, "bert");
+  EXPECT_EQ(first.only_job().iterations, 3);
+  EXPECT_EQ(first.only_job().par.dp, 2);
   EXPECT_NO_THROW(validate_job(s));
 }
 
 TEST(ScenarioJobs, OneJobScenariosAreUnchanged) {
   const Scenario s = load_scenario(write_temp("one-job.yaml", kOneJob));
-  EXPECT_TRUE(s.jobs.empty());
-  EXPECT_EQ(s.job.name, "");
-  EXPECT_EQ(s.job.par.pp, 2);
+  ASSERT_EQ(s.jobs.size(), 1u);  // one job is the list of one
+  EXPECT_FALSE(names_jobs(s));
+  EXPECT_EQ(s.only_job().name, "");
+  EXPECT_EQ(s.only_job().par.pp, 2);
   // One-job messages keep their job.* key paths.
   expect_error(load_error("one-job-tp.yaml", replace(kOneJob, "tp: 2, pp: 2", "tp: 3, pp: 2")),
                "job.parallelism.tp", 18, "heads 16 are not divisible by tp 3");
@@ -235,7 +234,6 @@ TEST(ScenarioJobs, OverridesByIndexAndByName) {
   // Scenario::job follows the overridden first job.
   const Scenario c = load_scenario(path, {{"jobs.bert.parallelism.dp", "4"}});
   EXPECT_EQ(c.jobs[0].par.dp, 4);
-  EXPECT_EQ(c.job.par.dp, 4);
   // A bad overridden value names the job's key path and the override (no line: the file does not hold it).
   Failure f = load_error("ov.yaml", kJobs, {{"jobs.gpt.parallelism.tp", "3"}});
   expect_error(f, "jobs[1].parallelism.tp", 0, "(value from --set jobs.gpt.parallelism.tp=3)");
@@ -302,7 +300,7 @@ TEST(ScenarioJobs, JsonRoundTripsJobs) {
   // A one-job scenario writes no "jobs" key.
   const Scenario one = load_scenario(write_temp("json1.yaml", kOneJob));
   EXPECT_FALSE(scenario_to_json(one).contains("jobs"));
-  EXPECT_TRUE(scenario_from_json(scenario_to_json(one), "y.json").jobs.empty());
+  EXPECT_FALSE(names_jobs(scenario_from_json(scenario_to_json(one), "y.json")));
   // A bad entry names its path.
   nlohmann::json bad = j;
   bad["jobs"][1].erase("weight");

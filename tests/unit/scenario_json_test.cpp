@@ -19,7 +19,7 @@ TEST(ScenarioJson, RoundTripIsExact) {
     ASSERT_EQ(back.platform.hosts.size(), s.platform.hosts.size());
     EXPECT_EQ(back.platform.hosts.back().host_link.bandwidth_Bps, s.platform.hosts.back().host_link.bandwidth_Bps);
     EXPECT_EQ(back.platform.wan[0][1].latency_s, s.platform.wan[0][1].latency_s);
-    EXPECT_EQ(back.job.utilisation, s.job.utilisation);
+    EXPECT_EQ(back.only_job().utilisation, s.only_job().utilisation);
     EXPECT_EQ(back.platform.host_pair_latency_s.at({0, 1}), 0.0123456789);
     EXPECT_EQ(back.seed, s.seed);
   }
@@ -27,25 +27,25 @@ TEST(ScenarioJson, RoundTripIsExact) {
 
 TEST(ScenarioJson, MegatronKnobsRoundTripAndDefaultWhenAbsent) {
   Scenario s = sample_scenario(3);
-  s.job.recompute = "full";
-  s.job.optimizer = "sgd";
-  s.job.pipeline_p2p = "overlapped";
+  s.only_job().recompute = "full";
+  s.only_job().optimizer = "sgd";
+  s.only_job().pipeline_p2p = "overlapped";
   s.network.channels_per_peer = 4;
   nlohmann::json j = scenario_to_json(s);
   EXPECT_EQ(j["job"]["recompute"], "full");
   EXPECT_EQ(j["network"]["channels_per_peer"], 4);
   const Scenario back = scenario_from_json(nlohmann::json::parse(j.dump()), "x.json");
-  EXPECT_EQ(back.job.recompute, "full");
-  EXPECT_EQ(back.job.optimizer, "sgd");
-  EXPECT_EQ(back.job.pipeline_p2p, "overlapped");
+  EXPECT_EQ(back.only_job().recompute, "full");
+  EXPECT_EQ(back.only_job().optimizer, "sgd");
+  EXPECT_EQ(back.only_job().pipeline_p2p, "overlapped");
   EXPECT_EQ(back.network.channels_per_peer, 4);
   // A file written before the knobs existed reads as the defaults.
   for (const char* key : {"recompute", "optimizer", "pipeline_p2p"}) j["job"].erase(key);
   j["network"].erase("channels_per_peer");
   const Scenario old = scenario_from_json(j, "old.json");
-  EXPECT_EQ(old.job.recompute, "none");
-  EXPECT_EQ(old.job.optimizer, "adam");
-  EXPECT_EQ(old.job.pipeline_p2p, "");
+  EXPECT_EQ(old.only_job().recompute, "none");
+  EXPECT_EQ(old.only_job().optimizer, "adam");
+  EXPECT_EQ(old.only_job().pipeline_p2p, "");
   EXPECT_EQ(old.network.channels_per_peer, 1);
   // Values the YAML loader would refuse are refused here too, naming the key.
   const auto key_of_error = [](const nlohmann::json& doc) -> std::string {

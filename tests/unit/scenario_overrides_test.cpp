@@ -33,7 +33,7 @@ TEST(Overrides, PlainKeysAndShortcuts) {
   const Scenario s = load_scenario_file(
       example(),
       {{"job.iterations", "5"}, {"seed", "42"}, {"network.tcp_window", "4MiB"}});
-  EXPECT_EQ(s.job.iterations, 5);
+  EXPECT_EQ(s.only_job().iterations, 5);
   EXPECT_EQ(s.seed, 42u);
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 4.0 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(s.platform.wan[0][1].bandwidth_Bps, 0.6e9 / 8);
@@ -54,9 +54,9 @@ TEST(Overrides, MegatronKnobs) {
                                                     {"job.optimizer", "sgd"},
                                                     {"job.pipeline_p2p", "overlapped"},
                                                     {"network.channels_per_peer", "8"}});
-  EXPECT_EQ(s.job.recompute, "full");
-  EXPECT_EQ(s.job.optimizer, "sgd");
-  EXPECT_EQ(s.job.pipeline_p2p, "overlapped");
+  EXPECT_EQ(s.only_job().recompute, "full");
+  EXPECT_EQ(s.only_job().optimizer, "sgd");
+  EXPECT_EQ(s.only_job().pipeline_p2p, "overlapped");
   EXPECT_EQ(s.network.channels_per_peer, 8);
   // A bad overridden value is refused like one in the file, naming the override.
   std::string key;

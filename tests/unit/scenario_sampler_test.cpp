@@ -58,7 +58,7 @@ TEST(ScenarioSampler, RealisticAndFeasibleOverManySeeds) {
         EXPECT_GE(p.wan[a][b].bandwidth_Bps, 50e6 / 8 * 0.999);
         EXPECT_LE(p.wan[a][b].bandwidth_Bps, 10e9 / 8 * 1.001);
       }
-    const JobSpec& j = s.job;
+    const JobSpec& j = s.only_job();
     EXPECT_GE(j.model.layers, j.par.pp);
     EXPECT_EQ(j.model.hidden % j.model.heads, 0);
     EXPECT_EQ(j.model.heads % j.par.tp, 0);
@@ -106,11 +106,11 @@ TEST(ScenarioSampler, BadOptionsAreInputErrors) {
 
 TEST(ScenarioSampler, MemoryFeasibilityIsACountingArgument) {
   Scenario s = sample_scenario(3);
-  s.job.check_memory = true;
+  s.only_job().check_memory = true;
   // Shrink every GPU below the smallest stage's need: infeasible. Restore one region: depends on counts only.
   for (HostSpec& h : s.platform.hosts) h.gpu.memory_bytes = 1e6;
   EXPECT_FALSE(memory_feasible(s));
-  s.job.check_memory = false;
+  s.only_job().check_memory = false;
   EXPECT_TRUE(memory_feasible(s));
 }
 

@@ -14,7 +14,7 @@ namespace {
 std::string example(const std::string& name) { return std::string(HULK_SOURCE_DIR) + "/scenarios/examples/" + name; }
 
 double max_stage_memory(const Scenario& s) {
-  const JobCost c = compute_job_cost(s.job);
+  const JobCost c = compute_job_cost(s.only_job());
   double m = 0;
   for (const auto& st : c.stages) m = std::max(m, st.peak_memory_bytes);
   return m;

@@ -55,23 +55,23 @@ void expect_error(const std::string& sync, const std::string& key, const std::st
 
 TEST(ScenarioSync, ReadsDilocoAndDefaultsToStep) {
   const Scenario step = load_scenario(write_temp("step.yaml", with_sync("{algorithm: step}")));
-  EXPECT_FALSE(step.job.sync.diloco());
+  EXPECT_FALSE(step.only_job().sync.diloco());
   const Scenario s = load_scenario(write_temp(
       "d.yaml", with_sync("{algorithm: diloco, inner_steps: 50, islands: host, compression: topk:0.1, overlap: outer}")));
-  EXPECT_TRUE(s.job.sync.diloco());
-  EXPECT_EQ(s.job.sync.inner_steps, 50);
-  EXPECT_EQ(s.job.sync.islands, "host");
-  EXPECT_EQ(s.job.sync.compression, "topk");
-  EXPECT_DOUBLE_EQ(s.job.sync.topk_ratio, 0.1);
-  EXPECT_DOUBLE_EQ(s.job.sync.bytes_per_value(), 0.8);
-  EXPECT_EQ(s.job.sync.overlap, "outer");
+  EXPECT_TRUE(s.only_job().sync.diloco());
+  EXPECT_EQ(s.only_job().sync.inner_steps, 50);
+  EXPECT_EQ(s.only_job().sync.islands, "host");
+  EXPECT_EQ(s.only_job().sync.compression, "topk");
+  EXPECT_DOUBLE_EQ(s.only_job().sync.topk_ratio, 0.1);
+  EXPECT_DOUBLE_EQ(s.only_job().sync.bytes_per_value(), 0.8);
+  EXPECT_EQ(s.only_job().sync.overlap, "outer");
   const Scenario groups = load_scenario(
       write_temp("g.yaml", with_sync("{algorithm: diloco, islands: [[east-0, east-1], [west-0, west-1]]}")));
-  EXPECT_EQ(groups.job.sync.islands, "groups");
-  ASSERT_EQ(groups.job.sync.island_groups.size(), 2u);
-  EXPECT_EQ(groups.job.sync.island_groups[1][0], "west-0");
-  EXPECT_EQ(groups.job.sync.compression, "none");
-  EXPECT_DOUBLE_EQ(groups.job.sync.bytes_per_value(), 4.0);
+  EXPECT_EQ(groups.only_job().sync.islands, "groups");
+  ASSERT_EQ(groups.only_job().sync.island_groups.size(), 2u);
+  EXPECT_EQ(groups.only_job().sync.island_groups[1][0], "west-0");
+  EXPECT_EQ(groups.only_job().sync.compression, "none");
+  EXPECT_DOUBLE_EQ(groups.only_job().sync.bytes_per_value(), 4.0);
 }
 
 TEST(ScenarioSync, BadValuesAreOneLineNamingTheKey) {

@@ -98,18 +98,18 @@ TEST(Scenario, IssueExampleParsesToTheExpectedNumbers) {
   EXPECT_DOUBLE_EQ(s.platform.wan[1][0].latency_s, 0.075);
   EXPECT_EQ(s.network.model, "CM02");
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 0);
-  EXPECT_EQ(s.job.model.name, "gpt3-xl");
-  EXPECT_EQ(s.job.model.layers, 24);
-  EXPECT_EQ(s.job.global_batch, 64);
-  EXPECT_EQ(s.job.micro_batch, 4);
-  EXPECT_EQ(s.job.par.dp, 2);
-  EXPECT_EQ(s.job.par.tp, 2);
-  EXPECT_EQ(s.job.par.pp, 4);
-  EXPECT_EQ(s.job.micro_batches(), 8);
-  EXPECT_EQ(s.job.schedule, "1f1b");
-  EXPECT_EQ(s.job.collective, "ring");
-  EXPECT_EQ(s.job.iterations, 2);
-  EXPECT_DOUBLE_EQ(s.job.utilisation, 0.4);
+  EXPECT_EQ(s.only_job().model.name, "gpt3-xl");
+  EXPECT_EQ(s.only_job().model.layers, 24);
+  EXPECT_EQ(s.only_job().global_batch, 64);
+  EXPECT_EQ(s.only_job().micro_batch, 4);
+  EXPECT_EQ(s.only_job().par.dp, 2);
+  EXPECT_EQ(s.only_job().par.tp, 2);
+  EXPECT_EQ(s.only_job().par.pp, 4);
+  EXPECT_EQ(s.only_job().micro_batches(), 8);
+  EXPECT_EQ(s.only_job().schedule, "1f1b");
+  EXPECT_EQ(s.only_job().collective, "ring");
+  EXPECT_EQ(s.only_job().iterations, 2);
+  EXPECT_DOUBLE_EQ(s.only_job().utilisation, 0.4);
   EXPECT_EQ(s.placement, "round-robin");
   EXPECT_NO_THROW(validate_job(s));
 }
@@ -129,7 +129,7 @@ TEST(Scenario, OtherRegionExampleParses) {
   EXPECT_DOUBLE_EQ(s.platform.wan[2][1].latency_s, 6e-3);
   EXPECT_DOUBLE_EQ(s.platform.wan[0][2].latency_s, 15e-3);  // unlisted pair: default
   EXPECT_EQ(s.placement, "greedy");
-  EXPECT_EQ(s.job.collective, "hierarchical");
+  EXPECT_EQ(s.only_job().collective, "hierarchical");
 }
 
 TEST(Scenario, Defaults) {
@@ -140,18 +140,18 @@ TEST(Scenario, Defaults) {
   EXPECT_EQ(s.seed, 0u);
   EXPECT_EQ(s.network.model, "CM02");
   EXPECT_DOUBLE_EQ(s.network.tcp_window_bytes, 0);
-  EXPECT_EQ(s.job.schedule, "1f1b");
-  EXPECT_EQ(s.job.collective, "ring");
-  EXPECT_EQ(s.job.iterations, 1);
-  EXPECT_DOUBLE_EQ(s.job.utilisation, 0.4);
-  EXPECT_EQ(s.job.precision, "fp16");
-  EXPECT_EQ(s.job.recompute, "none");
-  EXPECT_EQ(s.job.optimizer, "adam");
-  EXPECT_EQ(s.job.pipeline_p2p, "");
-  EXPECT_TRUE(s.job.pipeline_p2p_blocking());  // 1f1b's default
+  EXPECT_EQ(s.only_job().schedule, "1f1b");
+  EXPECT_EQ(s.only_job().collective, "ring");
+  EXPECT_EQ(s.only_job().iterations, 1);
+  EXPECT_DOUBLE_EQ(s.only_job().utilisation, 0.4);
+  EXPECT_EQ(s.only_job().precision, "fp16");
+  EXPECT_EQ(s.only_job().recompute, "none");
+  EXPECT_EQ(s.only_job().optimizer, "adam");
+  EXPECT_EQ(s.only_job().pipeline_p2p, "");
+  EXPECT_TRUE(s.only_job().pipeline_p2p_blocking());  // 1f1b's default
   EXPECT_EQ(s.network.channels_per_peer, 1);
-  EXPECT_EQ(s.job.micro_batch, 1);
-  EXPECT_EQ(s.job.par.ranks(), 1);
+  EXPECT_EQ(s.only_job().micro_batch, 1);
+  EXPECT_EQ(s.only_job().par.ranks(), 1);
   EXPECT_EQ(s.placement, "round-robin");
   ASSERT_EQ(s.platform.hosts.size(), 1u);
   EXPECT_EQ(s.platform.hosts[0].name, "r-0");
@@ -166,13 +166,13 @@ TEST(Scenario, ExplicitModelAndPresetOverrides) {
   const std::string explicit_model = replace(kBase, "model: {preset: gpt3-xl}",
                                              "model: {layers: 4, hidden: 512, heads: 8, seq_len: 128, vocab: 1000}");
   const Scenario a = load_scenario_file(write_temp("explicit.yaml", explicit_model));
-  EXPECT_EQ(a.job.model.layers, 4);
-  EXPECT_EQ(a.job.model.hidden, 512);
-  EXPECT_EQ(a.job.model.name, "custom");
+  EXPECT_EQ(a.only_job().model.layers, 4);
+  EXPECT_EQ(a.only_job().model.hidden, 512);
+  EXPECT_EQ(a.only_job().model.name, "custom");
   const Scenario b = load_scenario_file(
       write_temp("preset_over.yaml", replace(kBase, "{preset: gpt3-xl}", "{preset: gpt3-xl, layers: 12}")));
-  EXPECT_EQ(b.job.model.layers, 12);
-  EXPECT_EQ(b.job.model.hidden, 2048);
+  EXPECT_EQ(b.only_job().model.layers, 12);
+  EXPECT_EQ(b.only_job().model.hidden, 2048);
   const Failure f = load_error("partial.yaml", replace(kBase, "{preset: gpt3-xl}", "{layers: 4, hidden: 512}"));
   EXPECT_EQ(f.key, "job.model.heads");
   EXPECT_EQ(f.line, 15);
@@ -278,32 +278,32 @@ TEST(Scenario, MegatronKnobsAreRead) {
   const Scenario s = load_scenario_file(write_temp(
       "knobs.yaml", kBase + "  schedule: gpipe\n  recompute: selective\n  optimizer: sgd\n  pipeline_p2p: blocking\n"
                             "network:\n  channels_per_peer: 4\n"));
-  EXPECT_EQ(s.job.recompute, "selective");
-  EXPECT_EQ(s.job.optimizer, "sgd");
-  EXPECT_EQ(s.job.pipeline_p2p, "blocking");
-  EXPECT_TRUE(s.job.pipeline_p2p_blocking());  // explicit, against gpipe's default
+  EXPECT_EQ(s.only_job().recompute, "selective");
+  EXPECT_EQ(s.only_job().optimizer, "sgd");
+  EXPECT_EQ(s.only_job().pipeline_p2p, "blocking");
+  EXPECT_TRUE(s.only_job().pipeline_p2p_blocking());  // explicit, against gpipe's default
   EXPECT_EQ(s.network.channels_per_peer, 4);
   const Scenario t = load_scenario_file(write_temp(
       "knobs2.yaml", kBase + "  recompute: full\n  pipeline_p2p: overlapped\nnetwork:\n  channels_per_peer: 64\n"));
-  EXPECT_EQ(t.job.recompute, "full");
-  EXPECT_EQ(t.job.optimizer, "adam");
-  EXPECT_EQ(t.job.pipeline_p2p, "overlapped");
-  EXPECT_FALSE(t.job.pipeline_p2p_blocking());
+  EXPECT_EQ(t.only_job().recompute, "full");
+  EXPECT_EQ(t.only_job().optimizer, "adam");
+  EXPECT_EQ(t.only_job().pipeline_p2p, "overlapped");
+  EXPECT_FALSE(t.only_job().pipeline_p2p_blocking());
   EXPECT_EQ(t.network.channels_per_peer, 64);
   // gpipe without the key: its reference implementation's mode, overlapped.
   const Scenario u = load_scenario_file(write_temp("knobs3.yaml", kBase + "  schedule: gpipe\n"));
-  EXPECT_FALSE(u.job.pipeline_p2p_blocking());
+  EXPECT_FALSE(u.only_job().pipeline_p2p_blocking());
 }
 
 TEST(Scenario, KnobsOfCodeBuiltScenariosAreChecked) {
   Scenario s = load_scenario_file(write_temp("knobs4.yaml", kBase));
-  s.job.recompute = "sometimes";
+  s.only_job().recompute = "sometimes";
   EXPECT_THROW(validate_job(s), InputError);
   s = load_scenario_file(write_temp("knobs4.yaml", kBase));
-  s.job.optimizer = "lamb";
+  s.only_job().optimizer = "lamb";
   EXPECT_THROW(validate_job(s), InputError);
   s = load_scenario_file(write_temp("knobs4.yaml", kBase));
-  s.job.pipeline_p2p = "eager";
+  s.only_job().pipeline_p2p = "eager";
   EXPECT_THROW(validate_job(s), InputError);
   s = load_scenario_file(write_temp("knobs4.yaml", kBase));
   s.network.channels_per_peer = 0;
@@ -372,7 +372,7 @@ TEST(Scenario, PlatformSourcesAreExclusive) {
 
 TEST(Scenario, ValidateJobOnCodeBuiltScenario) {
   Scenario s = load_scenario_file(examples() + "two-region-gpt.yaml");
-  s.job.par.dp = 4;  // 32 ranks on 16 GPUs
+  s.only_job().par.dp = 4;  // 32 ranks on 16 GPUs
   try {
     validate_job(s);
     FAIL();
@@ -381,8 +381,8 @@ TEST(Scenario, ValidateJobOnCodeBuiltScenario) {
     EXPECT_EQ(e.line(), 0);
     EXPECT_NE(std::string(e.what()).find("two-region-gpt.yaml"), std::string::npos);
   }
-  s.job.par.dp = 2;
-  s.job.schedule = "interleaved";
+  s.only_job().par.dp = 2;
+  s.only_job().schedule = "interleaved";
   EXPECT_THROW(validate_job(s), InputError);
 }
 

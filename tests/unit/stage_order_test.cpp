@@ -59,7 +59,7 @@ TEST(StageOrder, CandidatesPermuteTheStartsBlocksDistinctlyAndDeterministically)
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     const Scenario s = small_sampled_cluster(seed);
     const Placement start = GreedyPlacer().place(s);
-    const int block = s.job.par.dp * s.job.par.tp, p = s.job.par.pp;
+    const int block = s.only_job().par.dp * s.only_job().par.tp, p = s.only_job().par.pp;
     const std::vector<Placement> c = stage_order_candidates(s, start, 5);
     if (p < 2) {
       EXPECT_TRUE(c.empty()) << seed;
@@ -100,7 +100,7 @@ TEST(StageOrder, FindsTheBruteForceBestOrderOfShortPipelines) {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 200 && checked < 15; ++seed) {
     const Scenario s = small_sampled_cluster(seed);
-    const int p = s.job.par.pp, block = s.job.par.dp * s.job.par.tp;
+    const int p = s.only_job().par.pp, block = s.only_job().par.dp * s.only_job().par.tp;
     if (p < 3 || p > 6) continue;
     const Placement start = GreedyPlacer().place(s);
     std::vector<int> order(p);
@@ -130,7 +130,7 @@ TEST(StageOrder, TheSearchEndsWithTheFastestReorderingOfItsAnnealedAnswerThenIts
   int compared = 0, gained = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const Scenario s = small_sampled_cluster(seed);
-    if (s.job.par.pp < 2) continue;
+    if (s.only_job().par.pp < 2) continue;
     SearchOptions plain;
     plain.max_evaluations = 300;
     SearchPlacer search(plain);

@@ -107,11 +107,11 @@ TEST(TpRingOrder, KeepsEveryGroupsGpusAndIsDeterministicAndNeverSlowerWhenChosen
   int changed = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const Scenario s = small_sampled_cluster(seed);
-    const int tp = s.job.par.tp;
+    const int tp = s.only_job().par.tp;
     for (const Placement& start : {GreedyPlacer().place(s), RandomPlacer(seed).place(s)}) {
       const Placement r = tp_ring_rechained(s, start);
       ASSERT_EQ(r.gpu_of_rank.size(), start.gpu_of_rank.size());
-      EXPECT_EQ(placement_problem(s, r, s.job.check_memory), "") << seed;
+      EXPECT_EQ(placement_problem(s, r, s.only_job().check_memory), "") << seed;
       for (size_t g = 0; g * tp < r.gpu_of_rank.size(); ++g) {
         std::vector<GpuSlot> a(start.gpu_of_rank.begin() + g * tp, start.gpu_of_rank.begin() + (g + 1) * tp);
         std::vector<GpuSlot> b(r.gpu_of_rank.begin() + g * tp, r.gpu_of_rank.begin() + (g + 1) * tp);

@@ -224,11 +224,11 @@ Scenario load(const std::string& name, const std::string& text) {
 TEST(WorkloadFeatureKeys, AreRead) {
   const Scenario s = load("ok.yaml", kBase + "  virtual_stages: 2\n  zero: 1\n  sequence_parallel: true\n"
                                               "  precision: fp8\n");
-  EXPECT_EQ(s.job.virtual_stages, 2);
-  EXPECT_EQ(s.job.zero, 1);
-  EXPECT_TRUE(s.job.sequence_parallel);
-  EXPECT_EQ(s.job.precision, "fp8");
-  EXPECT_FALSE(s.job.pipeline_p2p_blocking());  // interleaved: overlapped p2p
+  EXPECT_EQ(s.only_job().virtual_stages, 2);
+  EXPECT_EQ(s.only_job().zero, 1);
+  EXPECT_TRUE(s.only_job().sequence_parallel);
+  EXPECT_EQ(s.only_job().precision, "fp8");
+  EXPECT_FALSE(s.only_job().pipeline_p2p_blocking());  // interleaved: overlapped p2p
 }
 
 TEST(WorkloadFeatureKeys, BadValuesNameKeyLineAndExpectation) {

@@ -36,8 +36,8 @@ void run_validate(const std::string& file, const std::vector<std::string>& sets)
   warn_tp_wider_than_hosts(s);
   std::cout << "ok: " << s.name << ": " << s.platform.hosts.size() << " hosts, " << s.platform.total_gpus()
             << " GPUs, " << s.platform.regions.size() << " regions, ";
-  if (!has_several_jobs(s)) {
-    std::cout << "job " << parallelism_text(s.job);
+  if (!names_jobs(s)) {
+    std::cout << "job " << parallelism_text(s.only_job());
   } else {
     std::cout << s.jobs.size() << " jobs (" << total_ranks(s) << " GPUs):";
     for (std::size_t k = 0; k < s.jobs.size(); ++k)
