@@ -112,7 +112,7 @@ TEST(GnnModel, PermutingHostsPermutesScores) {
   // The first sampled scenario from seed 12 on that the model accepts (pp <= p_max): independent of what one seed
   // happens to draw.
   std::uint64_t seed = 12;
-  while (sample_scenario(seed, o).job.par.pp > cfg.p_max) ++seed;
+  while (sample_scenario(seed, o).only_job().par.pp > cfg.p_max) ++seed;
   const Scenario s = sample_scenario(seed, o);
   Scenario p = s;
   const int H = static_cast<int>(s.platform.hosts.size());

@@ -40,7 +40,7 @@ PlanOptions analytic() { return hulk_test::analytic_plan_options(); }
 /** The heaviest stage's peak memory of the scenario's job in a layout. */
 double peak_bytes(const Scenario& s, const Layout& l) {
   double peak = 0;
-  for (const StageCost& st : compute_job_cost(with_layout(s, l).job).stages)
+  for (const StageCost& st : compute_job_cost(with_layout(s, l).only_job()).stages)
     peak = std::max(peak, st.peak_memory_bytes);
   return peak;
 }

@@ -137,7 +137,7 @@ TEST(Overrides, AnElementWhoseNameHasDotsIsAddressedByThatName) {
 
 TEST(Overrides, DoNotLeakIntoOtherLoads) {
   load_scenario_file(example(), {{"job.iterations", "9"}});
-  EXPECT_EQ(load_scenario_file(example()).job.iterations, 2);
+  EXPECT_EQ(load_scenario_file(example()).only_job().iterations, 2);
 }
 
 TEST(Overrides, ErrorsInOverriddenValuesNameTheOverride) {
