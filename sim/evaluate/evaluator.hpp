@@ -43,11 +43,9 @@
  *     transfers: a member enters when its replica's pipeline ends at its stage, a transfer starts once both ends
  *     are there and its dependencies are met, and transfers in flight share links (approximation 1 as a
  *     processor-sharing fluid). Above a size (trees: 1,024 transfers; rings: 128, or one stage) each stage's DP time
- *     is estimated alone with all members starting together; then rings share their links among stages as
- *     bundles (stage_sharing.hpp: each stage puts its mean rate alone per hop on its links, rates max-min fair
- *     among the stages in flight, a stage that finishes frees its share); hierarchical and tree all-reduces are
- *     recomputed once with the other stages' flows as background load on their links, weighted by the fraction of
- *     the interval they overlap.
+ *     is estimated alone with all members starting together, then recomputed once with the other stages' DP rings
+ *     (in dp order, whatever the algorithm) as background flows on their links, weighted by the fraction of the
+ *     interval they overlap.
  *  4. Op times: per (stage, replica), each TP rank computes at its own GPU's speed and leaves each all-reduce when
  *     its own chunks are done (approximation 2 with per-rank start times), so consecutive all-reduces overlap
  *     across ranks; simulated over 3 layers and extrapolated linearly from the last one. Equal hops and GPUs: the
@@ -84,7 +82,6 @@
 #include "sim/evaluate/pipeline_memo.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
-#include "sim/evaluate/stage_sharing.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 #include "sim/workload/plan.hpp"
 #include "sim/core/sim_result.hpp"
@@ -206,9 +203,6 @@ class Evaluator {
   /** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as
    *  load. */
   void refine_dp_overlap(const std::vector<int>& host_of_rank) const;
-  /** @brief refine_dp_overlap of ring all-reduces: the stages' rings as bundles sharing their links over time, each
-   *  putting its mean rate alone on them (dp_stage_bundles.cpp). */
-  void share_ring_stages(const std::vector<int>& host_of_rank) const;
   double ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const;
   double tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
   double hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const;
@@ -368,11 +362,9 @@ class Evaluator {
   mutable RegionBlocks region_blocks_;  ///< hierarchical: a DP group's members region by region (scratch)
   mutable std::vector<double> bytes_each_;  ///< rings_phase_s: chunk bytes per transfer (scratch)
   mutable std::vector<int> ring_of_;        ///< rings_phase_s: ring of each transfer (scratch)
-  mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times when sharing (scratch)
-  mutable StageBundles bundles_;            ///< refine_dp_overlap: the stages' all-reduces as bundles (scratch)
-  mutable StageSharingScratch bundle_scratch_;  ///< refine_dp_overlap: shared_stage_times' buffers
-  mutable std::vector<int> bundle_link_name_;   ///< refine_dp_overlap: network link -> bundle link (-1 between uses)
+  mutable std::vector<double> dp_iso_;      ///< refine_dp_overlap: per-stage DP times in isolation (scratch)
   mutable std::vector<int> touched_links_;  ///< refine_dp_overlap: links given background load (scratch)
+  mutable std::vector<int> dp_ring_links_, dp_ring_links_first_;  ///< refine_dp_overlap: DP ring links per stage
   mutable std::vector<int> dp_flow_links_, dp_flow_first_;  ///< dp_link_flows: links of stage s in [first[s], first[s+1])
   mutable std::vector<double> tp_all_hops_, tp_all_lat_;  ///< tp_hop_times: every stage's TP hop times (scratch)
   /// With a TCP window and several channels: each TP hop's and each DP ring hop's headroom (RingModel), else empty.

@@ -394,13 +394,8 @@ double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank
 }
 
 void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
-  // Rings: the stages' all-reduces as bundles that free their links when done (dp_stage_bundles.cpp).
-  if (scenario_.only_job().collective == "ring") {
-    share_ring_stages(host_of_rank);
-    return;
-  }
   const Parallelism& par = scenario_.only_job().par;
-  const int P = par.pp;
+  const int P = par.pp, D = par.dp, T = par.tp;
   std::vector<double>& iso = dp_iso_;
   iso = dp_s_;
   std::vector<int>& touched = touched_links_;
@@ -409,7 +404,24 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
   // (dp_link_flows). A hierarchical DP over many regions has its members' ring region by region; its load put on
   // the dp-order hops missed the WAN pair eight stages' rings crossed (larger-family seed 3113: 4.1 s estimated,
   // 14.6 s in SimGrid).
-  dp_link_flows(host_of_rank);
+  const bool in_dp_order = scenario_.only_job().collective == "ring";
+  if (!in_dp_order) dp_link_flows(host_of_rank);
+  // Ring: links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load
+  // in exactly this order for every overlapping pair of stages.
+  std::vector<int>& ring_links = dp_ring_links_;
+  std::vector<int>& first = dp_ring_links_first_;
+  ring_links.clear();
+  first.assign(P + 1, 0);
+  for (int o = 0; o < P && in_dp_order; ++o) {
+    first[o] = static_cast<int>(ring_links.size());
+    for (int t = 0; t < T; ++t)
+      for (int d = 0; d < D; ++d) {
+        const Route& r =
+            network_->route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+        ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
+      }
+  }
+  first[P] = static_cast<int>(ring_links.size());
   for (int s = 0; s < P; ++s) {
     if (iso[s] <= 0) continue;
     const double a0 = stage_done_[s], a1 = a0 + iso[s];
@@ -421,10 +433,18 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
       if (frac <= 0) continue;
       any = true;
       // The other stage's DP traffic, weighted by the fraction of overlap.
-      for (int i = dp_flow_first_[o]; i < dp_flow_first_[o + 1]; ++i) {
-        const int l = dp_flow_links_[i];
-        if (extra_load_[l] == 0.0) touched.push_back(l);
-        extra_load_[l] += frac * dp_flow_counts_[i];
+      if (in_dp_order) {
+        for (int i = first[o]; i < first[o + 1]; ++i) {
+          const int l = ring_links[i];
+          if (extra_load_[l] == 0.0) touched.push_back(l);
+          extra_load_[l] += frac;
+        }
+      } else {
+        for (int i = dp_flow_first_[o]; i < dp_flow_first_[o + 1]; ++i) {
+          const int l = dp_flow_links_[i];
+          if (extra_load_[l] == 0.0) touched.push_back(l);
+          extra_load_[l] += frac * dp_flow_counts_[i];
+        }
       }
     }
     if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));

@@ -99,7 +99,7 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
                 100 * cases[k].err);
   std::printf("[evaluator-accuracy] pairwise ranking agreement %d/%d\n", agree, pairs);
   // Bounds just above what the evaluator reaches since it follows the engine's communication model (measured:
-  // all placements median 0.00%, p90 2.7%, max 15.7%; greedy+search p90 0.7%, max 6.8%; ranking 251/251).
+  // all placements median 0.00%, p90 2.8%, max 15.4%; greedy+search p90 1.8%, max 12.6%; ranking 251/252).
   ASSERT_GT(abs_all.size(), 150u);
   EXPECT_LT(percentile(abs_all, 0.5), 0.01);
   EXPECT_LT(percentile(abs_all, 0.9), 0.04);
@@ -310,11 +310,9 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
               err.size(), 100 * percentile(err, 0.5), 100 * percentile(err, 0.9), 100 * percentile(err, 1.0),
               optimistic, held, moved);
   ASSERT_EQ(scenarios, 12);
-  // Design seeds: median 2.1%, p90 6.8%, max 11.4% (seed 3119 greedy; +30% when the per-stage DP fallback kept the
-  // other stages' rings as load for the whole all-reduce).
-  EXPECT_LT(percentile(err, 0.5), 0.05);
-  EXPECT_LT(percentile(err, 0.9), 0.15);
-  EXPECT_LT(percentile(err, 1.0), 0.20);
+  EXPECT_LT(percentile(err, 0.5), 0.05);  // design seeds: 1.3% (replicas' pipelines together)
+  EXPECT_LT(percentile(err, 0.9), 0.15);  // 7.0%
+  EXPECT_LT(percentile(err, 1.0), 0.35);  // 18.8%
   EXPECT_GE(held * 2, moved);
 }
 
