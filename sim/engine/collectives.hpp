@@ -40,4 +40,23 @@ HierarchicalLayout hierarchical_layout(const std::vector<int>& region_of_member)
 void allreduce(Endpoint& ep, const std::string& algorithm, const std::vector<int>& members,
                const std::vector<int>& region_of_member, double bytes, const CommTag& tag);
 
+/** @brief Reduce-scatter or all-gather of `bytes` in all (each member ends with, or starts from, bytes / n) over
+ *  `members` in ring order: n-1 steps of bytes / n, the traffic of either (NCCL's ring). */
+void ring_half_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag);
+
+/** @brief Largest number of pipeline chunks of tree_allreduce; chunks are at least kTreeMinChunkBytes. More chunks
+ *  fill the pipeline faster and cost one SimGrid message each. */
+constexpr int kTreeMaxChunks = 256;
+constexpr double kTreeMinChunkBytes = 512.0 * 1024;  ///< NCCL's tree step size with its default 4 MiB buffer
+
+/** @brief One of the two trees of NCCL's double binary tree all-reduce, on `bytes` (half the buffer): a chain
+ *  through each node's GPUs (local 0 first, the one that talks to the other nodes) and a binary tree over the nodes,
+ *  in order for tree 0 (node p's children 2p+1, 2p+2) and in reverse order for tree 1, so that a node that is a
+ *  leaf in one tree is inner in the other. The bytes go up in chunks (kTreeMaxChunks, kTreeMinChunkBytes), reduced
+ *  on the way, then down; NCCL overlaps the two phases, which changes the pipeline's fill, not the bytes per link.
+ *  The two trees run as two sets of ranks (NCCL's channels), each on its own connections: members_by_node[i] = this
+ *  tree's ranks of node i, local 0 first. */
+void tree_allreduce(Endpoint& ep, const std::vector<std::vector<int>>& members_by_node, double bytes, int tree,
+                    const CommTag& tag);
+
 }  // namespace hulk

@@ -1,0 +1,18 @@
+#pragma once
+/** @file fidelity_collective.hpp
+ *  @brief `hulk simulate` on a collective benchmark file (collective_bench_file.hpp): the collective simulated by
+ *  SimGrid in a child process, result.json, and the line nccl-tests would print for it. */
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hulk {
+
+/** @brief Loads and simulates the benchmark at `path`; with out_dir, writes result.json there (atomically).
+ *  @return result.json's content (collective_result_json). @throws InputError for a bad file. */
+nlohmann::json run_collective_bench(const std::string& path, const std::string& out_dir);
+
+/** @brief The printed summary: the collective, then size, time, algbw and busbw as nccl-tests' columns. */
+std::string collective_summary(const nlohmann::json& result);
+
+}  // namespace hulk
