@@ -1,6 +1,7 @@
 #include "sim/scenario/collective_bench_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "sim/core/errors.hpp"
@@ -16,20 +17,27 @@ namespace {
 const Bound kCollectiveBytes{1, 1e12, "a collective's size", "1B .. 1TB", "no GPU buffer is larger"};
 
 /** Sets `achieved` on every link map of the regions that names a transport of the table and has no achieved of its
- *  own: the YAML tree is rewritten before parsing, so the fraction goes through the loader's one code path. */
-void set_transport_fractions(YAML::Node root, const std::map<std::string, double>& achieved_of_transport) {
+ *  own, as `--set` overrides (the loader's one code path for values that do not come from the file). */
+void set_transport_fractions(YAML::Node& root, const std::map<std::string, double>& achieved_of_transport,
+                             const std::string& path) {
   if (achieved_of_transport.empty()) return;
-  YAML::Node platform = root["platform"];
+  const YAML::Node platform = root["platform"];
   if (!platform || !platform.IsMap() || !platform["regions"] || !platform["regions"].IsSequence()) return;
-  for (YAML::Node region : platform["regions"]) {
+  std::vector<Override> overrides;
+  for (std::size_t i = 0; i < platform["regions"].size(); ++i) {
+    const YAML::Node region = platform["regions"][i];
     if (!region.IsMap()) continue;
     for (const char* key : {"host_link", "intra_host"}) {
-      YAML::Node link = region[key];
+      const YAML::Node link = region[key];
       if (!link || !link.IsMap() || !link["transport"] || !link["transport"].IsScalar() || link["achieved"]) continue;
       const auto it = achieved_of_transport.find(link["transport"].Scalar());
-      if (it != achieved_of_transport.end()) link["achieved"] = it->second;
+      if (it == achieved_of_transport.end()) continue;
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", it->second);
+      overrides.push_back({"platform.regions." + std::to_string(i) + "." + key + ".achieved", text});
     }
   }
+  detail::apply_overrides(root, overrides, path);
 }
 
 /** The `collective:` map into spec (the platform already read). */
@@ -86,7 +94,7 @@ CollectiveBenchSpec load_collective_bench(const std::string& path,
   YamlReader r(path);
   if (!root.IsMap()) r.fail(root, "", "expected a benchmark map (name, platform, collective), got " + describe_node(root));
   r.check_keys(root, "", {"name", "description", "platform", "collective"});
-  set_transport_fractions(root, achieved_of_transport);
+  set_transport_fractions(root, achieved_of_transport, path);
   CollectiveBenchSpec spec;
   spec.file = path;
   spec.name = std::filesystem::path(path).stem().string();
