@@ -354,6 +354,37 @@ for (size, busbw, cal) in H100_PCIE_ROWS:
     add_point("nccl-h100pcie-nvlink", name, "nccl-tests/h100pcie-nvlink-%s.yaml" % name, busbw, "GB/s busbw",
               NCCL_194 % size, cal, transport="nvlink")
 
+# lessizzmore/create-a3mega-ztan-fork@02dd8f4, file ztan-NCCL-test-result: `all_reduce_perf -b 8 -e 8G -f 2 -g 1`,
+# 16 ranks on 2 Google Cloud A3 Mega VMs (8 x H100 80GB HBM3 each), GPUDirect-TCPXO between the VMs; rows 128 MiB
+# to 8 GiB of the out-of-place busbw column (the measured busbw passes the VM's network bandwidth from 1 GiB up, which
+# a ring cannot: a tree between the nodes).
+A3MEGA = ("lessizzmore/create-a3mega-ztan-fork@02dd8f4 ztan-NCCL-test-result, all_reduce_perf on 2 x A3 Mega "
+          "(16 x H100) over GPUDirect-TCPXO, out-of-place busbw, row %d B")
+A3MEGA_ROWS = [(134217728, 152.32, False), (268435456, 213.19, False), (536870912, 263.69, False),
+               (1073741824, 297.86, False), (2147483648, 318.40, False), (4294967296, 330.58, False),
+               (8589934592, 338.82, True)]
+for (size, busbw, cal) in A3MEGA_ROWS:
+    name = "all-reduce-%dmib" % (size >> 20)
+    text = ("# nccl-tests all_reduce_perf on 2 Google Cloud A3 Mega VMs (8 x H100 each, GPUDirect-TCPXO), %d bytes:\n"
+            "# measured busbw %.2f GB/s (%s). Assumptions: README.md.\n" % (size, busbw, A3MEGA % size) +
+            "name: a3mega-tcpxo-%s\n"
+            "platform:\n"
+            "  regions:\n"
+            "    - name: zone\n"
+            "      hosts: 2\n"
+            "      gpus_per_host: 8\n"
+            "      gpu: H100-80GB\n"
+            "      # NVLink 4 through NVSwitch: 900 GB/s bidirectional per GPU (H100 SXM datasheet), 450 GB/s per direction, of\n"
+            "      # which NCCL gets 370 GB/s (NVIDIA/nccl-tests issue 212, sjeaugey: ~20%% protocol overhead): achieved 0.82\n"
+            "      intra_host: {bandwidth: 450GBps, latency: 2us, transport: nvlink, achieved: 0.82}\n"
+            "      # A3 Mega: 8 GPU NICs of 200 Gbps (Google Cloud's accelerator-optimized machine types), one link of their sum\n"
+            "      host_link: {bandwidth: 1600Gbps, latency: 10us, transport: tcpxo}\n"
+            "collective: {op: all_reduce, bytes: %d, nodes: 2, gpus_per_node: 8, algorithm: tree}\n"
+            % (name, size))
+    write("nccl-tests/a3mega-tcpxo-%s.yaml" % name, text)
+    add_point("nccl-a3mega-tcpxo", name, "nccl-tests/a3mega-tcpxo-%s.yaml" % name, busbw, "GB/s busbw",
+              A3MEGA % size, cal, transport="tcpxo")
+
 # --- manifest ---
 out = ["# Measured iteration times of real training runs, each reproduced by one scenario of this folder.",
        "# Read by `hulk fidelity` (README.md); written by generate.py. Units: s (seconds per iteration), tokens/s",

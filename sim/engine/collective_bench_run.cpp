@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/collectives.hpp"
@@ -21,15 +22,19 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-/** Actor r's part of the benchmark's collective (tree: actors n..2n-1 run the second tree, rank r - n's twin). */
+/** The tree's actor sets: (tree 0, reduce), (tree 0, broadcast), (tree 1, reduce), (tree 1, broadcast). */
+constexpr int kTreeSets = 4;
+
+/** Actor r's part of the benchmark's collective (tree: actor r runs set r / n for GPU r % n). */
 void run_member(Endpoint& ep, const CollectiveBenchSpec& spec, const std::vector<int>& ring,
-                const std::vector<std::vector<int>> (&by_node)[2], const std::vector<int>& region_of_member) {
+                const std::vector<std::vector<std::vector<int>>>& by_node, const std::vector<int>& region_of_member,
+                const std::vector<simgrid::s4u::SemaphorePtr>& root_ready) {
   CommTag tag;
   tag.kind = CommTag::DP;
   if (spec.op != "all_reduce") return ring_half_allreduce(ep, ring, spec.bytes, tag);
   if (spec.algorithm == "tree") {
-    const int tree = ep.rank() < spec.ranks() ? 0 : 1;
-    return tree_allreduce(ep, by_node[tree], spec.bytes / 2, tree, tag);
+    const int set = ep.rank() / spec.ranks(), tree = set / 2, phase = set % 2;
+    return tree_allreduce_phase(ep, by_node[set], spec.bytes / 2, tree, phase, root_ready[tree], tag);
   }
   allreduce(ep, "ring", ring, region_of_member, spec.bytes, tag);
 }
@@ -41,11 +46,12 @@ CollectiveBenchResult simulate_collective(const CollectiveBenchSpec& spec) {
   const std::unique_ptr<sg4::Engine> engine = start_engine(network);
   SgPlatform sg = sg_build_platform(spec.platform, JobSpec{}, latency_at_receiver(network), {}, true);
   const int n = spec.ranks(), g = spec.gpus_per_node;
-  // The tree's two halves run as two sets of actors on the same GPUs, each with its own connections.
-  const int actors = spec.algorithm == "tree" ? 2 * n : n;
+  // The tree's two halves and two phases run as four sets of actors on the same GPUs, each with its own connections.
+  const int sets = spec.algorithm == "tree" ? kTreeSets : 1, actors = sets * n;
   std::vector<int> host_of_rank(actors), region_of_host, ring(n), region_of_member(n);
-  std::vector<std::vector<int>> by_node[2] = {std::vector<std::vector<int>>(spec.nodes),
-                                              std::vector<std::vector<int>>(spec.nodes)};
+  std::vector<std::vector<std::vector<int>>> by_node(sets, std::vector<std::vector<int>>(spec.nodes));
+  const std::vector<simgrid::s4u::SemaphorePtr> root_ready = {simgrid::s4u::Semaphore::create(0),
+                                                              simgrid::s4u::Semaphore::create(0)};
   for (const HostSpec& h : spec.platform.hosts) region_of_host.push_back(h.region);
   for (int r = 0; r < actors; ++r) {
     host_of_rank[r] = (r % n) / g;
@@ -63,7 +69,7 @@ CollectiveBenchResult simulate_collective(const CollectiveBenchSpec& spec) {
   for (int r = 0; r < actors; ++r)
     sg4::Actor::create("rank" + std::to_string(r), sg.hosts[host_of_rank[r]], [&, r]() {
       Endpoint ep(r, fabric, ledgers[r]);
-      run_member(ep, spec, ring, by_node, region_of_member);
+      run_member(ep, spec, ring, by_node, region_of_member, root_ready);
       end_s[r] = sg4::Engine::get_clock();
     });
   engine->run();

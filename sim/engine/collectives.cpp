@@ -115,8 +115,8 @@ void ring_half_allreduce(Endpoint& ep, const std::vector<int>& members, double b
   ring_steps(ep, members, bytes / n, n - 1, tag);
 }
 
-void tree_allreduce(Endpoint& ep, const std::vector<std::vector<int>>& members_by_node, double bytes, int tree,
-                    const CommTag& tag) {
+void tree_allreduce_phase(Endpoint& ep, const std::vector<std::vector<int>>& members_by_node, double bytes, int tree,
+                          int phase, const simgrid::s4u::SemaphorePtr& root_ready, const CommTag& tag) {
   int node = -1, local = -1;
   for (int i = 0; i < static_cast<int>(members_by_node.size()) && node < 0; ++i)
     for (int k = 0; k < static_cast<int>(members_by_node[i].size()); ++k)
@@ -125,27 +125,25 @@ void tree_allreduce(Endpoint& ep, const std::vector<std::vector<int>>& members_b
         local = k;
         break;
       }
-  if (node < 0) throw std::logic_error("tree_allreduce: the calling rank is not a member");
+  if (node < 0) throw std::logic_error("tree_allreduce_phase: the calling rank is not a member");
   const TreeLinks t = tree_links(members_by_node, node, local, tree);
   const int chunks = std::max(1, std::min(kTreeMaxChunks, static_cast<int>(bytes / kTreeMinChunkBytes)));
   const double chunk = bytes / chunks;
-  // Every receive is posted up front, in the order its sender sends (the reduce's chunks before the broadcast's:
-  // a pair's messages share one FIFO mailbox), so each transfer starts when its sender is ready.
-  const std::size_t per_chunk = t.children.size() + (t.parent >= 0 ? 1 : 0);
-  std::vector<PendingRecv> recvs(per_chunk * chunks);  // sized first: posted receives must not move
-  std::size_t next = 0;
+  const bool root = t.parent < 0;
+  // Every receive is posted up front, so each transfer starts when its sender is ready; they never move once posted.
+  const std::vector<int> from = phase == 0 ? t.children : root ? std::vector<int>{} : std::vector<int>{t.parent};
+  std::vector<PendingRecv> recvs(from.size() * chunks);
   for (int c = 0; c < chunks; ++c)
-    for (int child : t.children) ep.post_recv(child, recvs[next++]);
-  if (t.parent >= 0)
-    for (int c = 0; c < chunks; ++c) ep.post_recv(t.parent, recvs[next++]);
-  next = 0;
-  for (int c = 0; c < chunks; ++c) {  // reduce: the children's chunks in, the partial sum up
-    for (std::size_t k = 0; k < t.children.size(); ++k) ep.complete(recvs[next++]);
-    if (t.parent >= 0) ep.send(t.parent, chunk, tag);
-  }
-  for (int c = 0; c < chunks; ++c) {  // broadcast: the result down
-    if (t.parent >= 0) ep.complete(recvs[next++]);
-    for (int child : t.children) ep.send(child, chunk, tag);
+    for (std::size_t k = 0; k < from.size(); ++k) ep.post_recv(from[k], recvs[c * from.size() + k]);
+  for (int c = 0; c < chunks; ++c) {
+    for (std::size_t k = 0; k < from.size(); ++k) ep.complete(recvs[c * from.size() + k]);
+    if (phase == 0) {  // reduce: the children's chunks in, the partial sum up (the root hands it to its broadcast)
+      if (root) root_ready->release();
+      else ep.send(t.parent, chunk, tag);
+    } else {  // broadcast: the result down
+      if (root) root_ready->acquire();
+      for (int child : t.children) ep.send(child, chunk, tag);
+    }
   }
   ep.wait_sends();
 }

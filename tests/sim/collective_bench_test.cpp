@@ -76,9 +76,9 @@ TEST(CollectiveBench, TreeBetweenTwoNodesSendsHalfTheRingsBytesThroughEachNic) {
 }
 
 TEST(CollectiveBench, TreeOverSevenNodesCarriesTwiceTheBufferThroughAnInnerNode) {
-  // 7 single-GPU nodes: node 0 is the root of tree 0 (two children) and a leaf of tree 1; in the reduce its downlink
-  // takes S/2 from each child of tree 0 and S/2 from its parent in tree 1, and the broadcast the same: 2S at most
-  // per NIC direction, the ring's 2(n-1)/n S: the tree's busbw is within its fill of the ring's.
+  // 7 single-GPU nodes: node 1 is inner in tree 0 (children 3 and 4, parent 0) and a leaf of tree 1; its NIC's
+  // downlink takes S/2 from each child (reduce), S/2 from its parent in tree 0's broadcast and S/2 in tree 1's: 2S,
+  // against the ring's 2(n-1)/n S. Over many nodes the tree is no faster than the ring, within its fill.
   const double S = 1.0 * (1 << 30);
   const hulk::CollectiveBenchResult r = hulk::simulate_collective(bench(7, 1, "all_reduce", "tree", S));
   EXPECT_GT(r.time_s, 2.0 * 6 / 7 * S / kNicBps);
