@@ -14,6 +14,7 @@
 #include "sim/core/jobs.hpp"
 #include "sim/engine/collective_bench_run.hpp"
 #include "sim/engine/isolated_run.hpp"
+#include "sim/lab/fidelity_collective.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/scenario/collective_bench_file.hpp"
 #include "sim/methods/method_registry.hpp"
@@ -147,11 +148,11 @@ PointRun bench_point(const FidelityManifest& manifest, std::size_t i, const Coll
   if (p.unit != "s" && p.unit != "GB/s busbw")
     throw InputError(manifest.file, p.line, key + ".unit",
                      "'" + p.unit + "' for a collective benchmark (expected s or GB/s busbw)");
-  const CollectiveBenchSpec spec = load_collective_bench(p.scenario);
+  const CollectiveBenchSpec spec = load_collective_bench_file(p.scenario);
   row.measured_s = measured_collective_time_s(p, spec.bytes, collective_bus_factor(spec.op, spec.ranks()));
   const std::string file = p.scenario, transport = p.transport;
   return [file, transport, &simulate_bench](double fraction) {
-    return simulate_bench(load_collective_bench(file, {{transport, fraction}}));
+    return simulate_bench(load_collective_bench_file(file, {{transport, fraction}}));
   };
 }
 

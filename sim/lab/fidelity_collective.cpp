@@ -5,12 +5,27 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/engine/collective_bench_run.hpp"
+#include "sim/engine/simgrid_xml.hpp"
 #include "sim/scenario/collective_bench_file.hpp"
 
 namespace hulk {
 
+CollectiveBenchSpec load_collective_bench_file(const std::string& path,
+                                               const std::map<std::string, double>& achieved_of_transport) {
+  return load_collective_bench(path, achieved_of_transport, describe_simgrid_xml);
+}
+
+std::string collective_validation_line(const CollectiveBenchSpec& spec) {
+  char bytes[32];
+  std::snprintf(bytes, sizeof bytes, "%.0f", spec.bytes);
+  return "ok: " + spec.name + ": " + std::to_string(spec.platform.hosts.size()) + " hosts, " +
+         std::to_string(spec.platform.total_gpus()) + " GPUs, " + std::to_string(spec.platform.regions.size()) +
+         " regions, collective " + spec.op + " (" + spec.algorithm + ") of " + bytes + " B over " +
+         std::to_string(spec.nodes) + " nodes x " + std::to_string(spec.gpus_per_node) + " GPUs\n";
+}
+
 nlohmann::json run_collective_bench(const std::string& path, const std::string& out_dir) {
-  const CollectiveBenchSpec spec = load_collective_bench(path);
+  const CollectiveBenchSpec spec = load_collective_bench_file(path);
   const nlohmann::json j = collective_result_json(spec, simulate_collective_isolated(spec));
   if (!out_dir.empty()) {
     std::filesystem::create_directories(out_dir);

@@ -22,6 +22,10 @@ PY
 "$hulk" simulate "$bench" --json >"$tmp/j1" && "$hulk" simulate "$bench" --json >"$tmp/j2" && cmp -s "$tmp/j1" "$tmp/j2" &&
   ok "--json deterministic" || fail "--json differs between runs"
 
+"$hulk" validate "$bench" >"$tmp/val" 2>&1 &&
+  grep -qx 'ok: ring-2x8-1gib: 2 hosts, 16 GPUs, 1 regions, collective all_reduce (ring) of 1073741824 B over 2 nodes x 8 GPUs' \
+    "$tmp/val" && ok "validate: one summary line" || { fail "validate"; cat "$tmp/val"; }
+
 mkdir -p "$tmp/bad"
 bad() {  # bad NAME PATTERN SED-EXPRESSION
   sed -e "$3" "$bench" >"$tmp/bad/b.yaml"
