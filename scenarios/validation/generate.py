@@ -186,8 +186,8 @@ def yaml_job(layers, hidden, heads, seq, vocab, batch, micro, dp, tp, pp, precis
 points = []  # manifest entries
 
 
-def add_point(series, case, scenario, measured, unit, source, calibrate):
-    points.append((series, case, scenario, measured, unit, source, calibrate))
+def add_point(series, case, scenario, measured, unit, source, calibrate, transport=None):
+    points.append((series, case, scenario, measured, unit, source, calibrate, transport))
 
 
 # --- DT-FM case 1: data center ---
@@ -327,14 +327,74 @@ for (label, heads, h, layers, t, p, gpus, batch, micro, v, full_s, present_s) in
         add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, secs, "s",
                   KORTHIKANTI % (label, column, label), False)
 
+# --- nccl-tests: collective benchmarks (a collective alone; the series calibrates a transport's achieved fraction) ---
+# NVIDIA/nccl-tests issue 194 (= NVIDIA/nccl issue 1161): `all_reduce_perf -b 1G -e 8G -f 2 -g 2` on two H100 PCIe
+# joined by NVLink bridges, NCCL's P2P/direct transport; rows 1, 2 and 4 GiB of the out-of-place busbw column.
+NCCL_194 = ("NVIDIA/nccl-tests issue 194 (= NVIDIA/nccl issue 1161), all_reduce_perf -g 2 on 2 x H100 PCIe over "
+            "NVLink bridges, out-of-place busbw, row %d B")
+H100_PCIE_ROWS = [(1073741824, 115.37, True), (2147483648, 115.86, False), (4294967296, 116.26, False)]
+for (size, busbw, cal) in H100_PCIE_ROWS:
+    name = "all-reduce-%dgib" % (size >> 30)
+    text = ("# nccl-tests all_reduce_perf on one server with 2 x H100 PCIe over NVLink bridges, %d bytes: measured busbw\n"
+            "# %.2f GB/s (%s). Assumptions: README.md.\n" % (size, busbw, NCCL_194 % size) +
+            "name: h100pcie-nvlink-%s\n"
+            "platform:\n"
+            "  regions:\n"
+            "    - name: server\n"
+            "      hosts: 1\n"
+            "      gpus_per_host: 2\n"
+            "      # H100 PCIe datasheet: 756 TFLOPS dense FP16, 80GB (a benchmark computes nothing; named for the record)\n"
+            "      gpu: {name: H100-PCIe, flops: 756TFLOPS, memory: 80GB}\n"
+            "      # NVLink bridges: 600 GB/s bidirectional per GPU pair (H100 PCIe datasheet), 300 GB/s per direction\n"
+            "      intra_host: {bandwidth: 300GBps, latency: 2us, transport: nvlink}\n"
+            "      host_link: {bandwidth: 100Gbps, latency: 5us}\n"
+            "collective: {op: all_reduce, bytes: %d, nodes: 1, gpus_per_node: 2, algorithm: ring}\n"
+            % (name, size))
+    write("nccl-tests/h100pcie-nvlink-%s.yaml" % name, text)
+    add_point("nccl-h100pcie-nvlink", name, "nccl-tests/h100pcie-nvlink-%s.yaml" % name, busbw, "GB/s busbw",
+              NCCL_194 % size, cal, transport="nvlink")
+
+# lessizzmore/create-a3mega-ztan-fork@02dd8f4, file ztan-NCCL-test-result: `all_reduce_perf -b 8 -e 8G -f 2 -g 1`,
+# 16 ranks on 2 Google Cloud A3 Mega VMs (8 x H100 80GB HBM3 each), GPUDirect-TCPXO between the VMs; rows 128 MiB
+# to 8 GiB of the out-of-place busbw column (the measured busbw passes the VM's network bandwidth from 1 GiB up, which
+# a ring cannot: a tree between the nodes).
+A3MEGA = ("lessizzmore/create-a3mega-ztan-fork@02dd8f4 ztan-NCCL-test-result, all_reduce_perf on 2 x A3 Mega "
+          "(16 x H100) over GPUDirect-TCPXO, out-of-place busbw, row %d B")
+A3MEGA_ROWS = [(134217728, 152.32, False), (268435456, 213.19, False), (536870912, 263.69, False),
+               (1073741824, 297.86, False), (2147483648, 318.40, False), (4294967296, 330.58, False),
+               (8589934592, 338.82, True)]
+for (size, busbw, cal) in A3MEGA_ROWS:
+    name = "all-reduce-%dmib" % (size >> 20)
+    text = ("# nccl-tests all_reduce_perf on 2 Google Cloud A3 Mega VMs (8 x H100 each, GPUDirect-TCPXO), %d bytes:\n"
+            "# measured busbw %.2f GB/s (%s). Assumptions: README.md.\n" % (size, busbw, A3MEGA % size) +
+            "name: a3mega-tcpxo-%s\n"
+            "platform:\n"
+            "  regions:\n"
+            "    - name: zone\n"
+            "      hosts: 2\n"
+            "      gpus_per_host: 8\n"
+            "      gpu: H100-80GB\n"
+            "      # NVLink 4 through NVSwitch: 900 GB/s bidirectional per GPU (H100 SXM datasheet), 450 GB/s per direction, of\n"
+            "      # which NCCL gets 370 GB/s (NVIDIA/nccl-tests issue 212, sjeaugey: ~20%% protocol overhead): achieved 0.82\n"
+            "      intra_host: {bandwidth: 450GBps, latency: 2us, transport: nvlink, achieved: 0.82}\n"
+            "      # A3 Mega: 8 GPU NICs of 200 Gbps (Google Cloud's accelerator-optimized machine types), one link of their sum\n"
+            "      host_link: {bandwidth: 1600Gbps, latency: 10us, transport: tcpxo}\n"
+            "collective: {op: all_reduce, bytes: %d, nodes: 2, gpus_per_node: 8, algorithm: tree}\n"
+            % (name, size))
+    write("nccl-tests/a3mega-tcpxo-%s.yaml" % name, text)
+    add_point("nccl-a3mega-tcpxo", name, "nccl-tests/a3mega-tcpxo-%s.yaml" % name, busbw, "GB/s busbw",
+              A3MEGA % size, cal, transport="tcpxo")
+
 # --- manifest ---
 out = ["# Measured iteration times of real training runs, each reproduced by one scenario of this folder.",
        "# Read by `hulk fidelity` (README.md); written by generate.py. Units: s (seconds per iteration), tokens/s",
        "# (t = global_batch x seq_len / value), TFLOP/s/GPU (Megatron-LM's eq. 3 with recomputation:",
        "# t = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) / (value x GPUs), B s l h V and GPUs from the scenario's job).",
-       "# calibrate: true marks the one point per series whose measurement sets the series' utilisation.",
+       "# GB/s busbw (a collective benchmark: t = bytes x bus factor / value, nccl-tests' busbw).",
+       "# calibrate: true marks the one point per series whose measurement sets the series' utilisation (or, with",
+       "# transport, that transport's achieved fraction).",
        "points:"]
-for (series, case, scenario, measured, unit, source, cal) in points:
+for (series, case, scenario, measured, unit, source, cal, transport) in points:
     out.append("  - series: %s" % series)
     out.append("    case: %s" % case)
     out.append("    scenario: %s" % scenario)
@@ -343,4 +403,6 @@ for (series, case, scenario, measured, unit, source, cal) in points:
     out.append("    source: %s" % json.dumps(source))
     if cal:
         out.append("    calibrate: true")
+    if transport:
+        out.append("    transport: %s" % transport)
 write("measured.yaml", "\n".join(out) + "\n")

@@ -84,7 +84,69 @@ void tree_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes,
   ep.wait_sends();
 }
 
+/** One rank's neighbours in one of the two trees of double_tree_allreduce. */
+struct TreeLinks {
+  int parent = -1;
+  std::vector<int> children;
+};
+
+/** Rank (node, local)'s links in tree t (0: nodes in order, 1: nodes in reverse order). */
+TreeLinks tree_links(const std::vector<std::vector<int>>& by_node, int node, int local, int t) {
+  TreeLinks l;
+  const std::vector<int>& mine = by_node[node];
+  if (local + 1 < static_cast<int>(mine.size())) l.children.push_back(mine[local + 1]);
+  if (local > 0) {
+    l.parent = mine[local - 1];
+    return l;
+  }
+  const int n = static_cast<int>(by_node.size());
+  const auto node_at = [&](int pos) { return t == 0 ? pos : n - 1 - pos; };
+  const int pos = t == 0 ? node : n - 1 - node;
+  if (pos > 0) l.parent = by_node[node_at((pos - 1) / 2)][0];
+  for (int c : {2 * pos + 1, 2 * pos + 2})
+    if (c < n) l.children.push_back(by_node[node_at(c)][0]);
+  return l;
+}
+
 }  // namespace
+
+void ring_half_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag) {
+  const int n = static_cast<int>(members.size());
+  ring_steps(ep, members, bytes / n, n - 1, tag);
+}
+
+void tree_allreduce_phase(Endpoint& ep, const std::vector<std::vector<int>>& members_by_node, double bytes, int tree,
+                          int phase, const simgrid::s4u::SemaphorePtr& root_ready, const CommTag& tag) {
+  int node = -1, local = -1;
+  for (int i = 0; i < static_cast<int>(members_by_node.size()) && node < 0; ++i)
+    for (int k = 0; k < static_cast<int>(members_by_node[i].size()); ++k)
+      if (members_by_node[i][k] == ep.rank()) {
+        node = i;
+        local = k;
+        break;
+      }
+  if (node < 0) throw std::logic_error("tree_allreduce_phase: the calling rank is not a member");
+  const TreeLinks t = tree_links(members_by_node, node, local, tree);
+  const int chunks = std::max(1, std::min(kTreeMaxChunks, static_cast<int>(bytes / kTreeMinChunkBytes)));
+  const double chunk = bytes / chunks;
+  const bool root = t.parent < 0;
+  // Every receive is posted up front, so each transfer starts when its sender is ready; they never move once posted.
+  const std::vector<int> from = phase == 0 ? t.children : root ? std::vector<int>{} : std::vector<int>{t.parent};
+  std::vector<PendingRecv> recvs(from.size() * chunks);
+  for (int c = 0; c < chunks; ++c)
+    for (std::size_t k = 0; k < from.size(); ++k) ep.post_recv(from[k], recvs[c * from.size() + k]);
+  for (int c = 0; c < chunks; ++c) {
+    for (std::size_t k = 0; k < from.size(); ++k) ep.complete(recvs[c * from.size() + k]);
+    if (phase == 0) {  // reduce: the children's chunks in, the partial sum up (the root hands it to its broadcast)
+      if (root) root_ready->release();
+      else ep.send(t.parent, chunk, tag);
+    } else {  // broadcast: the result down
+      if (root) root_ready->acquire();
+      for (int child : t.children) ep.send(child, chunk, tag);
+    }
+  }
+  ep.wait_sends();
+}
 
 HierarchicalLayout hierarchical_layout(const std::vector<int>& region_of_member) {
   HierarchicalLayout out;

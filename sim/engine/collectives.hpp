@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <simgrid/s4u/Semaphore.hpp>
+
 namespace hulk {
 
 /** @brief Receives kept posted ahead per ring member (NCCL's step slots, NCCL_STEPS = 8). Bounded rather than "all
@@ -39,5 +41,25 @@ HierarchicalLayout hierarchical_layout(const std::vector<int>& region_of_member)
  *  Blocks the calling rank actor until its part is done. */
 void allreduce(Endpoint& ep, const std::string& algorithm, const std::vector<int>& members,
                const std::vector<int>& region_of_member, double bytes, const CommTag& tag);
+
+/** @brief Reduce-scatter or all-gather of `bytes` in all (each member ends with, or starts from, bytes / n) over
+ *  `members` in ring order: n-1 steps of bytes / n, the traffic of either (NCCL's ring). */
+void ring_half_allreduce(Endpoint& ep, const std::vector<int>& members, double bytes, const CommTag& tag);
+
+/** @brief Largest number of pipeline chunks of tree_allreduce; chunks are at least kTreeMinChunkBytes. More chunks
+ *  fill the pipeline faster and cost one SimGrid message each. */
+constexpr int kTreeMaxChunks = 256;
+constexpr double kTreeMinChunkBytes = 512.0 * 1024;  ///< NCCL's tree step size with its default 4 MiB buffer
+
+/** @brief One phase of one of the two trees of NCCL's double binary tree all-reduce, on `bytes` (half the buffer):
+ *  a chain through each node's GPUs (local 0 first, the one that talks to the other nodes) and a binary tree over
+ *  the nodes, in order for tree 0 (node p's children 2p+1, 2p+2) and in reverse order for tree 1, so that a node
+ *  that is a leaf in one tree is inner in the other. Phase 0 (reduce) sends the chunks up (kTreeMaxChunks,
+ *  kTreeMinChunkBytes), each after the children's; phase 1 (broadcast) sends them down, at the root each after
+ *  `root_ready` is released by the root's reduce (once per chunk). Each (tree, phase) runs as its own set of ranks
+ *  (NCCL's channels: their own connections), so the reduce and the broadcast overlap as in NCCL, on opposite
+ *  directions of each link. members_by_node[i] = this set's ranks of node i, local 0 first. */
+void tree_allreduce_phase(Endpoint& ep, const std::vector<std::vector<int>>& members_by_node, double bytes, int tree,
+                          int phase, const simgrid::s4u::SemaphorePtr& root_ready, const CommTag& tag);
 
 }  // namespace hulk

@@ -7,11 +7,16 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/engine/collective_bench_run.hpp"
 #include "sim/engine/isolated_run.hpp"
+#include "sim/lab/fidelity_collective.hpp"
+#include "sim/scenario/catalog.hpp"
+#include "sim/scenario/collective_bench_file.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
 
@@ -126,8 +131,67 @@ void report(std::ostream* progress, const std::string& line) {
 
 }  // namespace
 
+namespace {
+
+/** A point's simulation as a function of the series' calibrated value (utilisation, or a transport's fraction). */
+using PointRun = std::function<double(double)>;
+
+/** Point i of a collective benchmark series: its row (measured seconds) and its run at a fraction. */
+PointRun bench_point(const FidelityManifest& manifest, std::size_t i, const CollectiveSimulator& simulate_bench,
+                     FidelityRow& row) {
+  const FidelityPoint& p = manifest.points[i];
+  const std::string key = "points." + std::to_string(i);
+  if (p.transport.empty())
+    throw InputError(manifest.file, p.line, key + ".transport",
+                     "missing: '" + p.scenario + "' is a collective benchmark (expected the transport whose achieved "
+                     "fraction its series calibrates)");
+  if (p.unit != "s" && p.unit != "GB/s busbw")
+    throw InputError(manifest.file, p.line, key + ".unit",
+                     "'" + p.unit + "' for a collective benchmark (expected s or GB/s busbw)");
+  const CollectiveBenchSpec spec = load_collective_bench_file(p.scenario);
+  row.measured_s = measured_collective_time_s(p, spec.bytes, collective_bus_factor(spec.op, spec.ranks()));
+  const std::string file = p.scenario, transport = p.transport;
+  return [file, transport, &simulate_bench](double fraction) {
+    return simulate_bench(load_collective_bench_file(file, {{transport, fraction}}));
+  };
+}
+
+/** Point i of a training series: its row (measured seconds per iteration) and its run at a utilisation. */
+PointRun training_point(const FidelityManifest& manifest, std::size_t i, const IterationSimulator& simulate,
+                        FidelityRow& row, double& start) {
+  const FidelityPoint& p = manifest.points[i];
+  if (!p.transport.empty() || p.unit == "GB/s busbw")
+    throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".scenario",
+                     "'" + p.scenario + "' is a training scenario, but its point gives a transport or GB/s busbw "
+                     "(expected a collective benchmark, scenarios/README.md)");
+  auto scenario = std::make_shared<Scenario>(checked_scenario(manifest, i));
+  row.measured_s = measured_iteration_time_s(p, scenario->only_job());
+  if (p.calibrate) start = scenario->only_job().utilisation;
+  return [scenario, &simulate](double u) {
+    Scenario s = *scenario;
+    s.only_job().utilisation = u;
+    return simulate(s);
+  };
+}
+
+/** The series' starting value of the calibration: a transport's catalog fraction. */
+double catalog_fraction(const FidelityManifest& manifest, const FidelityPoint& p) {
+  const TransportSpec* t = TransportCatalog::builtin().find(p.transport);
+  if (t == nullptr)
+    throw InputError(manifest.file, p.line, "transport",
+                     "unknown transport '" + p.transport + "' (expected one of platforms/transports.yaml)");
+  return t->achieved;
+}
+
+}  // namespace
+
+double simulate_collective_time_s(const CollectiveBenchSpec& spec) {
+  return simulate_collective_isolated(spec).time_s;
+}
+
 std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const std::vector<std::string>& only,
-                                         const IterationSimulator& simulate, std::ostream* progress) {
+                                         const IterationSimulator& simulate, std::ostream* progress,
+                                         const CollectiveSimulator& simulate_bench) {
   const std::vector<std::string> all = manifest.series();
   for (const auto& name : only)
     if (std::find(all.begin(), all.end(), name) == all.end()) {
@@ -140,15 +204,21 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
     if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
     FidelitySeries fs;
     fs.name = name;
-    std::vector<Scenario> scenarios;
-    // Load every scenario of the series first: a bad file stops the run before any simulation.
+    std::vector<PointRun> runs;
+    double start = 0.4;
+    // Load every file of the series first: a bad one stops the run before any simulation.
     for (std::size_t i = 0; i < manifest.points.size(); ++i) {
       const FidelityPoint& p = manifest.points[i];
       if (p.series != name) continue;
-      scenarios.push_back(checked_scenario(manifest, i));
       FidelityRow row;
       row.point = p;
-      row.measured_s = measured_iteration_time_s(p, scenarios.back().only_job());
+      fs.transport = p.transport;
+      if (is_collective_bench_file(p.scenario)) {
+        runs.push_back(bench_point(manifest, i, simulate_bench, row));
+        if (p.calibrate) start = catalog_fraction(manifest, p);
+      } else {
+        runs.push_back(training_point(manifest, i, simulate, row, start));
+      }
       if (!(row.measured_s <= kMaxMeasuredIterationS))
         throw InputError(manifest.file, p.line, "points." + std::to_string(i) + ".measured",
                          "is " + short_number(row.measured_s) + " s per iteration in this scenario (expected at most " +
@@ -158,20 +228,19 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
     std::size_t cal = 0;
     while (!fs.rows[cal].point.calibrate) ++cal;
     fs.calibration_case = fs.rows[cal].point.case_name;
+    const std::string knob = fs.transport.empty() ? "utilisation" : "achieved " + fs.transport;
 
     auto run_at = [&](std::size_t i, double u) {
-      Scenario s = scenarios[i];
-      s.only_job().utilisation = u;
-      const double t = simulate(s);
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "utilisation %.6f -> %s s (measured %s s)", u, sig4(t).c_str(),
+      const double t = runs[i](u);
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " %.6f -> %s s (measured %s s)", u, sig4(t).c_str(),
                     sig4(fs.rows[i].measured_s).c_str());
-      report(progress, "[" + name + "] " + fs.rows[i].point.case_name + ": " + buf);
+      report(progress, "[" + name + "] " + fs.rows[i].point.case_name + ": " + knob + buf);
       return t;
     };
     try {
-      const Calibration c = calibrate_utilisation([&](double u) { return run_at(cal, u); }, fs.rows[cal].measured_s,
-                                                  scenarios[cal].only_job().utilisation);
+      const Calibration c =
+          calibrate_utilisation([&](double u) { return run_at(cal, u); }, fs.rows[cal].measured_s, start);
       fs.calibration = c;
       fs.rows[cal].simulated_s = c.simulated_s;
     } catch (const InputError& e) {
@@ -197,11 +266,11 @@ std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const
 namespace {
 
 /** "" when the calibration reached the measured time, else why not. */
-std::string calibration_state(const Calibration& c) {
+std::string calibration_state(const Calibration& c, const std::string& knob) {
   if (c.reached) return "";
-  if (c.utilisation >= 1.0) return "; NOT reached: even utilisation 1 is slower than measured";
+  if (c.utilisation >= 1.0) return "; NOT reached: even " + knob + " 1 is slower than measured";
   if (c.faster_at_lowest)
-    return "; NOT reached: even utilisation 1e-6 is faster than measured";
+    return "; NOT reached: even " + knob + " 1e-6 is faster than measured";
   return "; NOT converged";
 }
 
@@ -251,10 +320,11 @@ std::string fidelity_table(const std::vector<FidelitySeries>& series, const std:
     out << s.name << ": ";
     if (s.calibration) {
       char buf[128];
-      std::snprintf(buf, sizeof buf, s.calibration->utilisation >= 1e-4 ? "utilisation %.4f" : "utilisation %.2g",
+      const std::string knob = s.transport.empty() ? "utilisation" : "achieved " + s.transport;
+      std::snprintf(buf, sizeof buf, s.calibration->utilisation >= 1e-4 ? "%s %.4f" : "%s %.2g", knob.c_str(),
                     s.calibration->utilisation);
       out << buf << " (calibrated on " << s.calibration_case << ", " << s.calibration->simulations
-          << " simulations" << calibration_state(*s.calibration) << "); ";
+          << " simulations" << calibration_state(*s.calibration, knob) << "); ";
     } else {
       out << "calibration failed; ";
     }

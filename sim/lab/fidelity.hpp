@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/collective_bench.hpp"
 #include "sim/core/spec.hpp"
 #include "sim/lab/fidelity_manifest.hpp"
 
@@ -21,6 +22,12 @@ using IterationSimulator = std::function<double(const Scenario&)>;
 /** @brief The default simulator: the scenario's own placement (compute_placement in a child process), then
  *  SimGrid in a child process (simulated_iteration_time_s). */
 double simulate_scenario_iteration_s(const Scenario& scenario);
+
+/** @brief The simulated seconds of a collective benchmark (its transport fractions already set). */
+using CollectiveSimulator = std::function<double(const CollectiveBenchSpec&)>;
+
+/** @brief The default: SimGrid in a child process (simulate_collective_isolated). */
+double simulate_collective_time_s(const CollectiveBenchSpec& spec);
 
 /** @brief Lowest utilisation the calibration tries. */
 constexpr double kMinCalibratedUtilisation = 1e-6;
@@ -54,6 +61,9 @@ struct FidelityRow {
 /** @brief One series: its calibration and its rows in manifest order. */
 struct FidelitySeries {
   std::string name;
+  /** @brief "" for training runs (the job utilisation is calibrated); for collective benchmarks the transport
+   *  whose achieved fraction is (Calibration::utilisation then holds that fraction). */
+  std::string transport;
   std::string calibration_case;
   std::optional<Calibration> calibration;  ///< absent if the calibration point could not be simulated
   std::vector<FidelityRow> rows;
@@ -68,11 +78,14 @@ struct ErrorSummary {
 /** @brief Summary over some rows. */
 ErrorSummary summarize_errors(const std::vector<const FidelityRow*>& rows);
 
-/** @brief Runs every series of the manifest (or only those named in `only`, in manifest order). Scenarios are
+/** @brief Runs every series of the manifest (or only those named in `only`, in manifest order). A point whose
+ *  file is a collective benchmark (collective_bench_file.hpp) is simulated by `simulate_bench` with its series'
+ *  transport at the calibrated fraction; every other point by `simulate` at the calibrated utilisation. Scenarios are
  *  loaded first (a bad one throws InputError); a point whose simulation fails is kept with its reason. Progress
  *  (one line per simulation) goes to `progress` when not null. @throws InputError if `only` names an unknown series. */
 std::vector<FidelitySeries> run_fidelity(const FidelityManifest& manifest, const std::vector<std::string>& only,
-                                         const IterationSimulator& simulate, std::ostream* progress);
+                                         const IterationSimulator& simulate, std::ostream* progress,
+                                         const CollectiveSimulator& simulate_bench = simulate_collective_time_s);
 
 /** @brief The printed table: one row per point (series, case, measured s, simulated s, error %, source; the
  *  calibration point marked), then per series its utilisation and error summary, then the summary over all

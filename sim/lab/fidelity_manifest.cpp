@@ -16,7 +16,7 @@ std::vector<std::string> FidelityManifest::series() const {
 }
 
 const std::vector<std::string>& fidelity_units() {
-  static const std::vector<std::string> units = {"s", "tokens/s", "TFLOP/s/GPU"};
+  static const std::vector<std::string> units = {"s", "tokens/s", "TFLOP/s/GPU", "GB/s busbw"};
   return units;
 }
 
@@ -35,11 +35,12 @@ FidelityManifest read_fidelity_manifest(const std::string& path) {
   m.file = path;
   std::map<std::string, std::string> calibration_of;  // series -> key path of its calibration point
   std::map<std::string, std::string> case_key;         // "series\ncase" -> key path
+  std::map<std::string, std::pair<std::string, std::string>> transport_of;  // series -> (transport, first key path)
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node e = list[i];
     const std::string key = "points." + std::to_string(i);
     r.expect_map(e, key);
-    r.check_keys(e, key, {"series", "case", "scenario", "measured", "unit", "source", "calibrate", "note"});
+    r.check_keys(e, key, {"series", "case", "scenario", "measured", "unit", "source", "calibrate", "note", "transport"});
     FidelityPoint p;
     p.line = YamlReader::line_of(e);
     p.series = r.str(r.require(e, key, "series"), key + ".series");
@@ -58,6 +59,15 @@ FidelityManifest read_fidelity_manifest(const std::string& path) {
     p.source = r.str(r.require(e, key, "source"), key + ".source");
     if (e["calibrate"]) p.calibrate = r.boolean(e["calibrate"], key + ".calibrate");
     if (e["note"]) r.str(e["note"], key + ".note");
+    if (e["transport"]) p.transport = r.str(e["transport"], key + ".transport");
+    if (p.unit == "GB/s busbw" && p.transport.empty())
+      r.fail(e, key + ".transport",
+             "missing for a point in GB/s busbw (expected the transport whose achieved fraction the series calibrates)");
+    if (transport_of.count(p.series) && transport_of[p.series].first != p.transport)
+      r.fail(e["transport"] ? e["transport"] : e, key + ".transport",
+             "'" + p.transport + "' but series '" + p.series + "' calibrates '" + transport_of[p.series].first +
+                 "' at " + transport_of[p.series].second + " (expected one transport per series, or none)");
+    transport_of.emplace(p.series, std::make_pair(p.transport, key));
 
     const std::string id = p.series + "\n" + p.case_name;
     if (case_key.count(id))
@@ -87,6 +97,11 @@ double megatron_iteration_flops(const JobSpec& job) {
   const double B = job.global_batch, s = job.model.seq_len, l = job.model.layers, h = job.model.hidden,
                V = job.model.vocab;
   return 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
+}
+
+double measured_collective_time_s(const FidelityPoint& point, double bytes, double bus_factor) {
+  if (point.unit == "GB/s busbw") return bytes * bus_factor / (point.measured * 1e9);
+  return point.measured;
 }
 
 double measured_iteration_time_s(const FidelityPoint& point, const JobSpec& job) {

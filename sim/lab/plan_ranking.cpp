@@ -104,6 +104,7 @@ void rank_group(LayoutGroup& g) {
 std::vector<LayoutGroup> groups_of(const FidelitySeries& fs, std::vector<Scenario>& bases) {
   std::map<std::string, std::size_t> index;
   std::vector<LayoutGroup> groups;
+  if (!fs.transport.empty()) return groups;  // collective benchmarks: no training layouts to rank
   for (const FidelityRow& row : fs.rows) {
     const Scenario s = load_scenario_file(row.point.scenario);
     const auto [it, fresh] = index.emplace(layout_group_key(s), groups.size());

@@ -9,7 +9,9 @@
 #include "tools/cli/gnn_backend.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/lab/fidelity_collective.hpp"
 #include "sim/lab/simulate_run.hpp"
+#include "sim/scenario/collective_bench_file.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/cli/collective_warnings.hpp"
 #include "tools/cli/data_warnings.hpp"
@@ -54,6 +56,12 @@ void run_simulate_command(SimulateArgs& args) {
       throw InputError("", 0, flag, "only means something with --out (without it no file is written)");
   if (args.no_comm_csv)
     std::cerr << "hulk: --no-comm-csv is the default now (comm.csv is written only with --comm-csv or --traces)\n";
+  if (is_collective_bench_file(args.file)) {  // `collective:` instead of `job:` (scenarios/README.md)
+    if (!args.sets.empty()) throw InputError(args.file, 0, "--set", "not for a collective benchmark file");
+    const nlohmann::json result = run_collective_bench(args.file, run.out_dir);
+    std::cout << (args.json ? result.dump(2) + "\n" : collective_summary(result));
+    return;
+  }
   Scenario s = load_scenario_file(args.file, parse_set_overrides(args.sets));
   print_data_warnings(s, args.quiet);
   run.progress_every_s = progress_interval_s();

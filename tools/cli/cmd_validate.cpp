@@ -6,7 +6,10 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/data_warnings.hpp"
 #include "tools/cli/overrides_option.hpp"
+#include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/lab/fidelity_collective.hpp"
+#include "sim/scenario/collective_bench_file.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/methods/scenario_loading.hpp"
 
@@ -28,6 +31,11 @@ void warn_tp_wider_than_hosts(const Scenario& s) {
 }
 
 void run_validate(const std::string& file, const std::vector<std::string>& sets) {
+  if (is_collective_bench_file(file)) {  // `collective:` instead of `job:` (scenarios/README.md)
+    if (!sets.empty()) throw InputError(file, 0, "--set", "not for a collective benchmark file");
+    std::cout << collective_validation_line(load_collective_bench_file(file));
+    return;
+  }
   Scenario s = load_scenario_file(file, parse_set_overrides(sets));
   // The scenario's own placement file is read and checked as simulate does before it runs, so that a file that
   // gives two ranks one GPU, or that is another scenario's, is not "ok".
