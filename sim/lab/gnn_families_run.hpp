@@ -6,25 +6,14 @@
  *  this process. The learned placer comes in through LearnedBackend, so no sim library links torch. */
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/lab/gnn_families.hpp"
 #include "sim/lab/gnn_family_rows.hpp"
 #include "sim/methods/method_registry.hpp"
-#include "sim/place/placer.hpp"
 
 namespace hulk {
-
-/** @brief How the run reaches the learned placer (the program's GNN plugin). */
-struct LearnedBackend {
-  std::function<void()> prepare;  ///< loads the placer's library before the torch child forks (may be empty)
-  /** @brief The learned placer of a model file with a row's decoder switches. */
-  std::function<std::unique_ptr<Placer>(const std::string& model_path, const LearnedDecoder& decoder)> make_placer;
-  /** @brief Writes a model of fresh weights drawn from `seed` (as `hulk gnn train --epochs 0 --seed SEED`). */
-  std::function<void(const std::string& path, std::uint64_t seed)> save_untrained_model;
-};
 
 /** @brief What the run draws, runs and writes. */
 struct FamiliesRunOptions {

@@ -68,8 +68,7 @@ std::vector<LearnedRow> learned_rows(const std::string& challenger) {
   // the weights do (trained against fresh weights), and the least work any placement that runs greedy and the model
   // does (the search's time over it bounds search/x).
   LearnedRow model_only = row("model-only");
-  model_only.decoder.candidates = 1;
-  model_only.decoder.greedy_candidate = false;
+  model_only.decoder = least_work_decoder();
   model_only.decoder.stage_orders = 0;
   model_only.decoder.tp_rings = false;
   model_only.anneal.evaluations = 0;

@@ -2,28 +2,13 @@
 /** @file gnn_family_rows.hpp
  *  @brief The learned rows of `hulk gnn families` (sim/lab/gnn_families_run.hpp): the gnn method and its ablations,
  *  each a model (trained, fresh weights or another file), the decoder's switches and the annealing after it. */
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/lab/learned_backend.hpp"
 #include "sim/methods/gnn_method.hpp"
 
 namespace hulk {
-
-/** @brief The switches of the learned decoder that a row changes. They are gnn::SamplingOptions's fields of the same
- *  names, which the program sets from them (sim/ does not see gnn/, tools/cli/gnn_backend.hpp); unset: the
- *  decoder's own default. */
-struct LearnedDecoder {
-  std::optional<int> candidates;          ///< placements decoded (1: the argmax decode alone)
-  std::optional<bool> greedy_candidate;   ///< greedy's placement as one more candidate
-  std::optional<bool> reference_prior;    ///< greedy's residual prior added to the scores
-  std::optional<bool> prior_free_view;    ///< the scores also without the prior, their decodes competing
-  std::optional<int> polish;              ///< evaluations of the score-guided host exchanges
-  std::optional<int> polish_top_k;        ///< exchanges of the scorer's ranking tried per step (0: all)
-  std::optional<int> stage_orders;        ///< stage reorderings (also the annealing's, LearnedAnnealOptions)
-  std::optional<bool> tp_rings;           ///< TP ring re-chaining (also the annealing's)
-  std::optional<int> guided_anneal;       ///< the move scorer's guided annealing's cost calls
-};
 
 /** @brief A learned row: which model and which decoder, and the gnn method's annealing after the placer. */
 struct LearnedRow {
