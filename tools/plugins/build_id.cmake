@@ -1,10 +1,13 @@
 # Writes OUT (a header defining HULK_BUILD_ID) from what the GNN plugin's binding to the program depends on: the
-# headers of sim/, gnn/ and tools/plugins/ (every type layout and inline function the two share), and the compiler
-# and library versions and flags in EXTRA. Run at every build (CMakeLists.txt, "tools"); OUT is rewritten only when
-# the identity changes, so an unchanged tree recompiles nothing.
+# headers of sim/ (the layers gnn/ may include), gnn/ and tools/plugins/ (every type layout and inline function the
+# two share), and the compiler and library versions and flags in EXTRA. Run at every build (CMakeLists.txt, "tools");
+# OUT is rewritten only when the identity changes, so an unchanged tree recompiles nothing.
 # Usage: cmake -DSOURCE_DIR=... -DOUT=... -DEXTRA=... -P build_id.cmake
 file(GLOB_RECURSE headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/sim/*.hpp" "${SOURCE_DIR}/gnn/*.hpp"
      "${SOURCE_DIR}/tools/plugins/*.hpp")
+# gnn/ may not include these layers (sim/README.md), so the plugin cannot share their layouts: changing them keeps
+# the identity and does not recompile the plugin.
+list(FILTER headers EXCLUDE REGEX "^sim/(engine|methods|lab)/")
 list(SORT headers)
 set(text "${EXTRA}\n")
 foreach(h IN LISTS headers)
