@@ -111,7 +111,7 @@ void register_jobs_eval_command(CLI::App& app) {
       ->capture_default_str()
       ->check(method_choices(true));
   cmd->add_option("--budget", a->run.options.budget,
-                  "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+                  kSearchBudgetHelp)
       ->capture_default_str()
       ->check(budget_range());
   cmd->add_option("--model", a->run.options.model_path, "GNN model file (default: " + default_model_path() + ")");
