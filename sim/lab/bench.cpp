@@ -100,11 +100,11 @@ double cold_placement_median_s(const Scenario& s, const std::string& method, con
  *  placement that runs greedy and the model can go below. */
 GnnBench bench_gnn(const Scenario& s, const BenchOptions& options) {
   const std::string model = model_or_committed(options.model);
-  options.prepare_learned();  // loaded once, outside the timed placements
+  if (options.learned.prepare) options.learned.prepare();  // loaded once, outside the timed placements
   const bool one_job = !names_jobs(s);
   nlohmann::json g = run_in_child([&]() {
-    const std::unique_ptr<Placer> placer = options.make_learned(model, false);
-    const std::unique_ptr<Placer> least = options.make_learned(model, true);
+    const std::unique_ptr<Placer> placer = options.learned.make_placer(model, LearnedDecoder{});
+    const std::unique_ptr<Placer> least = options.learned.make_placer(model, least_work_decoder());
     std::vector<double> ms, least_ms;
     for (int i = 0; i < options.reps; ++i) {
       PipelineMemo::process().clear();  // timed cold, as in a process of its own
@@ -192,7 +192,7 @@ BenchReport run_bench(const Scenario& s, const BenchOptions& options,
   const VerifiedSearchOptions defaults;
   report.search_restarts = defaults.restarts;
   report.search_evaluations = options.budget > 0 ? options.budget : static_cast<long>(defaults.total_evaluations);
-  if (options.prepare_learned && options.make_learned) report.gnn = bench_gnn(s, options);
+  if (options.learned.make_placer) report.gnn = bench_gnn(s, options);
   return report;
 }
 

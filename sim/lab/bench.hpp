@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/lab/learned_backend.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -25,12 +26,10 @@ struct BenchOptions {
   /** @brief Called before a scenario's forked simulations: the child shares the parent's resident pages and counts
    *  them in its peak RSS, so the program gives its allocator's cached free pages back first; may be empty. */
   std::function<void()> release_free_memory;
-  /** @brief GNN measurements: loads the learned placer's library in this process (once, after the other
-   *  measurements, so that their children do not count it); empty = no GNN measurements. */
-  std::function<void()> prepare_learned;
-  /** @brief The learned placer for a model file, run in the timing child: the gnn method's (false) or its least
-   *  work (true: one candidate, the argmax decode, nothing evaluated). */
-  std::function<std::unique_ptr<Placer>(const std::string& model, bool argmax_only)> make_learned;
+  /** @brief GNN measurements (the gnn method's decoder and least_work_decoder()): the plugin is loaded in this
+   *  process once, after the other measurements, so that their children do not count it; make_placer empty = no
+   *  GNN measurements. */
+  LearnedBackend learned;
   std::string model;                                 ///< GNN model file ("" = the committed one)
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/method_names.hpp"
 #include "sim/core/seeding.hpp"
 #include "sim/core/statistics.hpp"
 #include "sim/core/subprocess.hpp"
@@ -142,6 +143,18 @@ std::optional<EvaluatorErrors> evaluator_errors(const std::vector<Scenario>& sce
   e.p90 = quantile(errors, 0.9);
   e.largest = quantile(errors, 1.0);
   return e;
+}
+
+void check_generated_eval_methods(const std::vector<std::string>& methods, const MethodOptions& options) {
+  for (const std::string& method : methods) {
+    check_method_files(method, options);
+    if (method == "robust")
+      throw InputError("", 0, "--methods", "robust places one job over a scenario's `robust:` distribution; the "
+                                           "generated clusters hold several jobs and none (expected another method)");
+    if (method.rfind(kPlacementFilePrefix, 0) == 0)
+      throw InputError("", 0, "--methods", "a placement file (" + method + ") belongs to one scenario, not to "
+                                           "generated clusters (expected a placement method)");
+  }
 }
 
 }  // namespace hulk

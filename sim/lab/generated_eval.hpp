@@ -51,6 +51,12 @@ struct EvaluatorErrors {
 /** @brief Jobs of the cluster of `seed`: min_jobs..max_jobs, drawn from the seed. */
 int generated_jobs_of(const GeneratedEvalOptions& options, std::uint64_t seed);
 
+/** @brief Refuses, before any cluster is drawn, a method that cannot place a generated cluster of several jobs: robust
+ *  optimises one job over a `robust:` distribution the sampler does not draw, and a placement file belongs to one
+ *  scenario; and a method whose files are bad (check_method_files: a model file is refused, not failed rows).
+ *  @throws InputError naming --methods. */
+void check_generated_eval_methods(const std::vector<std::string>& methods, const MethodOptions& options);
+
 /** @brief Runs the methods on every cluster. `progress` gets one line per cluster (drawn or skipped) and
  *  `on_cluster` each cluster's report as it finishes (both may be empty). @throws Interrupted when a cluster was
  *  cut short; InputError when no seed gave a cluster its jobs fit. */

@@ -7,6 +7,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/method_names.hpp"
 #include "sim/core/statistics.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/engine/isolated_run.hpp"
@@ -127,6 +128,14 @@ std::string plan_eval_csv(const std::vector<PlanEvalRow>& rows) {
 
 void write_plan_eval_csv(const std::string& path, const std::vector<PlanEvalRow>& rows) {
   write_file_atomic(path, plan_eval_csv(rows));
+}
+
+void check_plan_eval_methods(const std::vector<std::string>& methods, const MethodOptions& options) {
+  for (const std::string& m : methods) {
+    if (m == "robust" || m.rfind(kPlacementFilePrefix, 0) == 0)
+      throw InputError("", 0, "--methods", m + " does not apply to generated clusters (expected a placement method)");
+    check_method_files(m, options);
+  }
 }
 
 }  // namespace hulk

@@ -20,6 +20,10 @@ struct PlanEvalOptions {
   std::function<void(const std::string&)> progress;  ///< one line per cluster (may be empty)
 };
 
+/** @brief Refuses a method that does not apply to generated clusters (robust, a placement file) and one whose files
+ *  are bad (check_method_files), each in turn. @throws InputError naming --methods. */
+void check_plan_eval_methods(const std::vector<std::string>& methods, const MethodOptions& options);
+
 /** @brief One cluster's figures (SimGrid seconds per iteration, wall seconds). */
 struct PlanEvalRow {
   std::string name;

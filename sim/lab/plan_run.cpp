@@ -31,6 +31,13 @@ std::string journal_identity(const PlanRunOptions& a) {
 
 }  // namespace
 
+std::vector<std::string> finalist_methods(const std::vector<std::string>& methods) {
+  std::vector<std::string> out;
+  for (const std::string& m : methods)
+    if (m != "greedy") out.push_back(m);
+  return out;
+}
+
 PlanRunReport run_plan_file(PlanRunOptions a) {
   const Scenario s = load_plan_scenario_file(a.file, a.overrides);
   for (const std::string& m : a.plan.methods) check_method_files(m, a.plan.method_options);

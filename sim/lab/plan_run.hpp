@@ -25,6 +25,10 @@ struct PlanRunReport {
   bool priced = false;
 };
 
+/** @brief The placers of the plan's finalists among `methods`: every one but greedy, which places every screened
+ *  layout anyway. */
+std::vector<std::string> finalist_methods(const std::vector<std::string>& methods);
+
 /** @brief Loads the scenario, checks the methods' files, runs the plan (resuming from OUT's journal) and writes its
  *  files. @throws InputError for bad input; Interrupted (the journal kept) on SIGINT/SIGTERM. */
 PlanRunReport run_plan_file(PlanRunOptions options);

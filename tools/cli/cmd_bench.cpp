@@ -13,7 +13,7 @@
 #include "sim/methods/scenario_loading.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
-#include "tools/cli/gnn_plugin_loader.hpp"
+#include "tools/cli/gnn_backend.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -33,16 +33,6 @@ struct BenchArgs {
 void release_free_memory() {
   const std::string purge = "arena." + std::to_string(MALLCTL_ARENAS_ALL) + ".purge";
   mallctl(purge.c_str(), nullptr, nullptr, nullptr, 0);
-}
-
-/** The learned placer's least work (one job): greedy's placement (the graph's reference and the floor the method
- *  keeps), the graph with its estimated traffic, one pass of the model and its argmax decode; nothing evaluated. */
-gnn::SamplingOptions sampling(bool argmax_only) {
-  gnn::SamplingOptions o;
-  if (!argmax_only) return o;
-  o.candidates = 1;
-  o.greedy_candidate = false;  // with candidates 1: GnnPlacer returns the argmax decode of the first view
-  return o;
 }
 
 /** One placement's simulation line (and CSV row): the placement method's time, then the simulation's medians. */
@@ -126,12 +116,7 @@ Wall-clock medians on this machine; nothing is asserted. Micro-benchmarks: tests
         throw InputError("", 0, "--placement", "'" + m + "' is not a placement method here (expected greedy, "
                                                "round-robin or random)");
     a->options.release_free_memory = release_free_memory;
-    if (!a->skip_gnn) {
-      a->options.prepare_learned = [] { gnn_plugin(); };
-      a->options.make_learned = [](const std::string& model, bool argmax_only) {
-        return gnn_plugin().make_placer(model, sampling(argmax_only));
-      };
-    }
+    if (!a->skip_gnn) a->options.learned = gnn_learned_backend();
     for (const auto& f : a->files) bench_file(f, *a);
   });
 }

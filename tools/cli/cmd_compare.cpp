@@ -1,4 +1,5 @@
-// `hulk place` and `hulk compare`: parse the options, run the method(s) (sim/lab/compare_run.hpp), print and write.
+// `hulk compare`: parse the options, run the methods (sim/lab/compare_run.hpp), print and write (`hulk place`:
+// cmd_place.cpp).
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -12,8 +13,6 @@
 #include "sim/core/errors.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/outputs.hpp"
-#include "sim/place/placer.hpp"
-#include "sim/report/placement_json.hpp"
 #include "sim/methods/plan_resolve.hpp"
 #include "sim/methods/scenario_loading.hpp"
 #include "tools/cli/data_warnings.hpp"
@@ -24,13 +23,6 @@
 namespace hulk::cli {
 namespace {
 
-struct PlaceArgs {
-  std::string file, method = "greedy", out;
-  std::vector<std::string> sets;
-  bool quiet = false;
-  MethodOptions options = cli_method_options();
-};
-
 struct CompareArgs {
   std::string file, methods = "greedy,search", out, html;
   std::vector<std::string> sets;
@@ -38,19 +30,6 @@ struct CompareArgs {
   int robust_states = 0;
   MethodOptions options = cli_method_options();
 };
-
-const std::string kBudgetHelp =
-    "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)";
-
-std::string model_help() { return "GNN model file for gnn and gnn+refine (default: " + default_model_path() + ")"; }
-
-const char* kPlaceFooter = R"(Examples:
-  hulk place scenarios/examples/two-region-gpt.yaml --method search --out runs/search.json
-  hulk simulate scenarios/examples/two-region-gpt.yaml --placement file:runs/search.json
-  hulk place scenarios/examples/two-region-gpt.yaml --set wan.default.latency=100ms --method gnn
-
-Methods (--method, default: greedy):
-)";
 
 const char* kCompareFooter = R"(Examples:
   hulk compare scenarios/examples/two-region-gpt.yaml
@@ -112,33 +91,7 @@ void run_compare_command(const CompareArgs& ca) {
 }  // namespace
 
 void register_compare_commands(CLI::App& app) {
-  auto* place = app.add_subcommand("place", "Compute a placement and write it as JSON");
-  auto pa = std::make_shared<PlaceArgs>();
-  place->add_option("scenario", pa->file, "scenario YAML file")->required();
-  place->add_option("--method", pa->method, "placement method: a name below or file:PATH")
-      ->capture_default_str()
-      ->check(method_choices());
-  place->footer(kPlaceFooter + methods_help());
-  place->add_option("--out", pa->out, "placement JSON file to write (default: stdout)");
-  place->add_option("--budget", pa->options.budget, kBudgetHelp)->capture_default_str()
-      ->check(budget_range());
-  place->add_option("--model", pa->options.model_path, model_help());
-  add_set_option(place, pa->sets);
-  add_quiet_flag(place, pa->quiet);
-  place->callback([pa] {
-    check_method(pa->method, "", "--method");  // a bad option is named as such, not as the scenario's key
-    Scenario s = load_scenario_file(pa->file, parse_set_overrides(pa->sets));
-    print_data_warnings(s, pa->quiet);
-    s.events.clear();  // methods place for the quiet network (the robust method has its own distribution)
-    PlacementOutcome placed = compute_placement(s, pa->method, pa->options);
-    nlohmann::json doc = placement_to_json(s, placed.placement);
-    doc["method"] = pa->method;  // no wall time here (stderr has it): the same command writes the same bytes
-    if (pa->out.empty())
-      std::cout << doc.dump(2) << "\n";
-    else
-      write_file_atomic(pa->out, doc.dump(2) + "\n");
-    std::cerr << "placed with " << pa->method << " in " << placed.wall_s << " s\n";
-  });
+  register_place_command(app);
 
   auto* compare = app.add_subcommand("compare", "Compare placement methods; every time comes from SimGrid");
   auto ca = std::make_shared<CompareArgs>();
@@ -147,9 +100,9 @@ void register_compare_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(method_choices(true));
   compare->footer(kCompareFooter + methods_help());
-  compare->add_option("--budget", ca->options.budget, kBudgetHelp)->capture_default_str()
+  compare->add_option("--budget", ca->options.budget, kSearchBudgetHelp)->capture_default_str()
       ->check(budget_range());
-  compare->add_option("--model", ca->options.model_path, model_help());
+  compare->add_option("--model", ca->options.model_path, learned_model_help());
   compare->add_flag("--json", ca->json, "print JSON instead of the table");
   compare->add_option("--out", ca->out, "also write the JSON report to this file (default: none)");
   compare->add_option("--html", ca->html, "also write a self-contained HTML report (table and placement pictures)");

@@ -12,7 +12,6 @@
 #include "tools/cli/method_choices.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/core/method_names.hpp"
 #include "sim/lab/generated_eval.hpp"
 #include "sim/methods/method_registry.hpp"
 
@@ -57,17 +56,6 @@ std::string evaluator_error_line(const std::optional<EvaluatorErrors>& e) {
   return line;
 }
 
-/** Refuses a method that cannot place a generated cluster of several jobs: robust optimises one job over a
- *  `robust:` distribution the sampler does not draw, and a placement file belongs to one scenario. */
-void check_applies_to_generated_jobs(const std::string& method) {
-  if (method == "robust")
-    throw InputError("", 0, "--methods", "robust places one job over a scenario's `robust:` distribution; the "
-                                         "generated clusters hold several jobs and none (expected another method)");
-  if (method.rfind(kPlacementFilePrefix, 0) == 0)
-    throw InputError("", 0, "--methods", "a placement file (" + method + ") belongs to one scenario, not to "
-                                         "generated clusters (expected a placement method)");
-}
-
 /** Refuses bad option values and methods before any cluster is drawn (exit 2, nothing run). */
 void check_options(const JobsEvalArgs& args, GeneratedEvalOptions& a) {
   if (a.min_jobs < 2 || a.max_jobs > 8 || a.min_jobs > a.max_jobs)
@@ -78,10 +66,7 @@ void check_options(const JobsEvalArgs& args, GeneratedEvalOptions& a) {
                                           std::to_string(a.count - 1) + " pass 2^64 - 1 (expected a smaller seed)");
   check_jobs_fit_gpus(JobRange{a.min_jobs, a.max_jobs}, a.max_gpus);
   a.methods = parse_method_list(args.methods);
-  for (const std::string& m : a.methods) {
-    check_method_files(m, a.options);  // a bad model: refused, not failed rows
-    check_applies_to_generated_jobs(m);
-  }
+  check_generated_eval_methods(a.methods, a.options);
 }
 
 void run_jobs_eval(JobsEvalArgs& args) {
@@ -126,7 +111,7 @@ void register_jobs_eval_command(CLI::App& app) {
       ->capture_default_str()
       ->check(method_choices(true));
   cmd->add_option("--budget", a->run.options.budget,
-                  "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+                  kSearchBudgetHelp)
       ->capture_default_str()
       ->check(budget_range());
   cmd->add_option("--model", a->run.options.model_path, "GNN model file (default: " + default_model_path() + ")");

@@ -68,9 +68,7 @@ std::string table(const PlanReport& r, bool priced) {
 }
 
 void run_plan_command(PlanArgs& a) {
-  a.options.methods.clear();
-  for (const std::string& m : parse_method_list(a.methods))
-    if (m != "greedy") a.options.methods.push_back(m);  // greedy places every screened layout anyway
+  a.options.methods = finalist_methods(parse_method_list(a.methods));
   a.options.simgrid = !a.no_simgrid;
   a.options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   const PlanRunReport r = run_plan_file({a.file, parse_set_overrides(a.sets), a.sets, a.out, a.options});

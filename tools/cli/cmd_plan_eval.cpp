@@ -11,6 +11,7 @@
 #include "tools/cli/option_ranges.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/lab/plan_eval.hpp"
+#include "sim/lab/plan_run.hpp"
 
 namespace hulk::cli {
 namespace {
@@ -24,13 +25,9 @@ void run_plan_eval_command(PlanEvalArgs& a) {
   PlanEvalOptions& o = a.options;
   if (o.seed > std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(o.count - 1))
     throw InputError("", 0, "--seed", "the clusters' seeds pass 2^64 - 1 (expected a smaller seed)");
-  o.plan.methods.clear();
-  for (const std::string& m : parse_method_list(a.methods)) {
-    if (m == "robust" || m.rfind("file:", 0) == 0)
-      throw InputError("", 0, "--methods", m + " does not apply to generated clusters (expected a placement method)");
-    check_method_files(m, o.plan.method_options);
-    if (m != "greedy") o.plan.methods.push_back(m);
-  }
+  const std::vector<std::string> methods = parse_method_list(a.methods);
+  check_plan_eval_methods(methods, o.plan.method_options);
+  o.plan.methods = finalist_methods(methods);
   o.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   const std::vector<PlanEvalRow> rows = run_plan_eval(o);
   if (rows.empty()) throw InputError("", 0, "--seed", "no generated cluster could be planned");

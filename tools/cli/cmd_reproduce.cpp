@@ -74,7 +74,7 @@ Writes OUT/reproduce.json, reproduce.csv and, unless --no-plots, the plots (tool
 Methods (--methods, comma-separated):
 )" + methods_help());
   cmd->add_option("--budget", a->options.budget,
-                  "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)")
+                  kSearchBudgetHelp)
       ->capture_default_str()
       ->check(budget_range());
   cmd->add_option("--model", a->options.model_path, "GNN model file (default: " + default_model_path() + ")");

@@ -10,10 +10,10 @@
 #include "sim/methods/method_registry.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/lab/fidelity_collective.hpp"
+#include "sim/lab/collective_warnings.hpp"
 #include "sim/lab/simulate_run.hpp"
 #include "sim/scenario/collective_bench_file.hpp"
 #include "sim/methods/scenario_loading.hpp"
-#include "tools/cli/collective_warnings.hpp"
 #include "tools/cli/data_warnings.hpp"
 #include "tools/cli/method_choices.hpp"
 #include "tools/cli/overrides_option.hpp"
@@ -66,7 +66,11 @@ void run_simulate_command(SimulateArgs& args) {
   print_data_warnings(s, args.quiet);
   run.progress_every_s = progress_interval_s();
   run.notice = [](const std::string& line) { std::cerr << line << "\n"; };
-  run.on_placed = [&](const Placement& placement) { warn_unbalanced_hierarchical(s, placement, args.quiet); };
+  run.on_placed = [&](const Placement& placement) {
+    if (args.quiet) return;
+    for (const std::string& w : unbalanced_hierarchical_warnings(s, placement))
+      std::cerr << "hulk: warning: " << w << "\n";
+  };
   const nlohmann::json result = run_simulate(s, run);
   if (args.json)
     std::cout << result.dump(2) << "\n";

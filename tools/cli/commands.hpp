@@ -13,8 +13,10 @@ inline constexpr const char* kHulkVersion = "hulk 0.1.0";
 void register_simulate_commands(CLI::App& app);
 /** @brief validate alone (tools/cli/cmd_validate.cpp; register_simulate_commands calls it). */
 void register_validate_command(CLI::App& app);
-/** @brief place, compare. */
+/** @brief place, compare (and `compare generated` under it). */
 void register_compare_commands(CLI::App& app);
+/** @brief place alone (tools/cli/cmd_place.cpp; register_compare_commands calls it). */
+void register_place_command(CLI::App& app);
 /** @brief sweep, and `sweep merge` under it. */
 void register_sweep_commands(CLI::App& app);
 /** @brief reproduce. */

@@ -21,6 +21,37 @@ MethodOptions cli_method_options() {
   return options;
 }
 
+namespace {
+
+/** The decoder's options with a row's switches set (the rest the decoder's defaults). */
+gnn::SamplingOptions sampling_options(const LearnedDecoder& d) {
+  gnn::SamplingOptions o;
+  o.candidates = d.candidates.value_or(o.candidates);
+  o.greedy_candidate = d.greedy_candidate.value_or(o.greedy_candidate);
+  o.reference_prior = d.reference_prior.value_or(o.reference_prior);
+  o.prior_free_view = d.prior_free_view.value_or(o.prior_free_view);
+  o.polish = d.polish.value_or(o.polish);
+  o.polish_top_k = d.polish_top_k.value_or(o.polish_top_k);
+  o.stage_orders = d.stage_orders.value_or(o.stage_orders);
+  o.tp_rings = d.tp_rings.value_or(o.tp_rings);
+  o.guided_anneal = d.guided_anneal.value_or(o.guided_anneal);
+  return o;
+}
+
+}  // namespace
+
+LearnedBackend gnn_learned_backend() {
+  LearnedBackend backend;
+  backend.prepare = [] { gnn_plugin(); };
+  backend.make_placer = [](const std::string& model_path, const LearnedDecoder& decoder) {
+    return gnn_plugin().make_placer(model_path, sampling_options(decoder));
+  };
+  backend.save_untrained_model = [](const std::string& path, std::uint64_t seed) {
+    gnn_plugin().save_untrained_model(path, seed);
+  };
+  return backend;
+}
+
 GenDataStore gnn_data_store(const std::string& dir) {
   GenDataStore store;
   store.existing = [dir]() -> std::optional<DataSetIdentity> {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/lab/gen_data.hpp"
+#include "sim/lab/gnn_families_run.hpp"
 #include "sim/lab/held_out_eval.hpp"
 #include "sim/methods/method_registry.hpp"
 
@@ -13,6 +14,9 @@ namespace hulk::cli {
 
 /** @brief MethodOptions with the GNN as the learned placer (defaults otherwise). */
 MethodOptions cli_method_options();
+
+/** @brief The GNN plugin as gnn families' learned placer: a row's decoder switches set on gnn::SamplingOptions. */
+LearnedBackend gnn_learned_backend();
 
 /** @brief The data set folder `dir` in the GNN's format (gnn/dataset.hpp), for gen-data. */
 GenDataStore gnn_data_store(const std::string& dir);

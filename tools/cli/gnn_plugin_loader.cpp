@@ -4,7 +4,15 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <stdexcept>
+
+#include "sim/core/errors.hpp"
+
+// Generated in the build folder (tools/plugins/build_id.cmake), hence the angle brackets.
+#include <hulk/build_id.hpp>
 
 namespace hulk::cli {
 namespace {
@@ -27,8 +35,33 @@ void tune_process_for_inference() {
   ::setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
 }
 
+/** The build id a plugin file carries (tools/plugins/gnn_plugin.cpp's hulk_gnn_plugin_build_id), "" if it holds
+ *  none; nullopt if the file cannot be read (dlopen then says why). Read from the bytes, not through dlsym: a
+ *  plugin of another build may not even load (a function it calls is gone), and should be named as such. */
+std::optional<std::string> plugin_build_id(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string marker = std::string("hulk-build-id") + ":";  // split: this program's own bytes hold no marker
+  const std::size_t at = bytes.find(marker);
+  if (at == std::string::npos) return std::string();
+  const std::size_t from = at + marker.size();
+  return bytes.substr(from, bytes.find('\0', from) - from);
+}
+
+/** Refuses a plugin of another build (exit 2, naming the file and both ids). */
+void check_build_id(const std::string& path) {
+  const std::optional<std::string> id = plugin_build_id(path);
+  if (!id || *id == HULK_BUILD_ID) return;
+  throw InputError(path, 0, "",
+                   "the GNN plugin is of another build than this hulk (plugin build " + (id->empty() ? "none" : *id) +
+                       ", hulk build " HULK_BUILD_ID "): its calls into the program would bind to functions of "
+                       "other layouts; use the plugin built with this hulk (beside it, or HULK_GNN_PLUGIN)");
+}
+
 const GnnPluginApi& load() {
   const std::string path = plugin_path();
+  check_build_id(path);
   tune_process_for_inference();
   // RTLD_LOCAL: torch's symbols stay out of the program's namespace. The plugin's calls into sim/ bind to the
   // program's exported functions (one copy of the libraries and of their state).

@@ -18,4 +18,13 @@ inline CLI::Validator method_choices(bool list = false) {
   return CLI::Validator(std::string(list ? "comma-separated list of " : "") + "{" + names + "file:PATH}");
 }
 
+/** @brief --budget's help where the methods include search and gnn+refine. */
+inline const char* kSearchBudgetHelp =
+    "search budget in evaluations (0 = the method's own: 20000 for search, 2000 for gnn+refine)";
+
+/** @brief --model's help where the methods include gnn and gnn+refine. */
+inline std::string learned_model_help() {
+  return "GNN model file for gnn and gnn+refine (default: " + default_model_path() + ")";
+}
+
 }  // namespace hulk::cli

@@ -5,6 +5,9 @@
 #include "gnn/model_file.hpp"
 #include "tools/plugins/gnn_plugin_api.hpp"
 
+// Generated in the build folder (tools/plugins/build_id.cmake), hence the angle brackets.
+#include <hulk/build_id.hpp>
+
 namespace {
 
 std::unique_ptr<hulk::Placer> make_placer(const std::string& model_path, const hulk::gnn::SamplingOptions& sampling) {
@@ -23,6 +26,11 @@ const hulk::cli::GnnPluginApi kApi{hulk::cli::kGnnPluginAbi, &make_placer, &hulk
                                    &save_untrained_model};
 
 }  // namespace
+
+/** @brief This build's identity, read from the file by the program's loader before it loads the plugin
+ *  (tools/cli/gnn_plugin_loader.cpp): kept in the file, found by its prefix. */
+extern "C" __attribute__((visibility("default"), used)) const char hulk_gnn_plugin_build_id[] =
+    "hulk-build-id:" HULK_BUILD_ID;
 
 extern "C" __attribute__((visibility("default"))) const hulk::cli::GnnPluginApi* hulk_gnn_plugin_api() {
   hulk::gnn::use_huge_page_tensors();  // before any tensor: placement, training and the untrained model alike

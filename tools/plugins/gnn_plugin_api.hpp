@@ -8,7 +8,9 @@
  *
  *  The plugin holds no copy of sim/: its calls into it are bound to the program's functions when it is loaded
  *  (CMakeLists.txt, "tools"), so the program's process state (the pipeline memo, the interrupt flag, the evaluation
- *  counter) is the plugin's too, with nothing to hand over. */
+ *  counter) is the plugin's too, with nothing to hand over. Bound by name, a plugin of another build would call
+ *  functions of other layouts: both carry a build identity (tools/plugins/build_id.cmake) and the loader refuses a
+ *  plugin whose identity differs from the program's. */
 #include <cstdint>
 #include <functional>
 #include <iosfwd>

@@ -1,14 +1,10 @@
-#include "tools/cli/collective_warnings.hpp"
-
-#include <iostream>
-#include <string>
-#include <vector>
+#include "sim/lab/collective_warnings.hpp"
 
 #include "sim/core/jobs.hpp"
 #include "sim/engine/collectives.hpp"
 #include "sim/workload/plan.hpp"
 
-namespace hulk::cli {
+namespace hulk {
 namespace {
 
 /** "3 + 1": the members each region holds, in the layout's order. */
@@ -20,8 +16,8 @@ std::string block_sizes(const HierarchicalLayout& layout) {
 
 }  // namespace
 
-void warn_unbalanced_hierarchical(const Scenario& scenario, const Placement& placement, bool quiet) {
-  if (quiet) return;
+std::vector<std::string> unbalanced_hierarchical_warnings(const Scenario& scenario, const Placement& placement) {
+  std::vector<std::string> out;
   for (int j = 0; j < job_count(scenario); ++j) {
     const JobSpec& job = job_at(scenario, j);
     if (job.collective != "hierarchical" || job.par.dp < 2 || job.sync.diloco()) continue;
@@ -39,10 +35,11 @@ void warn_unbalanced_hierarchical(const Scenario& scenario, const Placement& pla
         if (unbalanced++ == 0) example = block_sizes(layout);
       }
     if (unbalanced > 0)
-      std::cerr << "hulk: warning: " << job_label(scenario, j) << ": collective hierarchical: " << unbalanced << " of "
-                << job.par.pp * job.par.tp << " DP groups hold unequal numbers of replicas per region (e.g. "
-                << example << "); each runs one ring ordered region by region, not the hierarchical phases\n";
+      out.push_back(job_label(scenario, j) + ": collective hierarchical: " + std::to_string(unbalanced) + " of " +
+                    std::to_string(job.par.pp * job.par.tp) + " DP groups hold unequal numbers of replicas per region "
+                    "(e.g. " + example + "); each runs one ring ordered region by region, not the hierarchical phases");
   }
+  return out;
 }
 
-}  // namespace hulk::cli
+}  // namespace hulk

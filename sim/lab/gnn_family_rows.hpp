@@ -1,0 +1,36 @@
+#pragma once
+/** @file gnn_family_rows.hpp
+ *  @brief The learned rows of `hulk gnn families` (sim/lab/gnn_families_run.hpp): the gnn method and its ablations,
+ *  each a model (trained, fresh weights or another file), the decoder's switches and the annealing after it. */
+#include <string>
+#include <vector>
+
+#include "sim/lab/learned_backend.hpp"
+#include "sim/methods/gnn_method.hpp"
+
+namespace hulk {
+
+/** @brief A learned row: which model and which decoder, and the gnn method's annealing after the placer. */
+struct LearnedRow {
+  std::string name;
+  bool untrained = false;       ///< fresh weights (the run's untrained model) in place of the model file
+  LearnedDecoder decoder;
+  std::string model;            ///< "" = the run's model file
+  /** @brief The annealing after the placer (gnn_method.hpp); its stage_orders and tp_rings follow the decoder's
+   *  when set there. */
+  LearnedAnnealOptions anneal;
+};
+
+/** @brief Every learned row in the table's order: gnn first, its ablations, then (with a challenger model file) the
+ *  challenger, gnn's decoder on that file. */
+std::vector<LearnedRow> learned_rows(const std::string& challenger);
+
+/** @brief The rows named in `wanted` (in the table's order; empty = all), and the challenger when there is one. The
+ *  first stays `gnn`: the figures and the evaluator's error are of the first row.
+ *  @throws InputError (key --rows) for an unknown name or no gnn. */
+std::vector<LearnedRow> selected_rows(const std::vector<LearnedRow>& all, const std::vector<std::string>& wanted);
+
+/** @brief The annealing a row runs after its placer: its own, with the decoder's stage_orders and tp_rings. */
+LearnedAnnealOptions row_anneal(const LearnedRow& row);
+
+}  // namespace hulk
