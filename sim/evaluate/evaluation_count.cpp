@@ -13,4 +13,6 @@ long long evaluator_calls() { return counter.load(std::memory_order_relaxed); }
 
 void count_evaluator_call() { counter.fetch_add(1, std::memory_order_relaxed); }
 
+void uncount_evaluator_calls(long long n) { counter.fetch_sub(n, std::memory_order_relaxed); }
+
 }  // namespace hulk

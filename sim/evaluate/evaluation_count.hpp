@@ -15,4 +15,8 @@ long long evaluator_calls();
 /** @brief Counts one full estimate (called by Evaluator::evaluate_hosts). Thread-safe. */
 void count_evaluator_call();
 
+/** @brief Takes n estimates off the count: speculative ones a parallel search made beyond those its sequential
+ *  order needs (fastest_candidate.hpp), whose number depends on timing. Keeps the count deterministic. */
+void uncount_evaluator_calls(long long n);
+
 }  // namespace hulk

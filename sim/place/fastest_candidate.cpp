@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/core/parallel_tasks.hpp"
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/evaluator.hpp"
 
 namespace hulk {
@@ -21,7 +22,10 @@ namespace {
 class CandidateQueue {
  public:
   CandidateQueue(const std::vector<std::vector<int>>& candidates, std::vector<double> bound, double first_s)
-      : candidates_(candidates), bound_(std::move(bound)), order_(candidates.size() - 1) {
+      : candidates_(candidates),
+        bound_(std::move(bound)),
+        order_(candidates.size() - 1),
+        time_(candidates.size(), std::numeric_limits<double>::quiet_NaN()) {
     std::iota(order_.begin(), order_.end(), 1);
     std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return bound_[a] < bound_[b]; });
     best_.time_s = std::numeric_limits<double>::infinity();
@@ -36,34 +40,63 @@ class CandidateQueue {
   FastestCandidate result() const {
     FastestCandidate out = best_;
     if (out.index < 0) out.time_s = std::numeric_limits<double>::infinity();
+    out.evaluated = in_order_count();
     return out;
   }
 
+  /** Evaluations made beyond those of one worker taking the candidates in order (the second worker's speculative
+   *  ones, which depend on timing). */
+  int speculative() const { return best_.evaluated - in_order_count(); }
+
  private:
+  /** How many candidates one worker would evaluate, replayed from the recorded times: it takes the candidates in
+   *  bound order and stops where take() would. Workers stop no earlier (their best is never below the replay's at
+   *  the same position), so every candidate the replay takes has been evaluated. Deterministic, so what the
+   *  process counts as estimates does not depend on timing. */
+  int in_order_count() const {
+    FastestCandidate replay;
+    replay.time_s = std::numeric_limits<double>::infinity();
+    keep_if_fastest(replay, 0, time_[0]);
+    for (const int i : order_) {
+      if (!may_win(replay, i)) break;
+      keep_if_fastest(replay, i, time_[i]);
+    }
+    return replay.evaluated;
+  }
+
+  /** Whether candidate i is still worth evaluating against the best so far (take()'s rule). */
+  bool may_win(const FastestCandidate& best, int i) const {
+    if (!(bound_[i] < std::numeric_limits<double>::infinity())) return false;  // infeasible, as every later
+    return best.index < 0 || bound_[i] <= best.time_s * (1.0 + kBoundRoundingSlack);
+  }
+
+  /** Counts candidate i's evaluation in `best` and keeps it if its (time, index) is the least so far. */
+  static void keep_if_fastest(FastestCandidate& best, int i, double t) {
+    ++best.evaluated;
+    if (t < best.time_s || (t == best.time_s && best.index >= 0 && i < best.index)) {
+      best.index = i;
+      best.time_s = t;
+    }
+  }
+
   /** The next candidate in bound order that can still win, if any. */
   std::optional<int> take() {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (next_ >= order_.size()) return std::nullopt;
-    const int i = order_[next_];
-    if (!(bound_[i] < std::numeric_limits<double>::infinity())) return std::nullopt;  // infeasible, as every later
-    if (best_.index >= 0 && bound_[i] > best_.time_s * (1.0 + kBoundRoundingSlack)) return std::nullopt;
-    ++next_;
-    return i;
+    if (next_ >= order_.size() || !may_win(best_, order_[next_])) return std::nullopt;
+    return order_[next_++];
   }
 
-  /** Keeps candidate i if its (time, index) is the least so far. */
+  /** Records candidate i's time and keeps it if its (time, index) is the least so far. */
   void record(int i, double t) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    ++best_.evaluated;
-    if (t < best_.time_s || (t == best_.time_s && best_.index >= 0 && i < best_.index)) {
-      best_.index = i;
-      best_.time_s = t;
-    }
+    time_[i] = t;
+    keep_if_fastest(best_, i, t);
   }
 
   const std::vector<std::vector<int>>& candidates_;
   const std::vector<double> bound_;
   std::vector<int> order_;
+  std::vector<double> time_;  ///< per candidate, its evaluated time (NaN if not evaluated)
   size_t next_ = 0;
   FastestCandidate best_;
   std::mutex mutex_;
@@ -92,6 +125,7 @@ FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::v
   } else {  // a second worker, with an evaluator of its own (a copy: one evaluator's scratch is not shared)
     const Evaluator own(ev);
     run_tasks({[&]() { queue.work(ev); }, [&]() { queue.work(own); }});
+    uncount_evaluator_calls(queue.speculative());
   }
   return queue.result();
 }

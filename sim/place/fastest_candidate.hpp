@@ -29,7 +29,7 @@ inline bool cannot_beat(double bound, double best) { return bound * (1.0 - kBoun
 struct FastestCandidate {
   int index = -1;  ///< into the candidates; -1 when no candidate has a finite time (all infeasible, or none)
   double time_s = 0.0;  ///< its evaluated time (+infinity when index is -1)
-  int evaluated = 0;    ///< candidates evaluated in full (the others were bounded out)
+  int evaluated = 0;    ///< candidates one worker evaluates in full taking them in bound order (the others are bounded out)
 };
 
 /** @brief Evaluations expected to take this long in all (the first candidate's time, times the candidates its time
@@ -41,8 +41,9 @@ constexpr double kParallelCandidatesFromS = 2e-3;
  *  among equal times; -1 when none is finite. Candidates whose lower bound exceeds the best time found so far are
  *  not evaluated (they cannot be faster). Where the evaluations are expected to take parallel_from_s or more, two
  *  threads evaluate them (each with its evaluator), unless HULK_THREADS=1 or this runs inside a task of
- *  run_tasks already (parallel_tasks.hpp); the answer is the same bit for bit (FastestCandidate::evaluated may
- *  differ). */
+ *  run_tasks already (parallel_tasks.hpp); the answer is the same bit for bit, and so are FastestCandidate::evaluated and
+ *  the estimates counted for the process (evaluation_count.hpp): those of one worker; the second worker's
+ *  speculative extra ones are taken off the count. */
 FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::vector<int>>& candidates,
                                    double parallel_from_s = kParallelCandidatesFromS);
 

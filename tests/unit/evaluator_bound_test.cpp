@@ -9,6 +9,7 @@
 
 #include "placement_test_platforms.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/place/annealing.hpp"
@@ -154,9 +155,13 @@ TEST(FastestCandidate, SameAnswerAsEvaluatingEveryCandidateInOrder) {
     EXPECT_EQ(got.time_s, want_s) << s.name;
     skipped += static_cast<int>(c.size()) - got.evaluated;
     // Two threads however cheap the evaluations (where the machine has two: task_threads()).
+    const long long calls_before = evaluator_calls();
     const FastestCandidate shared = fastest_candidate(ev, c, 0.0);
     EXPECT_EQ(shared.index, want) << s.name << ", two threads";
     EXPECT_EQ(shared.time_s, want_s) << s.name << ", two threads";
+    // The estimates counted are one worker's, whatever the second did: what equal-budget rows are given.
+    EXPECT_EQ(shared.evaluated, got.evaluated) << s.name << ", two threads";
+    EXPECT_EQ(evaluator_calls() - calls_before, got.evaluated) << s.name << ", two threads";
   }
   EXPECT_GT(skipped, 0) << "the bound never saved an evaluation";
   const Scenario s = sample_scenario(1);
