@@ -12,11 +12,14 @@ namespace hulk {
 /** @brief Full estimates counted in this process since it started (a child process starts from its parent's). */
 long long evaluator_calls();
 
+/** @brief Full estimates counted on the calling thread since it started. */
+long long evaluator_calls_of_this_thread();
+
 /** @brief Counts one full estimate (called by Evaluator::evaluate_hosts). Thread-safe. */
 void count_evaluator_call();
 
 /** @brief Takes n estimates off the count: speculative ones a parallel search made beyond those its sequential
- *  order needs (fastest_candidate.hpp), whose number depends on timing. Keeps the count deterministic. */
+ *  order needs (fastest_candidate.hpp), whose number depends on timing, or a cache's entry two threads computed at once. Keeps the count deterministic. */
 void uncount_evaluator_calls(long long n);
 
 }  // namespace hulk

@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
+#include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/gpu_share.hpp"
 #include "sim/place/greedy_placer.hpp"
@@ -162,9 +163,13 @@ Placement GreedyShareCache::place(const Scenario& s, int j, const std::vector<Gp
     const std::lock_guard<std::mutex> lock(mutex_);
     if (const auto it = placed_.find(key); it != placed_.end()) return it->second;
   }
+  const long long calls_before = evaluator_calls_of_this_thread();
   Placement placed = greedy_on(s, j, gpus);  // outside the lock: other threads' greedy runs go on meanwhile
   const std::lock_guard<std::mutex> lock(mutex_);
-  placed_.emplace(std::move(key), placed);
+  // Another thread placed the same job on the same GPUs meanwhile (same answer): count the estimates once, so the
+  // process's count does not depend on timing.
+  if (!placed_.emplace(std::move(key), placed).second)
+    uncount_evaluator_calls(evaluator_calls_of_this_thread() - calls_before);
   return placed;
 }
 
