@@ -10,15 +10,15 @@
 
 namespace hulk {
 
-void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t, int phase) const {
+void Evaluator::dp_phase_hops(EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t, int phase) const {
   // Phase 0: tree: reduce up the tree; ring: every hop; hierarchical: the rings in the regions (reduce-scatter,
   // and later the all-gather on the same hops). Phase 1: tree: broadcast down, the same edges reversed;
   // hierarchical: the rings across regions.
   const int D = scenario_.only_job().par.dp;
   const std::string& algo = scenario_.only_job().collective;
-  std::vector<std::pair<int, int>>& hops = dp_hops_;
-  std::vector<int>& hosts = member_hosts_;
-  std::vector<int>& order = hier_order_;  // hosts of the members, region by region when hierarchical
+  std::vector<std::pair<int, int>>& hops = w.dp_hops_;
+  std::vector<int>& hosts = w.member_hosts_;
+  std::vector<int>& order = w.hier_order_;  // hosts of the members, region by region when hierarchical
   auto ring = [&](const int* members, int n) {
     if (n < 2) return;
     for (int i = 0; i < n; ++i) hops.emplace_back(members[i], members[(i + 1) % n]);
@@ -33,7 +33,7 @@ void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t
   order.assign(hosts.begin(), hosts.end());
   int R = 1, k = D;
   if (algo == "hierarchical") {
-    RegionBlocks& rb = region_blocks_;
+    RegionBlocks& rb = w.region_blocks_;
     rb.group(*network_, hosts.data(), D);
     order.clear();
     for (int i : rb.order) order.push_back(hosts[i]);
@@ -48,7 +48,7 @@ void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t
     for (int b = 0; b < R; ++b) ring(order.data() + b * k, k);
     return;
   }
-  std::vector<int>& cross = cross_ring_;
+  std::vector<int>& cross = w.cross_ring_;
   cross.resize(R);
   for (int j = 0; j < k; ++j) {
     for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
@@ -56,29 +56,29 @@ void Evaluator::dp_phase_hops(const std::vector<int>& host_of_rank, int s, int t
   }
 }
 
-void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
+void Evaluator::dp_link_flows(EvaluatorScratch& w, const std::vector<int>& host_of_rank) const {
   // Per stage, the flows its DP all-reduce puts on each directed link: its hops phase by phase (as collectives.cpp
   // runs them), each link counted with the largest number of its flows in any one phase (phases follow each other).
   // Once per placement: refine_dp_overlap and approximation 7 both use them, up to three times per evaluation.
-  if (dp_flows_ready_) return;
-  dp_flows_ready_ = true;
+  if (w.dp_flows_ready_) return;
+  w.dp_flows_ready_ = true;
   const int P = scenario_.only_job().par.pp, T = scenario_.only_job().par.tp;
-  dp_flow_links_.clear();
-  dp_flow_counts_.clear();
-  dp_flow_first_.assign(P + 1, 0);
-  std::vector<int>& phase_count = link_count_;  // zero between uses (concurrent_times resets it too)
-  std::vector<int>& touched = touched_links_;
+  w.dp_flow_links_.clear();
+  w.dp_flow_counts_.clear();
+  w.dp_flow_first_.assign(P + 1, 0);
+  std::vector<int>& phase_count = w.link_count_;  // zero between uses (concurrent_times resets it too)
+  std::vector<int>& touched = w.touched_links_;
   // Per link: its entry in the current stage's list, or -1 (every entry is -1 again between stages and calls).
-  std::vector<int>& slot = dp_link_slot_;
+  std::vector<int>& slot = w.dp_link_slot_;
   if (static_cast<int>(slot.size()) != network_->links()) slot.assign(network_->links(), -1);
   for (int s = 0; s < P; ++s) {
-    dp_flow_first_[s] = static_cast<int>(dp_flow_links_.size());
+    w.dp_flow_first_[s] = static_cast<int>(w.dp_flow_links_.size());
     // The tp groups' all-reduces run at once: a phase's flows are those of every group (a link that eight groups'
     // rings cross carries eight flows, not the largest group's one).
     for (int phase = 0; phase < 2; ++phase) {
-      dp_hops_.clear();
-      for (int t = 0; t < T; ++t) dp_phase_hops(host_of_rank, s, t, phase);
-      for (const auto& [a, b] : dp_hops_) {
+      w.dp_hops_.clear();
+      for (int t = 0; t < T; ++t) dp_phase_hops(w, host_of_rank, s, t, phase);
+      for (const auto& [a, b] : w.dp_hops_) {
         if (a == b) continue;
         const Route& r = network_->route(a, b);
         for (int k = 0; k < r.n_links; ++k)
@@ -87,49 +87,49 @@ void Evaluator::dp_link_flows(const std::vector<int>& host_of_rank) const {
       // The phase ends: every link's count is a candidate for its stage's per-link maximum.
       for (int l : touched) {
         if (slot[l] < 0) {
-          slot[l] = static_cast<int>(dp_flow_links_.size());
-          dp_flow_links_.push_back(l);
-          dp_flow_counts_.push_back(0.0);
+          slot[l] = static_cast<int>(w.dp_flow_links_.size());
+          w.dp_flow_links_.push_back(l);
+          w.dp_flow_counts_.push_back(0.0);
         }
-        double& flows = dp_flow_counts_[slot[l]];
+        double& flows = w.dp_flow_counts_[slot[l]];
         flows = std::max(flows, static_cast<double>(phase_count[l]));
         phase_count[l] = 0;
       }
       touched.clear();
     }
-    for (int i = dp_flow_first_[s]; i < static_cast<int>(dp_flow_links_.size()); ++i) slot[dp_flow_links_[i]] = -1;
+    for (int i = w.dp_flow_first_[s]; i < static_cast<int>(w.dp_flow_links_.size()); ++i) slot[w.dp_flow_links_[i]] = -1;
   }
-  dp_flow_first_[P] = static_cast<int>(dp_flow_links_.size());
+  w.dp_flow_first_[P] = static_cast<int>(w.dp_flow_links_.size());
 }
 
-void Evaluator::add_handoff_dp_load(int boundary) const {
-  // Boundary b carries hand-offs until stage b's last backward (stage_done_[b]); stage o's DP flows weigh on it
-  // with the fraction of that window its all-reduce [stage_done_[o], + dp_s_[o]] covers.
-  const double window = stage_done_[boundary];
+void Evaluator::add_handoff_dp_load(EvaluatorScratch& w, int boundary) const {
+  // Boundary b carries hand-offs until stage b's last backward (w.stage_done_[b]); stage o's DP flows weigh on it
+  // with the fraction of that window its all-reduce [w.stage_done_[o], + w.dp_s_[o]] covers.
+  const double window = w.stage_done_[boundary];
   if (window <= 0) return;
   for (int o = 0; o < scenario_.only_job().par.pp; ++o) {
-    const double from = stage_done_[o], to = std::min(window, stage_done_[o] + dp_s_[o]);
+    const double from = w.stage_done_[o], to = std::min(window, w.stage_done_[o] + w.dp_s_[o]);
     if (to <= from) continue;
     const double weight = (to - from) / window;
-    for (int i = dp_flow_first_[o]; i < dp_flow_first_[o + 1]; ++i) {
-      const int l = dp_flow_links_[i];
-      if (extra_load_[l] == 0.0) touched_links_.push_back(l);
-      extra_load_[l] += weight * dp_flow_counts_[i];
+    for (int i = w.dp_flow_first_[o]; i < w.dp_flow_first_[o + 1]; ++i) {
+      const int l = w.dp_flow_links_[i];
+      if (w.extra_load_[l] == 0.0) w.touched_links_.push_back(l);
+      w.extra_load_[l] += weight * w.dp_flow_counts_[i];
     }
   }
 }
 
-void Evaluator::clear_extra_load() const {
-  for (int l : touched_links_) extra_load_[l] = 0.0;
-  touched_links_.clear();
+void Evaluator::clear_extra_load(EvaluatorScratch& w) const {
+  for (int l : w.touched_links_) w.extra_load_[l] = 0.0;
+  w.touched_links_.clear();
 }
 
-bool Evaluator::dp_overlaps_pipeline() const {
+bool Evaluator::dp_overlaps_pipeline(EvaluatorScratch& w) const {
   const int P = scenario_.only_job().par.pp;
   if (P < 2 || scenario_.only_job().par.dp < 2) return false;
-  const double last = *std::max_element(stage_done_.begin(), stage_done_.end());
+  const double last = *std::max_element(w.stage_done_.begin(), w.stage_done_.end());
   for (int s = 0; s < P; ++s)
-    if (dp_s_[s] > 0 && stage_done_[s] < last) return true;
+    if (w.dp_s_[s] > 0 && w.stage_done_[s] < last) return true;
   return false;
 }
 

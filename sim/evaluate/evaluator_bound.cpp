@@ -8,7 +8,7 @@
 namespace hulk {
 
 namespace {
-// Interleaved 1F1B: a stage's ops are its model chunks (fwd_ / bwd_ hold all its layers), whose fill and drain the
+// Interleaved 1F1B: a stage's ops are its model chunks (w.fwd_ / w.bwd_ hold all its layers), whose fill and drain the
 // bound below does not follow; each stage still runs its m micro-batches' layers forward and backward one after
 // another. done receives that per (stage, replica); returns the largest.
 double stage_work_bound(const std::vector<double>& fwd, const std::vector<double>& bwd, int m,
@@ -33,21 +33,22 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 //   latency-first model its latency);
 // - drain: a stage's last op is B m-1, which needs the gradient of stage s+1's B m-1: the stage ends no earlier
 //   than s+1's last op, the hand-off back and its own backward.
-// That bounds when each replica's stage s is done (its entry in replica_done_, in either pass). The iteration ends
-// no earlier than the last arrival of each DP all-reduce (evaluate_hosts: stage_done_ + dp_s_), whose member d
-// enters no earlier than its replica's stage is done (the per-stage estimates start every member at stage_done_,
+// That bounds when each replica's stage s is done (its entry in w.replica_done_, in either pass). The iteration ends
+// no earlier than the last arrival of each DP all-reduce (evaluate_hosts: w.stage_done_ + w.dp_s_), whose member d
+// enters no earlier than its replica's stage is done (the per-stage estimates start every member at w.stage_done_,
 // the all-stage fluid at the member's own end). From there the member's sends go out one after another, but for the
 // connection's channels (chunk q waits until chunk q - channels has left, in ring_steps.cpp and in the fluid's
 // add_ring), each at most at the route's alone rate (every estimate divides capacities among flows and caps a flow
 // by the flow cap and the TCP window), and the last one still has its route's latency to go (dp_member_lower_bound_s).
-double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
+double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank, EvaluatorScratch& w) const {
+  prepare(w);
   EvalBreakdown out;
   if (!hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
   const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp, v = scenario_.only_job().virtual_stages;
   const int m = std::max(1, cost_.micro_batches);
-  stage_op_times(host_of_rank, m, out);
-  if (P > 1) pp_handoffs(host_of_rank, out);
+  stage_op_times(w, host_of_rank, m, out);
+  if (P > 1) pp_handoffs(w, host_of_rank, out);
   // Fill and drain hold for schedules whose every stage starts with F 0 and ends with B m-1 (GPipe and 1F1B); any
   // other keeps only the ops in order and the round trips.
   const bool chained = schedule_chained_;
@@ -57,40 +58,40 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
   const bool blocking = scenario_.only_job().pipeline_p2p_blocking();
   const auto send_wait = [&](size_t boundary, bool forward) {
     if (!blocking) return 0.0;
-    const double latency = forward ? lat_f_[boundary] : lat_b_[boundary];
-    return (forward ? xfer_f_[boundary] : xfer_b_[boundary]) + (latency_at_receiver_ ? 0.0 : latency);
+    const double latency = forward ? w.lat_f_[boundary] : w.lat_b_[boundary];
+    return (forward ? w.xfer_f_[boundary] : w.xfer_b_[boundary]) + (latency_at_receiver_ ? 0.0 : latency);
   };
-  std::vector<double>& round_trip = bound_round_trip_;
-  std::vector<double>& f_end = bound_f_end_;
+  std::vector<double>& round_trip = w.bound_round_trip_;
+  std::vector<double>& f_end = w.bound_f_end_;
   round_trip.resize(P);
   f_end.resize(m);
-  std::vector<double>& done = bound_done_;  // per (stage, replica): the least end of its pipeline part
-  std::vector<double>& op_end_of = bound_op_end_;  // per stage of the replica: the least end of its last op
+  std::vector<double>& done = w.bound_done_;  // per (stage, replica): the least end of its pipeline part
+  std::vector<double>& op_end_of = w.bound_op_end_;  // per stage of the replica: the least end of its last op
   done.assign(static_cast<size_t>(P) * D, 0.0);
   op_end_of.resize(P);
-  double bound = v > 1 ? stage_work_bound(fwd_, bwd_, m, done) : 0.0;  // model chunks: only each stage's work
+  double bound = v > 1 ? stage_work_bound(w.fwd_, w.bwd_, m, done) : 0.0;  // model chunks: only each stage's work
   for (int d = 0; d < D && v == 1; ++d) {
-    round_trip[P - 1] = bwd_[at(P - 1, d)];
+    round_trip[P - 1] = w.bwd_[at(P - 1, d)];
     for (int s = P - 2; s >= 0; --s) {
       const size_t h = at(s, d);  // boundary s -> s+1
-      round_trip[s] = lat_f_[h] + xfer_f_[h] + fwd_[at(s + 1, d)] + round_trip[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h];
+      round_trip[s] = w.lat_f_[h] + w.xfer_f_[h] + w.fwd_[at(s + 1, d)] + round_trip[s + 1] + w.lat_b_[h] + w.xfer_b_[h] + w.bwd_[h];
     }
     double first_arrival = 0.0;  // earliest arrival of activation 0 at stage s
     for (int s = 0; s < P; ++s) {
       const size_t i = at(s, d);
       if (s > 0 && chained) {
         const size_t h = at(s - 1, d);  // boundary s-1 -> s
-        first_arrival += fwd_[h] + lat_f_[h] + xfer_f_[h];
+        first_arrival += w.fwd_[h] + w.lat_f_[h] + w.xfer_f_[h];
       }
       std::fill(f_end.begin(), f_end.end(), -std::numeric_limits<double>::infinity());
       double t = first_arrival, op_end = 0.0;
       for (const StageOp& op : schedule_[s]) {
         if (!op.backward) {
-          op_end = t + fwd_[i];
+          op_end = t + w.fwd_[i];
           f_end[op.mb] = op_end;
           t = op_end + (s + 1 < P ? send_wait(at(s, d), true) : 0.0);
         } else {
-          op_end = std::max(t + bwd_[i], f_end[op.mb] + round_trip[s]);
+          op_end = std::max(t + w.bwd_[i], f_end[op.mb] + round_trip[s]);
           t = op_end + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0);
         }
       }
@@ -100,7 +101,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     if (chained)  // the drain, from the last stage down
       for (int s = P - 2; s >= 0; --s) {
         const size_t h = at(s, d);  // boundary s -> s+1
-        op_end_of[s] = std::max(op_end_of[s], op_end_of[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h]);
+        op_end_of[s] = std::max(op_end_of[s], op_end_of[s + 1] + w.lat_b_[h] + w.xfer_b_[h] + w.bwd_[h]);
         done[h] = std::max(done[h], op_end_of[s] + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0));
       }
     for (int s = 0; s < P; ++s) bound = std::max(bound, done[at(s, d)]);
@@ -109,16 +110,16 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     // Every message crossing the busiest link: none is sent before some replica's first forward ended, and the
     // last one's receiver still runs an op with it.
     double first_op = std::numeric_limits<double>::infinity(), least_op = first_op;
-    for (int d = 0; d < D; ++d) first_op = std::min(first_op, fwd_[at(0, d)]);
-    for (size_t i = 0; i < fwd_.size() && i < static_cast<size_t>(P) * D; ++i)
-      least_op = std::min({least_op, fwd_[i], bwd_[i]});
-    const double work = handoff_link_work_s();
+    for (int d = 0; d < D; ++d) first_op = std::min(first_op, w.fwd_[at(0, d)]);
+    for (size_t i = 0; i < w.fwd_.size() && i < static_cast<size_t>(P) * D; ++i)
+      least_op = std::min({least_op, w.fwd_[i], w.bwd_[i]});
+    const double work = handoff_link_work_s(w);
     if (work > 0) bound = std::max(bound, first_op + work + least_op);
   }
-  return D < 2 ? bound : std::max(bound, dp_lower_bound_s(host_of_rank, done));
+  return D < 2 ? bound : std::max(bound, dp_lower_bound_s(w, host_of_rank, done));
 }
 
-double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const {
+double Evaluator::dp_lower_bound_s(EvaluatorScratch& w, const std::vector<int>& host_of_rank, const std::vector<double>& done) const {
   const Parallelism& par = scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
@@ -130,23 +131,23 @@ double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const s
   // prices later transfers alone, so it gives no such total.
   const std::string& algo = scenario_.only_job().collective;
   const bool fluid = dp_fluid_applies();
-  std::vector<int>& hosts = member_hosts_;
-  std::vector<double>& entered = bound_entered_;
+  std::vector<int>& hosts = w.member_hosts_;
+  std::vector<double>& entered = w.bound_entered_;
   hosts.resize(D);
   entered.resize(D);
   for (int s = 0; s < P; ++s) {
     const double bytes = cost_.stages[s].dp_grad_bytes;
     if (!(bytes > 0)) continue;
     for (int d = 0; d < D; ++d) entered[d] = done[at(s, d)];
-    // Stage by stage, the all-reduce starts when the stage's last replica is done (stage_done_); in the fluid each
+    // Stage by stage, the all-reduce starts when the stage's last replica is done (w.stage_done_); in the fluid each
     // member at its own replica's end.
     if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
     int phased = 0;  // balanced hierarchical groups of the stage (in one region or several)
     for (int t = 0; t < par.tp; ++t) {
       for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[plan_.rank_of(s, d, t)];
-      bound = std::max(bound, dp_group_lower_bound_s(hosts.data(), entered.data(), D, bytes, phased));
+      bound = std::max(bound, dp_group_lower_bound_s(w, hosts.data(), entered.data(), D, bytes, phased));
     }
-    const double busiest = busiest_link_s();
+    const double busiest = busiest_link_s(w);
     const bool beside = phased > 0 && phased < par.tp;
     const double link_rate_factor = fluid ? 1.0 : algo == "tree" ? 0.0 : (beside ? 2.0 : 1.0) * channels_;
     if (link_rate_factor > 0)
@@ -159,7 +160,7 @@ double Evaluator::time_lower_bound(const Placement& placement) const {
   return time_lower_bound_of_hosts(host_indices(placement));
 }
 
-double Evaluator::handoff_link_work_s() const {
+double Evaluator::handoff_link_work_s(EvaluatorScratch& w) const {
   // The pipeline simulation shares a link among the messages on it by their flows (a message of w flows on a link
   // now carrying n gets w / n of its alone rate there), and alone a message's w flows on a link move at most the
   // link's capacity: together the messages never move more than the capacity. Groups of replicas above
@@ -168,40 +169,40 @@ double Evaluator::handoff_link_work_s() const {
   const int P = par.pp, D = par.dp;
   if (D > kJointReplicas || scenario_.only_job().virtual_stages > 1)
     return 0.0;  // interleaved: messages per boundary differ
-  std::vector<double>& work = bound_link_work_;
+  std::vector<double>& work = w.bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
   const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;
   for (int dir = 0; dir < 2; ++dir) {
-    const std::vector<int>& links = dir == 0 ? links_f_ : links_b_;
-    const std::vector<int>& weights = dir == 0 ? weights_f_ : weights_b_;
+    const std::vector<int>& links = dir == 0 ? w.links_f_ : w.links_b_;
+    const std::vector<int>& weights = dir == 0 ? w.weights_f_ : w.weights_b_;
     for (size_t e = 0; e < static_cast<size_t>(P - 1) * D; ++e)
       for (int k = 0; k < 3; ++k) {
         const int l = links[3 * e + k];
         if (l < 0) continue;
-        if (work[l] == 0.0) bound_links_.push_back(l);
+        if (work[l] == 0.0) w.bound_links_.push_back(l);
         work[l] += std::max(1, weights[3 * e + k]) * bytes;
       }
   }
-  return busiest_link_s();
+  return busiest_link_s(w);
 }
 
-void Evaluator::add_link_work(const Route& r, double bytes) const {
-  std::vector<double>& work = bound_link_work_;
+void Evaluator::add_link_work(EvaluatorScratch& w, const Route& r, double bytes) const {
+  std::vector<double>& work = w.bound_link_work_;
   if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
-    if (work[l] == 0.0) bound_links_.push_back(l);
+    if (work[l] == 0.0) w.bound_links_.push_back(l);
     work[l] += bytes;
   }
 }
 
-double Evaluator::busiest_link_s() const {
+double Evaluator::busiest_link_s(EvaluatorScratch& w) const {
   double busiest = 0.0;
-  for (const int l : bound_links_) {
-    busiest = std::max(busiest, bound_link_work_[l] / link_capacity_Bps(l));
-    bound_link_work_[l] = 0.0;
+  for (const int l : w.bound_links_) {
+    busiest = std::max(busiest, w.bound_link_work_[l] / link_capacity_Bps(l));
+    w.bound_link_work_[l] = 0.0;
   }
-  bound_links_.clear();
+  w.bound_links_.clear();
   return busiest;
 }
 
@@ -214,7 +215,7 @@ double Evaluator::alone_transfer_s(const Route& r, double bytes) const {
   return bytes / share;
 }
 
-double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes,
+double Evaluator::dp_group_lower_bound_s(EvaluatorScratch& w, const int* hosts, const double* entered, int n, double bytes,
                                          int& phased) const {
   // Each route is looked up once per member (at 1,024 GPUs the lookups, not the arithmetic, are the bound's cost).
   const auto route = [&](int a, int b) -> Route { return network_->route(hosts[a], hosts[b]); };
@@ -222,7 +223,7 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
   // transfer, so the last leaves ceil(steps / channels) transfers after the member entered (at least).
   const auto sends = [&](const Route& r, double chunk, int steps) {
     if (steps <= 0) return 0.0;
-    add_link_work(r, steps * chunk);
+    add_link_work(w, r, steps * chunk);
     return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(r, chunk);
   };
   double end = 0.0;
@@ -234,14 +235,14 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
       end = std::max(end, entered[i] + alone_transfer_s(up, bytes) + up.latency_s + alone_transfer_s(down, bytes) +
                               down.latency_s);
       if (i > 0) {
-        add_link_work(up, bytes);
-        add_link_work(down, bytes);
+        add_link_work(w, up, bytes);
+        add_link_work(w, down, bytes);
       }
     }
     return end;
   }
   // The ring's member order: dp order, or (hierarchical) region by region.
-  RegionBlocks& rb = region_blocks_;
+  RegionBlocks& rb = w.region_blocks_;
   int R = 1, k = n;
   const int* order = nullptr;
   if (scenario_.only_job().collective == "hierarchical") {
@@ -256,7 +257,7 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
     // a member sends at step q is the one it received at step q-1 (arrived: latency and transfer), so from the
     // member at position p, 2(n-1) hops in a row around the ring, each at least its latency and alone transfer:
     // twice around but for the last two hops.
-    std::vector<double>& hop = bound_hop_;
+    std::vector<double>& hop = w.bound_hop_;
     hop.resize(n);
     double around = 0.0;
     for (int p = 0; p < n; ++p) {
