@@ -1,21 +1,23 @@
-// Approximation 7 of evaluator.hpp: the DP all-reduce of a stage that finished early shares links with the PP
+// Approximation 6 of docs/model.md: the DP all-reduce of a stage that finished early shares links with the PP
 // hand-offs of the stages still in their pipeline. Without it the evaluator prices those hand-offs as if the links
 // were free, and a search finds placements that look fast and are not: on a 132-rank GPipe job of the `larger`
 // design family (seed 900, 12 x 11 stages) the last stage's DP all-reduce started at 5.2 s over the WAN links the
 // other stages' backward hand-offs used; SimGrid's pipeline ended at 32 s, the evaluator's at 9.8 s.
 #include <algorithm>
 
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/dp_pipeline_overlap.hpp"
+
+#include "sim/evaluate/dp_allreduce.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 
-namespace hulk {
+namespace hulk::eval {
 
-void Evaluator::dp_phase_hops(EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t, int phase) const {
+void dp_phase_hops(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t, int phase) {
   // Phase 0: tree: reduce up the tree; ring: every hop; hierarchical: the rings in the regions (reduce-scatter,
   // and later the all-gather on the same hops). Phase 1: tree: broadcast down, the same edges reversed;
   // hierarchical: the rings across regions.
-  const int D = scenario_.only_job().par.dp;
-  const std::string& algo = scenario_.only_job().collective;
+  const int D = core.scenario_.only_job().par.dp;
+  const std::string& algo = core.scenario_.only_job().collective;
   std::vector<std::pair<int, int>>& hops = w.dp_hops_;
   std::vector<int>& hosts = w.member_hosts_;
   std::vector<int>& order = w.hier_order_;  // hosts of the members, region by region when hierarchical
@@ -24,7 +26,7 @@ void Evaluator::dp_phase_hops(EvaluatorScratch& w, const std::vector<int>& host_
     for (int i = 0; i < n; ++i) hops.emplace_back(members[i], members[(i + 1) % n]);
   };
   hosts.resize(D);
-  for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+  for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[core.plan_.rank_of(s, i, t)];
   if (algo == "tree") {  // children 2i+1, 2i+2
     for (int i = 1; i < D; ++i)
       hops.emplace_back(phase == 0 ? hosts[i] : hosts[(i - 1) / 2], phase == 0 ? hosts[(i - 1) / 2] : hosts[i]);
@@ -34,7 +36,7 @@ void Evaluator::dp_phase_hops(EvaluatorScratch& w, const std::vector<int>& host_
   int R = 1, k = D;
   if (algo == "hierarchical") {
     RegionBlocks& rb = w.region_blocks_;
-    rb.group(*network_, hosts.data(), D);
+    rb.group(*core.network_, hosts.data(), D);
     order.clear();
     for (int i : rb.order) order.push_back(hosts[i]);
     // Unbalanced: one ring over the members region by region.
@@ -56,13 +58,13 @@ void Evaluator::dp_phase_hops(EvaluatorScratch& w, const std::vector<int>& host_
   }
 }
 
-void Evaluator::dp_link_flows(EvaluatorScratch& w, const std::vector<int>& host_of_rank) const {
+void dp_link_flows(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
   // Per stage, the flows its DP all-reduce puts on each directed link: its hops phase by phase (as collectives.cpp
   // runs them), each link counted with the largest number of its flows in any one phase (phases follow each other).
-  // Once per placement: refine_dp_overlap and approximation 7 both use them, up to three times per evaluation.
+  // Once per placement: refine_dp_overlap and approximation 6 both use them, up to three times per evaluation.
   if (w.dp_flows_ready_) return;
   w.dp_flows_ready_ = true;
-  const int P = scenario_.only_job().par.pp, T = scenario_.only_job().par.tp;
+  const int P = core.scenario_.only_job().par.pp, T = core.scenario_.only_job().par.tp;
   w.dp_flow_links_.clear();
   w.dp_flow_counts_.clear();
   w.dp_flow_first_.assign(P + 1, 0);
@@ -70,17 +72,17 @@ void Evaluator::dp_link_flows(EvaluatorScratch& w, const std::vector<int>& host_
   std::vector<int>& touched = w.touched_links_;
   // Per link: its entry in the current stage's list, or -1 (every entry is -1 again between stages and calls).
   std::vector<int>& slot = w.dp_link_slot_;
-  if (static_cast<int>(slot.size()) != network_->links()) slot.assign(network_->links(), -1);
+  if (static_cast<int>(slot.size()) != core.network_->links()) slot.assign(core.network_->links(), -1);
   for (int s = 0; s < P; ++s) {
     w.dp_flow_first_[s] = static_cast<int>(w.dp_flow_links_.size());
     // The tp groups' all-reduces run at once: a phase's flows are those of every group (a link that eight groups'
     // rings cross carries eight flows, not the largest group's one).
     for (int phase = 0; phase < 2; ++phase) {
       w.dp_hops_.clear();
-      for (int t = 0; t < T; ++t) dp_phase_hops(w, host_of_rank, s, t, phase);
+      for (int t = 0; t < T; ++t) dp_phase_hops(core, w, host_of_rank, s, t, phase);
       for (const auto& [a, b] : w.dp_hops_) {
         if (a == b) continue;
-        const Route& r = network_->route(a, b);
+        const Route& r = core.network_->route(a, b);
         for (int k = 0; k < r.n_links; ++k)
           if (phase_count[r.links[k]]++ == 0) touched.push_back(r.links[k]);
       }
@@ -102,12 +104,12 @@ void Evaluator::dp_link_flows(EvaluatorScratch& w, const std::vector<int>& host_
   w.dp_flow_first_[P] = static_cast<int>(w.dp_flow_links_.size());
 }
 
-void Evaluator::add_handoff_dp_load(EvaluatorScratch& w, int boundary) const {
+void add_handoff_dp_load(const EvaluatorCore& core, EvaluatorScratch& w, int boundary) {
   // Boundary b carries hand-offs until stage b's last backward (w.stage_done_[b]); stage o's DP flows weigh on it
   // with the fraction of that window its all-reduce [w.stage_done_[o], + w.dp_s_[o]] covers.
   const double window = w.stage_done_[boundary];
   if (window <= 0) return;
-  for (int o = 0; o < scenario_.only_job().par.pp; ++o) {
+  for (int o = 0; o < core.scenario_.only_job().par.pp; ++o) {
     const double from = w.stage_done_[o], to = std::min(window, w.stage_done_[o] + w.dp_s_[o]);
     if (to <= from) continue;
     const double weight = (to - from) / window;
@@ -119,18 +121,18 @@ void Evaluator::add_handoff_dp_load(EvaluatorScratch& w, int boundary) const {
   }
 }
 
-void Evaluator::clear_extra_load(EvaluatorScratch& w) const {
+void clear_extra_load(const EvaluatorCore& /*core*/, EvaluatorScratch& w) {
   for (int l : w.touched_links_) w.extra_load_[l] = 0.0;
   w.touched_links_.clear();
 }
 
-bool Evaluator::dp_overlaps_pipeline(EvaluatorScratch& w) const {
-  const int P = scenario_.only_job().par.pp;
-  if (P < 2 || scenario_.only_job().par.dp < 2) return false;
+bool dp_overlaps_pipeline(const EvaluatorCore& core, EvaluatorScratch& w) {
+  const int P = core.scenario_.only_job().par.pp;
+  if (P < 2 || core.scenario_.only_job().par.dp < 2) return false;
   const double last = *std::max_element(w.stage_done_.begin(), w.stage_done_.end());
   for (int s = 0; s < P; ++s)
     if (w.dp_s_[s] > 0 && w.stage_done_[s] < last) return true;
   return false;
 }
 
-}  // namespace hulk
+}  // namespace hulk::eval

@@ -3,7 +3,7 @@
  *  @brief The buffers one Evaluator estimate works in (EvaluatorScratch). The Evaluator itself holds only what
  *  construction precomputed and never changes during an estimate; everything an estimate writes is here, so one
  *  Evaluator serves several threads at once when each passes its own scratch. A scratch may serve evaluators of
- *  different scenarios one after another (Evaluator::prepare resizes it); between estimates it holds no result
+ *  different scenarios one after another (EvaluatorCore::prepare resizes it); between estimates it holds no result
  *  that a later estimate reads (link counters and loads are back at zero, link renames at -1). */
 #include <cstddef>
 #include <utility>
@@ -33,10 +33,10 @@ struct RingSet {
 };
 
 /** @brief One thread's working memory for Evaluator estimates (see the file comment). Default-constructed empty;
- *  the Evaluator sizes it on first use. Not for two threads at once. Members are named as the parts that use them
- *  describe them (evaluator.hpp's private section names which part fills which). */
+ *  the Evaluator sizes it on first use. Not for two threads at once. Members keep the names they had as the
+ *  Evaluator's members; each part's header (tp_rings.hpp, replica_pipelines.hpp, ...) says which it writes. */
 struct EvaluatorScratch {
-  /** @brief The (links, stages x replicas, windowed) this scratch is sized for (Evaluator::prepare); -1 = none. */
+  /** @brief The (links, stages x replicas, windowed) this scratch is sized for (EvaluatorCore::prepare); -1 = none. */
   long long shape[3] = {-1, -1, -1};
   std::vector<Route> routes_;  ///< concurrent_times: each transfer's route
   std::vector<int> emb_src_, emb_dst_;  ///< finish_iteration: the embedding rings' hops
@@ -58,7 +58,7 @@ struct EvaluatorScratch {
    *  runs with the last model chunk only (interleaved.hpp). */
   std::vector<double> logits_f_;
   std::vector<double> lat_f_, xfer_f_, lat_b_, xfer_b_;  ///< hand-off latency/transfer per (boundary, replica)
-  std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 7: the transfers before the DP load
+  std::vector<double> xfer_f_free_, xfer_b_free_;  ///< approximation 6: the transfers before the DP load
   /** @brief Per hand-off (boundary, replica), with a TCP window: PipelineLinks::headroom_* (else empty). */
   std::vector<double> room_f_, room_b_, room_f_free_, room_b_free_, sroom_f_, sroom_b_;
   std::vector<double> room_, group_room_;  ///< pp_handoffs: concurrent_times' headroom (scratch)

@@ -1,54 +1,39 @@
-// The evaluator's collectives: concurrent transfers, ring / tree / hierarchical all-reduces, and the DP
-// all-reduces of all stages in one fluid simulation from each stage's end (see evaluator.hpp, approximations).
+// The Evaluator's data-parallel part (dp_allreduce.hpp): ring / tree / hierarchical all-reduces, and the DP
+// all-reduces of all stages in one fluid simulation from each stage's end (approximations 2 and 3 of docs/model.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/dp_allreduce.hpp"
+
+#include "sim/evaluate/dp_pipeline_overlap.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 
 namespace hulk {
+
+void RingSet::clear() {
+  members.clear();
+  begin.assign(1, 0);
+  chunk_bytes.clear();
+  steps.clear();
+}
+
+void RingSet::add(const int* hosts, int n, double chunk, int n_steps) {
+  members.insert(members.end(), hosts, hosts + n);
+  begin.push_back(static_cast<int>(members.size()));
+  chunk_bytes.push_back(chunk);
+  steps.push_back(n_steps);
+}
+
+namespace eval {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-void Evaluator::concurrent_times(EvaluatorScratch& w, const int* src, const int* dst, int n, double bytes, double* out,
-                                 const double* bytes_each, double* headroom) const {
-  // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
-  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards. Each route
-  // is built once (route() assembles it from per-host and per-region parts on every call).
-  std::vector<Route>& routes = w.routes_;
-  routes.resize(n);
-  for (int i = 0; i < n; ++i) {
-    routes[i] = network_->route(src[i], dst[i]);
-    const Route& r = routes[i];
-    for (int k = 0; k < r.n_links; ++k) ++w.link_count_[r.links[k]];
-  }
-  for (int i = 0; i < n; ++i) {
-    const Route& r = routes[i];
-    double share = r.flow_cap_Bps;
-    // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
-    const bool windowed = tcp_window_bytes_ > 0 && r.latency_s > 0;
-    const double window_cap = windowed ? tcp_window_bytes_ / (2.0 * r.latency_s) : kInf;
-    for (int k = 0; k < r.n_links; ++k) {
-      const int l = r.links[k];
-      // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
-      share = std::min(share, link_capacity_Bps(l) / (w.link_count_[l] + w.extra_load_[l]));
-    }
-    if (headroom) headroom[i] = share > window_cap ? share / window_cap : 1.0;
-    share = std::min(share, window_cap);  // min is exact: the same bits in any order
-    out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
-  }
-  for (int i = 0; i < n; ++i) {
-    const Route& r = routes[i];
-    for (int k = 0; k < r.n_links; ++k) w.link_count_[r.links[k]] = 0;
-  }
-}
-
-double Evaluator::ring_allreduce_s(EvaluatorScratch& w, const std::vector<std::vector<int>>& rings, double bytes) const {
+double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings, double bytes) {
   // All rings run at once, each simulated step by step with its hop times (approximation 2).
   w.src_.clear();
   w.dst_.clear();
@@ -64,19 +49,19 @@ double Evaluator::ring_allreduce_s(EvaluatorScratch& w, const std::vector<std::v
   if (w.src_.empty()) return 0.0;
   // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
   w.times_.resize(w.src_.size());
-  w.ring_room_.resize(rings_use_headroom() ? w.src_.size() : 0);
-  concurrent_times(w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes / n, w.times_.data(), nullptr,
+  w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes / n, w.times_.data(), nullptr,
                    w.ring_room_.empty() ? nullptr : w.ring_room_.data());
   w.lat_buf_.resize(w.src_.size());
-  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = network_->route(w.src_[i], w.dst_[i]).latency_s;
+  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < w.src_.size(); first += n)
     out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, 2 * (n - 1),
-                                     ring_model(w, first), w.ring_scratch_));
+                                     core.ring_model(w, first), w.ring_scratch_));
   return out;
 }
 
-double Evaluator::tree_allreduce_s(EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) const {
+double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) {
   // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent
   // once all its children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share
   // links (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
@@ -107,7 +92,7 @@ double Evaluator::tree_allreduce_s(EvaluatorScratch& w, const std::vector<std::v
         w.dst_.push_back(groups[b[k].g][b[k].to]);
       }
       w.times_.resize(w.src_.size());
-      concurrent_times(w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes, w.times_.data());
+      concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes, w.times_.data());
       for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + w.times_[k - lo];
       lo = hi;
     }
@@ -178,10 +163,10 @@ void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector
 
 }  // namespace
 
-bool Evaluator::dp_fluid_applies() const {
-  const Parallelism& par = scenario_.only_job().par;
+bool dp_fluid_applies(const EvaluatorCore& core) {
+  const Parallelism& par = core.scenario_.only_job().par;
   const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
-  return scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
+  return core.scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
                                                    : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
@@ -212,19 +197,19 @@ void add_tree(TransferFluid& fl, const std::vector<int>& hosts, double bytes, co
 
 }  // namespace
 
-bool Evaluator::dp_allreduces_from_stage_ends(EvaluatorScratch& w, const std::vector<int>& host_of_rank) const {
+bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
-  const Parallelism& par = scenario_.only_job().par;
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
   // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
   // Trees up to 1,024 transfers: the per-stage fallback, whose later transfers ignore the ones still in flight, is
   // far too optimistic on tree jobs of 16-64 replicas and makes the placers choose placements SimGrid runs much
   // slower (EvaluatorAccuracy.TreeAllReducesOfManyReplicasAcrossRegions bounds the error at this size).
-  if (!dp_fluid_applies()) return false;
-  const std::string& algo = scenario_.only_job().collective;
+  if (!dp_fluid_applies(core)) return false;
+  const std::string& algo = core.scenario_.only_job().collective;
   TransferFluid& fl = w.fluid_;
   fl.clear();
   std::vector<int>& up = w.tree_up_;  // tree: per member, its reduce transfer to the parent (scratch)
@@ -234,13 +219,13 @@ bool Evaluator::dp_allreduces_from_stage_ends(EvaluatorScratch& w, const std::ve
   w.tree_first_.assign(P + 1, 0);
   for (int s = 0; s < P; ++s) {
     w.tree_first_[s] = fl.size();
-    const double bytes = cost_.stages[s].dp_grad_bytes;
+    const double bytes = core.cost_.stages[s].dp_grad_bytes;
     // Member d enters the all-reduce when its replica's pipeline ends at this stage.
     std::vector<double>& t0 = w.member_start_;
     t0.assign(w.replica_done_.begin() + s * D, w.replica_done_.begin() + (s + 1) * D);
     for (int t = 0; t < T; ++t) {
       hosts.resize(D);
-      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[core.plan_.rank_of(s, i, t)];
       last_send.assign(D, -1);
       last_recv.assign(D, -1);
       if (algo == "tree") {
@@ -249,7 +234,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(EvaluatorScratch& w, const std::ve
       }
       const bool hierarchical = algo == "hierarchical";
       RegionBlocks& rb = w.region_blocks_;
-      if (hierarchical) rb.group(*network_, hosts.data(), D);
+      if (hierarchical) rb.group(*core.network_, hosts.data(), D);
       if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
         ring.clear();
         if (hierarchical) {
@@ -257,28 +242,28 @@ bool Evaluator::dp_allreduces_from_stage_ends(EvaluatorScratch& w, const std::ve
         } else {
           for (int i = 0; i < D; ++i) ring.push_back(i);
         }
-        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, core.channels_, last_send, last_recv, ids);
         continue;
       }
       const int R = rb.regions, k = rb.per_region;
       auto region_rings = [&]() {  // reduce-scatter, and later all-gather, inside each region
         for (int b = 0; b < R; ++b) {
           ring.assign(rb.order.begin() + b * k, rb.order.begin() + (b + 1) * k);
-          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, core.channels_, last_send, last_recv, ids);
         }
       };
       region_rings();
       for (int j = 0; j < k; ++j) {
         ring.clear();
         for (int b = 0; b < R; ++b) ring.push_back(rb.order[b * k + j]);
-        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, core.channels_, last_send,
                  last_recv, ids);
       }
       region_rings();
     }
   }
   w.tree_first_[P] = fl.size();
-  fl.run(*network_, tcp_window_bytes_, latency_at_receiver_, link_divisors_);
+  fl.run(*core.network_, core.tcp_window_bytes_, core.latency_at_receiver_, core.link_divisors_);
   for (int s = 0; s < P; ++s) {
     double end = w.stage_done_[s];
     for (int i = w.tree_first_[s]; i < w.tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
@@ -287,21 +272,7 @@ bool Evaluator::dp_allreduces_from_stage_ends(EvaluatorScratch& w, const std::ve
   return true;
 }
 
-void RingSet::clear() {
-  members.clear();
-  begin.assign(1, 0);
-  chunk_bytes.clear();
-  steps.clear();
-}
-
-void RingSet::add(const int* hosts, int n, double chunk, int n_steps) {
-  members.insert(members.end(), hosts, hosts + n);
-  begin.push_back(static_cast<int>(members.size()));
-  chunk_bytes.push_back(chunk);
-  steps.push_back(n_steps);
-}
-
-double Evaluator::rings_phase_s(EvaluatorScratch& w, const RingSet& rings) const {
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings) {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
   w.src_.clear();
   w.dst_.clear();
@@ -322,23 +293,23 @@ double Evaluator::rings_phase_s(EvaluatorScratch& w, const RingSet& rings) const
   }
   if (w.src_.empty()) return 0.0;
   w.times_.resize(w.src_.size());
-  w.ring_room_.resize(rings_use_headroom() ? w.src_.size() : 0);
-  concurrent_times(w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), 0.0, w.times_.data(), bytes_each.data(),
+  w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), 0.0, w.times_.data(), bytes_each.data(),
                    w.ring_room_.empty() ? nullptr : w.ring_room_.data());
   w.lat_buf_.resize(w.src_.size());
-  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = network_->route(w.src_[i], w.dst_[i]).latency_s;
+  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
   for (size_t first = 0; first < w.src_.size();) {  // transfers of one ring are contiguous
     const int r = ring_of[first];
     const int n = rings.begin[r + 1] - rings.begin[r];
     out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
-                                     ring_model(w, first), w.ring_scratch_));
+                                     core.ring_model(w, first), w.ring_scratch_));
     first += n;
   }
   return out;
 }
 
-double Evaluator::hierarchical_allreduce_s(EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) const {
+double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) {
   // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of
   // first appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
@@ -354,7 +325,7 @@ double Evaluator::hierarchical_allreduce_s(EvaluatorScratch& w, const std::vecto
   RegionBlocks& rb = w.region_blocks_;
   for (const auto& members : groups) {
     const int n = static_cast<int>(members.size());
-    rb.group(*network_, members.data(), n);
+    rb.group(*core.network_, members.data(), n);
     order.clear();
     for (int i : rb.order) order.push_back(members[i]);
     if (!rb.balanced()) {
@@ -371,30 +342,30 @@ double Evaluator::hierarchical_allreduce_s(EvaluatorScratch& w, const std::vecto
   }
   // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
   // against the phases').
-  const double phase1 = rings_phase_s(w, local);
-  const double phase2 = rings_phase_s(w, cross);
+  const double phase1 = rings_phase_s(core, w, local);
+  const double phase2 = rings_phase_s(core, w, cross);
   const double balanced_s = 2.0 * phase1 + phase2;
-  const double fallback_s = rings_phase_s(w, fallback);
+  const double fallback_s = rings_phase_s(core, w, fallback);
   return std::max(balanced_s, fallback_s);
 }
 
-double Evaluator::dp_allreduce_s(EvaluatorScratch& w, int stage, const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.only_job().par;
+double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
   if (par.dp < 2) return 0.0;
   std::vector<std::vector<int>>& groups = w.dp_groups_;  // reused: no allocation per call
   groups.resize(par.tp);
   for (auto& g : groups) g.resize(par.dp);
   for (int t = 0; t < par.tp; ++t)
-    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
-  const double bytes = cost_.stages[stage].dp_grad_bytes;
-  const std::string& algo = scenario_.only_job().collective;
-  if (algo == "tree") return tree_allreduce_s(w, groups, bytes);
-  if (algo == "hierarchical") return hierarchical_allreduce_s(w, groups, bytes);
-  return ring_allreduce_s(w, groups, bytes);
+    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[core.plan_.rank_of(stage, d, t)];
+  const double bytes = core.cost_.stages[stage].dp_grad_bytes;
+  const std::string& algo = core.scenario_.only_job().collective;
+  if (algo == "tree") return tree_allreduce_s(core, w, groups, bytes);
+  if (algo == "hierarchical") return hierarchical_allreduce_s(core, w, groups, bytes);
+  return ring_allreduce_s(core, w, groups, bytes);
 }
 
-void Evaluator::refine_dp_overlap(EvaluatorScratch& w, const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.only_job().par;
+void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   std::vector<double>& iso = w.dp_iso_;
   iso = w.dp_s_;
@@ -404,8 +375,8 @@ void Evaluator::refine_dp_overlap(EvaluatorScratch& w, const std::vector<int>& h
   // (dp_link_flows). A hierarchical DP over many regions has its members' ring region by region; its load put on
   // the dp-order hops missed the WAN pair eight stages' rings crossed (larger-family seed 3113: 4.1 s estimated,
   // 14.6 s in SimGrid).
-  const bool in_dp_order = scenario_.only_job().collective == "ring";
-  if (!in_dp_order) dp_link_flows(w, host_of_rank);
+  const bool in_dp_order = core.scenario_.only_job().collective == "ring";
+  if (!in_dp_order) dp_link_flows(core, w, host_of_rank);
   // Ring: links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load
   // in exactly this order for every overlapping pair of stages.
   std::vector<int>& ring_links = w.dp_ring_links_;
@@ -417,7 +388,7 @@ void Evaluator::refine_dp_overlap(EvaluatorScratch& w, const std::vector<int>& h
     for (int t = 0; t < T; ++t)
       for (int d = 0; d < D; ++d) {
         const Route& r =
-            network_->route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+            core.network_->route(host_of_rank[core.plan_.rank_of(o, d, t)], host_of_rank[core.plan_.rank_of(o, (d + 1) % D, t)]);
         ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
       }
   }
@@ -447,48 +418,24 @@ void Evaluator::refine_dp_overlap(EvaluatorScratch& w, const std::vector<int>& h
         }
       }
     }
-    if (any) w.dp_s_[s] = std::max(iso[s], dp_allreduce_s(w, s, host_of_rank));
+    if (any) w.dp_s_[s] = std::max(iso[s], dp_allreduce_s(core, w, s, host_of_rank));
     for (int l : touched) w.extra_load_[l] = 0.0;
     touched.clear();
   }
 }
 
-void Evaluator::finish_iteration(EvaluatorScratch& w, const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
-  // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
-  const Parallelism& par = scenario_.only_job().par;
-  const int P = par.pp, D = par.dp, T = par.tp;
-  double end = 0.0;
-  std::vector<double>& stage_end = w.tail_scratch_;
-  stage_end.assign(P, 0.0);
-  for (int s = 0; s < P; ++s) {
-    stage_end[s] = w.stage_done_[s] + w.dp_s_[s];
-    if (stage_end[s] >= end) {
-      end = stage_end[s];
-      out.dp_comm_s = w.dp_s_[s];
-    }
+void dp_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
+  if (par.dp < 2) {
+    std::fill(w.dp_s_.begin(), w.dp_s_.end(), 0.0);
+    return;
   }
-  TailContext tail{
-      &scenario_.only_job(), &plan_, &cost_, &stages_, network_.get(), &speed_, {channels_, latency_at_receiver_}};
-  // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
-  const double emb_bytes = cost_.stages.front().embedding_grad_bytes;
-  if (scenario_.only_job().step_costs && P > 1 && emb_bytes > 0) {
-    // Buffers of their own: src_ and dst_ hold the hand-offs, which later evaluations reuse.
-    std::vector<int>& src = w.emb_src_;
-    std::vector<int>& dst = w.emb_dst_;
-    src.clear();
-    dst.clear();
-    for (int d = 0; d < D; ++d)
-      for (int t = 0; t < T; ++t) {
-        const int a = host_of_rank[plan_.rank_of(0, d, t)], b = host_of_rank[plan_.rank_of(P - 1, d, t)];
-        src.insert(src.end(), {a, b});
-        dst.insert(dst.end(), {b, a});
-      }
-    w.emb_hop_s_.resize(src.size());
-    concurrent_times(w, src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2, w.emb_hop_s_.data());
-    tail.embedding_hop_s = w.emb_hop_s_.data();
-  }
-  out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, w.tail_ring_scratch_,
-                                                 &out.iteration_costs);
+  if (dp_allreduces_from_stage_ends(core, w, host_of_rank)) return;
+  // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
+  // (approximation 3).
+  for (int s = 0; s < par.pp; ++s) w.dp_s_[s] = dp_allreduce_s(core, w, s, host_of_rank);
+  if (par.pp > 1) refine_dp_overlap(core, w, host_of_rank);
 }
 
+}  // namespace eval
 }  // namespace hulk
