@@ -1,10 +1,10 @@
 // The Evaluator's data-parallel part (dp_allreduce.hpp): ring / tree / hierarchical all-reduces, and the DP
 // all-reduces of all stages in one fluid simulation from each stage's end (approximations 2 and 3 of docs/model.md).
+#include "sim/evaluate/dp_allreduce.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include "sim/evaluate/dp_allreduce.hpp"
 
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
@@ -33,7 +33,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings, double bytes) {
+double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings,
+                        double bytes) {
   // All rings run at once, each simulated step by step with its hop times (approximation 2).
   w.src_.clear();
   w.dst_.clear();
@@ -50,8 +51,8 @@ double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
   // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
   w.times_.resize(w.src_.size());
   w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
-  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes / n, w.times_.data(), nullptr,
-                   w.ring_room_.empty() ? nullptr : w.ring_room_.data());
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes / n, w.times_.data(),
+                   nullptr, w.ring_room_.empty() ? nullptr : w.ring_room_.data());
   w.lat_buf_.resize(w.src_.size());
   for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
@@ -61,7 +62,8 @@ double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
   return out;
 }
 
-double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) {
+double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups,
+                        double bytes) {
   // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent
   // once all its children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share
   // links (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
@@ -167,7 +169,7 @@ bool dp_fluid_applies(const EvaluatorCore& core) {
   const Parallelism& par = core.scenario_.only_job().par;
   const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
   return core.scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
-                                                   : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
+                                                        : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
 namespace {
@@ -197,7 +199,8 @@ void add_tree(TransferFluid& fl, const std::vector<int>& hosts, double bytes, co
 
 }  // namespace
 
-bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w,
+                                   const std::vector<int>& host_of_rank) {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
@@ -212,7 +215,7 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
   const std::string& algo = core.scenario_.only_job().collective;
   TransferFluid& fl = w.fluid_;
   fl.clear();
-  std::vector<int>& up = w.tree_up_;  // tree: per member, its reduce transfer to the parent (scratch)
+  std::vector<int>& up = w.tree_up_;      // tree: per member, its reduce transfer to the parent (scratch)
   std::vector<int>& down = w.tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
   std::vector<int>& hosts = w.member_hosts_;
   std::vector<int> last_send, last_recv, ids, ring;
@@ -294,8 +297,8 @@ double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingS
   if (w.src_.empty()) return 0.0;
   w.times_.resize(w.src_.size());
   w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
-  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), 0.0, w.times_.data(), bytes_each.data(),
-                   w.ring_room_.empty() ? nullptr : w.ring_room_.data());
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), 0.0, w.times_.data(),
+                   bytes_each.data(), w.ring_room_.empty() ? nullptr : w.ring_room_.data());
   w.lat_buf_.resize(w.src_.size());
   for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
@@ -309,7 +312,8 @@ double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingS
   return out;
 }
 
-double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes) {
+double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w,
+                                const std::vector<std::vector<int>>& groups, double bytes) {
   // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of
   // first appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
@@ -387,8 +391,8 @@ void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std
     first[o] = static_cast<int>(ring_links.size());
     for (int t = 0; t < T; ++t)
       for (int d = 0; d < D; ++d) {
-        const Route& r =
-            core.network_->route(host_of_rank[core.plan_.rank_of(o, d, t)], host_of_rank[core.plan_.rank_of(o, (d + 1) % D, t)]);
+        const Route& r = core.network_->route(host_of_rank[core.plan_.rank_of(o, d, t)],
+                                              host_of_rank[core.plan_.rank_of(o, (d + 1) % D, t)]);
         ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
       }
   }

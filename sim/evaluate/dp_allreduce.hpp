@@ -13,7 +13,8 @@ namespace hulk::eval {
 void dp_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank);
 /** @brief DP all-reduces of all stages in one fluid simulation, each from its stage's end (stage_done_); fills
  *  dp_s_. False (nothing done) when the job has too many DP transfers for it. */
-bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank);
+bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w,
+                                   const std::vector<int>& host_of_rank);
 /** @brief True when the DP all-reduces are estimated in the all-stage fluid (dp_allreduces_from_stage_ends), false
  *  when stage by stage (too many transfers for the fluid). */
 bool dp_fluid_applies(const EvaluatorCore& core);
@@ -22,9 +23,12 @@ double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage,
 /** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as
  *  load. */
 void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank);
-double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings, double bytes);
-double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes);
-double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups, double bytes);
+double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings,
+                        double bytes);
+double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups,
+                        double bytes);
+double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w,
+                                const std::vector<std::vector<int>>& groups, double bytes);
 /** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
 double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings);
 

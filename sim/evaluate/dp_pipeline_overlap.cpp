@@ -3,16 +3,17 @@
 // were free, and a search finds placements that look fast and are not: on a 132-rank GPipe job of the `larger`
 // design family (seed 900, 12 x 11 stages) the last stage's DP all-reduce started at 5.2 s over the WAN links the
 // other stages' backward hand-offs used; SimGrid's pipeline ended at 32 s, the evaluator's at 9.8 s.
-#include <algorithm>
-
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
+
+#include <algorithm>
 
 #include "sim/evaluate/dp_allreduce.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 
 namespace hulk::eval {
 
-void dp_phase_hops(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t, int phase) {
+void dp_phase_hops(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t,
+                   int phase) {
   // Phase 0: tree: reduce up the tree; ring: every hop; hierarchical: the rings in the regions (reduce-scatter,
   // and later the all-gather on the same hops). Phase 1: tree: broadcast down, the same edges reversed;
   // hierarchical: the rings across regions.
@@ -99,7 +100,8 @@ void dp_link_flows(const EvaluatorCore& core, EvaluatorScratch& w, const std::ve
       }
       touched.clear();
     }
-    for (int i = w.dp_flow_first_[s]; i < static_cast<int>(w.dp_flow_links_.size()); ++i) slot[w.dp_flow_links_[i]] = -1;
+    for (int i = w.dp_flow_first_[s]; i < static_cast<int>(w.dp_flow_links_.size()); ++i)
+      slot[w.dp_flow_links_[i]] = -1;
   }
   w.dp_flow_first_[P] = static_cast<int>(w.dp_flow_links_.size());
 }

@@ -15,7 +15,8 @@ bool dp_overlaps_pipeline(const EvaluatorCore& core, EvaluatorScratch& w);
 void dp_link_flows(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank);
 /** @brief Appends to dp_hops_ the (host, host) hops of DP group (stage s, tp rank t) in phase 0 or 1 of its
  *  all-reduce (dp_link_flows). */
-void dp_phase_hops(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t, int phase);
+void dp_phase_hops(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int s, int t,
+                   int phase);
 /** @brief Adds to extra_load_ the DP flows that overlap PP boundary `boundary`'s hand-offs in time (weighted by
  *  the overlap's share of the boundary's window). */
 void add_handoff_dp_load(const EvaluatorCore& core, EvaluatorScratch& w, int boundary);

@@ -16,7 +16,8 @@ namespace {
 
 /** From w.stage_done_ and w.dp_s_: each stage's DP end, then the iteration's tail (iteration_tail.hpp, the
  *  embedding rings' hops sharing their links); sets out.iteration_time_s, dp_comm_s and iteration_costs. */
-void finish_iteration(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, EvalBreakdown& out) {
+void finish_iteration(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                      EvalBreakdown& out) {
   // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
   const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
@@ -30,8 +31,13 @@ void finish_iteration(const EvaluatorCore& core, EvaluatorScratch& w, const std:
       out.dp_comm_s = w.dp_s_[s];
     }
   }
-  TailContext tail{
-      &core.scenario_.only_job(), &core.plan_, &core.cost_, &core.stages_, core.network_.get(), &core.speed_, {core.channels_, core.latency_at_receiver_}};
+  TailContext tail{&core.scenario_.only_job(),
+                   &core.plan_,
+                   &core.cost_,
+                   &core.stages_,
+                   core.network_.get(),
+                   &core.speed_,
+                   {core.channels_, core.latency_at_receiver_}};
   // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
   const double emb_bytes = core.cost_.stages.front().embedding_grad_bytes;
   if (core.scenario_.only_job().step_costs && P > 1 && emb_bytes > 0) {
@@ -47,11 +53,12 @@ void finish_iteration(const EvaluatorCore& core, EvaluatorScratch& w, const std:
         dst.insert(dst.end(), {b, a});
       }
     w.emb_hop_s_.resize(src.size());
-    eval::concurrent_times(core, w, src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2, w.emb_hop_s_.data());
+    eval::concurrent_times(core, w, src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2,
+                           w.emb_hop_s_.data());
     tail.embedding_hop_s = w.emb_hop_s_.data();
   }
-  out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, w.tail_ring_scratch_,
-                                                 &out.iteration_costs);
+  out.iteration_time_s =
+      iteration_end_with_tail(tail, host_of_rank, stage_end, w.tail_ring_scratch_, &out.iteration_costs);
 }
 
 }  // namespace
@@ -60,7 +67,6 @@ Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel>
     : core_(scenario, std::move(network)) {
   core_.prepare(scratch_);
 }
-
 
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
 
@@ -100,7 +106,8 @@ EvalBreakdown Evaluator::evaluate_hosts(const std::vector<int>& host_of_rank, Ev
     w.room_b_free_ = w.room_b_;
     out.pp_hop_s = out.pipeline_s = out.bubble_s = 0.0;
     eval::pp_handoffs(core_, w, host_of_rank, out, true);
-    if (w.xfer_f_ == w.xfer_f_free_ && w.xfer_b_ == w.xfer_b_free_ && w.room_f_ == w.room_f_free_ && w.room_b_ == w.room_b_free_) {
+    if (w.xfer_f_ == w.xfer_f_free_ && w.xfer_b_ == w.xfer_b_free_ && w.room_f_ == w.room_f_free_ &&
+        w.room_b_ == w.room_b_free_) {
       out = first;  // no hand-off got slower: the pipelines and DP times would come out the same
     } else {
       eval::replica_pipelines(core_, w, m, out);

@@ -1,13 +1,13 @@
+#include "sim/evaluate/evaluator_bound.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/evaluate/evaluator_bound.hpp"
-
 #include "sim/evaluate/dp_allreduce.hpp"
+#include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/replica_pipelines.hpp"
 #include "sim/evaluate/tp_rings.hpp"
-#include "sim/evaluate/region_blocks.hpp"
 
 namespace hulk::eval {
 
@@ -69,7 +69,7 @@ double time_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const 
   std::vector<double>& f_end = w.bound_f_end_;
   round_trip.resize(P);
   f_end.resize(m);
-  std::vector<double>& done = w.bound_done_;  // per (stage, replica): the least end of its pipeline part
+  std::vector<double>& done = w.bound_done_;         // per (stage, replica): the least end of its pipeline part
   std::vector<double>& op_end_of = w.bound_op_end_;  // per stage of the replica: the least end of its last op
   done.assign(static_cast<size_t>(P) * D, 0.0);
   op_end_of.resize(P);
@@ -78,7 +78,8 @@ double time_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const 
     round_trip[P - 1] = w.bwd_[at(P - 1, d)];
     for (int s = P - 2; s >= 0; --s) {
       const size_t h = at(s, d);  // boundary s -> s+1
-      round_trip[s] = w.lat_f_[h] + w.xfer_f_[h] + w.fwd_[at(s + 1, d)] + round_trip[s + 1] + w.lat_b_[h] + w.xfer_b_[h] + w.bwd_[h];
+      round_trip[s] = w.lat_f_[h] + w.xfer_f_[h] + w.fwd_[at(s + 1, d)] + round_trip[s + 1] + w.lat_b_[h] +
+                      w.xfer_b_[h] + w.bwd_[h];
     }
     double first_arrival = 0.0;  // earliest arrival of activation 0 at stage s
     for (int s = 0; s < P; ++s) {
@@ -123,7 +124,8 @@ double time_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const 
   return D < 2 ? bound : std::max(bound, dp_lower_bound_s(core, w, host_of_rank, done));
 }
 
-double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, const std::vector<double>& done) {
+double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                        const std::vector<double>& done) {
   const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
@@ -210,13 +212,14 @@ double alone_transfer_s(const EvaluatorCore& core, const Route& r, double bytes)
   // concurrent_times' and the fluid's rate of a flow with no other flow on its links (its extra load >= 0 only
   // lowers it).
   double share = r.flow_cap_Bps;
-  if (core.tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, core.tcp_window_bytes_ / (2.0 * r.latency_s));
+  if (core.tcp_window_bytes_ > 0 && r.latency_s > 0)
+    share = std::min(share, core.tcp_window_bytes_ / (2.0 * r.latency_s));
   for (int k = 0; k < r.n_links; ++k) share = std::min(share, core.link_capacity_Bps(r.links[k]));
   return bytes / share;
 }
 
-double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const int* hosts, const double* entered, int n, double bytes,
-                                         int& phased) {
+double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const int* hosts, const double* entered,
+                              int n, double bytes, int& phased) {
   // Each route is looked up once per member (at 1,024 GPUs the lookups, not the arithmetic, are the bound's cost).
   const auto route = [&](int a, int b) -> Route { return core.network_->route(hosts[a], hosts[b]); };
   // A member's `steps` chunks to one successor: chunk q leaves no earlier than chunk q - channels left plus its
@@ -232,8 +235,8 @@ double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, co
     for (int i = 0; i < n; ++i) {
       const int child = i == 0 ? 1 : i, parent = (child - 1) / 2;
       const Route &up = route(child, parent), &down = route(parent, child);
-      end = std::max(end, entered[i] + alone_transfer_s(core, up, bytes) + up.latency_s + alone_transfer_s(core, down, bytes) +
-                              down.latency_s);
+      end = std::max(end, entered[i] + alone_transfer_s(core, up, bytes) + up.latency_s +
+                              alone_transfer_s(core, down, bytes) + down.latency_s);
       if (i > 0) {
         add_link_work(core, w, up, bytes);
         add_link_work(core, w, down, bytes);

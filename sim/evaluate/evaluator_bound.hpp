@@ -13,13 +13,15 @@ double time_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const 
 
 /** @brief The lower bound's DP part: the least end of every stage's all-reduces, each member entering no earlier
  *  than done[stage * dp + replica] (evaluator_bound.cpp). */
-double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, const std::vector<double>& done);
+double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                        const std::vector<double>& done);
 /** @brief One DP group's all-reduce (hosts of its n members, member i entering it no earlier than entered[i]): the
  *  least time any of the estimates (per stage, or the all-stage fluid) gives its last arrival, each member's sends
  *  one after another but for the connection's channels, each at its route's alone rate. Adds the bytes the
  *  group's transfers put on each link to bound_link_work_, and 1 to `phased` if it runs the hierarchical phases
  *  (a balanced hierarchical group, in one region or several) (evaluator_bound.cpp). */
-double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const int* hosts, const double* entered, int n, double bytes, int& phased);
+double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const int* hosts, const double* entered,
+                              int n, double bytes, int& phased);
 /** @brief The busiest link's PP hand-off work (s): the bytes every replica's messages put on it over the
  *  iteration (m per direction and boundary, each its flows on the link x pp_message_bytes) over its capacity.
  *  Needs the hand-offs of pp_handoffs(); 0 where the pipelines are not all simulated jointly (evaluator_bound.cpp). */

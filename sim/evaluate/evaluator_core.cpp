@@ -111,8 +111,8 @@ bool EvaluatorCore::hosts_fit(const std::vector<int>& host_of_rank, EvalBreakdow
 
 namespace eval {
 
-void concurrent_times(const EvaluatorCore& core, EvaluatorScratch& w, const int* src, const int* dst, int n, double bytes, double* out,
-                                 const double* bytes_each, double* headroom) {
+void concurrent_times(const EvaluatorCore& core, EvaluatorScratch& w, const int* src, const int* dst, int n,
+                      double bytes, double* out, const double* bytes_each, double* headroom) {
   // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
   // loaded link (approximation 1 of docs/model.md). Counts are reset through the same routes afterwards. Each route
   // is built once (route() assembles it from per-host and per-region parts on every call).

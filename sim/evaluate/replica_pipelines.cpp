@@ -22,8 +22,8 @@ void handoff_times_by_group(const EvaluatorCore& core, EvaluatorScratch& w) {
     if (size <= kJointReplicas) {  // each replica's tp transfers at once
       for (int i = first; i < first + size; ++i) {
         const int d = w.group_members_[i];
-        concurrent_times(core, w, w.src_.data() + d * T, w.dst_.data() + d * T, T, core.cost_.pp_message_bytes, w.times_.data() + d * T,
-                         nullptr, windowed ? w.room_.data() + d * T : nullptr);
+        concurrent_times(core, w, w.src_.data() + d * T, w.dst_.data() + d * T, T, core.cost_.pp_message_bytes,
+                         w.times_.data() + d * T, nullptr, windowed ? w.room_.data() + d * T : nullptr);
       }
       continue;
     }
@@ -36,8 +36,8 @@ void handoff_times_by_group(const EvaluatorCore& core, EvaluatorScratch& w) {
       }
     w.group_times_.resize(w.group_src_.size());
     w.group_room_.resize(windowed ? w.group_src_.size() : 0);
-    concurrent_times(core, w, w.group_src_.data(), w.group_dst_.data(), size * T, core.cost_.pp_message_bytes, w.group_times_.data(),
-                     nullptr, windowed ? w.group_room_.data() : nullptr);
+    concurrent_times(core, w, w.group_src_.data(), w.group_dst_.data(), size * T, core.cost_.pp_message_bytes,
+                     w.group_times_.data(), nullptr, windowed ? w.group_room_.data() : nullptr);
     for (int i = 0; i < size; ++i) {
       const int at = w.group_members_[first + i] * T;
       std::copy(w.group_times_.begin() + i * T, w.group_times_.begin() + (i + 1) * T, w.times_.begin() + at);
@@ -46,7 +46,8 @@ void handoff_times_by_group(const EvaluatorCore& core, EvaluatorScratch& w) {
   }
 }
 
-void handoff_weights(const EvaluatorCore& core, EvaluatorScratch& w, int d, const Route& route, bool joint, int* weights) {
+void handoff_weights(const EvaluatorCore& core, EvaluatorScratch& w, int d, const Route& route, bool joint,
+                     int* weights) {
   // Joint: the replica's flows on each link of its slowest transfer's route (its share when others join). A larger
   // group's replicas are computed one by one, every message one flow, their sharing already in the transfer time.
   const int T = core.scenario_.only_job().par.tp;
@@ -72,7 +73,8 @@ void handoff_slack(const EvaluatorCore& core, const Route& route, const int* wei
     slack[k] = k < route.n_links ? core.link_capacity_Bps(route.links[k]) / std::max(1, weights[k]) / tightest : 1.0;
 }
 
-void pp_handoffs(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load) {
+void pp_handoffs(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                 EvalBreakdown& out, bool with_dp_load) {
   // PP hand-offs, each direction separately. A replica in a group computed together (replica_groups): its tp
   // transfers at once, the other replicas' messages counted when in flight at the same time (replica_pipelines).
   // In a larger group: all the group's transfers across the boundary at once, as if the replicas ran in lockstep.
@@ -127,7 +129,8 @@ bool replicas_identical(const EvaluatorCore& core, EvaluatorScratch& w, const in
       if (w.fwd_[s * D + a] != w.fwd_[s * D + b] || w.bwd_[s * D + a] != w.bwd_[s * D + b]) return false;
     for (int s = 0; s < handoff_boundaries(core.scenario_.only_job()); ++s) {
       const size_t x = static_cast<size_t>(s) * D + a, y = static_cast<size_t>(s) * D + b;
-      if (w.lat_f_[x] != w.lat_f_[y] || w.xfer_f_[x] != w.xfer_f_[y] || w.lat_b_[x] != w.lat_b_[y] || w.xfer_b_[x] != w.xfer_b_[y])
+      if (w.lat_f_[x] != w.lat_f_[y] || w.xfer_f_[x] != w.xfer_f_[y] || w.lat_b_[x] != w.lat_b_[y] ||
+          w.xfer_b_[x] != w.xfer_b_[y])
         return false;
       if (!w.room_f_.empty() && (w.room_f_[x] != w.room_f_[y] || w.room_b_[x] != w.room_b_[y])) return false;
       for (int k = 0; k < 3; ++k)
@@ -195,7 +198,8 @@ double group_makespan_s(const EvaluatorCore& core, EvaluatorScratch& w, const in
   // The settings first: the cache is shared with other evaluators, of other scenarios.
   PipelineMemoKey& key = w.pipe_key_;
   key.ints.assign({core.schedule_id_, core.scenario_.only_job().pipeline_p2p_blocking() ? 1 : 0, core.channels_,
-                   core.latency_at_receiver_ ? 1 : 0, core.network_->links() > 0 ? 1 : 0, windowed ? 1 : 0, n, multiplicity});
+                   core.latency_at_receiver_ ? 1 : 0, core.network_->links() > 0 ? 1 : 0, windowed ? 1 : 0, n,
+                   multiplicity});
   key.ints.insert(key.ints.end(), w.sweights_f_.begin(), w.sweights_f_.end());
   key.ints.insert(key.ints.end(), w.sweights_b_.begin(), w.sweights_b_.end());
   w.link_rename_.resize(core.network_->links(), -1);
@@ -209,14 +213,15 @@ double group_makespan_s(const EvaluatorCore& core, EvaluatorScratch& w, const in
     for (const int id : *v)
       if (id >= 0) w.link_rename_[id] = -1;
   key.times.clear();
-  for (const std::vector<double>* v : {&w.sf_, &w.sb_, &w.slf_, &w.sxf_, &w.slb_, &w.sxb_, &w.sroom_f_, &w.sroom_b_, &w.sslack_f_, &w.sslack_b_})
+  for (const std::vector<double>* v :
+       {&w.sf_, &w.sb_, &w.slf_, &w.sxf_, &w.slb_, &w.sxb_, &w.sroom_f_, &w.sroom_b_, &w.sslack_f_, &w.sslack_b_})
     key.times.insert(key.times.end(), v->begin(), v->end());
   PipelineMemo::seal(key);
   w.last_end_.resize(static_cast<size_t>(n) * core.scenario_.only_job().par.pp);
   const double known = core.pipe_memo_->find(key, w.last_end_.data());
   if (!std::isnan(known)) return known;
-  PipelineLinks links{w.slf_.data(), w.sxf_.data(), w.slb_.data(), w.sxb_.data(), w.slinks_f_.data(), w.slinks_b_.data(),
-                      core.network_->links()};
+  PipelineLinks links{w.slf_.data(),      w.sxf_.data(),      w.slb_.data(),         w.sxb_.data(),
+                      w.slinks_f_.data(), w.slinks_b_.data(), core.network_->links()};
   links.blocking = core.scenario_.only_job().pipeline_p2p_blocking();
   links.channels = core.channels_;
   links.latency_at_receiver = core.latency_at_receiver_;
@@ -303,7 +308,8 @@ void replica_pipelines(const EvaluatorCore& core, EvaluatorScratch& w, int m, Ev
     const bool one_by_one = !lockstep && n > kJointReplicas;
     for (int first = 0; first < n; first += one_by_one ? 1 : n) {
       const int count = one_by_one ? 1 : n;
-      const double span = lockstep ? group_makespan_s(core, w, members, 1, n) : group_makespan_s(core, w, members + first, count, 1);
+      const double span =
+          lockstep ? group_makespan_s(core, w, members, 1, n) : group_makespan_s(core, w, members + first, count, 1);
       out.pipeline_s = std::max(out.pipeline_s, span);
       for (int i = first; i < first + count; ++i)
         for (int s = 0; s < P; ++s) {

@@ -18,12 +18,14 @@ constexpr int kJointReplicas = 32;
 /** @brief Latency, transfer time and links of every PP hand-off (lat_*, xfer_*, links_*); with_dp_load: the DP
  *  all-reduces of the last pass (stage_done_, dp_s_, dp_link_flows) weigh on the hand-offs' links
  *  (approximation 6). */
-void pp_handoffs(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, EvalBreakdown& out, bool with_dp_load = false);
+void pp_handoffs(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                 EvalBreakdown& out, bool with_dp_load = false);
 /** @brief pp_handoffs: times_ of the boundary's transfers in src_/dst_, shared within each replica (groups of
  *  up to kJointReplicas) or within the whole group (larger groups). */
 void handoff_times_by_group(const EvaluatorCore& core, EvaluatorScratch& w);
 /** @brief pp_handoffs: replica d's flows on each link of `route` (joint), or 1 per link of it (larger group). */
-void handoff_weights(const EvaluatorCore& core, EvaluatorScratch& w, int d, const Route& route, bool joint, int* weights);
+void handoff_weights(const EvaluatorCore& core, EvaluatorScratch& w, int d, const Route& route, bool joint,
+                     int* weights);
 /** @brief pp_handoffs: each link's slack (slack_f_) on `route` for a hand-off of these weights. */
 void handoff_slack(const EvaluatorCore& core, const Route& route, const int* weights, double* slack);
 /** @brief Groups the replicas whose hand-offs share links (group_members_, group_first_, group_of_). */

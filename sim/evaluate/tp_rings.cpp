@@ -7,10 +7,10 @@
 // tp 8 x pp 7 over 15 hosts) annealed placements ran 32-45% slower in SimGrid than estimated. Inside a host each
 // GPU sends one ring flow and the intra-host link is the sum of its GPUs' ports, so rings that stay in their
 // hosts are not slowed.
+#include "sim/evaluate/tp_rings.hpp"
+
 #include <algorithm>
 #include <limits>
-
-#include "sim/evaluate/tp_rings.hpp"
 
 #include "sim/evaluate/ring_steps.hpp"
 
@@ -81,7 +81,8 @@ void tp_hop_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vec
   touched.clear();
 }
 
-void stage_op_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int m, EvalBreakdown& out) {
+void stage_op_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int m,
+                    EvalBreakdown& out) {
   // Stage op times per (stage, replica), as the rank actors run them (approximation 4): per layer, compute then a
   // TP all-reduce, twice; each rank computes at its own GPU's speed and leaves an all-reduce when its own sends
   // left and receives arrived, so consecutive all-reduces overlap across ranks (no barrier between them). TP rings
@@ -116,8 +117,7 @@ void stage_op_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::v
       }
       if (T > 1 && !w.tp_all_room_.empty()) model.headroom = w.tp_all_room_.data() + first + d * T;
       if (T > 1 && uniform) {
-        const double ring = ring_steps_s(stage_hops + d * T, stage_lat + d * T, T, 2 * (T - 1), model,
-                                         w.ring_scratch_);
+        const double ring = ring_steps_s(stage_hops + d * T, stage_lat + d * T, T, 2 * (T - 1), model, w.ring_scratch_);
         const double comm = 2.0 * st.layers * ring;
         fwd = comp_f + comm;
         bwd = 2.0 * comp_f + comp_r + comm + core.cost_.recompute_tp_allreduces * st.layers * ring;
@@ -133,8 +133,8 @@ void stage_op_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::v
   }
 }
 
-void skewed_op_times(const EvaluatorCore& core, EvaluatorScratch& w, int s, int d, const std::vector<int>& host_of_rank, const double* hop,
-                                const double* lat, double& fwd, double& bwd) {
+void skewed_op_times(const EvaluatorCore& core, EvaluatorScratch& w, int s, int d, const std::vector<int>& host_of_rank,
+                     const double* hop, const double* lat, double& fwd, double& bwd) {
   // The replica's TP ranks differ in speed or hops: each rank's clock through the layers, every all-reduce a ring
   // each rank leaves when its own chunks are done (approximation 4).
   const StageCost& st = core.cost_.stages[s];
