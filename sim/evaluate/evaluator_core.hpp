@@ -26,14 +26,14 @@ namespace hulk {
 /** @brief Where the estimated iteration time goes (seconds). */
 struct EvalBreakdown {
   double iteration_time_s = std::numeric_limits<double>::infinity();  ///< estimate; +inf if infeasible
-  bool feasible = false;           ///< false: some rank's stage does not fit its GPU (or malformed placement)
-  int infeasible_rank = -1;        ///< first rank that does not fit (-1 if none)
-  double pipeline_s = 0;           ///< end of the last backward over all stages and replicas
-  double compute_s = 0;            ///< max over (stage, replica) of pure compute per iteration (m micro-batches)
-  double tp_comm_s = 0;            ///< max over (stage, replica) of TP all-reduce time per iteration
-  double pp_hop_s = 0;             ///< slowest single PP hand-off (one micro-batch, one boundary, one direction)
-  double dp_comm_s = 0;            ///< DP all-reduce time of the stage that finishes last
-  double bubble_s = 0;             ///< pipeline_s minus the busiest (stage, replica)'s busy time
+  bool feasible = false;        ///< false: some rank's stage does not fit its GPU (or malformed placement)
+  int infeasible_rank = -1;     ///< first rank that does not fit (-1 if none)
+  double pipeline_s = 0;        ///< end of the last backward over all stages and replicas
+  double compute_s = 0;         ///< max over (stage, replica) of pure compute per iteration (m micro-batches)
+  double tp_comm_s = 0;         ///< max over (stage, replica) of TP all-reduce time per iteration
+  double pp_hop_s = 0;          ///< slowest single PP hand-off (one micro-batch, one boundary, one direction)
+  double dp_comm_s = 0;         ///< DP all-reduce time of the stage that finishes last
+  double bubble_s = 0;          ///< pipeline_s minus the busiest (stage, replica)'s busy time
   IterationCosts iteration_costs;  ///< the tail after the DP all-reduces (iteration_tail.hpp)
 };
 
@@ -48,13 +48,13 @@ struct EvaluatorCore {
 
   Scenario scenario_;
   JobCost cost_;
-  StagesByHost stages_;  ///< the stages as each host's GPUs run them (compute_efficiency.hpp)
+  StagesByHost stages_;             ///< the stages as each host's GPUs run them (compute_efficiency.hpp)
   ParallelPlan plan_;
-  std::shared_ptr<const RouteModel> network_;   ///< never null
-  std::vector<double> speed_;                   ///< per host, flop/s per GPU
-  std::vector<double> memory_;                  ///< per host, bytes per GPU
+  std::shared_ptr<const RouteModel> network_;  ///< never null
+  std::vector<double> speed_;       ///< per host, flop/s per GPU
+  std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
-  bool schedule_chained_ = false;    ///< every stage's ops start with F 0 and end with B m-1 (the lower bound)
+  bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (the lower bound)
   int channels_ = 1;                 ///< network.channels_per_peer
   bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
   double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes x the latency factor (0 = no cap)
