@@ -1,14 +1,18 @@
+#include "sim/evaluate/evaluator_bound.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/dp_allreduce.hpp"
 #include "sim/evaluate/region_blocks.hpp"
+#include "sim/evaluate/replica_pipelines.hpp"
+#include "sim/evaluate/tp_rings.hpp"
 
-namespace hulk {
+namespace hulk::eval {
 
 namespace {
-// Interleaved 1F1B: a stage's ops are its model chunks (fwd_ / bwd_ hold all its layers), whose fill and drain the
+// Interleaved 1F1B: a stage's ops are its model chunks (w.fwd_ / w.bwd_ hold all its layers), whose fill and drain the
 // bound below does not follow; each stage still runs its m micro-batches' layers forward and backward one after
 // another. done receives that per (stage, replica); returns the largest.
 double stage_work_bound(const std::vector<double>& fwd, const std::vector<double>& bwd, int m,
@@ -22,7 +26,7 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 // Why it is a lower bound of evaluate_hosts(): the pipeline event simulation (pipeline_critical_path.cpp) runs each
 // stage's ops one after another in the schedule's order, each taking its op time; a message progresses at a rate
 // <= 1 of its alone transfer time and arrives one route latency after (or before) its transfer; and the DP-loaded
-// second pass (approximation 7) only adds flows, so every hand-off there takes at least its first-pass time. So,
+// second pass (approximation 6) only adds flows, so every hand-off there takes at least its first-pass time. So,
 // along one replica, with every hand-off at latency + alone transfer:
 // - fill: stage s starts its first op (F 0 in GPipe and 1F1B) no earlier than activation 0 can reach it;
 // - round trip: B(s, j) ends no earlier than F(s, j)'s end plus the hand-off to s+1, F(s+1, j), the round trip of
@@ -33,64 +37,66 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 //   latency-first model its latency);
 // - drain: a stage's last op is B m-1, which needs the gradient of stage s+1's B m-1: the stage ends no earlier
 //   than s+1's last op, the hand-off back and its own backward.
-// That bounds when each replica's stage s is done (its entry in replica_done_, in either pass). The iteration ends
-// no earlier than the last arrival of each DP all-reduce (evaluate_hosts: stage_done_ + dp_s_), whose member d
-// enters no earlier than its replica's stage is done (the per-stage estimates start every member at stage_done_,
+// That bounds when each replica's stage s is done (its entry in w.replica_done_, in either pass). The iteration ends
+// no earlier than the last arrival of each DP all-reduce (evaluate_hosts: w.stage_done_ + w.dp_s_), whose member d
+// enters no earlier than its replica's stage is done (the per-stage estimates start every member at w.stage_done_,
 // the all-stage fluid at the member's own end). From there the member's sends go out one after another, but for the
 // connection's channels (chunk q waits until chunk q - channels has left, in ring_steps.cpp and in the fluid's
 // add_ring), each at most at the route's alone rate (every estimate divides capacities among flows and caps a flow
 // by the flow cap and the TCP window), and the last one still has its route's latency to go (dp_member_lower_bound_s).
-double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
+double time_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  core.prepare(w);
   EvalBreakdown out;
-  if (!hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
-  const Parallelism& par = scenario_.only_job().par;
-  const int P = par.pp, D = par.dp, v = scenario_.only_job().virtual_stages;
-  const int m = std::max(1, cost_.micro_batches);
-  stage_op_times(host_of_rank, m, out);
-  if (P > 1) pp_handoffs(host_of_rank, out);
+  if (!core.hosts_fit(host_of_rank, out)) return out.iteration_time_s;  // +inf, as the evaluation
+  const Parallelism& par = core.scenario_.only_job().par;
+  const int P = par.pp, D = par.dp, v = core.scenario_.only_job().virtual_stages;
+  const int m = std::max(1, core.cost_.micro_batches);
+  stage_op_times(core, w, host_of_rank, m, out);
+  if (P > 1) pp_handoffs(core, w, host_of_rank, out);
   // Fill and drain hold for schedules whose every stage starts with F 0 and ends with B m-1 (GPipe and 1F1B); any
   // other keeps only the ops in order and the round trips.
-  const bool chained = schedule_chained_;
+  const bool chained = core.schedule_chained_;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
   // Blocking p2p (Megatron's): after an op with an output the rank waits until that message has left, at least its
   // transfer after the op (and its latency too where the latency comes first).
-  const bool blocking = scenario_.only_job().pipeline_p2p_blocking();
+  const bool blocking = core.scenario_.only_job().pipeline_p2p_blocking();
   const auto send_wait = [&](size_t boundary, bool forward) {
     if (!blocking) return 0.0;
-    const double latency = forward ? lat_f_[boundary] : lat_b_[boundary];
-    return (forward ? xfer_f_[boundary] : xfer_b_[boundary]) + (latency_at_receiver_ ? 0.0 : latency);
+    const double latency = forward ? w.lat_f_[boundary] : w.lat_b_[boundary];
+    return (forward ? w.xfer_f_[boundary] : w.xfer_b_[boundary]) + (core.latency_at_receiver_ ? 0.0 : latency);
   };
-  std::vector<double>& round_trip = bound_round_trip_;
-  std::vector<double>& f_end = bound_f_end_;
+  std::vector<double>& round_trip = w.bound_round_trip_;
+  std::vector<double>& f_end = w.bound_f_end_;
   round_trip.resize(P);
   f_end.resize(m);
-  std::vector<double>& done = bound_done_;  // per (stage, replica): the least end of its pipeline part
-  std::vector<double>& op_end_of = bound_op_end_;  // per stage of the replica: the least end of its last op
+  std::vector<double>& done = w.bound_done_;         // per (stage, replica): the least end of its pipeline part
+  std::vector<double>& op_end_of = w.bound_op_end_;  // per stage of the replica: the least end of its last op
   done.assign(static_cast<size_t>(P) * D, 0.0);
   op_end_of.resize(P);
-  double bound = v > 1 ? stage_work_bound(fwd_, bwd_, m, done) : 0.0;  // model chunks: only each stage's work
+  double bound = v > 1 ? stage_work_bound(w.fwd_, w.bwd_, m, done) : 0.0;  // model chunks: only each stage's work
   for (int d = 0; d < D && v == 1; ++d) {
-    round_trip[P - 1] = bwd_[at(P - 1, d)];
+    round_trip[P - 1] = w.bwd_[at(P - 1, d)];
     for (int s = P - 2; s >= 0; --s) {
       const size_t h = at(s, d);  // boundary s -> s+1
-      round_trip[s] = lat_f_[h] + xfer_f_[h] + fwd_[at(s + 1, d)] + round_trip[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h];
+      round_trip[s] = w.lat_f_[h] + w.xfer_f_[h] + w.fwd_[at(s + 1, d)] + round_trip[s + 1] + w.lat_b_[h] +
+                      w.xfer_b_[h] + w.bwd_[h];
     }
     double first_arrival = 0.0;  // earliest arrival of activation 0 at stage s
     for (int s = 0; s < P; ++s) {
       const size_t i = at(s, d);
       if (s > 0 && chained) {
         const size_t h = at(s - 1, d);  // boundary s-1 -> s
-        first_arrival += fwd_[h] + lat_f_[h] + xfer_f_[h];
+        first_arrival += w.fwd_[h] + w.lat_f_[h] + w.xfer_f_[h];
       }
       std::fill(f_end.begin(), f_end.end(), -std::numeric_limits<double>::infinity());
       double t = first_arrival, op_end = 0.0;
-      for (const StageOp& op : schedule_[s]) {
+      for (const StageOp& op : core.schedule_[s]) {
         if (!op.backward) {
-          op_end = t + fwd_[i];
+          op_end = t + w.fwd_[i];
           f_end[op.mb] = op_end;
           t = op_end + (s + 1 < P ? send_wait(at(s, d), true) : 0.0);
         } else {
-          op_end = std::max(t + bwd_[i], f_end[op.mb] + round_trip[s]);
+          op_end = std::max(t + w.bwd_[i], f_end[op.mb] + round_trip[s]);
           t = op_end + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0);
         }
       }
@@ -100,7 +106,7 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     if (chained)  // the drain, from the last stage down
       for (int s = P - 2; s >= 0; --s) {
         const size_t h = at(s, d);  // boundary s -> s+1
-        op_end_of[s] = std::max(op_end_of[s], op_end_of[s + 1] + lat_b_[h] + xfer_b_[h] + bwd_[h]);
+        op_end_of[s] = std::max(op_end_of[s], op_end_of[s + 1] + w.lat_b_[h] + w.xfer_b_[h] + w.bwd_[h]);
         done[h] = std::max(done[h], op_end_of[s] + (s > 0 ? send_wait(at(s - 1, d), false) : 0.0));
       }
     for (int s = 0; s < P; ++s) bound = std::max(bound, done[at(s, d)]);
@@ -109,17 +115,18 @@ double Evaluator::time_lower_bound_of_hosts(const std::vector<int>& host_of_rank
     // Every message crossing the busiest link: none is sent before some replica's first forward ended, and the
     // last one's receiver still runs an op with it.
     double first_op = std::numeric_limits<double>::infinity(), least_op = first_op;
-    for (int d = 0; d < D; ++d) first_op = std::min(first_op, fwd_[at(0, d)]);
-    for (size_t i = 0; i < fwd_.size() && i < static_cast<size_t>(P) * D; ++i)
-      least_op = std::min({least_op, fwd_[i], bwd_[i]});
-    const double work = handoff_link_work_s();
+    for (int d = 0; d < D; ++d) first_op = std::min(first_op, w.fwd_[at(0, d)]);
+    for (size_t i = 0; i < w.fwd_.size() && i < static_cast<size_t>(P) * D; ++i)
+      least_op = std::min({least_op, w.fwd_[i], w.bwd_[i]});
+    const double work = handoff_link_work_s(core, w);
     if (work > 0) bound = std::max(bound, first_op + work + least_op);
   }
-  return D < 2 ? bound : std::max(bound, dp_lower_bound_s(host_of_rank, done));
+  return D < 2 ? bound : std::max(bound, dp_lower_bound_s(core, w, host_of_rank, done));
 }
 
-double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const std::vector<double>& done) const {
-  const Parallelism& par = scenario_.only_job().par;
+double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank,
+                        const std::vector<double>& done) {
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
   const auto at = [D](int s, int d) { return static_cast<size_t>(s) * D + d; };
   double bound = 0.0;
@@ -128,124 +135,121 @@ double Evaluator::dp_lower_bound_s(const std::vector<int>& host_of_rank, const s
   // stage, a ring hop may have `channels` chunks in flight each at its share, the balanced hierarchical phases
   // follow each other but a stage's unbalanced groups run beside them (twice as much then); the per-stage tree
   // prices later transfers alone, so it gives no such total.
-  const std::string& algo = scenario_.only_job().collective;
-  const bool fluid = dp_fluid_applies();
-  std::vector<int>& hosts = member_hosts_;
-  std::vector<double>& entered = bound_entered_;
+  const std::string& algo = core.scenario_.only_job().collective;
+  const bool fluid = dp_fluid_applies(core);
+  std::vector<int>& hosts = w.member_hosts_;
+  std::vector<double>& entered = w.bound_entered_;
   hosts.resize(D);
   entered.resize(D);
   for (int s = 0; s < P; ++s) {
-    const double bytes = cost_.stages[s].dp_grad_bytes;
+    const double bytes = core.cost_.stages[s].dp_grad_bytes;
     if (!(bytes > 0)) continue;
     for (int d = 0; d < D; ++d) entered[d] = done[at(s, d)];
-    // Stage by stage, the all-reduce starts when the stage's last replica is done (stage_done_); in the fluid each
+    // Stage by stage, the all-reduce starts when the stage's last replica is done (w.stage_done_); in the fluid each
     // member at its own replica's end.
     if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
     int phased = 0;  // balanced hierarchical groups of the stage (in one region or several)
     for (int t = 0; t < par.tp; ++t) {
-      for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[plan_.rank_of(s, d, t)];
-      bound = std::max(bound, dp_group_lower_bound_s(hosts.data(), entered.data(), D, bytes, phased));
+      for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[core.plan_.rank_of(s, d, t)];
+      bound = std::max(bound, dp_group_lower_bound_s(core, w, hosts.data(), entered.data(), D, bytes, phased));
     }
-    const double busiest = busiest_link_s();
+    const double busiest = busiest_link_s(core, w);
     const bool beside = phased > 0 && phased < par.tp;
-    const double link_rate_factor = fluid ? 1.0 : algo == "tree" ? 0.0 : (beside ? 2.0 : 1.0) * channels_;
+    const double link_rate_factor = fluid ? 1.0 : algo == "tree" ? 0.0 : (beside ? 2.0 : 1.0) * core.channels_;
     if (link_rate_factor > 0)
       bound = std::max(bound, *std::min_element(entered.begin(), entered.end()) + busiest / link_rate_factor);
   }
   return bound;
 }
 
-double Evaluator::time_lower_bound(const Placement& placement) const {
-  return time_lower_bound_of_hosts(host_indices(placement));
-}
-
-double Evaluator::handoff_link_work_s() const {
+double handoff_link_work_s(const EvaluatorCore& core, EvaluatorScratch& w) {
   // The pipeline simulation shares a link among the messages on it by their flows (a message of w flows on a link
   // now carrying n gets w / n of its alone rate there), and alone a message's w flows on a link move at most the
   // link's capacity: together the messages never move more than the capacity. Groups of replicas above
   // kJointReplicas are run one by one with their sharing folded into the transfer times: no such total there.
-  const Parallelism& par = scenario_.only_job().par;
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp;
-  if (D > kJointReplicas || scenario_.only_job().virtual_stages > 1)
+  if (D > kJointReplicas || core.scenario_.only_job().virtual_stages > 1)
     return 0.0;  // interleaved: messages per boundary differ
-  std::vector<double>& work = bound_link_work_;
-  if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
-  const double bytes = static_cast<double>(std::max(1, cost_.micro_batches)) * cost_.pp_message_bytes;
+  std::vector<double>& work = w.bound_link_work_;
+  if (static_cast<int>(work.size()) != core.network_->links()) work.assign(core.network_->links(), 0.0);
+  const double bytes = static_cast<double>(std::max(1, core.cost_.micro_batches)) * core.cost_.pp_message_bytes;
   for (int dir = 0; dir < 2; ++dir) {
-    const std::vector<int>& links = dir == 0 ? links_f_ : links_b_;
-    const std::vector<int>& weights = dir == 0 ? weights_f_ : weights_b_;
+    const std::vector<int>& links = dir == 0 ? w.links_f_ : w.links_b_;
+    const std::vector<int>& weights = dir == 0 ? w.weights_f_ : w.weights_b_;
     for (size_t e = 0; e < static_cast<size_t>(P - 1) * D; ++e)
       for (int k = 0; k < 3; ++k) {
         const int l = links[3 * e + k];
         if (l < 0) continue;
-        if (work[l] == 0.0) bound_links_.push_back(l);
+        if (work[l] == 0.0) w.bound_links_.push_back(l);
         work[l] += std::max(1, weights[3 * e + k]) * bytes;
       }
   }
-  return busiest_link_s();
+  return busiest_link_s(core, w);
 }
 
-void Evaluator::add_link_work(const Route& r, double bytes) const {
-  std::vector<double>& work = bound_link_work_;
-  if (static_cast<int>(work.size()) != network_->links()) work.assign(network_->links(), 0.0);
+void add_link_work(const EvaluatorCore& core, EvaluatorScratch& w, const Route& r, double bytes) {
+  std::vector<double>& work = w.bound_link_work_;
+  if (static_cast<int>(work.size()) != core.network_->links()) work.assign(core.network_->links(), 0.0);
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
-    if (work[l] == 0.0) bound_links_.push_back(l);
+    if (work[l] == 0.0) w.bound_links_.push_back(l);
     work[l] += bytes;
   }
 }
 
-double Evaluator::busiest_link_s() const {
+double busiest_link_s(const EvaluatorCore& core, EvaluatorScratch& w) {
   double busiest = 0.0;
-  for (const int l : bound_links_) {
-    busiest = std::max(busiest, bound_link_work_[l] / link_capacity_Bps(l));
-    bound_link_work_[l] = 0.0;
+  for (const int l : w.bound_links_) {
+    busiest = std::max(busiest, w.bound_link_work_[l] / core.link_capacity_Bps(l));
+    w.bound_link_work_[l] = 0.0;
   }
-  bound_links_.clear();
+  w.bound_links_.clear();
   return busiest;
 }
 
-double Evaluator::alone_transfer_s(const Route& r, double bytes) const {
+double alone_transfer_s(const EvaluatorCore& core, const Route& r, double bytes) {
   // concurrent_times' and the fluid's rate of a flow with no other flow on its links (its extra load >= 0 only
   // lowers it).
   double share = r.flow_cap_Bps;
-  if (tcp_window_bytes_ > 0 && r.latency_s > 0) share = std::min(share, tcp_window_bytes_ / (2.0 * r.latency_s));
-  for (int k = 0; k < r.n_links; ++k) share = std::min(share, link_capacity_Bps(r.links[k]));
+  if (core.tcp_window_bytes_ > 0 && r.latency_s > 0)
+    share = std::min(share, core.tcp_window_bytes_ / (2.0 * r.latency_s));
+  for (int k = 0; k < r.n_links; ++k) share = std::min(share, core.link_capacity_Bps(r.links[k]));
   return bytes / share;
 }
 
-double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered, int n, double bytes,
-                                         int& phased) const {
+double dp_group_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const int* hosts, const double* entered,
+                              int n, double bytes, int& phased) {
   // Each route is looked up once per member (at 1,024 GPUs the lookups, not the arithmetic, are the bound's cost).
-  const auto route = [&](int a, int b) -> Route { return network_->route(hosts[a], hosts[b]); };
+  const auto route = [&](int a, int b) -> Route { return core.network_->route(hosts[a], hosts[b]); };
   // A member's `steps` chunks to one successor: chunk q leaves no earlier than chunk q - channels left plus its
   // transfer, so the last leaves ceil(steps / channels) transfers after the member entered (at least).
   const auto sends = [&](const Route& r, double chunk, int steps) {
     if (steps <= 0) return 0.0;
-    add_link_work(r, steps * chunk);
-    return std::ceil(static_cast<double>(steps) / channels_) * alone_transfer_s(r, chunk);
+    add_link_work(core, w, r, steps * chunk);
+    return std::ceil(static_cast<double>(steps) / core.channels_) * alone_transfer_s(core, r, chunk);
   };
   double end = 0.0;
-  if (scenario_.only_job().collective == "tree") {
+  if (core.scenario_.only_job().collective == "tree") {
     // A member's buffer up to its parent, then the result back down (the root: with its first child).
     for (int i = 0; i < n; ++i) {
       const int child = i == 0 ? 1 : i, parent = (child - 1) / 2;
       const Route &up = route(child, parent), &down = route(parent, child);
-      end = std::max(end, entered[i] + alone_transfer_s(up, bytes) + up.latency_s + alone_transfer_s(down, bytes) +
-                              down.latency_s);
+      end = std::max(end, entered[i] + alone_transfer_s(core, up, bytes) + up.latency_s +
+                              alone_transfer_s(core, down, bytes) + down.latency_s);
       if (i > 0) {
-        add_link_work(up, bytes);
-        add_link_work(down, bytes);
+        add_link_work(core, w, up, bytes);
+        add_link_work(core, w, down, bytes);
       }
     }
     return end;
   }
   // The ring's member order: dp order, or (hierarchical) region by region.
-  RegionBlocks& rb = region_blocks_;
+  RegionBlocks& rb = w.region_blocks_;
   int R = 1, k = n;
   const int* order = nullptr;
-  if (scenario_.only_job().collective == "hierarchical") {
-    rb.group(*network_, hosts, n);
+  if (core.scenario_.only_job().collective == "hierarchical") {
+    rb.group(*core.network_, hosts, n);
     order = rb.order.data();
     if (rb.balanced()) R = rb.regions, k = rb.per_region;
     phased += rb.balanced();  // its phases (one region: the two in-region ones), unbalanced groups beside them
@@ -256,13 +260,13 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
     // a member sends at step q is the one it received at step q-1 (arrived: latency and transfer), so from the
     // member at position p, 2(n-1) hops in a row around the ring, each at least its latency and alone transfer:
     // twice around but for the last two hops.
-    std::vector<double>& hop = bound_hop_;
+    std::vector<double>& hop = w.bound_hop_;
     hop.resize(n);
     double around = 0.0;
     for (int p = 0; p < n; ++p) {
       const int member = at(p);
       const Route& r = route(member, at((p + 1) % n));
-      hop[p] = r.latency_s + alone_transfer_s(r, bytes / n);
+      hop[p] = r.latency_s + alone_transfer_s(core, r, bytes / n);
       around += hop[p];
       end = std::max(end, entered[member] + sends(r, bytes / n, 2 * (n - 1)) + r.latency_s);
     }
@@ -284,4 +288,4 @@ double Evaluator::dp_group_lower_bound_s(const int* hosts, const double* entered
   return end;
 }
 
-}  // namespace hulk
+}  // namespace hulk::eval

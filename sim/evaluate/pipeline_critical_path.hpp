@@ -137,7 +137,7 @@ struct PipelineLinks {
  *  receives per stage slot (replica-major) the end of its last op and p2p waits (s). @return that end, max over all stages (s).
  *  Without route link ids (independent transfers) this is a longest path through max-plus precedences, monotone
  *  non-decreasing in every input (lower_bound.hpp relies on it). With shared links it is not always: a slower message
- *  can leave a link free at a better time for another (the evaluator's DP-loaded second pass, approximation 7, has
+ *  can leave a link free at a better time for another (the evaluator's DP-loaded second pass, approximation 6, has
  *  come out faster than its first on a sampled GPipe job of dp 5 x pp 9, measured with hulk bench). */
 double pipeline_makespan_s(const std::vector<std::vector<StageOp>>& schedule, const double* fwd_s, const double* bwd_s,
                            const PipelineLinks& links, double* last_end_s, PipelineScratch& scratch);

@@ -11,7 +11,7 @@
  *    other (approximation: islands are meant to be apart).
  *  - t_outer: every (stage, tp, slice) ring of the outer all-reduce at once, all with the largest stage's slice of
  *    pseudo-gradient bytes (pessimistic for smaller stages), by the Evaluator's concurrent-ring estimate
- *    (evaluator.hpp, approximations 1 and 2).
+ *    (docs/model.md, approximations 1 and 2).
  *  Final numbers come from SimGrid (sim/engine/isolated_run.hpp simulates the two parts). */
 #include <map>
 #include <memory>

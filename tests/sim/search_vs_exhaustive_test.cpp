@@ -122,11 +122,11 @@ std::vector<AgreementCase> contended_cases() {
     out.push_back({"hulk_like_random_placement", s, hosts});
   }
   // tp 2 x pp 2, both stages' TP pairs split over the same two hosts (hand-offs stay inside the hosts): the two
-  // stages' rings share each NIC while both compute (evaluator.hpp approximation 1, tp_hops.cpp).
+  // stages' rings share each NIC while both compute (docs/model.md approximation 1, tp_rings.cpp).
   out.push_back({"tp_rings_of_two_stages_share_nics",
                  make_scenario(make_platform({2}, 2, a100(), nic), make_job(1, 2, 2, 8)), {0, 1, 0, 1}});
   // dp 2 x pp 3, GPipe: the last stage's replicas on hosts 0 and 1 finish first, and their DP ring crosses the
-  // NICs that carry the other stages' backward hand-offs into hosts 0 and 1 (approximation 7).
+  // NICs that carry the other stages' backward hand-offs into hosts 0 and 1 (approximation 6).
   out.push_back({"early_dp_over_handoffs",
                  make_scenario(make_platform({4}, 2, a100(), nic), make_job(2, 1, 3, 8, "gpipe")),
                  {0, 1, 2, 3, 0, 1}, 0.035});

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <random>
+#include <thread>
+#include <vector>
 
 #include "placement_test_platforms.hpp"
 #include "sim/workload/cost_model.hpp"
@@ -274,6 +276,60 @@ TEST(Evaluator, PlacementAndHostApiAgree) {
   const Placement p = RandomPlacer(123).place(s);
   EXPECT_DOUBLE_EQ(ev.iteration_time_s(p), ev.time_of_hosts(hosts_of(p)));
   EXPECT_DOUBLE_EQ(ev.iteration_time_s(p), ev.iteration_time_s(p));  // scratch reuse has no memory
+}
+
+TEST(Evaluator, ThreadsWithTheirOwnScratchGiveTheBitsOfOneThread) {
+  // One Evaluator per scenario shared by four threads, each with its own EvaluatorScratch and its own order of the
+  // placements: every estimate and bound is the one a single thread computes in the Evaluator's own scratch.
+  std::mt19937_64 rng(53);
+  std::vector<Scenario> scenarios{testing::hulk_like_scenario()};
+  for (int i = 0; i < 5; ++i) scenarios.push_back(testing::random_scenario(rng));
+  for (const Scenario& s : scenarios) {
+    const Evaluator ev(s);
+    std::vector<std::vector<int>> hosts;
+    for (int k = 0; k < 6; ++k) hosts.push_back(hosts_of(RandomPlacer(rng()).place(s)));
+    std::vector<EvalBreakdown> want;
+    std::vector<double> want_bound;
+    for (const std::vector<int>& h : hosts) {
+      want.push_back(ev.evaluate_hosts(h));
+      want_bound.push_back(ev.time_lower_bound_of_hosts(h));
+    }
+    constexpr int kThreads = 4;
+    std::vector<std::vector<EvalBreakdown>> got(kThreads, std::vector<EvalBreakdown>(hosts.size()));
+    std::vector<std::vector<double>> got_bound(kThreads, std::vector<double>(hosts.size()));
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        EvaluatorScratch scratch;
+        for (int round = 0; round < 3; ++round)
+          for (size_t k = 0; k < hosts.size(); ++k) {
+            const size_t i = (k * (t + 1) + round) % hosts.size();
+            got[t][i] = ev.evaluate_hosts(hosts[i], scratch);
+            got_bound[t][i] = ev.time_lower_bound_of_hosts(hosts[i], scratch);
+          }
+      });
+    for (std::thread& th : threads) th.join();
+    for (int t = 0; t < kThreads; ++t)
+      for (size_t i = 0; i < hosts.size(); ++i) {
+        EXPECT_EQ(got[t][i].iteration_time_s, want[i].iteration_time_s) << "thread " << t << " placement " << i;
+        EXPECT_EQ(got[t][i].pipeline_s, want[i].pipeline_s);
+        EXPECT_EQ(got[t][i].dp_comm_s, want[i].dp_comm_s);
+        EXPECT_EQ(got_bound[t][i], want_bound[i]);
+      }
+  }
+}
+
+TEST(Evaluator, OneScratchServesEvaluatorsOfDifferentScenariosInTurn) {
+  // A scratch sized for one job is resized for the next, and back: the same bits as each Evaluator's own scratch.
+  std::mt19937_64 rng(54);
+  const Scenario a = testing::hulk_like_scenario(), b = testing::random_scenario(rng);
+  const Evaluator ea(a), eb(b);
+  const std::vector<int> ha = hosts_of(RandomPlacer(1).place(a)), hb = hosts_of(RandomPlacer(2).place(b));
+  EvaluatorScratch scratch;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(ea.evaluate_hosts(ha, scratch).iteration_time_s, ea.time_of_hosts(ha));
+    EXPECT_EQ(eb.evaluate_hosts(hb, scratch).iteration_time_s, eb.time_of_hosts(hb));
+  }
 }
 
 TEST(LowerBound, NeverAboveTheEvaluatorOnRandomPlacements) {

@@ -1,82 +1,69 @@
-// The evaluator's collectives: concurrent transfers, ring / tree / hierarchical all-reduces, and the DP
-// all-reduces of all stages in one fluid simulation from each stage's end (see evaluator.hpp, approximations).
+// The Evaluator's data-parallel part (dp_allreduce.hpp): ring / tree / hierarchical all-reduces, and the DP
+// all-reduces of all stages in one fluid simulation from each stage's end (approximations 2 and 3 of docs/model.md).
+#include "sim/evaluate/dp_allreduce.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/dp_pipeline_overlap.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
 #include "sim/evaluate/transfer_fluid.hpp"
 
 namespace hulk {
+
+void RingSet::clear() {
+  members.clear();
+  begin.assign(1, 0);
+  chunk_bytes.clear();
+  steps.clear();
+}
+
+void RingSet::add(const int* hosts, int n, double chunk, int n_steps) {
+  members.insert(members.end(), hosts, hosts + n);
+  begin.push_back(static_cast<int>(members.size()));
+  chunk_bytes.push_back(chunk);
+  steps.push_back(n_steps);
+}
+
+namespace eval {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-void Evaluator::concurrent_times(const int* src, const int* dst, int n, double bytes, double* out,
-                                 const double* bytes_each, double* headroom) const {
-  // Count flows per directed link over all concurrent transfers, then give each transfer the share of its most
-  // loaded link (approximation 1 in the header). Counts are reset through the same routes afterwards. Each route
-  // is built once (route() assembles it from per-host and per-region parts on every call).
-  thread_local std::vector<Route> routes;
-  routes.resize(n);
-  for (int i = 0; i < n; ++i) {
-    routes[i] = network_->route(src[i], dst[i]);
-    const Route& r = routes[i];
-    for (int k = 0; k < r.n_links; ++k) ++link_count_[r.links[k]];
-  }
-  for (int i = 0; i < n; ++i) {
-    const Route& r = routes[i];
-    double share = r.flow_cap_Bps;
-    // TCP window: at most one window per round trip per flow (the engine's per-flow rate cap).
-    const bool windowed = tcp_window_bytes_ > 0 && r.latency_s > 0;
-    const double window_cap = windowed ? tcp_window_bytes_ / (2.0 * r.latency_s) : kInf;
-    for (int k = 0; k < r.n_links; ++k) {
-      const int l = r.links[k];
-      // Other jobs' share of the link (share_links); without it the expression is the one-job one, bit for bit.
-      share = std::min(share, link_capacity_Bps(l) / (link_count_[l] + extra_load_[l]));
-    }
-    if (headroom) headroom[i] = share > window_cap ? share / window_cap : 1.0;
-    share = std::min(share, window_cap);  // min is exact: the same bits in any order
-    out[i] = r.latency_s + (bytes_each ? bytes_each[i] : bytes) / share;
-  }
-  for (int i = 0; i < n; ++i) {
-    const Route& r = routes[i];
-    for (int k = 0; k < r.n_links; ++k) link_count_[r.links[k]] = 0;
-  }
-}
-
-double Evaluator::ring_allreduce_s(const std::vector<std::vector<int>>& rings, double bytes) const {
+double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings,
+                        double bytes) {
   // All rings run at once, each simulated step by step with its hop times (approximation 2).
-  src_.clear();
-  dst_.clear();
+  w.src_.clear();
+  w.dst_.clear();
   int n = 0;
   for (const auto& ring : rings) {
     n = static_cast<int>(ring.size());
     if (n < 2) continue;
     for (int i = 0; i < n; ++i) {
-      src_.push_back(ring[i]);
-      dst_.push_back(ring[(i + 1) % n]);
+      w.src_.push_back(ring[i]);
+      w.dst_.push_back(ring[(i + 1) % n]);
     }
   }
-  if (src_.empty()) return 0.0;
+  if (w.src_.empty()) return 0.0;
   // Rings passed here have equal sizes (DP groups of one stage), so one chunk size serves all transfers.
-  times_.resize(src_.size());
-  ring_room_.resize(rings_use_headroom() ? src_.size() : 0);
-  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes / n, times_.data(), nullptr,
-                   ring_room_.empty() ? nullptr : ring_room_.data());
-  lat_buf_.resize(src_.size());
-  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = network_->route(src_[i], dst_[i]).latency_s;
+  w.times_.resize(w.src_.size());
+  w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes / n, w.times_.data(),
+                   nullptr, w.ring_room_.empty() ? nullptr : w.ring_room_.data());
+  w.lat_buf_.resize(w.src_.size());
+  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
-  for (size_t first = 0; first < src_.size(); first += n)
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, 2 * (n - 1),
-                                     ring_model(first), ring_scratch_));
+  for (size_t first = 0; first < w.src_.size(); first += n)
+    out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, 2 * (n - 1),
+                                     core.ring_model(w, first), w.ring_scratch_));
   return out;
 }
 
-double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& groups,
+                        double bytes) {
   // Approximation 3 (fallback): the engine's tree (children 2i+1, 2i+2; a node sends the whole buffer to its parent
   // once all its children's buffers arrived; the broadcast mirrors it). Transfers that start at the same instant share
   // links (all groups of the stage included); a transfer that starts later is not slowed by ones still in flight.
@@ -100,15 +87,15 @@ double Evaluator::tree_allreduce_s(const std::vector<std::vector<int>>& groups, 
     for (size_t lo = 0; lo < b.size();) {
       size_t hi = lo + 1;
       while (hi < b.size() && b[hi].start - b[lo].start <= 1e-12 * std::max(1.0, b[lo].start)) ++hi;
-      src_.clear();
-      dst_.clear();
+      w.src_.clear();
+      w.dst_.clear();
       for (size_t k = lo; k < hi; ++k) {
-        src_.push_back(groups[b[k].g][b[k].from]);
-        dst_.push_back(groups[b[k].g][b[k].to]);
+        w.src_.push_back(groups[b[k].g][b[k].from]);
+        w.dst_.push_back(groups[b[k].g][b[k].to]);
       }
-      times_.resize(src_.size());
-      concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), bytes, times_.data());
-      for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + times_[k - lo];
+      w.times_.resize(w.src_.size());
+      concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), bytes, w.times_.data());
+      for (size_t k = lo; k < hi; ++k) arrive[k] = b[k].start + w.times_[k - lo];
       lo = hi;
     }
   };
@@ -178,11 +165,11 @@ void add_ring(TransferFluid& fl, const std::vector<int>& ring, const std::vector
 
 }  // namespace
 
-bool Evaluator::dp_fluid_applies() const {
-  const Parallelism& par = scenario_.only_job().par;
+bool dp_fluid_applies(const EvaluatorCore& core) {
+  const Parallelism& par = core.scenario_.only_job().par;
   const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
-  return scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
-                                                   : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
+  return core.scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
+                                                        : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
 namespace {
@@ -212,35 +199,36 @@ void add_tree(TransferFluid& fl, const std::vector<int>& hosts, double bytes, co
 
 }  // namespace
 
-bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_rank) const {
+bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w,
+                                   const std::vector<int>& host_of_rank) {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
-  const Parallelism& par = scenario_.only_job().par;
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
   // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
   // Trees up to 1,024 transfers: the per-stage fallback, whose later transfers ignore the ones still in flight, is
   // far too optimistic on tree jobs of 16-64 replicas and makes the placers choose placements SimGrid runs much
   // slower (EvaluatorAccuracy.TreeAllReducesOfManyReplicasAcrossRegions bounds the error at this size).
-  if (!dp_fluid_applies()) return false;
-  const std::string& algo = scenario_.only_job().collective;
-  TransferFluid& fl = fluid_;
+  if (!dp_fluid_applies(core)) return false;
+  const std::string& algo = core.scenario_.only_job().collective;
+  TransferFluid& fl = w.fluid_;
   fl.clear();
-  std::vector<int>& up = tree_up_;  // tree: per member, its reduce transfer to the parent (scratch)
-  std::vector<int>& down = tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
-  std::vector<int>& hosts = member_hosts_;
+  std::vector<int>& up = w.tree_up_;      // tree: per member, its reduce transfer to the parent (scratch)
+  std::vector<int>& down = w.tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
+  std::vector<int>& hosts = w.member_hosts_;
   std::vector<int> last_send, last_recv, ids, ring;
-  tree_first_.assign(P + 1, 0);
+  w.tree_first_.assign(P + 1, 0);
   for (int s = 0; s < P; ++s) {
-    tree_first_[s] = fl.size();
-    const double bytes = cost_.stages[s].dp_grad_bytes;
+    w.tree_first_[s] = fl.size();
+    const double bytes = core.cost_.stages[s].dp_grad_bytes;
     // Member d enters the all-reduce when its replica's pipeline ends at this stage.
-    std::vector<double>& t0 = member_start_;
-    t0.assign(replica_done_.begin() + s * D, replica_done_.begin() + (s + 1) * D);
+    std::vector<double>& t0 = w.member_start_;
+    t0.assign(w.replica_done_.begin() + s * D, w.replica_done_.begin() + (s + 1) * D);
     for (int t = 0; t < T; ++t) {
       hosts.resize(D);
-      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[plan_.rank_of(s, i, t)];
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[core.plan_.rank_of(s, i, t)];
       last_send.assign(D, -1);
       last_recv.assign(D, -1);
       if (algo == "tree") {
@@ -248,8 +236,8 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
         continue;
       }
       const bool hierarchical = algo == "hierarchical";
-      RegionBlocks& rb = region_blocks_;
-      if (hierarchical) rb.group(*network_, hosts.data(), D);
+      RegionBlocks& rb = w.region_blocks_;
+      if (hierarchical) rb.group(*core.network_, hosts.data(), D);
       if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
         ring.clear();
         if (hierarchical) {
@@ -257,56 +245,42 @@ bool Evaluator::dp_allreduces_from_stage_ends(const std::vector<int>& host_of_ra
         } else {
           for (int i = 0; i < D; ++i) ring.push_back(i);
         }
-        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, channels_, last_send, last_recv, ids);
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, core.channels_, last_send, last_recv, ids);
         continue;
       }
       const int R = rb.regions, k = rb.per_region;
       auto region_rings = [&]() {  // reduce-scatter, and later all-gather, inside each region
         for (int b = 0; b < R; ++b) {
           ring.assign(rb.order.begin() + b * k, rb.order.begin() + (b + 1) * k);
-          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, channels_, last_send, last_recv, ids);
+          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, core.channels_, last_send, last_recv, ids);
         }
       };
       region_rings();
       for (int j = 0; j < k; ++j) {
         ring.clear();
         for (int b = 0; b < R; ++b) ring.push_back(rb.order[b * k + j]);
-        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, channels_, last_send,
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, core.channels_, last_send,
                  last_recv, ids);
       }
       region_rings();
     }
   }
-  tree_first_[P] = fl.size();
-  fl.run(*network_, tcp_window_bytes_, latency_at_receiver_, link_divisors_);
+  w.tree_first_[P] = fl.size();
+  fl.run(*core.network_, core.tcp_window_bytes_, core.latency_at_receiver_, core.link_divisors_);
   for (int s = 0; s < P; ++s) {
-    double end = stage_done_[s];
-    for (int i = tree_first_[s]; i < tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
-    dp_s_[s] = end - stage_done_[s];
+    double end = w.stage_done_[s];
+    for (int i = w.tree_first_[s]; i < w.tree_first_[s + 1]; ++i) end = std::max(end, fl.arrival_s(i));
+    w.dp_s_[s] = end - w.stage_done_[s];
   }
   return true;
 }
 
-void RingSet::clear() {
-  members.clear();
-  begin.assign(1, 0);
-  chunk_bytes.clear();
-  steps.clear();
-}
-
-void RingSet::add(const int* hosts, int n, double chunk, int n_steps) {
-  members.insert(members.end(), hosts, hosts + n);
-  begin.push_back(static_cast<int>(members.size()));
-  chunk_bytes.push_back(chunk);
-  steps.push_back(n_steps);
-}
-
-double Evaluator::rings_phase_s(const RingSet& rings) const {
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings) {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
-  src_.clear();
-  dst_.clear();
-  std::vector<double>& bytes_each = bytes_each_;
-  std::vector<int>& ring_of = ring_of_;
+  w.src_.clear();
+  w.dst_.clear();
+  std::vector<double>& bytes_each = w.bytes_each_;
+  std::vector<int>& ring_of = w.ring_of_;
   bytes_each.clear();
   ring_of.clear();
   for (int r = 0; r < rings.size(); ++r) {
@@ -314,47 +288,48 @@ double Evaluator::rings_phase_s(const RingSet& rings) const {
     const int n = rings.begin[r + 1] - rings.begin[r];
     if (n < 2 || rings.steps[r] <= 0) continue;
     for (int i = 0; i < n; ++i) {
-      src_.push_back(ring[i]);
-      dst_.push_back(ring[(i + 1) % n]);
+      w.src_.push_back(ring[i]);
+      w.dst_.push_back(ring[(i + 1) % n]);
       bytes_each.push_back(rings.chunk_bytes[r]);
       ring_of.push_back(r);
     }
   }
-  if (src_.empty()) return 0.0;
-  times_.resize(src_.size());
-  ring_room_.resize(rings_use_headroom() ? src_.size() : 0);
-  concurrent_times(src_.data(), dst_.data(), static_cast<int>(src_.size()), 0.0, times_.data(), bytes_each.data(),
-                   ring_room_.empty() ? nullptr : ring_room_.data());
-  lat_buf_.resize(src_.size());
-  for (size_t i = 0; i < src_.size(); ++i) lat_buf_[i] = network_->route(src_[i], dst_[i]).latency_s;
+  if (w.src_.empty()) return 0.0;
+  w.times_.resize(w.src_.size());
+  w.ring_room_.resize(core.rings_use_headroom() ? w.src_.size() : 0);
+  concurrent_times(core, w, w.src_.data(), w.dst_.data(), static_cast<int>(w.src_.size()), 0.0, w.times_.data(),
+                   bytes_each.data(), w.ring_room_.empty() ? nullptr : w.ring_room_.data());
+  w.lat_buf_.resize(w.src_.size());
+  for (size_t i = 0; i < w.src_.size(); ++i) w.lat_buf_[i] = core.network_->route(w.src_[i], w.dst_[i]).latency_s;
   double out = 0.0;
-  for (size_t first = 0; first < src_.size();) {  // transfers of one ring are contiguous
+  for (size_t first = 0; first < w.src_.size();) {  // transfers of one ring are contiguous
     const int r = ring_of[first];
     const int n = rings.begin[r + 1] - rings.begin[r];
-    out = std::max(out, ring_steps_s(times_.data() + first, lat_buf_.data() + first, n, rings.steps[r],
-                                     ring_model(first), ring_scratch_));
+    out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
+                                     core.ring_model(w, first), w.ring_scratch_));
     first += n;
   }
   return out;
 }
 
-double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& groups, double bytes) const {
+double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w,
+                                const std::vector<std::vector<int>>& groups, double bytes) {
   // Approximation 3 (fallback), mirroring sim/engine/collectives.cpp: members grouped by region (regions in order of
   // first appearance, members in group order). Balanced groups (equal members per region, k each, R regions): ring
   // reduce-scatter inside regions (k-1 steps of S/k), k concurrent cross-region rings (2(R-1) steps of S/(kR)),
   // ring all-gather inside regions. Unbalanced groups: one ring over the group re-ordered region by region.
   if (groups.empty() || groups[0].size() < 2) return 0.0;
-  RingSet& local = hier_local_;
-  RingSet& cross = hier_cross_;
-  RingSet& fallback = hier_fallback_;
+  RingSet& local = w.hier_local_;
+  RingSet& cross = w.hier_cross_;
+  RingSet& fallback = w.hier_fallback_;
   local.clear();
   cross.clear();
   fallback.clear();
-  std::vector<int>& order = hier_order_;  // hosts of the members region by region (blocks back to back)
-  RegionBlocks& rb = region_blocks_;
+  std::vector<int>& order = w.hier_order_;  // hosts of the members region by region (blocks back to back)
+  RegionBlocks& rb = w.region_blocks_;
   for (const auto& members : groups) {
     const int n = static_cast<int>(members.size());
-    rb.group(*network_, members.data(), n);
+    rb.group(*core.network_, members.data(), n);
     order.clear();
     for (int i : rb.order) order.push_back(members[i]);
     if (!rb.balanced()) {
@@ -363,72 +338,72 @@ double Evaluator::hierarchical_allreduce_s(const std::vector<std::vector<int>>& 
     }
     const int R = rb.regions, k = rb.per_region;
     for (int b = 0; b < R; ++b) local.add(order.data() + b * k, k, bytes / k, k - 1);
-    cross_ring_.resize(R);
+    w.cross_ring_.resize(R);
     for (int j = 0; j < k; ++j) {
-      for (int b = 0; b < R; ++b) cross_ring_[b] = order[b * k + j];
-      cross.add(cross_ring_.data(), R, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
+      for (int b = 0; b < R; ++b) w.cross_ring_[b] = order[b * k + j];
+      cross.add(w.cross_ring_.data(), R, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
     }
   }
   // Balanced groups: three phases back to back; unbalanced ones run alongside (their traffic is not counted
   // against the phases').
-  const double phase1 = rings_phase_s(local);
-  const double phase2 = rings_phase_s(cross);
+  const double phase1 = rings_phase_s(core, w, local);
+  const double phase2 = rings_phase_s(core, w, cross);
   const double balanced_s = 2.0 * phase1 + phase2;
-  const double fallback_s = rings_phase_s(fallback);
+  const double fallback_s = rings_phase_s(core, w, fallback);
   return std::max(balanced_s, fallback_s);
 }
 
-double Evaluator::dp_allreduce_s(int stage, const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.only_job().par;
+double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
   if (par.dp < 2) return 0.0;
-  std::vector<std::vector<int>>& groups = dp_groups_;  // reused: no allocation per call
+  std::vector<std::vector<int>>& groups = w.dp_groups_;  // reused: no allocation per call
   groups.resize(par.tp);
   for (auto& g : groups) g.resize(par.dp);
   for (int t = 0; t < par.tp; ++t)
-    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[plan_.rank_of(stage, d, t)];
-  const double bytes = cost_.stages[stage].dp_grad_bytes;
-  const std::string& algo = scenario_.only_job().collective;
-  if (algo == "tree") return tree_allreduce_s(groups, bytes);
-  if (algo == "hierarchical") return hierarchical_allreduce_s(groups, bytes);
-  return ring_allreduce_s(groups, bytes);
+    for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[core.plan_.rank_of(stage, d, t)];
+  const double bytes = core.cost_.stages[stage].dp_grad_bytes;
+  const std::string& algo = core.scenario_.only_job().collective;
+  if (algo == "tree") return tree_allreduce_s(core, w, groups, bytes);
+  if (algo == "hierarchical") return hierarchical_allreduce_s(core, w, groups, bytes);
+  return ring_allreduce_s(core, w, groups, bytes);
 }
 
-void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
-  const Parallelism& par = scenario_.only_job().par;
+void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
-  std::vector<double>& iso = dp_iso_;
-  iso = dp_s_;
-  std::vector<int>& touched = touched_links_;
+  std::vector<double>& iso = w.dp_iso_;
+  iso = w.dp_s_;
+  std::vector<int>& touched = w.touched_links_;
   touched.clear();
   // Hierarchical and tree all-reduces do not run in dp order: each stage's flows per link as its phases put them
   // (dp_link_flows). A hierarchical DP over many regions has its members' ring region by region; its load put on
   // the dp-order hops missed the WAN pair eight stages' rings crossed (larger-family seed 3113: 4.1 s estimated,
   // 14.6 s in SimGrid).
-  const bool in_dp_order = scenario_.only_job().collective == "ring";
-  if (!in_dp_order) dp_link_flows(host_of_rank);
+  const bool in_dp_order = core.scenario_.only_job().collective == "ring";
+  if (!in_dp_order) dp_link_flows(core, w, host_of_rank);
   // Ring: links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load
   // in exactly this order for every overlapping pair of stages.
-  std::vector<int>& ring_links = dp_ring_links_;
-  std::vector<int>& first = dp_ring_links_first_;
+  std::vector<int>& ring_links = w.dp_ring_links_;
+  std::vector<int>& first = w.dp_ring_links_first_;
   ring_links.clear();
   first.assign(P + 1, 0);
   for (int o = 0; o < P && in_dp_order; ++o) {
     first[o] = static_cast<int>(ring_links.size());
     for (int t = 0; t < T; ++t)
       for (int d = 0; d < D; ++d) {
-        const Route& r =
-            network_->route(host_of_rank[plan_.rank_of(o, d, t)], host_of_rank[plan_.rank_of(o, (d + 1) % D, t)]);
+        const Route& r = core.network_->route(host_of_rank[core.plan_.rank_of(o, d, t)],
+                                              host_of_rank[core.plan_.rank_of(o, (d + 1) % D, t)]);
         ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
       }
   }
   first[P] = static_cast<int>(ring_links.size());
   for (int s = 0; s < P; ++s) {
     if (iso[s] <= 0) continue;
-    const double a0 = stage_done_[s], a1 = a0 + iso[s];
+    const double a0 = w.stage_done_[s], a1 = a0 + iso[s];
     bool any = false;
     for (int o = 0; o < P; ++o) {
       if (o == s || iso[o] <= 0) continue;
-      const double b0 = stage_done_[o], b1 = b0 + iso[o];
+      const double b0 = w.stage_done_[o], b1 = b0 + iso[o];
       const double frac = (std::min(a1, b1) - std::max(a0, b0)) / iso[s];
       if (frac <= 0) continue;
       any = true;
@@ -436,58 +411,35 @@ void Evaluator::refine_dp_overlap(const std::vector<int>& host_of_rank) const {
       if (in_dp_order) {
         for (int i = first[o]; i < first[o + 1]; ++i) {
           const int l = ring_links[i];
-          if (extra_load_[l] == 0.0) touched.push_back(l);
-          extra_load_[l] += frac;
+          if (w.extra_load_[l] == 0.0) touched.push_back(l);
+          w.extra_load_[l] += frac;
         }
       } else {
-        for (int i = dp_flow_first_[o]; i < dp_flow_first_[o + 1]; ++i) {
-          const int l = dp_flow_links_[i];
-          if (extra_load_[l] == 0.0) touched.push_back(l);
-          extra_load_[l] += frac * dp_flow_counts_[i];
+        for (int i = w.dp_flow_first_[o]; i < w.dp_flow_first_[o + 1]; ++i) {
+          const int l = w.dp_flow_links_[i];
+          if (w.extra_load_[l] == 0.0) touched.push_back(l);
+          w.extra_load_[l] += frac * w.dp_flow_counts_[i];
         }
       }
     }
-    if (any) dp_s_[s] = std::max(iso[s], dp_allreduce_s(s, host_of_rank));
-    for (int l : touched) extra_load_[l] = 0.0;
+    if (any) w.dp_s_[s] = std::max(iso[s], dp_allreduce_s(core, w, s, host_of_rank));
+    for (int l : touched) w.extra_load_[l] = 0.0;
     touched.clear();
   }
 }
 
-void Evaluator::finish_iteration(const std::vector<int>& host_of_rank, EvalBreakdown& out) const {
-  // DP all-reduce of each stage after its last backward, then the iteration's tail (iteration_tail.hpp).
-  const Parallelism& par = scenario_.only_job().par;
-  const int P = par.pp, D = par.dp, T = par.tp;
-  double end = 0.0;
-  std::vector<double>& stage_end = tail_scratch_;
-  stage_end.assign(P, 0.0);
-  for (int s = 0; s < P; ++s) {
-    stage_end[s] = stage_done_[s] + dp_s_[s];
-    if (stage_end[s] >= end) {
-      end = stage_end[s];
-      out.dp_comm_s = dp_s_[s];
-    }
+void dp_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
+  if (par.dp < 2) {
+    std::fill(w.dp_s_.begin(), w.dp_s_.end(), 0.0);
+    return;
   }
-  TailContext tail{
-      &scenario_.only_job(), &plan_, &cost_, &stages_, network_.get(), &speed_, {channels_, latency_at_receiver_}};
-  // The embedding all-reduces of every replica and tensor index run at once: their hops share links.
-  const double emb_bytes = cost_.stages.front().embedding_grad_bytes;
-  if (scenario_.only_job().step_costs && P > 1 && emb_bytes > 0) {
-    // Buffers of their own: src_ and dst_ hold the hand-offs, which later evaluations reuse.
-    thread_local std::vector<int> src, dst;
-    src.clear();
-    dst.clear();
-    for (int d = 0; d < D; ++d)
-      for (int t = 0; t < T; ++t) {
-        const int a = host_of_rank[plan_.rank_of(0, d, t)], b = host_of_rank[plan_.rank_of(P - 1, d, t)];
-        src.insert(src.end(), {a, b});
-        dst.insert(dst.end(), {b, a});
-      }
-    emb_hop_s_.resize(src.size());
-    concurrent_times(src.data(), dst.data(), static_cast<int>(src.size()), emb_bytes / 2, emb_hop_s_.data());
-    tail.embedding_hop_s = emb_hop_s_.data();
-  }
-  out.iteration_time_s = iteration_end_with_tail(tail, host_of_rank, stage_end, tail_ring_scratch_,
-                                                 &out.iteration_costs);
+  if (dp_allreduces_from_stage_ends(core, w, host_of_rank)) return;
+  // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
+  // (approximation 3).
+  for (int s = 0; s < par.pp; ++s) w.dp_s_[s] = dp_allreduce_s(core, w, s, host_of_rank);
+  if (par.pp > 1) refine_dp_overlap(core, w, host_of_rank);
 }
 
+}  // namespace eval
 }  // namespace hulk
