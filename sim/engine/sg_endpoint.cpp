@@ -145,21 +145,12 @@ void Endpoint::send(int dst, double bytes, const CommTag& tag) {
   Connection& c = connection(dst, tag.kind);
   // In order: wait until a channel is free (the oldest message still leaving has left).
   while (static_cast<int>(c.leaving.size()) >= fabric_.channels()) {
-    wait_left(c.leaving.front());
+    c.leaving.front()->wait();
     c.leaving.erase(c.leaving.begin());  // a handful of entries at most: cheaper than a deque's block churn
   }
   std::unique_ptr<SgMessage> msg = make_message(rank_, bytes, tag);  // posted now, even if its route is down
-  auto arrived = std::make_shared<bool>(false);
-  msg->arrived = arrived;
   fabric_.wait_until_route_up(rank_, dst);
-  c.leaving.push_back(
-      Leaving{start_put(out_box(dst), std::move(msg), fabric_.flow_rate_cap_Bps(rank_, dst)), std::move(arrived)});
-}
-
-void Endpoint::wait_left(Leaving& l) {
-  // Sender and receiver share one transfer: the receiver has it only once it has ended, and waiting for an ended
-  // transfer returns at the same simulated time.
-  if (!*l.arrived) l.comm->wait();
+  c.leaving.push_back(start_put(out_box(dst), std::move(msg), fabric_.flow_rate_cap_Bps(rank_, dst)));
 }
 
 void Endpoint::send_eager(int dst, double bytes, const CommTag& tag) {
@@ -168,7 +159,7 @@ void Endpoint::send_eager(int dst, double bytes, const CommTag& tag) {
 
 void Endpoint::wait_sends() {
   for (Connection& c : connections_) {
-    for (Leaving& l : c.leaving) wait_left(l);
+    for (auto& comm : c.leaving) comm->wait();
     c.leaving.clear();
   }
 }
@@ -244,7 +235,6 @@ std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
     pending.posted = nullptr;
   }
   pending.comm->wait();
-  if (pending.data->arrived) *pending.data->arrived = true;
   if (pending.consumed) {
     pending.consumed->release();
     pending.consumed = nullptr;

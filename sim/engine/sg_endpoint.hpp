@@ -52,10 +52,6 @@ struct SgMessage {
   double bytes = 0;
   double post_time_s = 0;  ///< simulated time at which the sender posted it
   CommTag tag;
-  /** @brief Set by the receiver once the transfer has ended (null for courier messages): the sender then drops
-   *  its handle without a wait, which would be a simcall (a round trip to SimGrid's maestro) that returns at once.
-   *  Shared because either side may end first. */
-  std::shared_ptr<bool> arrived;
 };
 
 /** @brief A message as recorded by its receiver (rendered to CommEvent at the end). */
@@ -177,17 +173,11 @@ class Endpoint {
 
  private:
   /** Messages of one connection still leaving this rank, oldest first. */
-  struct Leaving {
-    simgrid::s4u::CommPtr comm;
-    std::shared_ptr<bool> arrived;  ///< shared with the message: true once its receiver has it
-  };
   struct Connection {
     int dst = -1;
     CommTag::Kind kind = CommTag::DP;
-    std::vector<Leaving> leaving;
+    std::vector<simgrid::s4u::CommPtr> leaving;
   };
-  /** Waits until `l` has left, unless its receiver already has it (then it has left: no simcall). */
-  static void wait_left(Leaving& l);
   simgrid::s4u::Mailbox* out_box(int dst);
   simgrid::s4u::Mailbox* in_box(int src);
   Connection& connection(int dst, CommTag::Kind kind);
