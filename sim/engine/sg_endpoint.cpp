@@ -143,7 +143,9 @@ Endpoint::Connection& Endpoint::connection(int dst, CommTag::Kind kind) {
 
 void Endpoint::send(int dst, double bytes, const CommTag& tag) {
   Connection& c = connection(dst, tag.kind);
-  // In order: wait until a channel is free (the oldest message still leaving has left).
+  // In order: wait until a channel is free (the oldest message still leaving has left). Every transfer is waited
+  // for, even one whose receiver already has it: SimGrid 3.32 keeps transfers nobody waited for in a list that its
+  // comm code scans linearly, so dropping the handle instead makes every later message slower (docs/performance.md).
   while (static_cast<int>(c.leaving.size()) >= fabric_.channels()) {
     c.leaving.front()->wait();
     c.leaving.erase(c.leaving.begin());  // a handful of entries at most: cheaper than a deque's block churn
