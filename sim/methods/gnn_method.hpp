@@ -47,6 +47,11 @@ struct LearnedAnnealOptions {
    *  no reruns), the faster answer kept. Off in the gnn method; `gnn families` measures it as the `alt-always` row
    *  (it closes more of greedy's gap on large clusters, at more placement time, and can lose a little on small ones). */
   bool anneal_slower_alternative = false;
+  /** @brief Anneal from the learned placement (its runs and reruns). False: the learned placement is only reordered
+   *  (stages, TP rings, replicas) and the alternative start's branch still anneals blindly: for a learned placer
+   *  that spent this budget on an annealing of its own (gnn/guided_anneal.hpp, the move scorer drawing its
+   *  proposals), whose answer the blind runs would otherwise rework. */
+  bool anneal_from_start = true;
 };
 
 /** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves

@@ -93,6 +93,20 @@ std::vector<Variant> variants(const std::string& challenger) {
   Variant guided_untrained = guided;
   guided_untrained.name = "guided-untrained";
   guided_untrained.untrained = true;
+  // The guided annealing with the method's other steps kept: before the blind annealing and its alternative start
+  // (guided-then-blind), or in place of the blind annealing from the learned placement only, the alternative start
+  // still annealed blindly (guided-alt).
+  Variant guided_blind{"guided-then-blind", false, {}};
+  guided_blind.sampling.guided_anneal = kLearnedAnnealEvaluations;
+  Variant guided_blind_untrained = guided_blind;
+  guided_blind_untrained.name = "guided-then-blind-untrained";
+  guided_blind_untrained.untrained = true;
+  Variant guided_alt{"guided-alt", false, {}};
+  guided_alt.sampling.guided_anneal = kLearnedAnnealEvaluations;
+  guided_alt.anneal.anneal_from_start = false;
+  Variant guided_alt_untrained = guided_alt;
+  guided_alt_untrained.name = "guided-alt-untrained";
+  guided_alt_untrained.untrained = true;
   // The model alone: the move scorer's policy from greedy's placement (or, without a move scorer, greedy's placement
   // as its reference and prior, one pass, the argmax decode); nothing evaluated,
   // so no step after it can hide what the weights do (trained against fresh weights), and the least work any
@@ -108,7 +122,8 @@ std::vector<Variant> variants(const std::string& challenger) {
   model_only_untrained.untrained = true;
   std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
                               no_polish,  whole_ranking, no_anneal, no_reorder, no_rechain, no_rerun,
-                              no_alt_start, alt_always, guided, guided_untrained, model_only,
+                              no_alt_start, alt_always, guided, guided_untrained, guided_blind,
+                              guided_blind_untrained, guided_alt, guided_alt_untrained, model_only,
                               model_only_untrained};
   if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
   return out;
