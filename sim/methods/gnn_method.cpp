@@ -129,6 +129,12 @@ TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& st
 
 }  // namespace
 
+LearnedAnnealOptions gnn_method_anneal_options() {
+  LearnedAnnealOptions options;
+  options.anneal_from_start = false;
+  return options;
+}
+
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
   LearnedAnnealOptions options;
   options.evaluations = evaluations;
@@ -225,11 +231,11 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
     // every-step problem on its group's GPUs.
     if (runs_diloco(scenario))
       if (const std::optional<Placement> islands = island_first_placement(scenario, [&](const Scenario& island) {
-            return anneal_learned_placement(island, learned(island, model_path, nullptr), kLearnedAnnealEvaluations);
+            return anneal_learned_placement(island, learned(island, model_path, nullptr), gnn_method_anneal_options());
           }))
         return placement_slots_to_json(*islands);
     const Placement placed = learned_placement(scenario, model_path, learned);
-    return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
+    return placement_slots_to_json(anneal_learned_placement(scenario, placed, gnn_method_anneal_options()));
   });
   Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
   if (!estimates_checked(scenario)) placement = simgrid_choice_with_greedy(scenario, placement);

@@ -75,7 +75,13 @@ struct LearnedAnnealOptions {
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
                                    const LearnedAnnealOptions& options);
 
-/** @brief anneal_learned_placement with the gnn method's options and a first run of `evaluations`. */
+/** @brief The gnn method's options of anneal_learned_placement: its learned placer (gnn/gnn_placer.hpp) anneals
+ *  from its own answer with the move scorer drawing the proposals (SamplingOptions::guided_anneal), so the blind
+ *  runs start from the alternative start only (anneal_from_start false); the rest as LearnedAnnealOptions{}. */
+LearnedAnnealOptions gnn_method_anneal_options();
+
+/** @brief anneal_learned_placement with LearnedAnnealOptions{} (the blind runs from `start` too) and a first run of
+ *  `evaluations`. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy

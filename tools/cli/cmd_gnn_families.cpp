@@ -55,63 +55,65 @@ struct Variant {
 };
 
 std::vector<Variant> variants(const std::string& challenger) {
-  Variant gnn{"gnn", false, {}};
+  // Every row is the gnn method (the scorer-guided annealing in the placer, the blind one from the alternative
+  // start: gnn_method_anneal_options) but for what it changes.
+  const auto row = [](const std::string& name) { return Variant{name, false, {}, "", gnn_method_anneal_options()}; };
+  Variant gnn = row("gnn");
   Variant untrained = gnn;
   untrained.name = "untrained";
   untrained.untrained = true;
-  Variant argmax{"argmax", false, {}};
+  Variant argmax = row("argmax");
   argmax.sampling.candidates = 1;  // the argmax decode, and greedy's placement when the evaluator finds it faster
-  Variant no_greedy{"no-greedy", false, {}};
+  Variant no_greedy = row("no-greedy");
   no_greedy.sampling.greedy_candidate = false;
   no_greedy.sampling.reference_prior = false;
-  Variant one_view{"one-view", false, {}};
+  Variant one_view = row("one-view");
   one_view.sampling.prior_free_view = false;  // the decodes of the scores with greedy's prior only
-  Variant no_polish{"no-polish", false, {}};
+  Variant no_polish = row("no-polish");
   no_polish.sampling.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
   no_polish.sampling.stage_orders = 0;
   no_polish.sampling.tp_rings = false;
+  no_polish.sampling.guided_anneal = 0;
   no_polish.anneal.evaluations = 0;
-  Variant whole_ranking{"whole-ranking", false, {}};
+  Variant whole_ranking = row("whole-ranking");
   whole_ranking.sampling.polish_top_k = 0;  // every exchange of the scorer's ranking tried, not its first few
-  Variant no_anneal{"no-anneal", false, {}};
-  no_anneal.anneal.evaluations = 0;  // the score-guided exchanges, not the annealing after them
-  Variant no_reorder{"no-reorder", false, {}};
+  Variant no_anneal = row("no-anneal");
+  no_anneal.sampling.guided_anneal = 0;  // the score-guided exchanges, no annealing (guided or blind) after them
+  no_anneal.anneal.evaluations = 0;
+  Variant no_reorder = row("no-reorder");
   no_reorder.sampling.stage_orders = 0;  // everything but the stage reorderings (sim/place/stage_order.hpp)
-  Variant no_rechain{"no-rechain", false, {}};
+  Variant no_rechain = row("no-rechain");
   no_rechain.sampling.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
-  Variant no_rerun{"no-rerun", false, {}};
-  no_rerun.anneal.reruns = 0;  // one annealing run, as before the reruns
-  Variant no_alt_start{"no-alt-start", false, {}};
-  no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
-  Variant alt_always{"alt-always", false, {}};
+  Variant no_rerun = row("no-rerun");
+  no_rerun.anneal.reruns = 0;  // one blind annealing run from the alternative start
+  Variant no_alt_start = row("no-alt-start");
+  no_alt_start.anneal.alternative_starts = false;  // the guided annealing from the learned placement only
+  Variant alt_always = row("alt-always");
   alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
-  // The annealing's proposals drawn by the move scorer (gnn/guided_anneal.hpp) in place of the method's blind
-  // annealing and its alternative start: where the weights decide where the evaluations go.
-  Variant guided{"guided", false, {}};
-  guided.sampling.guided_anneal = kLearnedAnnealEvaluations;
+  // The guided annealing alone: no blind annealing, no alternative start.
+  Variant guided = row("guided");
   guided.anneal.evaluations = 0;
   Variant guided_untrained = guided;
   guided_untrained.name = "guided-untrained";
   guided_untrained.untrained = true;
-  // The guided annealing with the method's other steps kept: before the blind annealing and its alternative start
-  // (guided-then-blind), or in place of the blind annealing from the learned placement only, the alternative start
-  // still annealed blindly (guided-alt).
-  Variant guided_blind{"guided-then-blind", false, {}};
-  guided_blind.sampling.guided_anneal = kLearnedAnnealEvaluations;
+  // The blind annealing from the learned placement as well, after the guided one (guided-then-blind), or in its
+  // place (blind: no weight decides where the annealing's evaluations go).
+  Variant guided_blind = row("guided-then-blind");
+  guided_blind.anneal = LearnedAnnealOptions{};
   Variant guided_blind_untrained = guided_blind;
   guided_blind_untrained.name = "guided-then-blind-untrained";
   guided_blind_untrained.untrained = true;
-  Variant guided_alt{"guided-alt", false, {}};
-  guided_alt.sampling.guided_anneal = kLearnedAnnealEvaluations;
-  guided_alt.anneal.anneal_from_start = false;
-  Variant guided_alt_untrained = guided_alt;
-  guided_alt_untrained.name = "guided-alt-untrained";
-  guided_alt_untrained.untrained = true;
+  Variant blind = row("blind");
+  blind.sampling.guided_anneal = 0;
+  blind.anneal = LearnedAnnealOptions{};
+  Variant blind_untrained = blind;
+  blind_untrained.name = "blind-untrained";
+  blind_untrained.untrained = true;
   // The model alone: the move scorer's policy from greedy's placement (or, without a move scorer, greedy's placement
   // as its reference and prior, one pass, the argmax decode); nothing evaluated,
   // so no step after it can hide what the weights do (trained against fresh weights), and the least work any
   // placement that runs greedy and the model does (the search's time over it bounds search/x).
-  Variant model_only{"model-only", false, {}};
+  Variant model_only = row("model-only");
   model_only.sampling.candidates = 1;
   model_only.sampling.greedy_candidate = false;
   model_only.sampling.stage_orders = 0;
@@ -123,9 +125,10 @@ std::vector<Variant> variants(const std::string& challenger) {
   std::vector<Variant> out = {gnn,        untrained,    argmax,     no_greedy,  one_view,
                               no_polish,  whole_ranking, no_anneal, no_reorder, no_rechain, no_rerun,
                               no_alt_start, alt_always, guided, guided_untrained, guided_blind,
-                              guided_blind_untrained, guided_alt, guided_alt_untrained, model_only,
+                              guided_blind_untrained, blind, blind_untrained, model_only,
                               model_only_untrained};
-  if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger});  // gnn's decoder
+  // The challenger: another model file with gnn's decoder.
+  if (!challenger.empty()) out.push_back(Variant{"challenger", false, {}, challenger, gnn_method_anneal_options()});
   return out;
 }
 
@@ -339,17 +342,19 @@ void register_gnn_families_command(CLI::App& app) {
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"
       "Variants: gnn (the model's scores with and without greedy's prior, sampling decoder on each + greedy's\n"
       "placement as a candidate + stage reorderings + TP ring re-chaining + host exchanges, each step the move\n"
-      "scorer's first 4 + short\n"
-      "annealing, from a DP-cluster placement or greedy on the fastest hosts when that is faster), untrained (same,\n"
-      "fresh weights), argmax (argmax decode of each view only, then the same), no-greedy (without greedy's prior\n"
-      "and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings, re-chaining,\n"
-      "exchanges, alternative starts or annealing), whole-ranking (every exchange of the scorer's ranking tried,\n"
-      "not its first 4), no-anneal (no annealing, no alternative starts), no-reorder\n"
-      "(no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one annealing run), no-alt-start\n"
-      "(the annealing from the learned placement only), alt-always (gnn, and one annealing run from the alternative\n"
-      "start also when it is slower than the learned placement), guided (no-anneal, then an annealing of 256\n"
-      "estimates over host exchanges drawn from the move scorer's softmax), guided-untrained (the same, fresh\n"
-      "weights), model-only (the move scorer's policy: from greedy's\n"
+      "scorer's first 4 + an annealing of 256 estimates over host exchanges drawn from the move scorer's softmax;\n"
+      "then a blind annealing from a DP-cluster placement or greedy on the fastest hosts when that is faster),\n"
+      "untrained (same, fresh weights), argmax (argmax decode of each view only, then the same), no-greedy (without\n"
+      "greedy's prior and candidate), one-view (the scores with greedy's prior only), no-polish (no reorderings,\n"
+      "re-chaining, exchanges, alternative starts or annealing), whole-ranking (every exchange of the scorer's\n"
+      "ranking tried, not its first 4), no-anneal (no annealing, guided or blind, no alternative starts),\n"
+      "no-reorder (no stage reorderings), no-rechain (no TP ring re-chaining), no-rerun (one blind annealing run),\n"
+      "no-alt-start (the guided annealing from the learned placement only), alt-always (gnn, and one annealing run\n"
+      "from the alternative start also when it is slower than the learned placement), guided (the guided annealing\n"
+      "only: no blind annealing, no alternative start), guided-untrained (the same, fresh weights),\n"
+      "guided-then-blind (gnn, and the blind annealing from the guided annealing's answer too) and its -untrained,\n"
+      "blind (no guided annealing: the blind annealing from the learned placement and from the alternative start)\n"
+      "and blind-untrained, model-only (the move scorer's policy: from greedy's\n"
       "placement up to 16 host exchanges it ranks first, none evaluated; with a model file without a move scorer,\n"
       "greedy's prior, one pass of the model and its argmax decode; no step after it; several jobs: per job, in the\n"
       "job order\n"
