@@ -50,7 +50,8 @@ struct LearnedAnnealOptions {
   /** @brief Anneal from the learned placement (its runs and reruns). False: the learned placement is only reordered
    *  (stages, TP rings, replicas) and the alternative start's branch still anneals blindly: for a learned placer
    *  that spent this budget on an annealing of its own (gnn/guided_anneal.hpp, the move scorer drawing its
-   *  proposals), whose answer the blind runs would otherwise rework. */
+   *  proposals), whose answer the blind runs would otherwise rework. One job: several jobs keep their joint
+   *  annealing (it moves GPUs between the jobs' shares, which no placement of one job does). */
   bool anneal_from_start = true;
 };
 
