@@ -231,7 +231,9 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
     // every-step problem on its group's GPUs.
     if (runs_diloco(scenario))
       if (const std::optional<Placement> islands = island_first_placement(scenario, [&](const Scenario& island) {
-            return anneal_learned_placement(island, learned(island, model_path, nullptr), gnn_method_anneal_options());
+            // The blind runs from the learned placement too: the island wiring was measured with them (the placer's
+            // guided annealing, when it has one, runs first).
+            return anneal_learned_placement(island, learned(island, model_path, nullptr), kLearnedAnnealEvaluations);
           }))
         return placement_slots_to_json(*islands);
     const Placement placed = learned_placement(scenario, model_path, learned);
