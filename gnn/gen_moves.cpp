@@ -33,7 +33,10 @@ void prepare_folder(const GenMovesOptions& a) {
 
 std::string gen_moves_generator(const GenMovesOptions& a) {
   return "hulk gnn gen-moves --count " + std::to_string(a.count) + " --seed " + std::to_string(a.seed) +
-         " --max-gpus " + std::to_string(a.options.max_gpus) + " --states " + std::to_string(a.options.states) +
+         " --max-gpus " + std::to_string(a.options.max_gpus) +
+         // The default floor is left out: the manifests written before the option stay valid.
+         (a.options.min_gpus != MoveDataOptions{}.min_gpus ? " --min-gpus " + std::to_string(a.options.min_gpus) : "") +
+         " --states " + std::to_string(a.options.states) +
          " --moves " + std::to_string(a.options.moves_per_state);
 }
 

@@ -210,10 +210,13 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   // answer, so both are refined.
   SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
                                                  scenario, opt, greedy_candidate, ranker);
-  if (impl_->moves && opt.guided_anneal > 0) {
-    // The scorer decides where the annealing's evaluations go (guided_anneal.hpp).
+  if (opt.guided_anneal > 0 && scenario.only_job().par.ranks() <= opt.guided_max_ranks) {
+    // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
+    // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind
+    // annealing starts from the alternative start only).
     const ScoredExchanges scorer = [this, &scenario, &network](const Placement& p) {
       std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
+      if (!impl_->moves) return std::make_pair(moves, std::vector<double>(moves.size(), 0.0));
       const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
       std::vector<double> scores = predict_moves(impl_->moves, scenario, network, p, moves);
       return std::make_pair(std::move(moves), std::move(scores));

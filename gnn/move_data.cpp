@@ -57,6 +57,7 @@ MoveState label_state(const Scenario& s, const Evaluator& ev, const Placement& p
 MoveSample make_move_sample(int index, std::uint64_t seed, const MoveDataOptions& options) {
   SamplerOptions sampler;
   sampler.max_total_gpus = options.max_gpus;
+  sampler.min_total_gpus = std::min(options.min_gpus, options.max_gpus);
   const std::uint64_t scenario_seed = sample_seed(seed, static_cast<std::uint64_t>(index));
   MoveSample sample;
   sample.index = index;

@@ -49,6 +49,9 @@ struct MoveSample {
 /** @brief How gen-moves makes a sample. */
 struct MoveDataOptions {
   int max_gpus = 64;           ///< size cap of the sampled platforms (scenario_sampler.hpp)
+  /** @brief Size floor of the sampled platforms (SamplerOptions::min_total_gpus): `gnn families`' larger family
+   *  samples 2x-4x the training cap, and its states can be labelled as the training family's are. */
+  int min_gpus = 4;
   int states = 8;              ///< states per sample (the trajectory's length + 1)
   int moves_per_state = 48;    ///< candidate exchanges labelled per state (all of them when fewer)
 };

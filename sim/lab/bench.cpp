@@ -112,7 +112,7 @@ GnnBench bench_gnn(const Scenario& s, const BenchOptions& options) {
       const LearnedPlacer learned = [&](const Scenario& x, const std::string&, const Placement* greedy) {
         return place_learned(*placer, x, greedy);
       };
-      anneal_learned_placement(s, learned_placement(s, model, learned), kLearnedAnnealEvaluations);  // as gnn places
+      anneal_learned_placement(s, learned_placement(s, model, learned), gnn_method_anneal_options());  // as gnn places
       ms.push_back(1e3 * seconds_since(t0));
       if (!one_job) continue;
       PipelineMemo::process().clear();

@@ -22,7 +22,8 @@ nlohmann::json place_in_child(const GnnEvalOptions& o) {
       PipelineMemo::process().clear();  // timed cold, as in a process of its own
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        const Placement p = anneal_learned_placement(c.scenario, placer->place(c.scenario), kLearnedAnnealEvaluations);
+        const Placement p =
+            anneal_learned_placement(c.scenario, placer->place(c.scenario), gnn_method_anneal_options());
         const double ms = 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         out.push_back({{"ok", true}, {"placement", placement_slots_to_json(p)}, {"ms", ms}});
       } catch (const InputError& e) {

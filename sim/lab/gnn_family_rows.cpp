@@ -7,9 +7,12 @@
 namespace hulk {
 namespace {
 
+/** A row of the gnn method (the scorer-guided annealing in the placer, the blind one from the alternative start:
+ *  gnn_method_anneal_options) but for what the caller changes. */
 LearnedRow row(const std::string& name) {
   LearnedRow r;
   r.name = name;
+  r.anneal = gnn_method_anneal_options();
   return r;
 }
 
@@ -32,19 +35,21 @@ std::vector<LearnedRow> ablations() {
   no_polish.decoder.polish = 0;  // the sampling decoder's answer (and greedy's) as they are
   no_polish.decoder.stage_orders = 0;
   no_polish.decoder.tp_rings = false;
+  no_polish.decoder.guided_anneal = 0;
   no_polish.anneal.evaluations = 0;
   LearnedRow whole_ranking = row("whole-ranking");
   whole_ranking.decoder.polish_top_k = 0;  // every exchange of the scorer's ranking tried, not its first few
   LearnedRow no_anneal = row("no-anneal");
-  no_anneal.anneal.evaluations = 0;  // the score-guided exchanges, not the annealing after them
+  no_anneal.decoder.guided_anneal = 0;  // the score-guided exchanges, no annealing (guided or blind) after them
+  no_anneal.anneal.evaluations = 0;
   LearnedRow no_reorder = row("no-reorder");
   no_reorder.decoder.stage_orders = 0;  // everything but the stage reorderings (sim/place/stage_order.hpp)
   LearnedRow no_rechain = row("no-rechain");
   no_rechain.decoder.tp_rings = false;  // everything but the TP rings' re-chaining (sim/place/tp_ring_order.hpp)
   LearnedRow no_rerun = row("no-rerun");
-  no_rerun.anneal.reruns = 0;  // one annealing run
+  no_rerun.anneal.reruns = 0;  // one blind annealing run from the alternative start
   LearnedRow no_alt_start = row("no-alt-start");
-  no_alt_start.anneal.alternative_starts = false;  // the annealing from the learned placement only
+  no_alt_start.anneal.alternative_starts = false;  // the guided annealing from the learned placement only
   LearnedRow alt_always = row("alt-always");
   alt_always.anneal.anneal_slower_alternative = true;  // a candidate change, measured on fresh seeds before adopting
   return {argmax,     no_greedy,  one_view, no_polish,    whole_ranking, no_anneal,
@@ -56,13 +61,22 @@ std::vector<LearnedRow> ablations() {
 std::vector<LearnedRow> learned_rows(const std::string& challenger) {
   std::vector<LearnedRow> out = {row("gnn"), untrained_copy(row("gnn"), "untrained")};
   for (LearnedRow& r : ablations()) out.push_back(std::move(r));
-  // The annealing's proposals drawn by the move scorer (gnn/guided_anneal.hpp) in place of the method's blind
-  // annealing and its alternative start: where the weights decide where the evaluations go.
+  // The guided annealing alone (gnn/guided_anneal.hpp): no blind annealing, no alternative start.
   LearnedRow guided = row("guided");
-  guided.decoder.guided_anneal = kLearnedAnnealEvaluations;
   guided.anneal.evaluations = 0;
   out.push_back(guided);
   out.push_back(untrained_copy(guided, "guided-untrained"));
+  // The blind annealing from the learned placement as well, after the guided one (guided-then-blind), or in its
+  // place (blind: no weight decides where the annealing's evaluations go).
+  LearnedRow guided_blind = row("guided-then-blind");
+  guided_blind.anneal = LearnedAnnealOptions{};
+  out.push_back(guided_blind);
+  out.push_back(untrained_copy(guided_blind, "guided-then-blind-untrained"));
+  LearnedRow blind = row("blind");
+  blind.decoder.guided_anneal = 0;
+  blind.anneal = LearnedAnnealOptions{};
+  out.push_back(blind);
+  out.push_back(untrained_copy(blind, "blind-untrained"));
   // The model alone: the move scorer's policy from greedy's placement (or, without a move scorer, greedy's placement
   // as its reference and prior, one pass, the argmax decode); nothing evaluated, so no step after it can hide what
   // the weights do (trained against fresh weights), and the least work any placement that runs greedy and the model

@@ -129,6 +129,12 @@ TimedPlacement faster_alternative_start(const Evaluator& ev, const Placement& st
 
 }  // namespace
 
+LearnedAnnealOptions gnn_method_anneal_options() {
+  LearnedAnnealOptions options;
+  options.anneal_from_start = false;
+  return options;
+}
+
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations) {
   LearnedAnnealOptions options;
   options.evaluations = evaluations;
@@ -148,9 +154,11 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // The runs' answer with its stage blocks reordered (the annealing changes blocks, rarely their order) and, with
   // tp_rings, its TP rings re-chained; judged by `judge` (an evaluator of the calling branch's own: its scratch is
   // not shared between threads).
-  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s, int up_to_reruns) {
+  const auto runs_from = [&](const Evaluator& judge, const Placement& from, double from_s, int up_to_reruns,
+                             bool runs = true) {
     const auto time_s = [&judge](const Placement& p) { return judge.iteration_time_s(p); };
-    auto [annealed, annealed_s] = annealing_runs(scenario, from, from_s, budget, up_to_reruns, time_s);
+    auto [annealed, annealed_s] = runs ? annealing_runs(scenario, from, from_s, budget, up_to_reruns, time_s)
+                                       : std::make_pair(from, from_s);
     TimedPlacement out = fastest_stage_order(scenario, annealed, annealed_s, stage_orders, time_s, &judge.network(),
                                              [&judge](const Placement& p) { return judge.time_lower_bound(p); });
     if (options.tp_rings) out = fastest_tp_ring_order(scenario, out.placement, out.time_s, time_s, &judge.network());
@@ -164,7 +172,9 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   // valley.
   // The two branches are independent: one per core (parallel_tasks.hpp), the same answers on any number.
   TimedPlacement ordered, alt;
-  std::vector<std::function<void()>> branches{[&]() { ordered = runs_from(ev, start, start_s, reruns); }};
+  std::vector<std::function<void()>> branches{[&]() {
+    ordered = runs_from(ev, start, start_s, reruns, options.anneal_from_start);
+  }};
   if (options.alternative_starts)
     branches.push_back([&]() {
       const Evaluator own(scenario, ev.shared_network());
@@ -221,11 +231,13 @@ Placement gnn_placement(const Scenario& scenario, const std::string& model_path,
     // every-step problem on its group's GPUs.
     if (runs_diloco(scenario))
       if (const std::optional<Placement> islands = island_first_placement(scenario, [&](const Scenario& island) {
+            // The blind runs from the learned placement too: the island wiring was measured with them (the placer's
+            // guided annealing, when it has one, runs first).
             return anneal_learned_placement(island, learned(island, model_path, nullptr), kLearnedAnnealEvaluations);
           }))
         return placement_slots_to_json(*islands);
     const Placement placed = learned_placement(scenario, model_path, learned);
-    return placement_slots_to_json(anneal_learned_placement(scenario, placed, kLearnedAnnealEvaluations));
+    return placement_slots_to_json(anneal_learned_placement(scenario, placed, gnn_method_anneal_options()));
   });
   Placement placement = placement_slots_from_json(answer, "<gnn>", "placement");
   if (!estimates_checked(scenario)) placement = simgrid_choice_with_greedy(scenario, placement);

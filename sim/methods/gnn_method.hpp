@@ -47,6 +47,12 @@ struct LearnedAnnealOptions {
    *  no reruns), the faster answer kept. Off in the gnn method; `gnn families` measures it as the `alt-always` row
    *  (it closes more of greedy's gap on large clusters, at more placement time, and can lose a little on small ones). */
   bool anneal_slower_alternative = false;
+  /** @brief Anneal from the learned placement (its runs and reruns). False: the learned placement is only reordered
+   *  (stages, TP rings, replicas) and the alternative start's branch still anneals blindly: for a learned placer
+   *  that spent this budget on an annealing of its own (gnn/guided_anneal.hpp, the move scorer drawing its
+   *  proposals), whose answer the blind runs would otherwise rework. One job: several jobs keep their joint
+   *  annealing (it moves GPUs between the jobs' shares, which no placement of one job does). */
+  bool anneal_from_start = true;
 };
 
 /** @brief The short annealing runs from a learned placement of one job: options.evaluations of the search's moves
@@ -70,7 +76,13 @@ struct LearnedAnnealOptions {
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start,
                                    const LearnedAnnealOptions& options);
 
-/** @brief anneal_learned_placement with the gnn method's options and a first run of `evaluations`. */
+/** @brief The gnn method's options of anneal_learned_placement: its learned placer (gnn/gnn_placer.hpp) anneals
+ *  from its own answer with the move scorer drawing the proposals (SamplingOptions::guided_anneal), so the blind
+ *  runs start from the alternative start only (anneal_from_start false); the rest as LearnedAnnealOptions{}. */
+LearnedAnnealOptions gnn_method_anneal_options();
+
+/** @brief anneal_learned_placement with LearnedAnnealOptions{} (the blind runs from `start` too) and a first run of
+ *  `evaluations`. */
 Placement anneal_learned_placement(const Scenario& scenario, const Placement& start, int evaluations);
 
 /** @brief Several jobs, in this process: the learned placer places job after job in the job order whose greedy

@@ -82,6 +82,7 @@ TEST(PriorFreeView, ReachesWhatGreedysPriorHidesOnTheDesignClusterAndIsSwitchabl
   // The exchanges after the decodes try the scorer's whole ranking: what is measured is the views' decodes, not the
   // learned move ordering (with its first 4 exchanges per step the two views end at 241 s by the evaluator here).
   two.polish_top_k = one.polish_top_k = 0;
+  two.guided_anneal = one.guided_anneal = 0;  // nor the guided annealing after them
   GnnPlacer a(default_model_path(), two), b(default_model_path(), one);
   const SampledPlacement pa = a.place_with_details(s), pb = b.place_with_details(s);
   EXPECT_EQ(placement_violation(s, pa.placement), "");
@@ -131,6 +132,7 @@ TEST(GnnMethodStages, StageReorderingsNeverSlowerByTheEvaluatorAndSwitchable) {
   SamplingOptions with, without;
   with.candidates = without.candidates = 4;
   with.polish = without.polish = 0;  // the reorderings alone
+  with.guided_anneal = without.guided_anneal = 0;
   without.stage_orders = 0;
   GnnPlacer a(path, with), b(path, without);
   SamplerOptions o;

@@ -50,6 +50,35 @@ TEST(LearnedAnneal, RerunsWhileARunGainsAreNeverSlowerThanTheStartAndGainOnAvera
   EXPECT_LT(log_ratio, 0.0) << "the reruns are slower on average than one run";
 }
 
+TEST(LearnedAnneal, WithoutAnnealingFromTheStartTheBudgetDoesNotMatterAndTheGnnOptionsSaySo) {
+  // anneal_from_start false (the gnn method's options: its learned placer annealed already): from the start only
+  // the reorderings run, so with no alternative start the answer is the same at any budget, never slower than the
+  // start; with it (LearnedAnnealOptions{}) the budget changes the answer from random starts (else this test could
+  // not fail).
+  EXPECT_FALSE(gnn_method_anneal_options().anneal_from_start);
+  EXPECT_TRUE(LearnedAnnealOptions{}.anneal_from_start);
+  SamplerOptions o;
+  o.max_total_gpus = 32;
+  int annealed_differs = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Placement start = RandomPlacer(seed).place(s);
+    const Evaluator ev(s);
+    LearnedAnnealOptions kept = gnn_method_anneal_options();
+    kept.alternative_starts = false;
+    LearnedAnnealOptions small = kept, blind_small = LearnedAnnealOptions{}, blind = LearnedAnnealOptions{};
+    small.evaluations = 1;
+    blind_small.alternative_starts = blind.alternative_starts = false;
+    blind_small.evaluations = 1;
+    const Placement full = anneal_learned_placement(s, start, kept);
+    EXPECT_EQ(anneal_learned_placement(s, start, small).gpu_of_rank, full.gpu_of_rank) << seed;
+    EXPECT_LE(ev.iteration_time_s(full), ev.iteration_time_s(start)) << seed;
+    annealed_differs += anneal_learned_placement(s, start, blind).gpu_of_rank !=
+                        anneal_learned_placement(s, start, blind_small).gpu_of_rank;
+  }
+  EXPECT_GT(annealed_differs, 0) << "the blind annealing's budget never mattered: the comparison shows nothing";
+}
+
 TEST(LearnedAnneal, SeveralJobsJointRunNeverWorseThanItsStartAndMovesSharesSometimes) {
   // From greedy's best job order (where the gnn method's learned placement starts on most clusters): the joint run
   // must keep every job valid and the jobs disjoint, never raise the objective, be deterministic, do nothing at

@@ -51,6 +51,8 @@ void register_gnn_moves_commands(CLI::App& app) {
   gen->add_option("--seed", g->options.seed, "data seed")->capture_default_str()->check(seed_check());
   gen->add_option("--out", g->options.out, "data set folder")->required();
   gen->add_option("--shard", g->shard, "i/n: generate only the samples with index % n == i (0-based i)");
+  gen->add_option("--min-gpus", g->options.options.min_gpus, "smallest sampled platform (GPUs; at most --max-gpus)")
+      ->check(CLI::Range(4, 1000000));
   gen->add_option("--max-gpus", g->options.options.max_gpus, "largest sampled platform (GPUs)")
       ->capture_default_str()
       ->check(sampled_gpus_range());
