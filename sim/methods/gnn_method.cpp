@@ -75,7 +75,7 @@ std::pair<Placement, double> annealing_runs(const Scenario& scenario, const Plac
   search.start = start;  // seed: the search's own, component_seed(scenario.seed, "search")
   // A large job's answer is trusted only with no more TP groups across regions than its start (estimate_trust.hpp):
   // the runs do not propose others, so they look for a gain where it can be kept.
-  if (!names_jobs(scenario) && total_ranks(scenario) > kLargeJobRanks)
+  if (job_count(scenario) == 1 && total_ranks(scenario) > kLargeJobRanks)
     search.max_tp_groups_across_regions = tp_groups_across_regions(scenario, start);
   Placement annealed = SearchPlacer(search).place(scenario);
   double annealed_s = cost(annealed);
@@ -147,7 +147,7 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
   const int ranks = static_cast<int>(start.gpu_of_rank.size());
   const bool anneal = evaluations > 0 && ranks <= kLearnedAnnealMaxRanks;
   const int budget = std::min(evaluations, std::max(1, kLearnedAnnealRankBudget / std::max(1, ranks)));
-  if (names_jobs(scenario)) return anneal_learned_jobs_placement(scenario, start, anneal ? budget : 0, reruns);
+  if (job_count(scenario) > 1) return anneal_learned_jobs_placement(scenario, start, anneal ? budget : 0, reruns);
   if (!anneal) return start;
   const Evaluator ev(scenario);
   const double start_s = ev.iteration_time_s(start);
@@ -200,8 +200,9 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
 
 Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                             bool keep_greedy) {
-  return names_jobs(scenario) ? learned_jobs_placement(scenario, model_path, learned, keep_greedy)
-                              : learned(scenario, model_path, nullptr);
+  // A `jobs:` list of one is one job: the learned placer gets it as written with `job:` (job_view).
+  return job_count(scenario) > 1 ? learned_jobs_placement(scenario, model_path, learned, keep_greedy)
+                                 : learned(job_view(scenario, 0), model_path, nullptr);
 }
 
 namespace {

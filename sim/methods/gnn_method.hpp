@@ -94,8 +94,8 @@ Placement anneal_learned_placement(const Scenario& scenario, const Placement& st
 Placement learned_jobs_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                                  bool keep_greedy = true);
 
-/** @brief The learned placement the annealing run starts from: learned_jobs_placement (with keep_greedy) for several
- *  jobs, else `learned`'s answer for the one job. */
+/** @brief The learned placement the annealing run starts from: learned_jobs_placement (with keep_greedy) for more
+ *  than one job, else `learned`'s answer for the one job (a `jobs:` list of one as if written with `job:`). */
 Placement learned_placement(const Scenario& scenario, const std::string& model_path, const LearnedPlacer& learned,
                             bool keep_greedy = true);
 

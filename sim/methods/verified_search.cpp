@@ -33,7 +33,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   };
   // One job: one route model for greedy and every restart (several jobs: the joint search builds its own).
   std::shared_ptr<const RouteModel> network;
-  if (!names_jobs(scenario)) network = analytic_route_model(scenario);
+  if (job_count(scenario) == 1) network = analytic_route_model(scenario);
   try {
     add("greedy", network ? GreedyPlacer::place_with(scenario, Evaluator(scenario, network))
                           : GreedyPlacer().place(scenario));

@@ -247,23 +247,26 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 }  // namespace
 
 Placement GreedyPlacer::place(const Scenario& scenario) {
-  // Several jobs: largest first, each the one-job greedy on the GPUs left; other orders if that leaves a job without
-  // room; round-robin's placement if faster (jobs_placement.hpp).
-  if (names_jobs(scenario)) {
-    const JobsEvaluator ev(scenario);
-    Placement first_fit;
-    std::optional<InputError> error;
-    try {
-      first_fit = greedy_jobs_first_fit(scenario);
-    } catch (const InputError& e) {
-      error = e;
-    }
-    const double first_fit_s = error ? std::numeric_limits<double>::infinity() : ev.objective_s(first_fit);
-    if (std::optional<Placement> round_robin = faster_round_robin_jobs(scenario, ev, first_fit_s)) return *round_robin;
-    if (error) throw *error;
-    return first_fit;
+  // The jobs (one or more) largest first, each by the rules above on the GPUs left (one job: the whole cluster);
+  // other orders if that leaves a job without room; round-robin's placement of the jobs if faster
+  // (jobs_placement.hpp).
+  Placement first_fit;
+  std::optional<InputError> error;
+  try {
+    first_fit = greedy_jobs_first_fit(scenario);
+  } catch (const InputError& e) {
+    error = e;
   }
-  return place_with(scenario, Evaluator(scenario));
+  // One job: place_with on the whole cluster weighed round-robin's placement among its candidates already (rule 8),
+  // so the check would only cost two more estimates (counted: evaluation_count.hpp) to the same answer.
+  if (job_count(scenario) > 1) {
+    const JobsEvaluator ev(scenario);
+    const double first_fit_s = error ? std::numeric_limits<double>::infinity() : ev.objective_s(first_fit);
+    if (std::optional<Placement> round_robin = faster_round_robin_jobs(scenario, ev, first_fit_s))
+      return *round_robin;
+  }
+  if (error) throw *error;
+  return first_fit;
 }
 
 Placement GreedyPlacer::place_with(const Scenario& scenario, const Evaluator& ev) {

@@ -37,16 +37,17 @@
 
 namespace hulk {
 
-/** @brief The greedy baseline (rules in the file comment). Several jobs: largest job first, each by these rules on
- *  the GPUs still free (greedy_jobs_first_fit, jobs_placement.hpp), or round-robin's placement of the jobs when the
- *  evaluator finds it faster (faster_round_robin_jobs). */
+/** @brief The greedy baseline (rules in the file comment). place(): the jobs largest first, each by these rules
+ *  on the GPUs still free (greedy_jobs_first_fit, jobs_placement.hpp; one job: on the whole cluster), or
+ *  round-robin's placement of the jobs when the evaluator finds it faster (faster_round_robin_jobs). place_with():
+ *  these rules for a one-job scenario. */
 class GreedyPlacer : public Placer {
  public:
   std::string name() const override { return "greedy"; }
   /** @throws InputError if no candidate respects memory (the job does not fit the platform). */
   Placement place(const Scenario& scenario) override;
-  /** @brief The same placement, judged by the caller's evaluator of this scenario (one job), whose route model it
-   *  then shares instead of building its own. @throws InputError as place(). */
+  /** @brief The same placement for a one-job scenario, judged by the caller's evaluator of this scenario, whose
+   *  route model it then shares instead of building its own. @throws InputError as place(). */
   static Placement place_with(const Scenario& scenario, const Evaluator& evaluator);
 };
 

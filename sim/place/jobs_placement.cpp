@@ -20,12 +20,15 @@
 namespace hulk {
 namespace {
 
+/** The scenario key that errors name: "jobs" where the scenario lists jobs, "job" for a `job:` scenario. */
+const char* jobs_key(const Scenario& s) { return names_jobs(s) ? "jobs" : "job"; }
+
 void require_enough_gpus(const Scenario& s, const std::string& method) {
   const int ranks = total_ranks(s), gpus = s.platform.total_gpus();
   if (ranks > gpus)
-    throw InputError(s.file, 0, "jobs",
-                     method + " placement: the jobs need " + std::to_string(ranks) + " GPUs but the platform has " +
-                         std::to_string(gpus));
+    throw InputError(s.file, 0, jobs_key(s),
+                     method + (names_jobs(s) ? " placement: the jobs need " : " placement: the job needs ") +
+                         std::to_string(ranks) + " GPUs but the platform has " + std::to_string(gpus));
 }
 
 /** Peak memory (bytes per GPU) of every rank of every job, in Placement order; 0 for jobs without check_memory. */
@@ -152,7 +155,7 @@ std::vector<GpuSlot> without(const std::vector<GpuSlot>& gpus, std::vector<GpuSl
 /** One-job greedy of job j on the GPUs `gpus`, mapped back to the cluster. */
 Placement greedy_on(const Scenario& s, int j, const std::vector<GpuSlot>& gpus) {
   const GpuShare share = make_gpu_share(s, j, gpus);
-  return share.to_original(GreedyPlacer().place(share.scenario));
+  return share.to_original(GreedyPlacer::place_with(share.scenario, Evaluator(share.scenario)));
 }
 
 }  // namespace
@@ -188,7 +191,7 @@ Placement greedy_jobs_placement(const Scenario& s, const std::vector<int>& order
     const int ranks = job_at(s, j).par.ranks();
     if (!job_fits_gpus(s, j, free)) {
       const bool alone = job_fits_gpus(s, j, all_gpus(s.platform));
-      throw InputError(s.file, 0, "jobs",
+      throw InputError(s.file, 0, jobs_key(s),
                        "greedy placement: " + job_label(s, j) + " (" + std::to_string(ranks) + " ranks) " +
                            (alone ? "does not fit the GPUs left free by the jobs placed before it (" +
                                         std::to_string(free.size()) + " GPUs)"

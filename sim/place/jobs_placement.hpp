@@ -1,8 +1,10 @@
 #pragma once
 /** @file jobs_placement.hpp
- *  @brief Round-robin, random and greedy for a scenario with several jobs (sim/core/jobs.hpp): each returns the
- *  whole Placement (all jobs' ranks, job after job). The placers' place() and round_robin_placement() dispatch here
- *  when names_jobs(scenario); a one-job scenario never comes here. */
+ *  @brief Round-robin, random and greedy over a scenario's jobs (sim/core/jobs.hpp): each returns the whole
+ *  Placement (all jobs' ranks, job after job). Greedy (GreedyPlacer::place) comes here for every scenario, one job
+ *  the list of one. RandomPlacer::place and round_robin_placement dispatch here for more than one job: their rules
+ *  for several jobs draw and order GPUs differently from the one-job rules (a job's share is consecutive GPUs in
+ *  host order; a random permutation of all GPUs), so one rule for both would change results, one job or several. */
 #include <cstdint>
 #include <map>
 #include <mutex>

@@ -1,6 +1,6 @@
 #pragma once
 /** @file jobs_search.hpp
- *  @brief Simulated annealing for several jobs (SearchPlacer's dispatch when names_jobs): jointly over the
+ *  @brief Simulated annealing for several jobs (SearchPlacer's dispatch for more than one job): jointly over the
  *  jobs' GPU shares and the placement inside each job, driven by JobsEvaluator::objective_s (the weighted mean of
  *  the jobs' iteration times under the evaluator's contention approximation, jobs_evaluator.hpp).
  *

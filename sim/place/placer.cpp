@@ -7,7 +7,9 @@
 namespace hulk {
 
 Placement round_robin_placement(const Scenario& scenario) {
-  if (names_jobs(scenario)) return round_robin_jobs_placement(scenario);
+  // Several jobs: their own rule (jobs_placement.hpp), which orders GPUs differently; a `jobs:` list of one is
+  // one job here.
+  if (job_count(scenario) > 1) return round_robin_jobs_placement(scenario);
   const auto& hosts = scenario.platform.hosts;
   const int ranks = scenario.only_job().par.ranks();
   Placement p;

@@ -11,9 +11,11 @@
 
 namespace hulk {
 
-/** @brief A placement method: maps every rank of scenario.only_job() to a distinct GPU of scenario.platform. With
- * several jobs (names_jobs, sim/core/jobs.hpp) every method returns the whole Placement, all jobs' ranks on distinct
- *  GPUs, minimising the weighted mean of the jobs' iteration times (jobs_placement.hpp, jobs_search.hpp). */
+/** @brief A placement method: maps every rank of every job of the scenario (sim/core/jobs.hpp; one job is the list
+ *  of one) to a distinct GPU of scenario.platform, the whole Placement, minimising the weighted mean of the jobs'
+ *  iteration times (one job: its iteration time). Greedy and exhaustive are one rule for any number of jobs; the
+ *  other methods have a rule of their own for more than one job (jobs_placement.hpp, jobs_search.hpp), which a
+ *  `jobs:` list of one does not take. */
 class Placer {
  public:
   virtual ~Placer() = default;
@@ -35,7 +37,7 @@ class Placer {
 using TimeOracle = std::function<double(const Scenario&, const Placement&)>;
 
 /** @brief round-robin (docs/placement.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. Several
- *  jobs: consecutive GPUs per job, round-robin inside each share (round_robin_jobs_placement). */
+ *  jobs (more than one): consecutive GPUs per job, round-robin inside each share (round_robin_jobs_placement). */
 Placement round_robin_placement(const Scenario& scenario);
 
 }  // namespace hulk

@@ -15,7 +15,8 @@ namespace hulk {
 
 Placement RandomPlacer::place(const Scenario& scenario) {
   const std::uint64_t seed = seed_ ? *seed_ : component_seed(scenario.seed, "random");
-  if (names_jobs(scenario)) return random_jobs_placement(scenario, seed);  // jobs_placement.hpp
+  // Several jobs: their own draw (jobs_placement.hpp); a `jobs:` list of one is one job here.
+  if (job_count(scenario) > 1) return random_jobs_placement(scenario, seed);
   std::mt19937_64 rng(seed);
   const JobCost cost = compute_job_cost(scenario.only_job());
   const ParallelPlan plan(scenario.only_job().par);

@@ -11,7 +11,7 @@ namespace hulk {
 /** @brief Random placement. Ranks of the most memory-hungry stages choose first, each a uniformly random unused
  *  GPU among those that fit: since "fits a heavier stage" implies "fits a lighter one", this finds a placement
  *  whenever one exists (Hall's condition on nested sets). The stream is seeded from scenario.seed + "random"
- *  (or from an explicit seed). Several jobs: random_jobs_placement (jobs_placement.hpp) from the same seed. */
+ *  (or from an explicit seed). Several jobs (more than one): random_jobs_placement (jobs_placement.hpp) from the same seed. */
 class RandomPlacer : public Placer {
  public:
   /** @param seed if set, replaces the scenario-derived seed (used for drawing many random placements). */

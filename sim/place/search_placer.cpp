@@ -307,13 +307,14 @@ bool reordered_faster(const Scenario& scenario, Placement& out, double& best_t, 
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
-  if (options_.robust && (names_jobs(scenario) || runs_diloco(scenario)))
+  if (options_.robust && (job_count(scenario) > 1 || runs_diloco(scenario)))
     throw InputError(scenario.file, 0, "robust",
                      "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
-  if (options_.objective_of && names_jobs(scenario))
+  if (options_.objective_of && job_count(scenario) > 1)
     throw std::logic_error("SearchPlacer: objective_of is for one job");
-  // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp).
-  if (names_jobs(scenario)) return search_jobs_placement(scenario, options_, stats_);
+  // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp). A `jobs:` list of one
+  // is one job: this annealing, whose moves and reorderings the joint one does not have.
+  if (job_count(scenario) > 1) return search_jobs_placement(scenario, options_, stats_);
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   if (options_.simgrid_candidates > 0 && !options_.simgrid_time)

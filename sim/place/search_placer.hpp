@@ -105,8 +105,8 @@ struct SearchStats {
   double simgrid_time_s = 0;  ///< SimGrid time of the returned placement (if re-checked), seconds
 };
 
-/** @brief Simulated-annealing placer (see file comment). Several jobs: the joint annealing of jobs_search.hpp, with
- *  the same options; its stats' times are then objectives. */
+/** @brief Simulated-annealing placer (see file comment). Several jobs (more than one): the joint annealing of
+ *  jobs_search.hpp, with the same options; its stats' times are then objectives. */
 class SearchPlacer : public Placer {
  public:
   explicit SearchPlacer(SearchOptions options = {}) : options_(options) {}
