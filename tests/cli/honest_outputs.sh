@@ -60,7 +60,7 @@ if [ "$rc" -eq 2 ] && grep -q "every method failed on every scenario" "$tmp/oom.
 "$hulk" sweep "$tmp/oom/t4-first.yaml" --set job.global_batch=2 --set job.parallelism.dp=1,2 --methods greedy \
   --out "$tmp/oom-sweep" >/dev/null 2>"$tmp/oom-sweep.err"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q '^0,2,1,greedy,1,' "$tmp/oom-sweep/sweep.csv" && grep -q '^1,2,2,greedy,0,.*do not fit' "$tmp/oom-sweep/sweep.csv"; then
+if [ "$rc" -eq 0 ] && grep -q '^0,2,1,greedy,1,' "$tmp/oom-sweep/sweep.csv" && grep -q '^1,2,2,greedy,0,.*not fit' "$tmp/oom-sweep/sweep.csv"; then
   ok "sweep records a point that fits no GPU as failed and goes on"
 else
   fail "sweep with a point that fits no GPU: exit $rc"; cat "$tmp/oom-sweep.err" "$tmp/oom-sweep/sweep.csv"

@@ -25,12 +25,12 @@ const LearnedRow& named(const std::vector<LearnedRow>& rows, const std::string& 
 
 TEST(GnnFamilyRows, GnnFirstAndTheChallengerLastWithItsModel) {
   const std::vector<LearnedRow> rows = learned_rows("");
-  ASSERT_EQ(rows.size(), 17u);
+  ASSERT_EQ(rows.size(), 21u);
   EXPECT_EQ(rows.front().name, "gnn");
   EXPECT_EQ(rows[1].name, "untrained");
   EXPECT_EQ(rows.back().name, "model-only-untrained");
   const std::vector<LearnedRow> with = learned_rows("other.pt");
-  ASSERT_EQ(with.size(), 18u);
+  ASSERT_EQ(with.size(), 22u);
   EXPECT_EQ(with.back().name, "challenger");
   EXPECT_EQ(with.back().model, "other.pt");
   EXPECT_FALSE(with.back().decoder.candidates.has_value());  // gnn's decoder on the other file
@@ -39,7 +39,8 @@ TEST(GnnFamilyRows, GnnFirstAndTheChallengerLastWithItsModel) {
 TEST(GnnFamilyRows, UntrainedRowsCopyTheirTrainedRowWithFreshWeights) {
   const std::vector<LearnedRow> rows = learned_rows("");
   for (const auto& [trained, fresh] : {std::pair<std::string, std::string>{"gnn", "untrained"},
-                                       {"guided", "guided-untrained"}, {"model-only", "model-only-untrained"}}) {
+                                       {"guided", "guided-untrained"}, {"guided-then-blind", "guided-then-blind-untrained"},
+                                       {"blind", "blind-untrained"}, {"model-only", "model-only-untrained"}}) {
     const LearnedRow& t = named(rows, trained);
     const LearnedRow& u = named(rows, fresh);
     EXPECT_FALSE(t.untrained) << trained;
@@ -48,6 +49,10 @@ TEST(GnnFamilyRows, UntrainedRowsCopyTheirTrainedRowWithFreshWeights) {
     EXPECT_EQ(t.decoder.guided_anneal, u.decoder.guided_anneal) << fresh;
     EXPECT_EQ(t.anneal.evaluations, u.anneal.evaluations) << fresh;
   }
+  // gnn anneals blindly from the alternative start only; blind is the method without the guided annealing.
+  EXPECT_FALSE(named(rows, "gnn").anneal.anneal_from_start);
+  EXPECT_EQ(named(rows, "blind").decoder.guided_anneal, 0);
+  EXPECT_TRUE(named(rows, "blind").anneal.anneal_from_start);
   const LearnedRow& model_only = named(rows, "model-only");
   EXPECT_EQ(model_only.decoder.candidates, 1);
   EXPECT_EQ(model_only.decoder.greedy_candidate, false);
