@@ -83,9 +83,9 @@ struct SamplingOptions {
   /** @brief GnnPlacer: cost calls of the scorer-guided annealing over host exchanges after the views' answer
    *  (gnn/guided_anneal.hpp), capped by guided_rank_budget / ranks; 0 = none (an ablation). The gnn method then
    *  anneals blindly from the alternative start only (LearnedAnnealOptions::anneal_from_start), so the weights
-   *  decide where the learned placement's annealing spends its evaluations. Why: on the steering families this kept
-   *  the method's quality and made trained weights beat fresh ones by 1.04x-1.07x, against 1.01x-1.02x with the
-   *  blind annealing (docs/gnn.md). With a model file that has no move scorer the proposals are drawn uniformly. */
+   *  decide where the learned placement's annealing spends its evaluations (with fresh weights the same budget goes
+   *  to worse exchanges; docs/gnn.md measures both). With a model file that has no move scorer the proposals are
+   *  drawn uniformly. */
   int guided_anneal = 256;
   int guided_rank_budget = 16384;  ///< cap on guided_anneal x ranks (as the method's annealing, gnn_method.hpp)
   /** @brief No guided annealing on jobs of more ranks than this (as the method's blind annealing,
