@@ -23,9 +23,9 @@ JobsEvaluator::JobsEvaluator(const Scenario& scenario, std::shared_ptr<const Rou
   }
   offset_.push_back(total_ranks(scenario));
   const int L = evaluators_[0]->network().links();
-  jobs_on_link_.assign(L, 0);
-  last_job_on_link_.assign(L, -1);
-  divisors_.assign(L, 1.0);
+  scratch_.jobs_on_link.assign(L, 0);
+  scratch_.last_job_on_link.assign(L, -1);
+  scratch_.divisors.assign(L, 1.0);
 }
 
 bool JobsEvaluator::fits(int global_rank, int host) const {
@@ -38,10 +38,10 @@ void JobsEvaluator::mark_route(int j, int a, int b) const {
   const Route& r = evaluators_[j]->network().route(a, b);
   for (int k = 0; k < r.n_links; ++k) {
     const int l = r.links[k];
-    if (last_job_on_link_[l] == j) continue;  // this job is counted on l already
-    if (last_job_on_link_[l] < 0) touched_.push_back(l);
-    last_job_on_link_[l] = j;
-    ++jobs_on_link_[l];
+    if (scratch_.last_job_on_link[l] == j) continue;  // this job is counted on l already
+    if (scratch_.last_job_on_link[l] < 0) scratch_.touched.push_back(l);
+    scratch_.last_job_on_link[l] = j;
+    ++scratch_.jobs_on_link[l];
   }
 }
 
@@ -55,21 +55,21 @@ void JobsEvaluator::mark_group(int j, std::vector<int>& hosts) const {
 bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) const {
   // Forget the last evaluation's counts through the links it touched (the link table may be large: H^2 latency
   // links with measured pair latencies).
-  for (int l : touched_) {
-    jobs_on_link_[l] = 0;
-    last_job_on_link_[l] = -1;
-    divisors_[l] = 1.0;
+  for (int l : scratch_.touched) {
+    scratch_.jobs_on_link[l] = 0;
+    scratch_.last_job_on_link[l] = -1;
+    scratch_.divisors[l] = 1.0;
   }
-  touched_.clear();
+  scratch_.touched.clear();
   for (int j = 0; j < jobs(); ++j) {
     const Parallelism& par = evaluators_[j]->scenario().only_job().par;
     const ParallelPlan& plan = evaluators_[j]->plan();
     const int* h = host_of_rank.data() + offset_[j];
     for (int s = 0; s < par.pp; ++s)
       for (int d = 0; d < par.dp; ++d) {  // TP groups
-        group_.clear();
-        for (int t = 0; t < par.tp; ++t) group_.push_back(h[plan.rank_of(s, d, t)]);
-        mark_group(j, group_);
+        scratch_.group.clear();
+        for (int t = 0; t < par.tp; ++t) scratch_.group.push_back(h[plan.rank_of(s, d, t)]);
+        mark_group(j, scratch_.group);
       }
     const JobSpec& job = evaluators_[j]->scenario().only_job();
     for (int s = 0; s < handoff_boundaries(job); ++s)  // PP hand-offs, both directions
@@ -81,15 +81,15 @@ bool JobsEvaluator::count_jobs_on_links(const std::vector<int>& host_of_rank) co
         }
     for (int s = 0; s < par.pp; ++s)
       for (int t = 0; t < par.tp; ++t) {  // DP groups
-        group_.clear();
-        for (int d = 0; d < par.dp; ++d) group_.push_back(h[plan.rank_of(s, d, t)]);
-        mark_group(j, group_);
+        scratch_.group.clear();
+        for (int d = 0; d < par.dp; ++d) scratch_.group.push_back(h[plan.rank_of(s, d, t)]);
+        mark_group(j, scratch_.group);
       }
   }
   bool shared = false;
-  for (int l : touched_) {
-    divisors_[l] = std::max(1, jobs_on_link_[l]);
-    shared = shared || jobs_on_link_[l] > 1;
+  for (int l : scratch_.touched) {
+    scratch_.divisors[l] = std::max(1, scratch_.jobs_on_link[l]);
+    shared = shared || scratch_.jobs_on_link[l] > 1;
   }
   return shared;
 }
@@ -110,9 +110,9 @@ std::vector<double> JobsEvaluator::per_job_of_hosts(const std::vector<int>& host
   const auto& hosts = scenario_.platform.hosts;
   if (static_cast<int>(host_of_rank.size()) != offset_.back()) return times;
   // Capacity: the per-job evaluators cannot see two jobs on one GPU; a host holding more ranks than GPUs can.
-  ranks_on_host_.assign(hosts.size(), 0);
+  scratch_.ranks_on_host.assign(hosts.size(), 0);
   for (int h : host_of_rank) {
-    if (h < 0 || h >= static_cast<int>(hosts.size()) || ++ranks_on_host_[h] > hosts[h].gpus) return times;
+    if (h < 0 || h >= static_cast<int>(hosts.size()) || ++scratch_.ranks_on_host[h] > hosts[h].gpus) return times;
   }
   if (jobs() == 1) {
     times[0] = time_of(*evaluators_[0], host_of_rank);
@@ -120,10 +120,10 @@ std::vector<double> JobsEvaluator::per_job_of_hosts(const std::vector<int>& host
   }
   const bool shared = count_jobs_on_links(host_of_rank);
   for (int j = 0; j < jobs(); ++j) {
-    local_.assign(host_of_rank.begin() + offset_[j], host_of_rank.begin() + offset_[j + 1]);
+    scratch_.local.assign(host_of_rank.begin() + offset_[j], host_of_rank.begin() + offset_[j + 1]);
     Evaluator& ev = *evaluators_[j];
-    if (shared) ev.share_links(&divisors_);
-    times[j] = time_of(ev, local_);
+    if (shared) ev.share_links(&scratch_.divisors);
+    times[j] = time_of(ev, scratch_.local);
     ev.share_links(nullptr);
     if (times[j] == kInf) return std::vector<double>(jobs(), kInf);  // one job infeasible: the placement is
   }

@@ -58,10 +58,11 @@ class JobsEvaluator {
   /** @brief True if the scenario-wide rank `global_rank`'s stage fits a GPU of host (job's check_memory). */
   bool fits(int global_rank, int host) const;
   /** @brief Jobs counted on each link by the last evaluation (network() link ids; 0 for unused links). */
-  const std::vector<int>& jobs_on_link() const { return jobs_on_link_; }
+  const std::vector<int>& jobs_on_link() const { return scratch_.jobs_on_link; }
 
  private:
-  /** @brief Counts the jobs on every link for a placement (jobs_on_link_, divisors_); true if some link has two. */
+  /** @brief Counts the jobs on every link for a placement (the scratch's jobs_on_link and divisors); true if some
+   *  link has two. */
   bool count_jobs_on_links(const std::vector<int>& host_of_rank) const;
   /** @brief Each job's time (or, lower_bound, its Evaluator's lower bound) under the contention model. */
   std::vector<double> per_job_of_hosts(const std::vector<int>& host_of_rank, bool lower_bound) const;
@@ -77,10 +78,15 @@ class JobsEvaluator {
   std::vector<std::unique_ptr<Evaluator>> evaluators_;
   std::vector<int> offset_;  ///< first global rank of each job, and the total at the end
   std::vector<int> job_of_;  ///< job of each global rank
-  mutable std::vector<int> jobs_on_link_, last_job_on_link_, touched_;
-  mutable std::vector<double> divisors_;    ///< max(1, jobs_on_link_) per link
-  mutable std::vector<int> group_, local_;  ///< scratch
-  mutable std::vector<int> ranks_on_host_;  ///< scratch: capacity check
+  /** @brief What one estimate writes (the jobs' link sharing), kept between calls only to reuse its memory: as
+   *  the Evaluator's own scratch, one estimate at a time per JobsEvaluator. */
+  struct Scratch {
+    std::vector<int> jobs_on_link, last_job_on_link, touched;
+    std::vector<double> divisors;  ///< max(1, jobs_on_link) per link
+    std::vector<int> group, local;
+    std::vector<int> ranks_on_host;  ///< capacity check
+  };
+  mutable Scratch scratch_;
 };
 
 }  // namespace hulk
