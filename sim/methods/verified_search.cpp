@@ -23,6 +23,35 @@
 
 namespace hulk {
 
+namespace {
+
+/** Every placement of the pool timed by SimGrid (or by options.known_simgrid) and judged by the objective, in pool
+ *  order, each recorded in `out`. @return the index of the first with the least objective. */
+size_t judge_pool(const Scenario& scenario, const std::vector<std::pair<std::string, Placement>>& pool,
+                  const std::shared_ptr<const RouteModel>& network, const VerifiedSearchOptions& options,
+                  std::vector<VerifiedCandidate>& out) {
+  const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
+  // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
+  std::unique_ptr<SyncEvaluator> sync;
+  if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
+  double best = std::numeric_limits<double>::infinity();
+  size_t best_i = 0;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
+    VerifiedCandidate c{pool[i].first, estimate_s, 0};
+    c.simgrid_s = NAN;
+    for (const auto& [known, known_s] : options.known_simgrid)
+      if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
+    if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
+    c.objective = options.objective_of ? options.objective_of(hosts_of(pool[i].second), c.simgrid_s) : c.simgrid_s;
+    if (c.objective < best) best = c.objective, best_i = i;
+    out.push_back(c);
+  }
+  return best_i;
+}
+
+}  // namespace
+
 Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   candidates_.clear();
   std::vector<std::pair<std::string, Placement>> pool;
@@ -88,24 +117,7 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   run_tasks(runs);
   for (int k = 0; k < restarts; ++k) add("anneal#" + std::to_string(k), annealed[k]);
   if (!alternative_origin.empty()) add("anneal-" + alternative_origin, annealed[restarts]);
-  const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
-  // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
-  std::unique_ptr<SyncEvaluator> sync;
-  if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
-  double best = std::numeric_limits<double>::infinity();
-  size_t best_i = 0;
-  for (size_t i = 0; i < pool.size(); ++i) {
-    const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
-    VerifiedCandidate c{pool[i].first, estimate_s, 0};
-    c.simgrid_s = NAN;
-    for (const auto& [known, known_s] : options_.known_simgrid)
-      if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
-    if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
-    c.objective = options_.objective_of ? options_.objective_of(hosts_of(pool[i].second), c.simgrid_s) : c.simgrid_s;
-    if (c.objective < best) best = c.objective, best_i = i;
-    candidates_.push_back(c);
-  }
-  return pool[best_i].second;
+  return pool[judge_pool(scenario, pool, network, options_, candidates_)].second;
 }
 
 }  // namespace hulk
