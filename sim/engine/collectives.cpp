@@ -18,14 +18,6 @@ void ring_steps(Endpoint& ep, const std::vector<int>& ring, double chunk_bytes, 
   if (n < 2 || steps <= 0) return;
   const int pos = static_cast<int>(std::find(ring.begin(), ring.end(), ep.rank()) - ring.begin());
   const int next = ring[(pos + 1) % n], prev = ring[(pos + n - 1) % n];
-  if (prototype_mode() == 3) {
-    for (int s = 0; s < steps; ++s) {
-      ep.send_direct(next, chunk_bytes, tag);
-      ep.complete_direct(prev);
-    }
-    ep.wait_sends();
-    return;
-  }
   std::vector<PendingRecv>& recvs = ep.scratch_recvs;
   recvs.clear();
   recvs.resize(steps);  // sized before posting: posted receives must not move

@@ -1,9 +1,7 @@
 #include "sim/engine/sg_endpoint.hpp"
 
 #include <cmath>
-#include <cstdlib>
 
-#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
@@ -126,11 +124,6 @@ std::unique_ptr<SgMessage> make_message(int src, double bytes, const CommTag& ta
 
 }  // namespace
 
-int prototype_mode() {
-  static const int mode = std::getenv("HULK_PROTOTYPE") ? std::atoi(std::getenv("HULK_PROTOTYPE")) : 0;
-  return mode;
-}
-
 sg4::CommPtr start_put(sg4::Mailbox* box, std::unique_ptr<SgMessage> msg, double rate_cap_Bps) {
   const auto size = static_cast<std::uint64_t>(std::llround(msg->bytes));
   // Ownership passes to the receiver, which wraps the pointer back into a unique_ptr in complete().
@@ -160,56 +153,6 @@ void Endpoint::send(int dst, double bytes, const CommTag& tag) {
   std::unique_ptr<SgMessage> msg = make_message(rank_, bytes, tag);  // posted now, even if its route is down
   fabric_.wait_until_route_up(rank_, dst);
   c.leaving.push_back(start_put(out_box(dst), std::move(msg), fabric_.flow_rate_cap_Bps(rank_, dst)));
-}
-
-void Endpoint::send_direct(int dst, double bytes, const CommTag& tag) {
-  Connection& c = connection(dst, tag.kind);
-  while (static_cast<int>(c.leaving.size()) >= fabric_.channels()) {
-    c.leaving.front()->wait();
-    c.leaving.erase(c.leaving.begin());
-  }
-  std::unique_ptr<SgMessage> msg = make_message(rank_, bytes, tag);
-  const auto size = static_cast<std::uint64_t>(std::llround(bytes));
-  sg4::CommPtr comm = sg4::Comm::sendto_async(fabric_.sg_host_of(rank_), fabric_.sg_host_of(dst), size);
-  auto& d = fabric_.direct(rank_, dst);
-  d.q.emplace_back(comm, std::move(msg));
-  if (d.waiting) d.sem->release();
-  c.leaving.push_back(comm);
-}
-
-std::unique_ptr<SgMessage> Endpoint::complete_direct(int src) {
-  auto& d = fabric_.direct(src, rank_);
-  while (d.q.empty()) {
-    d.waiting = true;
-    d.sem->acquire();
-    d.waiting = false;
-  }
-  sg4::CommPtr comm = d.q.front().first;
-  std::unique_ptr<SgMessage> msg = std::move(d.q.front().second);
-  d.q.pop_front();
-  comm->wait();
-  const double latency_s = fabric_.receiver_latency_s(msg->src, rank_);
-  const double arrival_s = latency_s > 0 || fabric_.record_events() ? comm->get_finish_time() + latency_s : 0.0;
-  if (latency_s > 0 && arrival_s > sg4::Engine::get_clock() && prototype_mode() != 1)
-    sg4::this_actor::sleep_until(arrival_s);
-  ++ledger_.messages;
-  switch (fabric_.link_class(msg->src, rank_)) {
-    case 0: ledger_.bytes.intra_host += msg->bytes; break;
-    case 1: ledger_.bytes.intra_region += msg->bytes; break;
-    default: ledger_.bytes.inter_region += msg->bytes; break;
-  }
-  if (fabric_.record_events()) {
-    RawEvent e;
-    e.iteration = ledger_.iteration;
-    e.tag = msg->tag;
-    e.src = msg->src;
-    e.dst = rank_;
-    e.bytes = msg->bytes;
-    e.start_s = msg->post_time_s;
-    e.end_s = arrival_s;
-    ledger_.trace->message(e);
-  }
-  return msg;
 }
 
 void Endpoint::send_eager(int dst, double bytes, const CommTag& tag) {
@@ -305,16 +248,7 @@ std::unique_ptr<SgMessage> Endpoint::complete(PendingRecv& pending) {
   const double latency_s = fabric_.receiver_latency_s(msg->src, rank_);
   const double arrival_s =
       latency_s > 0 || fabric_.record_events() ? pending.comm->get_finish_time() + latency_s : 0.0;
-  if (latency_s > 0 && arrival_s > sg4::Engine::get_clock()) {
-    if (prototype_mode() == 2) {  // a kernel timer releases a semaphore at the arrival, instead of a CPU-model sleep
-      if (!latency_wake_) latency_wake_ = sg4::Semaphore::create(0);
-      sg4::Semaphore* wake = latency_wake_.get();
-      simgrid::kernel::timer::Timer::set(arrival_s, [wake] { wake->release(); });
-      latency_wake_->acquire();
-    } else if (prototype_mode() != 1) {
-      sg4::this_actor::sleep_until(arrival_s);
-    }
-  }
+  if (latency_s > 0 && arrival_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(arrival_s);
   ++ledger_.messages;
   switch (fabric_.link_class(msg->src, rank_)) {
     case 0: ledger_.bytes.intra_host += msg->bytes; break;

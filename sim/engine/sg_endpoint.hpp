@@ -12,7 +12,6 @@
  *  Without connections, messages to one peer shared the link's bandwidth (processor sharing) and all arrived
  *  together when the queue drained. */
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -118,17 +117,6 @@ class MessageFabric {
   /** @brief The courier of the src -> dst eager connection (created, with its channel actors on src's host, on
    *  first use). */
   Courier& courier(int src, int dst);
-  struct DirectQueue {
-    std::deque<std::pair<simgrid::s4u::CommPtr, std::unique_ptr<SgMessage>>> q;
-    simgrid::s4u::SemaphorePtr sem;
-    bool waiting = false;
-  };
-  DirectQueue& direct(int src, int dst) {
-    auto& d = direct_[(static_cast<std::uint64_t>(src) << 32) | static_cast<std::uint32_t>(dst)];
-    if (!d.sem) d.sem = simgrid::s4u::Semaphore::create(0);
-    return d;
-  }
-  std::unordered_map<std::uint64_t, DirectQueue> direct_;
 
  private:
   std::vector<int> host_of_rank_;
@@ -141,12 +129,6 @@ class MessageFabric {
   std::unordered_map<std::uint64_t, std::unique_ptr<Courier>> couriers_;  // lookup only, never iterated
   std::unordered_set<std::uint64_t> eager_;  // pairs with a permanent receiver; lookup only, never iterated
 };
-
-/** @brief Measurement-only prototypes (docs/performance.md), from the environment variable HULK_PROTOTYPE: 0 = the
- *  engine as it is; 1 = no receiver-side latency sleep (changes results: the upper bound of any cheaper latency
- *  wait); 2 = the latency wait as a kernel timer releasing a semaphore (no CPU-model sleep); 3 = ring steps as host-to-host transfers (Comm::sendto_async, no mailbox, no receive posted: changes results
- *  wherever the receive window binds). */
-int prototype_mode();
 
 /** @brief Starts a put of `msg` (ownership passes to the receiver) on `box`, capped at rate_cap_Bps if > 0. */
 simgrid::s4u::CommPtr start_put(simgrid::s4u::Mailbox* box, std::unique_ptr<SgMessage> msg, double rate_cap_Bps);
@@ -177,8 +159,6 @@ class Endpoint {
   /** @brief Hands a message of `bytes` to the courier of the dst connection and returns at once (eager pipeline
    *  sends, whose mailboxes have a permanent receiver): the courier sends the connection's messages in order. */
   void send_eager(int dst, double bytes, const CommTag& tag);
-  void send_direct(int dst, double bytes, const CommTag& tag);
-  std::unique_ptr<SgMessage> complete_direct(int src);
   /** @brief Waits until every message sent with send() has left this rank. */
   void wait_sends();
   /** @brief Posts into `into` a receive of the next message from src (FIFO per pair). */
@@ -218,7 +198,6 @@ class Endpoint {
   // A rank talks to a handful of peers (ring neighbours, pipeline neighbours, DP peers): a short linear cache
   // is cheaper than the shared hash map (measured in the 1,024-GPU benchmark).
   std::vector<std::pair<int, simgrid::s4u::Mailbox*>> out_cache_, in_cache_;
-  simgrid::s4u::SemaphorePtr latency_wake_;  // HULK_PROTOTYPE=2 only
   int rank_;
   MessageFabric& fabric_;
   RankLedger& ledger_;
