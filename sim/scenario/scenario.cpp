@@ -110,6 +110,17 @@ ModelSpec parse_model(const YamlReader& r, const YAML::Node& node, const std::st
 const Bound kOverheadBound{0, 3600, "a framework overhead", "0s .. 3600s",
                            "an hour per iteration is no training run"};
 
+// The name and weight of an entry of `jobs:`. The name addresses the job in --set (jobs.NAME.KEY), results and
+// messages; its uniqueness and the weight's range are checked with the bounds (check_job_bounds), for scenarios built
+// in code too.
+void parse_job_name_and_weight(const YamlReader& r, const YAML::Node& job, const std::string& key, JobSpec& j) {
+  r.collect([&] {
+    if (!job["name"]) r.fail(job, key + ".name", "missing key 'name' (expected a unique name for each job of jobs:)");
+    j.name = r.name(job["name"], key + ".name");
+  });
+  if (job["weight"]) r.collect([&] { j.weight = r.number(job["weight"], key + ".weight"); });
+}
+
 // One job's map: `job:` (key = "job") or an entry of `jobs:` (key = "jobs[i]", which also takes name and weight).
 // `plan` receives the values written `auto` (null for an entry of jobs:, where auto is an error).
 JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string& base_dir, const std::string& key,
@@ -123,16 +134,7 @@ JobSpec parse_job(const YamlReader& r, const YAML::Node& job, const std::string&
   if (entry) allowed.insert(allowed.begin(), {"name", "weight"});
   r.check_keys(job, key, allowed);
   JobSpec j;
-  if (entry) {
-    // The name addresses the job in --set (jobs.NAME.KEY), results and messages; its uniqueness and the weight's
-    // range are checked with the bounds (check_job_bounds), for scenarios built in code too.
-    r.collect([&] {
-      if (!job["name"])
-        r.fail(job, key + ".name", "missing key 'name' (expected a unique name for each job of jobs:)");
-      j.name = r.name(job["name"], key + ".name");
-    });
-    if (job["weight"]) r.collect([&] { j.weight = r.number(job["weight"], key + ".weight"); });
-  }
+  if (entry) parse_job_name_and_weight(r, job, key, j);
   // Fields are read independently: each problem is collected and the next field is still checked. Ranges beyond
   // the int type are checked here; the bounds of scenarios/README.md in validate_job_with (also for scenarios built
   // in code).

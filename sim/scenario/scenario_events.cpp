@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/did_you_mean.hpp"
@@ -249,6 +250,29 @@ std::tuple<int, int, int, int> target_id(const EventTarget& t) {
   return {static_cast<int>(t.kind), t.region_a, t.region_b, t.host};
 }
 
+/** The bandwidth and latency cells of a trace row (`columns` 3 or 4) into e: {column, problem}, problem empty when
+ *  both are valid. A row may leave the bandwidth empty only when it gives a latency. */
+std::pair<std::string, std::string> trace_row_values(const std::vector<std::string>& cells, std::size_t columns,
+                                                     EventSpec& e) {
+  const bool has_latency = columns == 4 && !cells[3].empty();
+  if (cells[2].empty() && !has_latency)
+    return {"bandwidth", "expected a bandwidth like '300Mbps' or a share like '10%' (empty only with a latency)"};
+  if (!cells[2].empty()) {
+    const std::string problem = bandwidth_problem(cells[2], e);
+    if (!problem.empty()) return {"bandwidth", problem};
+  }
+  if (has_latency) {
+    try {
+      e.latency_s = parse_latency_s(cells[3]);
+    } catch (const std::invalid_argument& ex) {
+      return {"latency", ex.what()};
+    }
+    const std::string problem = bound_problem(e.latency_s, bounds::kLatency, cells[3]);
+    if (!problem.empty()) return {"latency", problem};
+  }
+  return {"", ""};
+}
+
 /** The rows of trace file `rel` (entry `key` of the scenario), appended to out as link_change events. */
 void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& key, const std::string& rel,
                 const std::string& abs, const Names& names, std::vector<Parsed>& out) {
@@ -297,23 +321,8 @@ void read_trace(const YamlReader& r, const YAML::Node& node, const std::string& 
     if (!problem.empty()) bad(line_no, "time", problem);
     problem = trace_target(cells[1], names, e.target);
     if (!problem.empty()) bad(line_no, "target", problem);
-    const bool has_latency = columns == 4 && !cells[3].empty();
-    if (cells[2].empty() && !has_latency)
-      bad(line_no, "bandwidth",
-          "expected a bandwidth like '300Mbps' or a share like '10%' (empty only with a latency)");
-    if (!cells[2].empty()) {
-      problem = bandwidth_problem(cells[2], e);
-      if (!problem.empty()) bad(line_no, "bandwidth", problem);
-    }
-    if (has_latency) {
-      try {
-        e.latency_s = parse_latency_s(cells[3]);
-      } catch (const std::invalid_argument& ex) {
-        bad(line_no, "latency", ex.what());
-      }
-      problem = bound_problem(e.latency_s, bounds::kLatency, cells[3]);
-      if (!problem.empty()) bad(line_no, "latency", problem);
-    }
+    const auto [column, value_problem] = trace_row_values(cells, columns, e);
+    if (!value_problem.empty()) bad(line_no, column, value_problem);
     // A row lasts until its target's next row; the last one for good.
     e.duration_s = kForGood;
     const auto id = target_id(e.target);
