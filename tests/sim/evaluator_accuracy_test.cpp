@@ -179,9 +179,11 @@ TEST(EvaluatorAccuracy, SampledClustersBothWanCapacityModels) {
                 cap == WanCapacity::host ? "host" : "pair", err.size(), 100 * percentile(err, 0.5),
                 100 * percentile(err, 0.9), 100 * percentile(err, 1.0), 100 * percentile(err_good, 0.5),
                 100 * percentile(err_good, 1.0), agree, pairs);
-    // Measured (12 clusters each): greedy+search max 6.7% (pair) and 6.9% (host), median below 0.4%; ranking
-    // 30/30 and 32/32.
+    // Measured (12 clusters each): all placements p90 5.3% (pair) and 6.2% (host), the random placements' tensor-
+    // parallel rings over the WAN beyond it (up to +31%: approximation 1's duty-weighted sharing between stages);
+    // greedy+search max 2.3% and 2.3%, median 0.0%; ranking 31/31 and 33/33.
     ASSERT_GE(err_good.size(), 16u);
+    EXPECT_LT(percentile(err, 0.9), 0.08);
     EXPECT_LT(percentile(err_good, 0.5), 0.01);
     EXPECT_LT(percentile(err_good, 1.0), 0.12);
     EXPECT_GE(agree, pairs * 9 / 10);
@@ -310,9 +312,11 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
               err.size(), 100 * percentile(err, 0.5), 100 * percentile(err, 0.9), 100 * percentile(err, 1.0),
               optimistic, held, moved);
   ASSERT_EQ(scenarios, 12);
-  EXPECT_LT(percentile(err, 0.5), 0.05);  // design seeds: 1.3% (replicas' pipelines together)
-  EXPECT_LT(percentile(err, 0.9), 0.15);  // 7.0%
-  EXPECT_LT(percentile(err, 1.0), 0.35);  // 18.8%
+  // Design seeds: median 1.5%, p90 6.8%, max 30.1% (the per-stage DP fallback of approximation 3 on dp 12 x pp 15);
+  // held-out seeds 8300 on: median 0.1%, p90 9.3%, max 23.9% (the search's placements, under SimGrid).
+  EXPECT_LT(percentile(err, 0.5), 0.05);
+  EXPECT_LT(percentile(err, 0.9), 0.15);
+  EXPECT_LT(percentile(err, 1.0), 0.35);
   EXPECT_GE(held * 2, moved);
 }
 
