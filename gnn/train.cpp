@@ -1,9 +1,7 @@
 #include "gnn/train.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,28 +30,9 @@ namespace hulk::gnn {
 
 namespace {
 
-// The only global state of gnn/: a flag a signal handler may set (nothing else is async-signal-safe).
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
-
-// Installs the SIGINT and SIGTERM handler for the duration of training and restores the previous ones (the CLI
-// promises that both keep finished work: here, the last finished epoch's checkpoint).
-class SigintGuard {
- public:
-  SigintGuard() {
-    g_interrupted.store(false);
-    previous_ = std::signal(SIGINT, on_sigint);
-    previous_term_ = std::signal(SIGTERM, on_sigint);
-  }
-  ~SigintGuard() {
-    std::signal(SIGINT, previous_ == SIG_ERR ? SIG_DFL : previous_);
-    std::signal(SIGTERM, previous_term_ == SIG_ERR ? SIG_DFL : previous_term_);
-  }
-
- private:
-  void (*previous_)(int) = SIG_DFL;
-  void (*previous_term_)(int) = SIG_DFL;
-};
+// Training stops between batches and epochs once the caller's interrupt flag says so (the program's one flag,
+// set by its SIGINT/SIGTERM handler; gnn/ keeps no signal state of its own).
+bool stop_requested(const TrainOptions& opt) { return opt.interrupted && opt.interrupted(); }
 
 // Fisher-Yates with our own index draws (std::shuffle's use of the generator is implementation-defined).
 void shuffle(std::vector<int>& v, std::uint64_t seed) {
@@ -287,7 +266,7 @@ void split_samples(const std::vector<Sample>& data, const TrainOptions& opt, con
 }
 
 /** One pass of mini-batch Adam over the training split in this epoch's shuffled order; returns the summed
- *  per-sample loss. Stops between batches on SIGINT (the caller checks g_interrupted). */
+ *  per-sample loss. Stops between batches once stop_requested (the caller checks it too). */
 double train_one_epoch(PlacementGnn& model, torch::optim::Adam& adam, const std::vector<Prepared>& train,
                        const TrainOptions& opt, int epoch, const Evaluator& evaluator) {
   const bool reinforce = evaluator && opt.reinforce_candidates > 1;
@@ -296,7 +275,7 @@ double train_one_epoch(PlacementGnn& model, torch::optim::Adam& adam, const std:
   shuffle(idx, sample_seed(opt.seed, static_cast<std::uint64_t>(epoch)));
   model->train();
   double loss_sum = 0;
-  for (std::size_t b = 0; b < idx.size() && !g_interrupted.load(); b += opt.batch) {
+  for (std::size_t b = 0; b < idx.size() && !stop_requested(opt); b += opt.batch) {
     const std::size_t e = std::min(idx.size(), b + opt.batch);
     adam.zero_grad();
     for (std::size_t i = b; i < e; ++i) {
@@ -401,7 +380,6 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
   if (data.empty()) throw InputError(out, 0, "", "no training samples");
   check_options(out, opt);
   SingleThread threads;  // one intra-op thread while training (determinism)
-  SigintGuard sigint;
   const std::string ckpt = out + ".ckpt";
   const std::vector<std::pair<std::string, std::string>> inputs = run_inputs(opt, data);
 
@@ -428,7 +406,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
 
   const bool by_gap = static_cast<bool>(evaluator);
   for (int epoch = start_epoch + 1; epoch <= opt.epochs; ++epoch) {
-    if (opt.interrupted && opt.interrupted()) {  // caught by the caller's handler, before this guard's
+    if (stop_requested(opt)) {
       result.interrupted = true;
       break;
     }
@@ -438,7 +416,7 @@ TrainResult train_model(const std::vector<Sample>& data, const std::string& out,
     st.epoch = epoch;
     st.model_targets = self_imitation ? refresh_targets(model, train, evaluator, opt, epoch) : 0.0;
     const double loss_sum = train_one_epoch(model, adam, train, opt, epoch, evaluator);
-    if (g_interrupted.load()) {
+    if (stop_requested(opt)) {
       result.interrupted = true;
       break;  // the checkpoint still holds the last finished epoch
     }

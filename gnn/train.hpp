@@ -15,8 +15,9 @@
  *  - Checkpoint after every finished epoch to out + ".ckpt" (model, Adam state, epoch, history; temporary file
  *    + rename). A run finds the checkpoint and resumes after its epoch; because the order of epoch e depends
  *    only on (seed, e), a resumed run ends with the same weights as an uninterrupted one.
- *  - SIGINT during training stops at the next mini-batch: the checkpoint keeps the last finished epoch, and the
- *    result says interrupted (the model file `out` is written only when all epochs are done). */
+ *  - An interrupt (TrainOptions::interrupted, the program's SIGINT/SIGTERM flag) stops training at the next
+ *    mini-batch: the checkpoint keeps the last finished epoch, and the result says interrupted (the model file
+ *    `out` is written only when all epochs are done). */
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -52,8 +53,8 @@ struct TrainOptions {
    *  --synthetic, --synthetic-max-gpus). With every option above but epochs (a run may be given more), they are
    *  kept in the checkpoint: a checkpoint of a run with other values is refused, naming the option. */
   std::vector<std::pair<std::string, std::string>> data_inputs;
-  /** @brief The caller's interrupt flag, asked before each epoch: a signal its handler caught before training
-   *  started (while the data loaded) stops the run too. Empty: only the signals caught during training. */
+  /** @brief The caller's interrupt flag, asked before each epoch and each mini-batch (a signal caught while the
+   *  data loaded stops the run too). Empty: training runs to the end. */
   std::function<bool()> interrupted;
 };
 

@@ -1,9 +1,8 @@
 // Torch-side tests: tensor shapes and masking, loss properties, equivariance, overfitting a tiny data set,
-// deterministic and resumable training, SIGINT, model file round trip and errors, inference time.
+// deterministic and resumable training, interrupts, model file round trip and errors, inference time.
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -305,13 +304,16 @@ TEST(GnnTraining, ResumeAndSigintGiveTheUninterruptedResult) {
   opt.validation_candidates = 1;
   train_model(data, straight, opt, testing::stand_in_time_s);  // with an evaluator: model selection by gap
 
-  // SIGINT raised while epoch 2 validates: epoch 2 completes and is checkpointed, epoch 3 stops at once.
+  // An interrupt while epoch 2 validates: epoch 2 completes and is checkpointed, epoch 3 stops at once.
   int calls = 0;
+  bool interrupted = false;
   Evaluator interrupt_in_epoch_2 = [&](const Scenario& s, const Placement& p) {
-    if (++calls == 5) std::raise(SIGINT);  // 2 val samples x 2 calls per epoch: call 5 is epoch 2's first
+    if (++calls == 5) interrupted = true;  // 2 val samples x 2 calls per epoch: call 5 is epoch 2's first
     return testing::stand_in_time_s(s, p);
   };
-  const TrainResult r1 = train_model(data, resumed, opt, interrupt_in_epoch_2);
+  TrainOptions interruptible = opt;
+  interruptible.interrupted = [&] { return interrupted; };
+  const TrainResult r1 = train_model(data, resumed, interruptible, interrupt_in_epoch_2);
   EXPECT_TRUE(r1.interrupted);
   EXPECT_EQ(r1.history.size(), 2u);
   EXPECT_FALSE(fs::exists(resumed));  // no model file from an interrupted run
@@ -366,8 +368,8 @@ TEST(GnnTraining, ACheckpointOfAnotherRunIsRefusedNamingWhatChanged) {
   remove_run(out);
 }
 
-// The CLI's handler catches a signal that arrives while the data loads, before train_model's own guard: the run
-// must stop there, not train every epoch and then report an interrupt.
+// A signal the CLI's handler caught while the data loaded: the run must stop before the first epoch, not train
+// every epoch and then report an interrupt.
 TEST(GnnTraining, AnInterruptBeforeTheFirstEpochTrainsAndWritesNothing) {
   const std::vector<Sample> data = testing::tiny_dataset(8, 22);
   const std::string out = tmp_path("stopped_early.pt");
