@@ -153,7 +153,8 @@ FamiliesReport run_gnn_families(const FamiliesRunOptions& o, const std::function
   const std::string model = model_or_committed(o.model);
   std::vector<std::vector<Scenario>> scenarios;
   for (const std::string& f : o.families) scenarios.push_back(family_scenarios(f, family));
-  const std::vector<LearnedRow> rows = selected_rows(learned_rows(o.challenger), o.rows);
+  const std::vector<LearnedRow> rows =
+      with_budgets(selected_rows(learned_rows(o.challenger), o.rows), o.guided_anneal, o.blind_anneal);
   std::vector<std::string> names;
   for (const LearnedRow& r : rows) names.push_back(r.name);
   names.push_back("equal-budget");  // computed in this process after the learned rows (learned_times)

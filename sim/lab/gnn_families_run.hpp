@@ -6,6 +6,7 @@
  *  this process. The learned placer comes in through LearnedBackend, so no sim library links torch. */
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct FamiliesRunOptions {
   std::string challenger;               ///< another model file, one more row ("" = none)
   std::string out;                      ///< per-scenario CSV, rewritten after each scenario ("" = none)
   std::uint64_t untrained_seed = 1;     ///< seed of the untrained rows' fresh weights
+  /** @brief The method's budgets, for finding its cheapest configuration: every row that runs the scorer-guided
+   *  annealing (its decoder does not turn it off) runs it with this many estimates; unset = the decoder's default. */
+  std::optional<int> guided_anneal;
+  /** @brief Every row that runs the blind annealing (its evaluations > 0) runs it with this many evaluations
+   *  (0 = none: no annealing from the alternative start); unset = the method's default. */
+  std::optional<int> blind_anneal;
   MethodOptions options;                ///< greedy's and the search's (budget)
   LearnedBackend learned;
 };

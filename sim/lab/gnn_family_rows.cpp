@@ -110,6 +110,15 @@ std::vector<LearnedRow> selected_rows(const std::vector<LearnedRow>& all, const 
   return out;
 }
 
+std::vector<LearnedRow> with_budgets(std::vector<LearnedRow> rows, const std::optional<int>& guided_anneal,
+                                     const std::optional<int>& blind_anneal) {
+  for (LearnedRow& r : rows) {
+    if (guided_anneal && r.decoder.guided_anneal.value_or(1) != 0) r.decoder.guided_anneal = *guided_anneal;
+    if (blind_anneal && r.anneal.evaluations > 0) r.anneal.evaluations = *blind_anneal;
+  }
+  return rows;
+}
+
 LearnedAnnealOptions row_anneal(const LearnedRow& row) {
   LearnedAnnealOptions anneal = row.anneal;
   anneal.stage_orders = row.decoder.stage_orders.value_or(anneal.stage_orders);

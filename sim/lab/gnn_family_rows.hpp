@@ -2,6 +2,7 @@
 /** @file gnn_family_rows.hpp
  *  @brief The learned rows of `hulk gnn families` (sim/lab/gnn_families_run.hpp): the gnn method and its ablations,
  *  each a model (trained, fresh weights or another file), the decoder's switches and the annealing after it. */
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ std::vector<LearnedRow> learned_rows(const std::string& challenger);
  *  first stays `gnn`: the figures and the evaluator's error are of the first row.
  *  @throws InputError (key --rows) for an unknown name or no gnn. */
 std::vector<LearnedRow> selected_rows(const std::vector<LearnedRow>& all, const std::vector<std::string>& wanted);
+
+/** @brief The rows with the method's budgets changed: each row whose decoder runs the guided annealing (not set to
+ *  0) gets `guided_anneal` estimates of it, each row that runs the blind annealing (evaluations > 0) gets
+ *  `blind_anneal` evaluations of it; an unset budget leaves the rows' own. So the method and its untrained copy
+ *  are measured at a cheaper (or dearer) configuration, the equal-budget row following the gnn row's estimates. */
+std::vector<LearnedRow> with_budgets(std::vector<LearnedRow> rows, const std::optional<int>& guided_anneal,
+                                     const std::optional<int>& blind_anneal);
 
 /** @brief The annealing a row runs after its placer: its own, with the decoder's stage_orders and tp_rings. */
 LearnedAnnealOptions row_anneal(const LearnedRow& row);

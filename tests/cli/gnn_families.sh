@@ -22,6 +22,8 @@ bad "unknown row" "$hulk" gnn families --families in-family --count 1 --rows gnn
 bad "rows without gnn" "$hulk" gnn families --families in-family --count 1 --rows untrained
 bad "zero count" "$hulk" gnn families --count 0
 bad "missing paper folder" "$hulk" gnn families --families paper --paper "$tmp/none"
+bad "negative guided budget" "$hulk" gnn families --families in-family --count 1 --guided-anneal -1
+bad "blind budget not a number" "$hulk" gnn families --families in-family --count 1 --blind-anneal x
 bad "unknown label" "$hulk" gnn gen-data --count 1 --out "$tmp/d" --label bogus
 
 args=(gnn families --families in-family,multi-job --count 1 --seed 5 --max-gpus 8 --budget 300)
@@ -42,6 +44,17 @@ cut -d, -f1-4,6-9 "$tmp/a.csv" >"$tmp/a.times"  # SimGrid times only (wall times
 cut -d, -f1-4,6-9 "$tmp/b.csv" >"$tmp/b.times"
 cmp -s "$tmp/a.times" "$tmp/b.times" || fail "same seed, other SimGrid times"
 [ "$(grep -c '' "$tmp/a.csv")" -eq 3 ] || fail "csv: expected a header and 2 rows"
+
+# The method's budgets: no annealing at all costs the gnn row fewer estimates, and equal-budget follows it.
+"$hulk" gnn families --families in-family --count 1 --seed 5 --max-gpus 8 --budget 300 --rows gnn \
+  --guided-anneal 0 --blind-anneal 0 --out "$tmp/c.csv" >/dev/null 2>&1 || fail "gnn-families --guided-anneal 0"
+python3 -c "
+import csv, sys
+a = [r for r in csv.DictReader(open(sys.argv[1])) if r['family'] == 'in-family']
+c = list(csv.DictReader(open(sys.argv[2])))
+assert int(c[0]['gnn_evaluator_calls']) < int(a[0]['gnn_evaluator_calls']), (a, c)
+assert int(c[0]['equal_budget_evaluator_calls']) <= int(c[0]['gnn_evaluator_calls']), c
+" "$tmp/a.csv" "$tmp/c.csv" || fail "--guided-anneal 0 --blind-anneal 0: not fewer estimates than the default"
 
 # Interrupted after its first scenario: exit 130, and the CSV keeps every finished scenario, each row complete.
 setsid "$hulk" gnn families --families in-family --count 20 --seed 5 --max-gpus 8 --budget 300 --out "$tmp/i.csv" \

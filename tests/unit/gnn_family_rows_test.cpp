@@ -96,5 +96,27 @@ TEST(GnnFamilyRows, TheAnnealingFollowsTheDecodersReorderingsAndRings) {
   EXPECT_EQ(no_polish.evaluations, 0);
 }
 
+TEST(GnnFamilyRows, BudgetsChangeOnlyTheRowsThatRunThatAnnealing) {
+  const std::vector<LearnedRow> all = learned_rows("");
+  const std::vector<LearnedRow> same = with_budgets(all, std::nullopt, std::nullopt);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(same[i].decoder.guided_anneal, all[i].decoder.guided_anneal) << all[i].name;
+    EXPECT_EQ(same[i].anneal.evaluations, all[i].anneal.evaluations) << all[i].name;
+  }
+  const std::vector<LearnedRow> cheap = with_budgets(all, 64, 0);
+  for (const char* name : {"gnn", "untrained", "guided", "guided-then-blind"})
+    EXPECT_EQ(named(cheap, name).decoder.guided_anneal, 64) << name;
+  // Rows without the guided annealing keep none; the model alone gets no evaluated step either way.
+  EXPECT_EQ(named(cheap, "blind").decoder.guided_anneal, 0);
+  EXPECT_EQ(named(cheap, "no-anneal").decoder.guided_anneal, 0);
+  EXPECT_EQ(named(cheap, "gnn").anneal.evaluations, 0);
+  EXPECT_EQ(named(cheap, "model-only").anneal.evaluations, 0);
+  const std::vector<LearnedRow> dear = with_budgets(all, std::nullopt, 512);
+  EXPECT_EQ(named(dear, "gnn").anneal.evaluations, 512);
+  EXPECT_EQ(named(dear, "no-anneal").anneal.evaluations, 0);
+  EXPECT_EQ(named(dear, "model-only").anneal.evaluations, 0);
+  EXPECT_FALSE(named(dear, "gnn").decoder.guided_anneal.has_value());
+}
+
 }  // namespace
 }  // namespace hulk

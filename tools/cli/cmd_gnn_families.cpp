@@ -70,6 +70,12 @@ void register_gnn_families_command(CLI::App& app) {
                   "seed of the untrained model (as hulk gnn train --epochs 0)")
       ->capture_default_str()
       ->check(seed_check());
+  cmd->add_option("--guided-anneal", a->run.guided_anneal,
+                  "estimates of the scorer-guided annealing in every row that runs it (default: the method's)")
+      ->check(number_range(0, 1000000));
+  cmd->add_option("--blind-anneal", a->run.blind_anneal,
+                  "evaluations of the blind annealing in every row that runs it, 0 = none (default: the method's)")
+      ->check(number_range(0, 1000000));
   cmd->add_option("--out", a->run.out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"
