@@ -13,9 +13,8 @@ namespace hulk {
 
 /** @brief A placement method: maps every rank of every job of the scenario (sim/core/jobs.hpp; one job is the list
  *  of one) to a distinct GPU of scenario.platform, the whole Placement, minimising the weighted mean of the jobs'
- *  iteration times (one job: its iteration time). Round-robin, random, greedy and exhaustive are one rule for any
- *  number of jobs; search has a rule of its own for more than one job (jobs_search.hpp), which a `jobs:` list of
- *  one does not take. */
+ *  iteration times (one job: its iteration time). Round-robin, random, greedy, exhaustive and search are one rule
+ *  each for any number of jobs. */
 class Placer {
  public:
   virtual ~Placer() = default;
