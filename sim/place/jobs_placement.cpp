@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
-#include <random>
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
@@ -31,72 +30,7 @@ void require_enough_gpus(const Scenario& s, const std::string& method) {
                          std::to_string(ranks) + " GPUs but the platform has " + std::to_string(gpus));
 }
 
-/** Peak memory (bytes per GPU) of every rank of every job, in Placement order; 0 for jobs without check_memory. */
-std::vector<double> memory_needs(const Scenario& s) {
-  std::vector<double> need;
-  for (int j = 0; j < job_count(s); ++j) {
-    const JobSpec& job = job_at(s, j);
-    const JobCost cost = compute_job_cost(job);
-    const ParallelPlan plan(job.par);
-    for (int r = 0; r < job.par.ranks(); ++r)
-      need.push_back(job.check_memory ? cost.stages[plan.coord_of(r).pp].peak_memory_bytes : 0.0);
-  }
-  return need;
-}
-
-/** The memory-safe random draw over all jobs' ranks (random_jobs_placement's fallback). */
-Placement random_by_memory(const Scenario& s, std::mt19937_64& rng) {
-  const std::vector<double> need = memory_needs(s);
-  std::vector<int> order(need.size());
-  std::iota(order.begin(), order.end(), 0);
-  // Heaviest first (stable: ties keep Placement order, so the stream use is deterministic).
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return need[a] > need[b]; });
-  std::vector<GpuSlot> free = all_gpus(s.platform);
-  Placement out;
-  out.gpu_of_rank.assign(need.size(), GpuSlot{});
-  std::vector<size_t> fitting;
-  for (int r : order) {
-    fitting.clear();
-    for (size_t i = 0; i < free.size(); ++i)
-      if (need[r] <= s.platform.hosts[free[i].host].gpu.memory_bytes) fitting.push_back(i);
-    const int j = job_of_rank(s, r);
-    if (fitting.empty())
-      throw InputError(s.file, 0, "jobs",
-                       "random placement: no free GPU has memory for a rank of " + job_label(s, j) + " (needs " +
-                           std::to_string(need[r] / 1e9) + " GB per GPU)");
-    const size_t i = fitting[std::uniform_int_distribution<size_t>(0, fitting.size() - 1)(rng)];
-    out.gpu_of_rank[r] = free[i];
-    free.erase(free.begin() + static_cast<long>(i));
-  }
-  return out;
-}
-
 }  // namespace
-
-Placement round_robin_jobs_placement(const Scenario& s) {
-  require_enough_gpus(s, "round-robin");
-  const std::vector<GpuSlot> gpus = all_gpus(s.platform);
-  std::vector<Placement> per_job;
-  for (int j = 0; j < job_count(s); ++j) {
-    const int begin = job_rank_offset(s, j), n = job_at(s, j).par.ranks();
-    const GpuShare share = make_gpu_share(s, j, {gpus.begin() + begin, gpus.begin() + begin + n});
-    per_job.push_back(share.to_original(round_robin_placement(share.scenario)));
-  }
-  return concat_placements(per_job);
-}
-
-Placement random_jobs_placement(const Scenario& s, std::uint64_t seed) {
-  require_enough_gpus(s, "random");
-  std::mt19937_64 rng(seed);
-  std::vector<GpuSlot> perm = all_gpus(s.platform);
-  // Fisher-Yates written out (not std::shuffle) so the draw is the same with every standard library version.
-  for (size_t i = perm.size(); i > 1; --i)
-    std::swap(perm[i - 1], perm[std::uniform_int_distribution<size_t>(0, i - 1)(rng)]);
-  Placement out;
-  out.gpu_of_rank.assign(perm.begin(), perm.begin() + total_ranks(s));
-  if (placement_problem(s, out, true).empty()) return out;
-  return random_by_memory(s, rng);
-}
 
 std::vector<int> largest_jobs_first(const Scenario& s) {
   std::vector<int> order(job_count(s));

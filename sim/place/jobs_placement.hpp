@@ -1,10 +1,9 @@
 #pragma once
 /** @file jobs_placement.hpp
- *  @brief Round-robin, random and greedy over a scenario's jobs (sim/core/jobs.hpp): each returns the whole
- *  Placement (all jobs' ranks, job after job). Greedy (GreedyPlacer::place) comes here for every scenario, one job
- *  the list of one. RandomPlacer::place and round_robin_placement dispatch here for more than one job: their rules
- *  for several jobs draw and order GPUs differently from the one-job rules (a job's share is consecutive GPUs in
- *  host order; a random permutation of all GPUs), so one rule for both would change results, one job or several. */
+ *  @brief Greedy over a scenario's jobs (sim/core/jobs.hpp): the whole Placement (all jobs' ranks, job after job),
+ *  each job placed by the one-job greedy on the GPUs the jobs before it left. GreedyPlacer::place comes here for
+ *  every scenario, one job the list of one. Round-robin and random need nothing here: their one rule takes the
+ *  jobs' ranks as one list (placer.hpp, random_placer.hpp). */
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -17,19 +16,6 @@
 namespace hulk {
 
 class JobsEvaluator;
-
-/** @brief Round-robin for several jobs: the jobs take GPUs in listed order (all_gpus(): host by host, slot by slot),
- *  job 0 the first ranks_0, job 1 the next ranks_1, ...; inside its share each job is placed by the one-job
- *  round-robin rule (on the share's scenario, gpu_share.hpp). Memory is not considered (as with one job).
- *  @throws InputError if the jobs need more GPUs than the platform has. */
-Placement round_robin_jobs_placement(const Scenario& scenario);
-
-/** @brief Random for several jobs: a uniformly random permutation of all GPUs (Fisher-Yates from `seed`), jobs take
- *  consecutive entries in job order, rank r of job j the entry job_rank_offset(j) + r. If that breaks a job's
- *  memory, the one-job rule over all jobs' ranks instead (heaviest rank of any job first, a uniformly random free
- *  GPU that fits it; finds a placement whenever one exists), from the same stream.
- *  @throws InputError if the jobs need more GPUs than the platform has, or no assignment fits memory. */
-Placement random_jobs_placement(const Scenario& scenario, std::uint64_t seed);
 
 /** @brief The greedy's job order: most ranks first; ties: larger weight, then listed order. */
 std::vector<int> largest_jobs_first(const Scenario& scenario);

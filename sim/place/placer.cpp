@@ -2,16 +2,14 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
-#include "sim/place/jobs_placement.hpp"
 
 namespace hulk {
 
 Placement round_robin_placement(const Scenario& scenario) {
-  // Several jobs: their own rule (jobs_placement.hpp), which orders GPUs differently; a `jobs:` list of one is
-  // one job here.
-  if (job_count(scenario) > 1) return round_robin_jobs_placement(scenario);
   const auto& hosts = scenario.platform.hosts;
-  const int ranks = scenario.only_job().par.ranks();
+  // The jobs' ranks one after the other (Placement order): several jobs are one list of ranks here, so a `job:`
+  // scenario and a `jobs:` list of one place alike.
+  const int ranks = total_ranks(scenario);
   Placement p;
   // Rounds over the hosts in listed order, one GPU per host per round; hosts with fewer GPUs drop out of later
   // rounds. With equal hosts this is exactly rank r -> host r mod H, slot r div H.
@@ -24,8 +22,9 @@ Placement round_robin_placement(const Scenario& scenario) {
       }
     }
     if (!any)
-      throw InputError(scenario.file, 0, "job.parallelism",
-                       "the job needs " + std::to_string(ranks) + " GPUs but the platform has " +
+      throw InputError(scenario.file, 0, names_jobs(scenario) ? "jobs" : "job.parallelism",
+                       std::string(names_jobs(scenario) ? "the jobs need " : "the job needs ") +
+                           std::to_string(ranks) + " GPUs but the platform has " +
                            std::to_string(scenario.platform.total_gpus()));
   }
   return p;

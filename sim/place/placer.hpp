@@ -13,9 +13,8 @@ namespace hulk {
 
 /** @brief A placement method: maps every rank of every job of the scenario (sim/core/jobs.hpp; one job is the list
  *  of one) to a distinct GPU of scenario.platform, the whole Placement, minimising the weighted mean of the jobs'
- *  iteration times (one job: its iteration time). Greedy and exhaustive are one rule for any number of jobs; the
- *  other methods have a rule of their own for more than one job (jobs_placement.hpp, jobs_search.hpp), which a
- *  `jobs:` list of one does not take. */
+ *  iteration times (one job: its iteration time). Round-robin, random, greedy, exhaustive and search are one rule
+ *  each for any number of jobs. */
 class Placer {
  public:
   virtual ~Placer() = default;
@@ -36,8 +35,10 @@ class Placer {
  *  several jobs it gets the whole scenario and Placement and returns the cluster objective (weighted mean). */
 using TimeOracle = std::function<double(const Scenario&, const Placement&)>;
 
-/** @brief round-robin (docs/placement.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full. Several
- *  jobs (more than one): consecutive GPUs per job, round-robin inside each share (round_robin_jobs_placement). */
+/** @brief round-robin (docs/placement.md): rank r -> host (r mod H), slot (r div H), skipping hosts that are full.
+ *  r counts the ranks of every job in Placement order (job after job; one job is the list of one), so the jobs take
+ *  turns of one rule: job 1's first rank takes the GPU after job 0's last. Memory is not considered.
+ *  @throws InputError if the ranks outnumber the GPUs. */
 Placement round_robin_placement(const Scenario& scenario);
 
 }  // namespace hulk

@@ -1,14 +1,11 @@
 #include "sim/place/search_placer.hpp"
 
-#include "sim/place/annealing.hpp"
-#include "sim/place/replica_order.hpp"
-
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <memory>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -16,77 +13,22 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/jobs.hpp"
-#include "sim/evaluate/estimate_trust.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/evaluate/robust_evaluator.hpp"
 #include "sim/evaluate/sync_evaluator.hpp"
+#include "sim/place/annealing.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/island_first.hpp"
 #include "sim/place/jobs_search.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
+#include "sim/place/replica_order.hpp"
+#include "sim/place/search_moves.hpp"
 #include "sim/place/stage_order.hpp"
 #include "sim/place/tp_ring_order.hpp"
 
 namespace hulk {
-namespace {
-
-/** A placement plus its unused GPUs: the annealing state. */
-struct State {
-  std::vector<GpuSlot> gpu;   // per rank
-  std::vector<int> host;      // per rank (= gpu[r].host), what the evaluator reads
-  std::vector<GpuSlot> free;  // unused GPUs
-};
-
-State make_state(const Scenario& sc, const Placement& p) {
-  State st;
-  st.gpu = p.gpu_of_rank;
-  st.host = hosts_of(p);
-  std::vector<GpuSlot> used = p.gpu_of_rank;
-  std::sort(used.begin(), used.end());
-  for (const GpuSlot& g : all_gpus(sc.platform))
-    if (!std::binary_search(used.begin(), used.end(), g)) st.free.push_back(g);
-  return st;
-}
-
-void swap_ranks(State& st, int a, int b) {
-  std::swap(st.gpu[a], st.gpu[b]);
-  std::swap(st.host[a], st.host[b]);
-}
-
-/** Exchanges the ranks of hosts a and b (each set moves to the other host's slots 0..k-1); false if a set does not
- *  fit the other host (GPU count or memory). Escapes valleys that single swaps cannot cross, e.g. moving a whole
- *  pipeline segment to a faster server. */
-bool swap_hosts(State& st, const Scenario& sc, const Evaluator& ev, int a, int b) {
-  std::vector<int> on_a, on_b;
-  for (size_t r = 0; r < st.host.size(); ++r) {
-    if (st.host[r] == a) on_a.push_back(static_cast<int>(r));
-    if (st.host[r] == b) on_b.push_back(static_cast<int>(r));
-  }
-  if (on_a.empty() && on_b.empty()) return false;
-  if (static_cast<int>(on_a.size()) > sc.platform.hosts[b].gpus) return false;
-  if (static_cast<int>(on_b.size()) > sc.platform.hosts[a].gpus) return false;
-  for (int r : on_a)
-    if (!ev.fits(r, b)) return false;
-  for (int r : on_b)
-    if (!ev.fits(r, a)) return false;
-  for (size_t i = 0; i < on_a.size(); ++i) {
-    st.gpu[on_a[i]] = {b, static_cast<int>(i)};
-    st.host[on_a[i]] = b;
-  }
-  for (size_t i = 0; i < on_b.size(); ++i) {
-    st.gpu[on_b[i]] = {a, static_cast<int>(i)};
-    st.host[on_b[i]] = a;
-  }
-  st.free.erase(std::remove_if(st.free.begin(), st.free.end(), [&](const GpuSlot& g) { return g.host == a || g.host == b; }),
-                st.free.end());
-  for (int i = static_cast<int>(on_b.size()); i < sc.platform.hosts[a].gpus; ++i) st.free.push_back({a, i});
-  for (int i = static_cast<int>(on_a.size()); i < sc.platform.hosts[b].gpus; ++i) st.free.push_back({b, i});
-  return true;
-}
-
-}  // namespace
-
 namespace {
 
 /** A candidate kept for the SimGrid re-check. */
@@ -97,7 +39,7 @@ struct Candidate {
 };
 
 /** Keeps the k best distinct (by host of every rank) states seen, best first. */
-void remember(std::vector<Candidate>& top, double t, const State& st, int k) {
+void remember(std::vector<Candidate>& top, double t, const SearchState& st, int k) {
   if (static_cast<int>(top.size()) == k && t >= top.back().time_s) return;
   for (const auto& c : top)
     if (c.hosts == st.host) return;
@@ -107,42 +49,108 @@ void remember(std::vector<Candidate>& top, double t, const State& st, int k) {
   if (static_cast<int>(top.size()) > k) top.pop_back();
 }
 
-}  // namespace
+/** The objective of a placement the search minimises. */
+using PlacementTime = std::function<double(const Placement&)>;
+/** The same objective (or a lower bound of it) from the host of every rank. */
+using HostsTime = std::function<double(const std::vector<int>&)>;
 
-namespace {
+/** The evaluators the search reads, kept alive for it: one job's Evaluator (with a DiLoCo job's step time or the
+ *  robust mean when asked), or the JobsEvaluator of several jobs. */
+struct SearchEvaluators {
+  std::unique_ptr<Evaluator> one;
+  std::unique_ptr<SyncEvaluator> sync;
+  std::unique_ptr<RobustEvaluator> robust;
+  std::unique_ptr<JobsEvaluator> jobs;
+};
 
-/** The start of the search and its evaluator time: the given placement (refinement of another method's answer),
- *  else the better of greedy and round-robin by the evaluator; random if none of them is feasible. */
+/** What the search asks of its evaluators, whichever they are: one rule of search for any number of jobs. */
+struct SearchObjective {
+  RankFits fits;                     ///< memory, rank by rank (Placement order)
+  PlacementTime time_of;             ///< the objective of a placement
+  HostsTime of_hosts;                ///< the objective of the ranks' hosts (the annealing's fast path)
+  HostsTime bound_of_hosts;          ///< a lower bound of of_hosts, or 0 where there is none (annealing.hpp)
+  std::function<Placement()> greedy; ///< greedy's placement (one job: GreedyPlacer; several: every job order)
+  bool check_memory = true;          ///< whether a start must fit memory to be kept
+};
+
+/** One job: its iteration time (a DiLoCo job's step time, the robust mean, or options.objective_of of it). */
+SearchObjective one_job_objective(const Scenario& s, const SearchOptions& options, SearchEvaluators& evs) {
+  evs.one = std::make_unique<Evaluator>(s, options.network);
+  // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
+  if (runs_diloco(s)) evs.sync = std::make_unique<SyncEvaluator>(s);
+  // The robust objective: the mean estimate over the distribution's network states.
+  if (options.robust) evs.robust = std::make_unique<RobustEvaluator>(s);
+  const Evaluator& ev = *evs.one;
+  const SyncEvaluator* sync = evs.sync.get();
+  const RobustEvaluator* robust = evs.robust.get();
+  const auto& objective_of = options.objective_of;
+  const bool bounded = !robust && !sync && !objective_of && options.lower_bound;
+  SearchObjective o;
+  o.fits = [&ev](int r, int h) { return ev.fits(r, h); };
+  o.time_of = [&ev, sync, robust](const Placement& p) {
+    if (robust) return robust->iteration_time_s(p);
+    return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
+  };
+  o.of_hosts = [&ev, sync, robust, &objective_of](const std::vector<int>& hosts) {
+    if (robust) return robust->time_of_hosts(hosts);
+    if (objective_of) return objective_of(hosts, ev.time_of_hosts(hosts));
+    return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
+  };
+  // The robust, synchronisation and given objectives have no bound here.
+  o.bound_of_hosts = [&ev, bounded](const std::vector<int>& hosts) {
+    return bounded ? ev.time_lower_bound_of_hosts(hosts) : 0.0;
+  };
+  o.greedy = [&s, &ev] { return GreedyPlacer::place_with(s, ev); };  // as GreedyPlacer().place, one route model
+  o.check_memory = s.only_job().check_memory;
+  return o;
+}
+
+/** Several jobs: the weighted mean of their times under the JobsEvaluator's contention approximation. */
+SearchObjective jobs_objective(const Scenario& s, const SearchOptions& options, SearchEvaluators& evs) {
+  evs.jobs = std::make_unique<JobsEvaluator>(s, options.network);
+  const JobsEvaluator& ev = *evs.jobs;
+  const bool bounded = options.lower_bound;
+  SearchObjective o;
+  o.fits = [&ev](int r, int h) { return ev.fits(r, h); };
+  o.time_of = [&ev](const Placement& p) { return ev.objective_s(p); };
+  o.of_hosts = [&ev](const std::vector<int>& hosts) { return ev.objective_of_hosts(hosts); };
+  o.bound_of_hosts = [&ev, bounded](const std::vector<int>& hosts) {
+    return bounded ? ev.objective_lower_bound_of_hosts(hosts) : 0.0;
+  };
+  o.greedy = [&s, &ev] { return best_greedy_jobs_placement(s, ev); };
+  o.check_memory = true;
+  return o;
+}
+
+/** The start of the search and its objective: the given placement (refinement of another method's answer), else
+ *  the better of greedy and round-robin by the objective; random if none of them is feasible. */
 struct Start {
   Placement placement;
   double time_s = std::numeric_limits<double>::infinity();
   std::string method;
 };
 
-/** The evaluator time of a placement the search minimises (the every-step estimate, or a DiLoCo job's step time). */
-using PlacementTime = std::function<double(const Placement&)>;
-
-Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementTime& time_of,
+Start pick_start(const Scenario& scenario, const SearchObjective& objective,
                  const std::optional<Placement>& given) {
   Start st;
   if (given) {
     st.placement = *given;
-    if (placement_problem(scenario, st.placement, scenario.only_job().check_memory).empty())
-      st.time_s = time_of(st.placement);
+    if (placement_problem(scenario, st.placement, objective.check_memory).empty())
+      st.time_s = objective.time_of(st.placement);
     st.method = "given";
   } else {
     try {
-      st.placement = GreedyPlacer::place_with(scenario, ev);  // the same as GreedyPlacer().place, one route model
-      st.time_s = time_of(st.placement);
+      st.placement = objective.greedy();
+      st.time_s = objective.time_of(st.placement);
       st.method = "greedy";
-    } catch (const InputError&) {
+    } catch (const InputError&) {  // no room for the job, or (several jobs) in no job order for every job
     }
     // DiLoCo: greedy's island-first placement is the start (the search keeps its islands), round-robin's is not.
     if (runs_diloco(scenario) && std::isfinite(st.time_s) && IslandKeeper::of(scenario, hosts_of(st.placement)))
       return st;
     const Placement rr = round_robin_placement(scenario);
-    if (placement_problem(scenario, rr, scenario.only_job().check_memory).empty()) {
-      const double t = time_of(rr);
+    if (placement_problem(scenario, rr, objective.check_memory).empty()) {
+      const double t = objective.time_of(rr);
       if (t < st.time_s) {
         st.placement = rr;
         st.time_s = t;
@@ -152,99 +160,11 @@ Start pick_start(const Scenario& scenario, const Evaluator& ev, const PlacementT
   }
   if (!std::isfinite(st.time_s)) {
     st.placement = RandomPlacer().place(scenario);  // throws InputError if nothing fits
-    st.time_s = time_of(st.placement);
+    st.time_s = objective.time_of(st.placement);
     st.method = "random";
   }
   return st;
 }
-
-/** Draws one random move (see search_placer.hpp for the moves and their probabilities) and applies it to `cand`;
- *  false if the drawn move does not apply (same host, memory, too few ranks, ...). */
-class MoveProposer {
- public:
-  MoveProposer(const Scenario& scenario, const Evaluator& ev, std::mt19937_64& rng,
-               std::uniform_real_distribution<double>& unit, std::optional<int> max_tp_groups_across_regions,
-               std::optional<IslandKeeper> islands)
-      : sc_(scenario), ev_(ev), rng_(rng), unit_(unit), max_across_(max_tp_groups_across_regions),
-        islands_(std::move(islands)) {}
-
-  /** A move, if it applies, (with the limit) leaves at most that many TP groups across regions and (DiLoCo from an
-   *  island-first start) keeps every replica in its island group. */
-  bool propose(State& cand) {
-    return move(cand) && (!max_across_ || tp_groups_across_regions_of_hosts(sc_, cand.host) <= *max_across_) &&
-           (!islands_ || islands_->keeps(cand.host));
-  }
-
- private:
-  bool move(State& cand) {
-    const double u = unit_(rng_);
-    if (u < 0.30) return swap_two_ranks(cand);
-    if (u < 0.50) return move_to_unused_gpu(cand);
-    if (u < 0.70) return swap_tp_groups(cand);
-    if (u < 0.85) return exchange_hosts(cand);
-    return swap_stages(cand);
-  }
-
-  int uniform(int n) { return static_cast<int>(std::uniform_int_distribution<int>(0, n - 1)(rng_)); }
-
-  bool swap_two_ranks(State& cand) {
-    const int R = sc_.only_job().par.ranks();
-    if (R < 2) return false;
-    const int a = uniform(R), b = uniform(R);
-    if (cand.host[a] == cand.host[b] || !ev_.fits(a, cand.host[b]) || !ev_.fits(b, cand.host[a])) return false;
-    swap_ranks(cand, a, b);
-    return true;
-  }
-
-  bool move_to_unused_gpu(State& cand) {
-    if (cand.free.empty()) return false;
-    const int a = uniform(sc_.only_job().par.ranks());
-    const int i = uniform(static_cast<int>(cand.free.size()));
-    if (cand.free[i].host == cand.host[a] || !ev_.fits(a, cand.free[i].host)) return false;
-    std::swap(cand.gpu[a], cand.free[i]);
-    cand.host[a] = cand.gpu[a].host;
-    return true;
-  }
-
-  // Swaps rank block g1 with block g2 (blocks of n consecutive ranks) if every rank fits its new host.
-  bool swap_blocks(State& cand, int g1, int g2, int n) {
-    if (g1 == g2) return false;
-    bool ok = true;
-    for (int i = 0; i < n && ok; ++i)
-      ok = ev_.fits(g1 * n + i, cand.host[g2 * n + i]) && ev_.fits(g2 * n + i, cand.host[g1 * n + i]);
-    if (ok)
-      for (int i = 0; i < n; ++i) swap_ranks(cand, g1 * n + i, g2 * n + i);
-    return ok;
-  }
-
-  bool swap_tp_groups(State& cand) {
-    const int G = sc_.only_job().par.pp * sc_.only_job().par.dp;
-    if (G < 2) return false;
-    const int g1 = uniform(G), g2 = uniform(G);
-    return swap_blocks(cand, g1, g2, sc_.only_job().par.tp);
-  }
-
-  bool exchange_hosts(State& cand) {
-    const int H = static_cast<int>(sc_.platform.hosts.size());
-    if (H < 2) return false;
-    const int a = uniform(H), b = uniform(H);
-    return a != b && swap_hosts(cand, sc_, ev_, a, b);
-  }
-
-  bool swap_stages(State& cand) {
-    const int P = sc_.only_job().par.pp;
-    if (P < 2) return false;
-    const int s1 = uniform(P), s2 = uniform(P);
-    return swap_blocks(cand, s1, s2, sc_.only_job().par.dp * sc_.only_job().par.tp);
-  }
-
-  const Scenario& sc_;
-  const Evaluator& ev_;
-  std::mt19937_64& rng_;
-  std::uniform_real_distribution<double>& unit_;
-  const std::optional<int> max_across_;
-  const std::optional<IslandKeeper> islands_;
-};
 
 /** The robust objective also starts from greedy's answer for each sampled network state (where a pair is degraded
  *  greedy may keep the job off it: a valley annealing rarely crosses from the quiet answer), whichever is best. */
@@ -285,10 +205,6 @@ Placement recheck_with_simgrid(const Scenario& scenario, const std::vector<Candi
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 /** Replaces `out` (of time best_t) by a faster reordering of itself, if one is found, and says so: its pipeline
  *  stage blocks in other orders (stage_order.hpp), a valley the annealing's local moves rarely cross; then its TP
  *  rings re-chained over the same GPUs (tp_ring_order.hpp), since swaps reach a better ring only through orders
@@ -304,44 +220,39 @@ bool reordered_faster(const Scenario& scenario, Placement& out, double& best_t, 
   return true;
 }
 
+/** The options' combinations that place() refuses. */
+void check_search_options(const Scenario& scenario, const SearchOptions& options) {
+  if (options.robust && (job_count(scenario) > 1 || runs_diloco(scenario)))
+    throw InputError(scenario.file, 0, "robust",
+                     "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
+  if (options.objective_of && job_count(scenario) > 1)
+    throw std::logic_error("SearchPlacer: objective_of is for one job");
+  if (options.simgrid_candidates > 0 && !options.simgrid_time)
+    throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
+  if (options.objective_of && (options.robust || options.simgrid_candidates > 0 || runs_diloco(scenario)))
+    throw std::logic_error("SearchPlacer: objective_of is for one every-step job, without robust or SimGrid checks");
+}
+
 }  // namespace
 
 Placement SearchPlacer::place(const Scenario& scenario) {
-  if (options_.robust && (job_count(scenario) > 1 || runs_diloco(scenario)))
-    throw InputError(scenario.file, 0, "robust",
-                     "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
-  if (options_.objective_of && job_count(scenario) > 1)
-    throw std::logic_error("SearchPlacer: objective_of is for one job");
-  // Several jobs: the joint annealing over shares and in-job placements (jobs_search.hpp). A `jobs:` list of one
-  // is one job: this annealing, whose moves and reorderings the joint one does not have.
-  if (job_count(scenario) > 1) return search_jobs_placement(scenario, options_, stats_);
+  check_search_options(scenario, options_);
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
-  if (options_.simgrid_candidates > 0 && !options_.simgrid_time)
-    throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
-  const auto& objective_of = options_.objective_of;
-  if (objective_of && (options_.robust || options_.simgrid_candidates > 0 || runs_diloco(scenario)))
-    throw std::logic_error("SearchPlacer: objective_of is for one every-step job, without robust or SimGrid checks");
-  const Evaluator ev(scenario, options_.network);
-  // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
-  std::unique_ptr<SyncEvaluator> sync;
-  if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
-  // The robust objective: the mean estimate over the distribution's network states.
-  std::unique_ptr<RobustEvaluator> robust;
-  if (options_.robust) robust = std::make_unique<RobustEvaluator>(scenario);
-  const PlacementTime time_of = [&](const Placement& p) {
-    if (robust) return robust->iteration_time_s(p);
-    return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
-  };
-  Start start = pick_start(scenario, ev, time_of, options_.start);
-  if (robust && !options_.start) start_from_robust_states(scenario, time_of, start);
+  SearchEvaluators evs;
+  const SearchObjective objective = job_count(scenario) > 1 ? jobs_objective(scenario, options_, evs)
+                                                            : one_job_objective(scenario, options_, evs);
+  Start start = pick_start(scenario, objective, options_.start);
+  if (evs.robust && !options_.start) start_from_robust_states(scenario, objective.time_of, start);
   long long order_evaluations = 0;
   const PlacementTime counted_time = [&](const Placement& p) {
     ++order_evaluations;
-    return time_of(p);
+    return objective.time_of(p);
   };
-  // Reorderings move stage blocks and replicas across islands: a DiLoCo job's placement keeps its islands.
-  const bool reorder = !options_.start && !sync && !objective_of;
+  // Reorderings move stage blocks and replicas across islands: a DiLoCo job's placement keeps its islands. They
+  // reorder one job's pipeline, rings and replicas.
+  const bool reorder = evs.one && !options_.start && !evs.sync && !options_.objective_of;
+  const auto& objective_of = options_.objective_of;
   if (objective_of) start.time_s = objective_of(hosts_of(start.placement), start.time_s);
   stats_.start_method = start.method;
   stats_.start_time_s = start.time_s;
@@ -349,44 +260,37 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   std::mt19937_64 rng(options_.seed ? *options_.seed : component_seed(scenario.seed, "search"));
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::optional<IslandKeeper> islands;
-  if (sync) islands = IslandKeeper::of(scenario, hosts_of(start.placement));
-  MoveProposer moves(scenario, ev, rng, unit, options_.max_tp_groups_across_regions, std::move(islands));
+  if (evs.sync) islands = IslandKeeper::of(scenario, hosts_of(start.placement));
+  const std::optional<int> max_across = evs.one ? options_.max_tp_groups_across_regions : std::nullopt;
+  SearchMoves moves(scenario, objective.fits, rng, unit, max_across, std::move(islands));
   SearchOptions schedule = options_;
-  if (sync && schedule.schedule_evaluations <= 0) schedule.schedule_evaluations = kIslandSearchSpan;
+  if (evs.sync && schedule.schedule_evaluations <= 0) schedule.schedule_evaluations = kIslandSearchSpan;
 
-  State cur = make_state(scenario, start.placement);
+  SearchState cur = make_search_state(scenario, start.placement);
   std::vector<Candidate> top;
-  if (options_.simgrid_candidates > 0) remember(top, start.time_s, cur, options_.simgrid_candidates);
+  const int k = options_.simgrid_candidates;
+  if (k > 0) remember(top, start.time_s, cur, k);
   double best_t = start.time_s;
-  const std::vector<GpuSlot> best = anneal(
-      cur, start.time_s, schedule, t0, rng, unit, [&](State& c) { return moves.propose(c); },
-      [&](const std::vector<int>& hosts) {
-        if (robust) return robust->time_of_hosts(hosts);
-        if (objective_of) return objective_of(hosts, ev.time_of_hosts(hosts));
-        return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
-      },
-      [&](const std::vector<int>& hosts) {  // the robust, synchronisation and given objectives have no bound here
-        return robust || sync || objective_of || !options_.lower_bound ? 0.0 : ev.time_lower_bound_of_hosts(hosts);
-      },
-      [&](double t, const State& st) {
-        if (options_.simgrid_candidates > 0) remember(top, t, st, options_.simgrid_candidates);
+  Placement out;
+  out.gpu_of_rank = anneal(
+      cur, start.time_s, schedule, t0, rng, unit, [&](SearchState& c) { return moves.propose(c); },
+      objective.of_hosts, objective.bound_of_hosts,
+      [&](double t, const SearchState& st) {
+        if (k > 0) remember(top, t, st, k);
       },
       stats_, best_t);
-  Placement out;
-  out.gpu_of_rank = best;
   // After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
-  if (reorder && std::isfinite(best_t) && reordered_faster(scenario, out, best_t, counted_time, ev.network()) &&
-      options_.simgrid_candidates > 0)
-    remember(top, best_t, make_state(scenario, out), options_.simgrid_candidates);
+  if (reorder && std::isfinite(best_t) &&
+      reordered_faster(scenario, out, best_t, counted_time, evs.one->network()) && k > 0)
+    remember(top, best_t, make_search_state(scenario, out), k);
   stats_.evaluations += order_evaluations;
   stats_.best_time_s = best_t;
-  if (options_.simgrid_candidates > 0) {
+  if (k > 0) {
     out = recheck_with_simgrid(scenario, top, start.placement, options_.simgrid_time, stats_);
-    stats_.best_time_s = time_of(out);
+    stats_.best_time_s = objective.time_of(out);
   }
   stats_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
-
 
 }  // namespace hulk

@@ -2,18 +2,22 @@
 /** @file search_placer.hpp
  *  @brief Simulated annealing over placements, driven by the analytic evaluator (evaluator.hpp).
  *
- *  Start: the better (by the evaluator) of greedy and round-robin (round-robin only if memory-feasible).
- *  Moves (probabilities): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
- *  (0.20, if any is unused); swap two whole TP groups (0.20); exchange all ranks of two hosts (0.15: crosses valleys
- *  that single swaps cannot, e.g. moving a pipeline segment to a faster server); swap two whole pipeline stages
- *  rank by rank (0.15).
+ *  One rule for any number of jobs (one job is the list of one): the state is every job's ranks in Placement order
+ *  and the objective is one job's iteration time (Evaluator) or, with several jobs, the weighted mean of the jobs'
+ *  times under the contention approximation (JobsEvaluator::objective_of_hosts).
+ *  Start: the better (by the objective) of greedy (several jobs: in the best job order, best_greedy_jobs_placement)
+ *  and round-robin (round-robin only if memory-feasible).
+ *  Moves (search_moves.hpp): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
+ *  (0.20, if any is unused); swap two whole TP groups of one size (0.20); exchange all ranks of two hosts (0.15);
+ *  swap two whole pipeline stages of one size rank by rank (0.15); groups and stages of any job, so with several
+ *  jobs a move may trade GPUs between their shares.
  *  A move that breaks memory is rejected without evaluation. Acceptance: Metropolis with a temperature falling
  *  geometrically from 3% to 0.001% of the start time over the budget. The best feasible placement seen is
- *  returned, so the result is never worse than the start by the evaluator; without a given start
+ *  returned, so the result is never worse than the start by the objective; with one job and without a given start
  *  (SearchOptions::start), up to kSearchStageOrders orders of its pipeline stages' GPU blocks are tried on it at
  *  the end (stage_order.hpp), then its TP rings re-chained (tp_ring_order.hpp) and its DP replicas re-ordered
  *  (replica_order.hpp). Optionally (simgrid_candidates) the final choice among the best few and the start is made
- *  by SimGrid.
+ *  by SimGrid (with several jobs the oracle gets the whole scenario and returns the cluster objective).
  *  A DiLoCo job (JobSpec::sync) is placed for its step time (sync_evaluator.hpp): the start is greedy's island-first
  *  placement (island_first.hpp), moves that would take a rank out of its replica's island group do not apply, the
  *  temperature falls over kIslandSearchSpan evaluations at a time from the best state seen (never worse with a larger
@@ -63,14 +67,14 @@ struct SearchOptions {
    *  time), and SearchStats' times are objectives. Not with simgrid_candidates. */
   std::function<double(const std::vector<int>&, double)> objective_of;
   /** @brief The platform's route model, shared by the caller's several searches of one scenario (hosts^2 routes:
-   *  at 1,024 hosts each build costs as much as a hundred evaluations); nullptr = built by place(). One job. */
+   *  at 1,024 hosts each build costs as much as a hundred evaluations); nullptr = built by place(). */
   std::shared_ptr<const RouteModel> network;
   /** @brief Skip the evaluation of proposals the evaluator's lower bound shows rejected (annealing.hpp): the same
    *  run bit for bit, faster. False only to compare (tests, benchmarks). No effect with robust or synchronisation
    *  objectives, which have no bound. */
   bool lower_bound = true;
-  /** @brief If set (one job): proposals that place more tensor-parallel groups across regions than this are not
-   *  applicable, as moves that break memory are not. The gnn method's annealing on large jobs, whose answer no
+  /** @brief If set (one job; ignored with several): proposals that place more tensor-parallel groups across
+   *  regions than this are not applicable, as moves that break memory are not. The gnn method's annealing on large jobs, whose answer no
    *  SimGrid run checks, stays where the evaluator's error was measured (sim/evaluate/estimate_trust.hpp). */
   std::optional<int> max_tp_groups_across_regions;
   /** @brief If > 0: the temperature falls from its start to its end over this many evaluations, then the annealing
@@ -105,8 +109,8 @@ struct SearchStats {
   double simgrid_time_s = 0;  ///< SimGrid time of the returned placement (if re-checked), seconds
 };
 
-/** @brief Simulated-annealing placer (see file comment). Several jobs (more than one): the joint annealing of
- *  jobs_search.hpp, with the same options; its stats' times are then objectives. */
+/** @brief Simulated-annealing placer (see file comment), for any number of jobs; with several jobs its stats' times
+ *  are objectives (the weighted mean of the jobs' times). */
 class SearchPlacer : public Placer {
  public:
   explicit SearchPlacer(SearchOptions options = {}) : options_(options) {}

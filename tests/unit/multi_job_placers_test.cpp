@@ -1,9 +1,10 @@
-// Placement methods with several jobs sharing one cluster: validity, round-robin's shares, greedy's order and
-// compactness, memory errors naming the job, the share helper, the JobsEvaluator's contention model, exhaustive
-// against brute force, search against exhaustive / greedy / round-robin, determinism.
+// Placement methods with several jobs sharing one cluster: validity, round-robin's and random's one list of ranks,
+// greedy's order and compactness, memory errors naming the job, the share helper, the JobsEvaluator's contention
+// model, exhaustive against brute force, search against exhaustive / greedy / round-robin, determinism.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
@@ -96,13 +97,25 @@ TEST(MultiJobPlacers, EveryMethodGivesAValidPlacementForTwoAndThreeJobs) {
   }
 }
 
-TEST(MultiJobPlacers, RoundRobinGivesJobsConsecutiveGpusAndRoundRobinInside) {
+TEST(MultiJobPlacers, RoundRobinTakesTheJobsRanksAsOneList) {
   const Scenario s = jobs_scenario(make_platform({3}, 2, a100()), {make_job(3, 1, 1, 2), make_job(2, 1, 1, 2)});
   const Placement p = round_robin_placement(s);
-  // Job 0's share: (0,0) (0,1) (1,0), round-robin over its hosts 0, 1; job 1's: (1,1) (2,0).
-  const std::vector<GpuSlot> want{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}};
+  // One round over the hosts per slot: job 0 takes slot 0 of hosts 0, 1, 2; job 1 goes on with slot 1 of hosts 0, 1.
+  const std::vector<GpuSlot> want{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}};
   EXPECT_EQ(p.gpu_of_rank, want);
   EXPECT_EQ(placement_problem(s, p, true), "");
+}
+
+TEST(MultiJobPlacers, RoundRobinAndRandomPlaceTwoJobsAsOneJobOfTheirRanks) {
+  // Two equal data-parallel jobs of 2 ranks are, rank for rank, one job of 4 (every rank the same memory, so
+  // random's draw order is the Placement order in both): the one rule gives the same GPUs, seed for seed.
+  const PlatformSpec p = mixed_platform({2, 2}, 2);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Scenario two = jobs_scenario(p, {make_job(2, 1, 1, 4), make_job(2, 1, 1, 4)}, seed);
+    const Scenario one = testing::make_scenario(p, make_job(4, 1, 1, 4), seed);
+    EXPECT_EQ(round_robin_placement(two).gpu_of_rank, round_robin_placement(one).gpu_of_rank);
+    EXPECT_EQ(RandomPlacer().place(two).gpu_of_rank, RandomPlacer().place(one).gpu_of_rank) << "seed " << seed;
+  }
 }
 
 TEST(MultiJobPlacers, RoundRobinRefusesMoreRanksThanGpus) {
@@ -483,9 +496,10 @@ TEST(MultiJobPlacers, GreedyShareCacheChangesNoPlacement) {
 
 TEST(MultiJobPlacers, GreedyIsNeverSlowerThanRoundRobin) {
   // Sampled several-job clusters of mixed GPUs where round-robin's placement is valid: greedy (first fit over job
-  // orders, then round-robin's placement if faster) is never slower by the jobs' objective, and on some the first
-  // fit alone is (so the case is exercised).
-  const auto clusters = testing::sampled_jobs_where_round_robin_fits(300);
+  // orders, then round-robin's placement if faster) is never slower by the jobs' objective. Round-robin spreads
+  // every job over all hosts, so on these samples the first fit alone is never slower either (the count is
+  // printed): the branch that keeps round-robin's placement is not reached by them.
+  const auto clusters = testing::sampled_jobs_where_round_robin_fits(1500);
   int first_fit_slower = 0;
   for (const auto& [seed, s] : clusters) {
     const JobsEvaluator ev(s);
@@ -494,7 +508,7 @@ TEST(MultiJobPlacers, GreedyIsNeverSlowerThanRoundRobin) {
     EXPECT_LE(ev.objective_s(GreedyPlacer().place(s)), round_robin_s) << "seed " << seed;
   }
   EXPECT_GE(clusters.size(), 20u);
-  EXPECT_GE(first_fit_slower, 1);
+  std::printf("[greedy-vs-round-robin] %zu clusters, first fit slower on %d\n", clusters.size(), first_fit_slower);
 }
 
 }  // namespace

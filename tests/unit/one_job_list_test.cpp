@@ -31,9 +31,8 @@ Scenario listed(Scenario s) {
   return s;
 }
 
-/** Jobs that leave GPUs free on platforms of several hosts: where the several-job rules (consecutive GPUs per job
- *  for round-robin, a permutation of all GPUs for random, the joint annealing for search) differ from the one-job
- *  ones. */
+/** Jobs that leave GPUs free on platforms of several hosts: where a rule for several jobs (the joint annealing of
+ *  search) would differ from the one-job rule. */
 std::vector<Scenario> one_job_instances() {
   std::vector<Scenario> out;
   out.push_back(make_scenario(make_platform({2, 2}, 4, a100()), make_job(2, 2, 1, 4), 3));
