@@ -70,6 +70,31 @@ class RecentObjectives {
   std::vector<double> objectives_;
 };
 
+/** @brief The share of the annealing schedule done at this evaluation, which sets the temperature: within the
+ *  current span (SearchOptions::schedule_evaluations), else over the estimate budget, else over the evaluation
+ *  budget. */
+inline double schedule_fraction(long long evaluations, long long first, long long span, long long estimates,
+                                long long max_estimates, long long budget) {
+  if (span > 0) return static_cast<double>((evaluations - first - 1) % span + 1) / span;
+  if (max_estimates > 0) return static_cast<double>(estimates + 1) / max_estimates;
+  if (budget > 0) return static_cast<double>(evaluations) / budget;
+  return 1.0;
+}
+
+/** @brief True once the run is past SearchOptions::max_seconds; on the way, prints the run's progress every
+ *  progress_every_s seconds (next_progress_s is when the next line is due). */
+inline bool past_time_limit(const SearchOptions& options, std::chrono::steady_clock::time_point t0,
+                            long long evaluations, long long budget, double best_t, double& next_progress_s) {
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (options.max_seconds > 0 && el > options.max_seconds) return true;
+  if (options.progress && el >= next_progress_s) {
+    *options.progress << options.progress_label << ": " << evaluations << " of " << budget
+                      << " evaluations, best " << best_t << " s (evaluator)\n" << std::flush;
+    next_progress_s = el + options.progress_every_s;
+  }
+  return false;
+}
+
 /** @brief Runs the annealing from `cur` (objective start_t) until options.max_evaluations evaluations, or
  *  options.max_estimates objective calls when that is > 0 (the temperature then falls over them), or
  *  options.max_seconds after t0, or 10,000 proposals in a row that do not apply (tiny instances).
@@ -106,21 +131,14 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
   if (span > 0) best_state = cur;
   // With a budget in estimates (SearchOptions::max_estimates) the temperature falls over the objective's calls.
   const long long max_estimates = span > 0 ? 0 : std::max<long long>(0, options.max_estimates);
-  long long estimates = 0;
-  long long iter = 0;
+  long long estimates = 0, iter = 0;
   int idle = 0;  // consecutive proposals that were not applicable (guards tiny instances)
   RecentObjectives recent(cur.host.size());
   double next_progress_s = options.progress_every_s;
   while (stats.evaluations < budget && idle < 10000 && (max_estimates == 0 || estimates < max_estimates)) {
-    if ((options.max_seconds > 0 || options.progress) && (iter++ & 31) == 0) {
-      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (options.max_seconds > 0 && el > options.max_seconds) break;
-      if (options.progress && el >= next_progress_s) {
-        *options.progress << options.progress_label << ": " << stats.evaluations << " of " << budget
-                          << " evaluations, best " << best_t << " s (evaluator)\n" << std::flush;
-        next_progress_s = el + options.progress_every_s;
-      }
-    }
+    if ((options.max_seconds > 0 || options.progress) && (iter++ & 31) == 0 &&
+        past_time_limit(options, t0, stats.evaluations, budget, best_t, next_progress_s))
+      break;
     if (span > 0 && stats.evaluations > restarted_at && (stats.evaluations - first) % span == 0) {
       restarted_at = stats.evaluations;
       cur = best_state;
@@ -136,10 +154,7 @@ std::vector<GpuSlot> anneal(State& cur, double start_t, const SearchOptions& opt
     idle = 0;
     ++stats.evaluations;
     // Metropolis acceptance, temperature falling geometrically over the budget (or over each span).
-    const double frac = span > 0            ? static_cast<double>((stats.evaluations - first - 1) % span + 1) / span
-                        : max_estimates > 0 ? static_cast<double>(estimates + 1) / max_estimates
-                        : budget > 0        ? static_cast<double>(stats.evaluations) / budget
-                                            : 1.0;
+    const double frac = schedule_fraction(stats.evaluations, first, span, estimates, max_estimates, budget);
     const double temp = temp0 * std::pow(temp1 / temp0, frac);
     const std::uint64_t hash = RecentObjectives::hash_of(cand.host);
     const auto kept_by = [&](double t, double u) { return u < std::exp(-(t - cur_t) / temp); };
