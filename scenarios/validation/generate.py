@@ -327,6 +327,13 @@ for (label, heads, h, layers, t, p, gpus, batch, micro, v, full_s, present_s) in
         add_point("megatron-a100-selene", name, "megatron-selene/%s.yaml" % name, secs, "s",
                   KORTHIKANTI % (label, column, label), False)
 
+def collective_point(series, prefix, name, text, busbw, source, cal, transport):
+    """Writes nccl-tests/PREFIX-NAME.yaml and adds its measured busbw to the series."""
+    scenario = "nccl-tests/%s-%s.yaml" % (prefix, name)
+    write(scenario, text)
+    add_point(series, name, scenario, busbw, "GB/s busbw", source, cal, transport=transport)
+
+
 # --- nccl-tests: collective benchmarks (a collective alone; the series calibrates a transport's achieved fraction) ---
 # NVIDIA/nccl-tests issue 194 (= NVIDIA/nccl issue 1161): `all_reduce_perf -b 1G -e 8G -f 2 -g 2` on two H100 PCIe
 # joined by NVLink bridges, NCCL's P2P/direct transport; rows 1, 2 and 4 GiB of the out-of-place busbw column.
@@ -350,9 +357,7 @@ for (size, busbw, cal) in H100_PCIE_ROWS:
             "      host_link: {bandwidth: 100Gbps, latency: 5us}\n"
             "collective: {op: all_reduce, bytes: %d, nodes: 1, gpus_per_node: 2, algorithm: ring}\n"
             % (name, size))
-    write("nccl-tests/h100pcie-nvlink-%s.yaml" % name, text)
-    add_point("nccl-h100pcie-nvlink", name, "nccl-tests/h100pcie-nvlink-%s.yaml" % name, busbw, "GB/s busbw",
-              NCCL_194 % size, cal, transport="nvlink")
+    collective_point("nccl-h100pcie-nvlink", "h100pcie-nvlink", name, text, busbw, NCCL_194 % size, cal, "nvlink")
 
 # lessizzmore/create-a3mega-ztan-fork@02dd8f4, file ztan-NCCL-test-result: `all_reduce_perf -b 8 -e 8G -f 2 -g 1`,
 # 16 ranks on 2 Google Cloud A3 Mega VMs (8 x H100 80GB HBM3 each), GPUDirect-TCPXO between the VMs; rows 128 MiB
@@ -381,9 +386,7 @@ for (size, busbw, cal) in A3MEGA_ROWS:
             "      host_link: {bandwidth: 1600Gbps, latency: 10us, transport: tcpxo}\n"
             "collective: {op: all_reduce, bytes: %d, nodes: 2, gpus_per_node: 8, algorithm: tree}\n"
             % (name, size))
-    write("nccl-tests/a3mega-tcpxo-%s.yaml" % name, text)
-    add_point("nccl-a3mega-tcpxo", name, "nccl-tests/a3mega-tcpxo-%s.yaml" % name, busbw, "GB/s busbw",
-              A3MEGA % size, cal, transport="tcpxo")
+    collective_point("nccl-a3mega-tcpxo", "a3mega-tcpxo", name, text, busbw, A3MEGA % size, cal, "tcpxo")
 
 # --- manifest ---
 out = ["# Measured iteration times of real training runs, each reproduced by one scenario of this folder.",

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "sim/core/errors.hpp"
 #include "sim/engine/collective_bench_run.hpp"
@@ -113,27 +115,25 @@ TEST(CollectiveBenchFile, RefusesBadValuesWithFileLineAndKey) {
     }
     return std::string("accepted");
   };
-  std::string bad = kTcpBench;
-  bad.replace(bad.find("nodes: 2"), 8, "nodes: 3");
-  EXPECT_NE(refusal("b1.yaml", bad).find("b1.yaml:5: collective.nodes: 3 nodes, but the platform has 2 hosts"),
-            std::string::npos)
-      << refusal("b1.yaml", bad);
-  bad = kTcpBench;
-  bad.replace(bad.find("op: all_reduce"), 14, "op: all_gather, algorithm: tree");
-  EXPECT_NE(refusal("b2.yaml", bad).find("b2.yaml:5: collective.algorithm: tree runs all_reduce only"),
-            std::string::npos)
-      << refusal("b2.yaml", bad);
-  bad = kTcpBench;
-  bad.replace(bad.find("gpus_per_node: 1"), 16, "gpus_per_node: 9");
-  EXPECT_NE(refusal("b3.yaml", bad).find("collective.gpus_per_node: 9 GPUs per node, but host 'dc-0' has 8"),
-            std::string::npos)
-      << refusal("b3.yaml", bad);
-  bad = kTcpBench;
-  bad.replace(bad.find("bytes: 1GiB"), 11, "bytes: lots");
-  EXPECT_NE(refusal("b4.yaml", bad).find("b4.yaml:5: collective.bytes"), std::string::npos) << refusal("b4.yaml", bad);
-  bad = kTcpBench;
-  bad.replace(bad.find("op: all_reduce"), 14, "op: all_to_all");
-  EXPECT_NE(refusal("b5.yaml", bad).find("collective.op"), std::string::npos) << refusal("b5.yaml", bad);
+  // Each case: the file name, the text it replaces in kTcpBench and by what, and what the error must contain.
+  struct BadCase {
+    std::string file, replaced, by, expected;
+  };
+  const std::vector<BadCase> cases = {
+      {"b1.yaml", "nodes: 2", "nodes: 3", "b1.yaml:5: collective.nodes: 3 nodes, but the platform has 2 hosts"},
+      {"b2.yaml", "op: all_reduce", "op: all_gather, algorithm: tree",
+       "b2.yaml:5: collective.algorithm: tree runs all_reduce only"},
+      {"b3.yaml", "gpus_per_node: 1", "gpus_per_node: 9",
+       "collective.gpus_per_node: 9 GPUs per node, but host 'dc-0' has 8"},
+      {"b4.yaml", "bytes: 1GiB", "bytes: lots", "b4.yaml:5: collective.bytes"},
+      {"b5.yaml", "op: all_reduce", "op: all_to_all", "collective.op"},
+  };
+  for (const BadCase& c : cases) {
+    std::string bad = kTcpBench;
+    bad.replace(bad.find(c.replaced), c.replaced.size(), c.by);
+    const std::string message = refusal(c.file, bad);
+    EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+  }
   EXPECT_FALSE(hulk::is_collective_bench_file(::testing::TempDir() + "no-such-file.yaml"));
   EXPECT_TRUE(hulk::is_collective_bench_file(write_file("b6.yaml", kTcpBench)));
 }
