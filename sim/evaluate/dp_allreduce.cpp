@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
@@ -170,7 +169,7 @@ bool dp_fluid_applies(const EvaluatorCore& core) {
   const Parallelism& par = core.scenario_.only_job().par;
   const long groups = static_cast<long>(par.pp) * par.tp, D = par.dp;
   return core.scenario_.only_job().collective == "tree" ? groups * 2 * (D - 1) <= 1024
-                                                        : par.pp >= 2 && groups * 2 * D * (D - 1) <= (std::getenv("HULK_FLUID_MAX") ? std::atol(std::getenv("HULK_FLUID_MAX")) : 128);
+                                                        : par.pp >= 2 && groups * 2 * D * (D - 1) <= 128;
 }
 
 namespace {
@@ -200,83 +199,71 @@ void add_tree(TransferFluid& fl, const std::vector<int>& hosts, double bytes, co
 
 }  // namespace
 
-namespace {
-
-/** Stage s's DP all-reduces (all tp groups) into w.fluid_ as the engine runs them, each member entering when its
- *  replica's pipeline ends at the stage (w.replica_done_). */
-void add_stage_allreduces(const EvaluatorCore& core, EvaluatorScratch& w, int s,
-                          const std::vector<int>& host_of_rank) {
-  const Parallelism& par = core.scenario_.only_job().par;
-  const int D = par.dp, T = par.tp;
-  const std::string& algo = core.scenario_.only_job().collective;
-  TransferFluid& fl = w.fluid_;
-  std::vector<int>& up = w.tree_up_;      // tree: per member, its reduce transfer to the parent (scratch)
-  std::vector<int>& down = w.tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
-  std::vector<int>& hosts = w.member_hosts_;
-  std::vector<int> last_send, last_recv, ids, ring;
-  const double bytes = core.cost_.stages[s].dp_grad_bytes;
-  std::vector<double>& t0 = w.member_start_;
-  t0.assign(w.replica_done_.begin() + s * D, w.replica_done_.begin() + (s + 1) * D);
-  for (int t = 0; t < T; ++t) {
-    hosts.resize(D);
-    for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[core.plan_.rank_of(s, i, t)];
-    last_send.assign(D, -1);
-    last_recv.assign(D, -1);
-    if (algo == "tree") {
-      add_tree(fl, hosts, bytes, t0, up, down);
-      continue;
-    }
-    const bool hierarchical = algo == "hierarchical";
-    RegionBlocks& rb = w.region_blocks_;
-    if (hierarchical) rb.group(*core.network_, hosts.data(), D);
-    if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
-      ring.clear();
-      if (hierarchical) {
-        ring = rb.order;
-      } else {
-        for (int i = 0; i < D; ++i) ring.push_back(i);
-      }
-      add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, core.channels_, last_send, last_recv, ids);
-      continue;
-    }
-    const int R = rb.regions, k = rb.per_region;
-    auto region_rings = [&]() {  // reduce-scatter, and later all-gather, inside each region
-      for (int b = 0; b < R; ++b) {
-        ring.assign(rb.order.begin() + b * k, rb.order.begin() + (b + 1) * k);
-        add_ring(fl, ring, hosts, bytes / k, k - 1, t0, core.channels_, last_send, last_recv, ids);
-      }
-    };
-    region_rings();
-    for (int j = 0; j < k; ++j) {
-      ring.clear();
-      for (int b = 0; b < R; ++b) ring.push_back(rb.order[b * k + j]);
-      add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, core.channels_, last_send,
-               last_recv, ids);
-    }
-    region_rings();
-  }
-}
-
-}  // namespace
-
 bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& w,
                                    const std::vector<int>& host_of_rank) {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
   // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
+  const Parallelism& par = core.scenario_.only_job().par;
+  const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
   // rings (2D(D-1) per group) only with several stages (in one stage, the per-stage estimate is the same ring).
   // Trees up to 1,024 transfers: the per-stage fallback, whose later transfers ignore the ones still in flight, is
   // far too optimistic on tree jobs of 16-64 replicas and makes the placers choose placements SimGrid runs much
   // slower (EvaluatorAccuracy.TreeAllReducesOfManyReplicasAcrossRegions bounds the error at this size).
   if (!dp_fluid_applies(core)) return false;
-  const int P = core.scenario_.only_job().par.pp;
+  const std::string& algo = core.scenario_.only_job().collective;
   TransferFluid& fl = w.fluid_;
   fl.clear();
+  std::vector<int>& up = w.tree_up_;      // tree: per member, its reduce transfer to the parent (scratch)
+  std::vector<int>& down = w.tree_down_;  // tree: per member, the broadcast transfer reaching it (scratch)
+  std::vector<int>& hosts = w.member_hosts_;
+  std::vector<int> last_send, last_recv, ids, ring;
   w.tree_first_.assign(P + 1, 0);
   for (int s = 0; s < P; ++s) {
     w.tree_first_[s] = fl.size();
-    add_stage_allreduces(core, w, s, host_of_rank);
+    const double bytes = core.cost_.stages[s].dp_grad_bytes;
+    // Member d enters the all-reduce when its replica's pipeline ends at this stage.
+    std::vector<double>& t0 = w.member_start_;
+    t0.assign(w.replica_done_.begin() + s * D, w.replica_done_.begin() + (s + 1) * D);
+    for (int t = 0; t < T; ++t) {
+      hosts.resize(D);
+      for (int i = 0; i < D; ++i) hosts[i] = host_of_rank[core.plan_.rank_of(s, i, t)];
+      last_send.assign(D, -1);
+      last_recv.assign(D, -1);
+      if (algo == "tree") {
+        add_tree(fl, hosts, bytes, t0, up, down);
+        continue;
+      }
+      const bool hierarchical = algo == "hierarchical";
+      RegionBlocks& rb = w.region_blocks_;
+      if (hierarchical) rb.group(*core.network_, hosts.data(), D);
+      if (!hierarchical || !rb.balanced()) {  // a ring in dp order, or (unbalanced hierarchical) region by region
+        ring.clear();
+        if (hierarchical) {
+          ring = rb.order;
+        } else {
+          for (int i = 0; i < D; ++i) ring.push_back(i);
+        }
+        add_ring(fl, ring, hosts, bytes / D, 2 * (D - 1), t0, core.channels_, last_send, last_recv, ids);
+        continue;
+      }
+      const int R = rb.regions, k = rb.per_region;
+      auto region_rings = [&]() {  // reduce-scatter, and later all-gather, inside each region
+        for (int b = 0; b < R; ++b) {
+          ring.assign(rb.order.begin() + b * k, rb.order.begin() + (b + 1) * k);
+          add_ring(fl, ring, hosts, bytes / k, k - 1, t0, core.channels_, last_send, last_recv, ids);
+        }
+      };
+      region_rings();
+      for (int j = 0; j < k; ++j) {
+        ring.clear();
+        for (int b = 0; b < R; ++b) ring.push_back(rb.order[b * k + j]);
+        add_ring(fl, ring, hosts, bytes / (static_cast<double>(k) * R), 2 * (R - 1), t0, core.channels_, last_send,
+                 last_recv, ids);
+      }
+      region_rings();
+    }
   }
   w.tree_first_[P] = fl.size();
   fl.run(*core.network_, core.tcp_window_bytes_, core.latency_at_receiver_, core.link_divisors_);
@@ -286,26 +273,6 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
     w.dp_s_[s] = end - w.stage_done_[s];
   }
   return true;
-}
-
-bool stage_fluid_applies(const EvaluatorCore& core) {
-  const Parallelism& par = core.scenario_.only_job().par;
-  const long D = par.dp, per_group = core.scenario_.only_job().collective == "tree" ? 2 * (D - 1) : 2 * D * (D - 1);
-  return !std::getenv("HULK_NO_STAGE_FLUID") && par.pp >= 2 && D >= 2 && par.tp * per_group <= kStageFluidTransfers;
-}
-
-double stage_fluid_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage,
-                               const std::vector<int>& host_of_rank) {
-  // One stage's all-reduces in the fluid, each member from its replica's end, with w.extra_load_ (the other
-  // stages' all-reduces while refine_dp_overlap weighs them) as background flows: the members that finished early
-  // move what does not wait for the late ones while the links are theirs, as in the engine.
-  TransferFluid& fl = w.fluid_;
-  fl.clear();
-  add_stage_allreduces(core, w, stage, host_of_rank);
-  fl.run(*core.network_, core.tcp_window_bytes_, core.latency_at_receiver_, core.link_divisors_, &w.extra_load_);
-  double end = w.stage_done_[stage];
-  for (int i = 0; i < fl.size(); ++i) end = std::max(end, fl.arrival_s(i));
-  return end - w.stage_done_[stage];
 }
 
 double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings) {
@@ -394,7 +361,6 @@ double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage,
   for (auto& g : groups) g.resize(par.dp);
   for (int t = 0; t < par.tp; ++t)
     for (int d = 0; d < par.dp; ++d) groups[t][d] = host_of_rank[core.plan_.rank_of(stage, d, t)];
-  if (stage_fluid_applies(core)) return stage_fluid_allreduce_s(core, w, stage, host_of_rank);
   const double bytes = core.cost_.stages[stage].dp_grad_bytes;
   const std::string& algo = core.scenario_.only_job().collective;
   if (algo == "tree") return tree_allreduce_s(core, w, groups, bytes);

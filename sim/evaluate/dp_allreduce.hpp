@@ -18,19 +18,7 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
 /** @brief True when the DP all-reduces are estimated in the all-stage fluid (dp_allreduces_from_stage_ends), false
  *  when stage by stage (too many transfers for the fluid). */
 bool dp_fluid_applies(const EvaluatorCore& core);
-/** @brief Most DP transfers of one stage (all tp groups) that stage_fluid_allreduce_s simulates: its cost grows
- *  with their square; the 128-256-GPU jobs of EvaluatorAccuracy.LargerClusters* have up to 612, big-1024's 3,840
- *  keep the ring-step estimate. */
-constexpr long kStageFluidTransfers = 1024;
-/** @brief True when dp_allreduce_s runs each stage in the fluid (stage_fluid_allreduce_s): several stages and at
- *  most kStageFluidTransfers per stage. */
-bool stage_fluid_applies(const EvaluatorCore& core);
-/** @brief DP all-reduce time of one stage from its end (stage_done_), its members entering at their replicas' ends
- *  (replica_done_) in the fluid, w.extra_load_ as background flows per link. */
-double stage_fluid_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage,
-                               const std::vector<int>& host_of_rank);
-/** @brief DP all-reduce time of one stage (all tp groups concurrently): stage_fluid_allreduce_s where it applies,
- *  else with every member entering at the stage's end. */
+/** @brief DP all-reduce time of one stage (all tp groups concurrently). */
 double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage, const std::vector<int>& host_of_rank);
 /** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as
  *  load. */

@@ -136,7 +136,7 @@ double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
   // follow each other but a stage's unbalanced groups run beside them (twice as much then); the per-stage tree
   // prices later transfers alone, so it gives no such total.
   const std::string& algo = core.scenario_.only_job().collective;
-  const bool fluid = dp_fluid_applies(core) || stage_fluid_applies(core);
+  const bool fluid = dp_fluid_applies(core);
   std::vector<int>& hosts = w.member_hosts_;
   std::vector<double>& entered = w.bound_entered_;
   hosts.resize(D);
@@ -145,8 +145,8 @@ double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
     const double bytes = core.cost_.stages[s].dp_grad_bytes;
     if (!(bytes > 0)) continue;
     for (int d = 0; d < D; ++d) entered[d] = done[at(s, d)];
-    // Stage by stage, the all-reduce starts when the stage's last replica is done (w.stage_done_); in the fluid (all
-    // stages at once, or each stage alone) each member at its own replica's end.
+    // Stage by stage, the all-reduce starts when the stage's last replica is done (w.stage_done_); in the fluid each
+    // member at its own replica's end.
     if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
     int phased = 0;  // balanced hierarchical groups of the stage (in one region or several)
     for (int t = 0; t < par.tp; ++t) {

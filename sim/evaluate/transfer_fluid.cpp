@@ -89,7 +89,7 @@ double TransferFluid::rate_of(int i) const {
     const int l = r.links[k];
     // Without divisors the expression is the one-job one, bit for bit.
     const double capacity = divisors_ ? net_->link_bandwidth_Bps(l) / (*divisors_)[l] : net_->link_bandwidth_Bps(l);
-    rate = std::min(rate, capacity / (background_ ? link_count_[l] + (*background_)[l] : link_count_[l]));
+    rate = std::min(rate, capacity / link_count_[l]);
   }
   return rate;
 }
@@ -146,11 +146,10 @@ TransferFluid::Pending TransferFluid::take_ready(bool from_due) {
 }
 
 void TransferFluid::run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver,
-                        const std::vector<double>* link_divisors, const std::vector<double>* background) {
+                        const std::vector<double>* link_divisors) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   net_ = &net;
   divisors_ = link_divisors;
-  background_ = background;
   prepare(net, tcp_window_bytes);
   const int n = static_cast<int>(t_.size());
   double now = 0.0;

@@ -28,10 +28,9 @@ class TransferFluid {
   /** @brief Runs every transfer. @param net routes and capacities, @param tcp_window_bytes per-flow window (0 =
    *  none: the cap is then window / round trip), @param latency_at_receiver see the file comment,
    *  @param link_divisors if given, link l's capacity is net.link_bandwidth_Bps(l) / (*link_divisors)[l] (other
-   *  jobs' share, Evaluator::share_links), @param background if given, flows per link counted beside the
-   *  transfers (other stages' all-reduces as load). */
+   *  jobs' share, Evaluator::share_links). */
   void run(const RouteModel& net, double tcp_window_bytes, bool latency_at_receiver,
-           const std::vector<double>* link_divisors = nullptr, const std::vector<double>* background = nullptr);
+           const std::vector<double>* link_divisors = nullptr);
   /** @brief Arrival time of transfer i (seconds), after run(). */
   double arrival_s(int i) const { return arrive_[i]; }
 
@@ -64,7 +63,6 @@ class TransferFluid {
   std::vector<Pending> due_;         ///< ready, start time come: heap by seq
   const RouteModel* net_ = nullptr;  ///< during run()
   const std::vector<double>* divisors_ = nullptr;  ///< during run(): per-link capacity divisors, or none
-  const std::vector<double>* background_ = nullptr;  ///< during run(): per-link background flows, or none
   int next_seq_ = 0;                  ///< order of the next transfer to become ready
   /** @brief Successor lists (CSR) and predecessor counts from the edges. */
   void build_successors();
