@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/evaluate/stage_co_busy.hpp"
+
 namespace hulk {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -44,6 +46,7 @@ EvaluatorCore::EvaluatorCore(const Scenario& scenario, std::shared_ptr<const Rou
   const Parallelism& par = scenario_.only_job().par;
   const int v = scenario_.only_job().virtual_stages;
   schedule_ = stage_op_orders(scenario_.only_job().schedule, par.pp, std::max(1, cost_.micro_batches), v);
+  stage_co_busy_ = stage_co_busy(schedule_, kUnitBackwardCost);
   pipe_memo_ = &PipelineMemo::process();
   schedule_id_ = pipe_memo_->schedule_id(scenario_.only_job().schedule + (v > 1 ? "/v" + std::to_string(v) : ""),
                                          par.pp, std::max(1, cost_.micro_batches));

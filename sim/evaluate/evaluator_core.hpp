@@ -55,6 +55,9 @@ struct EvaluatorCore {
   std::vector<double> memory_;      ///< per host, bytes per GPU
   std::vector<std::vector<StageOp>> schedule_;  ///< per stage, op order
   bool schedule_chained_ = false;  ///< every stage's ops start with F 0 and end with B m-1 (the lower bound)
+  /** @brief Per pair of stages (s * pp + o), the share of s's busy time o is busy too (stage_co_busy.hpp); empty
+   *  with model chunks or one stage. */
+  std::vector<double> stage_co_busy_;
   int channels_ = 1;                 ///< network.channels_per_peer
   bool latency_at_receiver_ = true;  ///< CM02: the engine applies route latencies at the receiver
   double tcp_window_bytes_ = 0;      ///< network.tcp_window_bytes x the latency factor (0 = no cap)

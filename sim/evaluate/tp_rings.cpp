@@ -54,12 +54,11 @@ void tp_hop_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vec
     const double comm = 2.0 * st.layers * 2 * (T - 1) * slowest_hop, compute = st.fwd_flops_per_mb() / slowest_gpu;
     duty[s] = comm + compute > 0 ? comm / (comm + compute) : 0.0;
   }
-  // ... and only while both stages are busy: with m micro-batches over p stages a stage is busy m / (m + p - 1) of
-  // the pipeline (the rest is its bubble).
+  // ... and only while both stages are busy: o weighs on s's rings by the share of s's busy time o is busy too
+  // (stage_co_busy.hpp); with model chunks, by the share of the pipeline a stage is busy at all, m / (m + p - 1).
   const int m = std::max(1, core.cost_.micro_batches);
   const double busy = static_cast<double>(m) / (m + P - 1);
-  for (double& d : duty) d *= busy;
-  // Every stage's rings as load, then each stage again with the others' (its own counted by concurrent_times).
+  const std::vector<double>& co = core.stage_co_busy_;
   std::vector<int>& touched = w.touched_links_;
   auto load = [&](int s, double weight) {
     for (int i = s * per_stage; i < (s + 1) * per_stage; ++i) {
@@ -70,15 +69,15 @@ void tp_hop_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vec
       }
     }
   };
-  for (int s = 0; s < P; ++s) load(s, duty[s]);
+  // Each stage again with the others' rings as load (its own counted by concurrent_times).
   for (int s = 0; s < P; ++s) {
-    load(s, -duty[s]);
+    for (int o = 0; o < P; ++o)
+      if (o != s && duty[o] > 0) load(o, duty[o] * (co.empty() ? busy : co[static_cast<size_t>(s) * P + o]));
     concurrent_times(core, w, w.src_.data() + s * per_stage, w.dst_.data() + s * per_stage, per_stage, chunk,
                      hops.data() + s * per_stage, nullptr, room_of(s));
-    load(s, duty[s]);
+    for (int l : touched) w.extra_load_[l] = 0.0;
+    touched.clear();
   }
-  for (int l : touched) w.extra_load_[l] = 0.0;
-  touched.clear();
 }
 
 void stage_op_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank, int m,

@@ -99,10 +99,10 @@ TEST(EvaluatorAccuracy, RandomScenariosErrorAndRankingAreMeasured) {
                 100 * cases[k].err);
   std::printf("[evaluator-accuracy] pairwise ranking agreement %d/%d\n", agree, pairs);
   // Bounds just above what the evaluator reaches since it follows the engine's communication model (measured:
-  // all placements median 0.00%, p90 2.8%, max 15.4%; greedy+search p90 1.8%, max 12.6%; ranking 251/252).
+  // all placements median 0.00%, p90 2.3%, max 16.3%; greedy+search p90 0.7%, max 6.8%; ranking 251/251).
   ASSERT_GT(abs_all.size(), 150u);
   EXPECT_LT(percentile(abs_all, 0.5), 0.01);
-  EXPECT_LT(percentile(abs_all, 0.9), 0.04);
+  EXPECT_LT(percentile(abs_all, 0.9), 0.035);
   EXPECT_LT(percentile(abs_all, 1.0), 0.20);
   EXPECT_LT(percentile(abs_good, 0.9), 0.03);
   EXPECT_LT(percentile(abs_good, 1.0), 0.15);
@@ -179,11 +179,11 @@ TEST(EvaluatorAccuracy, SampledClustersBothWanCapacityModels) {
                 cap == WanCapacity::host ? "host" : "pair", err.size(), 100 * percentile(err, 0.5),
                 100 * percentile(err, 0.9), 100 * percentile(err, 1.0), 100 * percentile(err_good, 0.5),
                 100 * percentile(err_good, 1.0), agree, pairs);
-    // Measured (12 clusters each): all placements p90 5.3% (pair) and 6.2% (host), the random placements' tensor-
-    // parallel rings over the WAN beyond it (up to +31%: approximation 1's duty-weighted sharing between stages);
-    // greedy+search max 2.3% and 2.3%, median 0.0%; ranking 31/31 and 33/33.
+    // Measured (12 clusters each): all placements p90 4.4% (pair) and 3.9% (host), the random placements' tensor-
+    // parallel rings over the WAN beyond it (up to +48%: approximation 1's sharing between stages, weighted by duty
+    // and co-busy share); greedy+search max 2.1% and 5.0%, median 0.0%; ranking 31/31 and 33/33.
     ASSERT_GE(err_good.size(), 16u);
-    EXPECT_LT(percentile(err, 0.9), 0.08);
+    EXPECT_LT(percentile(err, 0.9), 0.06);
     EXPECT_LT(percentile(err_good, 0.5), 0.01);
     EXPECT_LT(percentile(err_good, 1.0), 0.12);
     EXPECT_GE(agree, pairs * 9 / 10);
@@ -312,10 +312,10 @@ TEST(EvaluatorAccuracy, LargerClustersWithPipelinedDataParallelJobsAreMeasured) 
               err.size(), 100 * percentile(err, 0.5), 100 * percentile(err, 0.9), 100 * percentile(err, 1.0),
               optimistic, held, moved);
   ASSERT_EQ(scenarios, 12);
-  // Design seeds: median 1.5%, p90 6.8%, max 30.1% (the per-stage DP fallback of approximation 3 on dp 12 x pp 15);
-  // held-out seeds 8300 on: median 0.1%, p90 9.3%, max 23.9% (the search's placements, under SimGrid).
+  // Design seeds: median 2.3%, p90 6.2%, max 30.1% (the per-stage DP fallback of approximation 3 on dp 12 x pp 15);
+  // seeds 8300 on (seen before, not fresh): median 0.4%, p90 6.4%, max 23.9% (greedy's placement of 8301, under SimGrid).
   EXPECT_LT(percentile(err, 0.5), 0.05);
-  EXPECT_LT(percentile(err, 0.9), 0.15);
+  EXPECT_LT(percentile(err, 0.9), 0.10);
   EXPECT_LT(percentile(err, 1.0), 0.35);
   EXPECT_GE(held * 2, moved);
 }
