@@ -41,7 +41,7 @@ std::int64_t weights_digest(torch::nn::Module& model, const std::vector<std::int
 }
 
 std::vector<std::int64_t> move_config_vector(const MoveModelConfig& c) {
-  return {c.hidden, c.layers, c.nearest_neighbours, kPairFeatures, kNodeFeatures, kEdgeFeatures, kJobFeatures};
+  return {c.hidden, c.layers, c.nearest_neighbours, c.pair_features, kNodeFeatures, kEdgeFeatures, kJobFeatures};
 }
 
 /** The move scorer's records (format 4); none in a model without one. */
@@ -61,7 +61,7 @@ MoveScorer move_scorer_from_archive(torch::serialize::InputArchive& archive, con
   if (config.numel() != 7) throw InputError(path, 0, "", "corrupt model file (bad move-scorer hyper-parameters)");
   const auto c = config.to(torch::kInt64).contiguous();
   const std::int64_t* p = c.data_ptr<std::int64_t>();
-  if (p[3] != kPairFeatures || p[4] != kNodeFeatures || p[5] != kEdgeFeatures || p[6] != kJobFeatures)
+  if (!valid_pair_features(static_cast<int>(p[3])) || p[4] != kNodeFeatures || p[5] != kEdgeFeatures || p[6] != kJobFeatures)
     throw InputError(path, 0, "", "the move scorer was trained with other feature sizes; retrain with this hulk");
   if (p[0] < 1 || p[0] > 4096 || p[1] < 0 || p[1] > 64 || p[2] < 0)
     throw InputError(path, 0, "", "corrupt model file (implausible move-scorer hyper-parameters)");
@@ -69,6 +69,7 @@ MoveScorer move_scorer_from_archive(torch::serialize::InputArchive& archive, con
   mc.hidden = static_cast<int>(p[0]);
   mc.layers = static_cast<int>(p[1]);
   mc.nearest_neighbours = static_cast<int>(p[2]);
+  mc.pair_features = static_cast<int>(p[3]);
   MoveScorer moves(mc);
   torch::serialize::InputArchive weights;
   try {

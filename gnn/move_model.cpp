@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "gnn/single_thread.hpp"
@@ -21,7 +22,7 @@ MoveScorerImpl::MoveScorerImpl(const MoveModelConfig& c) : config_(c) {
     layer_list_.push_back(MessageLayer(d, 2 * kEdgeFeatures));
     layers_->push_back(layer_list_.back());
   }
-  head_ = register_module("head", nn::Sequential(nn::Linear(3 * d + 2 * kPairFeatures, d), nn::ReLU(),
+  head_ = register_module("head", nn::Sequential(nn::Linear(3 * d + 2 * c.pair_features, d), nn::ReLU(),
                                                  nn::Linear(d, d), nn::ReLU(), nn::Linear(d, 1)));
 }
 
@@ -40,25 +41,31 @@ torch::Tensor MoveScorerImpl::forward(const GraphTensors& g, const torch::Tensor
 }
 
 MoveInputs move_inputs(const Scenario& scenario, const RouteModel& network, const Placement& placement,
-                       const std::vector<std::pair<int, int>>& moves, int nearest_neighbours) {
+                       const std::vector<std::pair<int, int>>& moves, const MoveModelConfig& config) {
   GraphOptions go;
-  go.nearest_neighbours = nearest_neighbours;
+  go.nearest_neighbours = config.nearest_neighbours;
   const ClusterGraph graph = build_reference_graph(scenario, go, placement, &network);
   MoveInputs in;
   in.graph = to_tensors(graph, graph.pp);
   const auto m = static_cast<std::int64_t>(moves.size());
   in.a = torch::empty({m}, torch::kInt64);
   in.b = torch::empty({m}, torch::kInt64);
-  in.pair = torch::empty({m, kPairFeatures});
+  const bool deltas = config.pair_features > kPairFeatures;
+  in.pair = torch::empty({m, config.pair_features});
   auto a = in.a.accessor<std::int64_t, 1>();
   auto b = in.b.accessor<std::int64_t, 1>();
   auto f = in.pair.accessor<float, 2>();
   const std::vector<std::vector<double>> shares = role_shares(scenario, placement);
+  std::optional<MoveDeltaContext> context;
+  if (deltas && m > 0) context.emplace(scenario, network, placement);
   for (std::int64_t i = 0; i < m; ++i) {
     a[i] = moves[i].first;
     b[i] = moves[i].second;
     const auto features = pair_features(scenario, network, shares, moves[i].first, moves[i].second);
     for (int k = 0; k < kPairFeatures; ++k) f[i][k] = features[k];
+    if (!context) continue;
+    const auto changes = context->features(moves[i].first, moves[i].second);
+    for (int k = 0; k < kMoveDeltaFeatures; ++k) f[i][kPairFeatures + k] = changes[k];
   }
   return in;
 }
@@ -69,7 +76,7 @@ std::vector<double> predict_moves(MoveScorer& model, const Scenario& scenario, c
   torch::NoGradGuard no_grad;
   SingleThread threads;  // same bytes on any machine
   model->eval();
-  const MoveInputs in = move_inputs(scenario, network, placement, moves, model->config().nearest_neighbours);
+  const MoveInputs in = move_inputs(scenario, network, placement, moves, model->config());
   const torch::Tensor y = model->forward(in.graph, in.a, in.b, in.pair).to(torch::kDouble).contiguous();
   std::vector<double> out(y.data_ptr<double>(), y.data_ptr<double>() + y.numel());
   for (double& v : out) v /= kMoveLabelScale;

@@ -16,6 +16,7 @@
 #include <torch/torch.h>
 
 #include "gnn/model.hpp"
+#include "gnn/move_deltas.hpp"
 #include "gnn/moves.hpp"
 #include "sim/topology/route_model.hpp"
 
@@ -29,13 +30,20 @@ struct MoveModelConfig {
   int hidden = 48;              ///< width of the host embeddings and the move MLP
   int layers = 2;               ///< message-passing layers
   int nearest_neighbours = 24;  ///< graph construction (GraphOptions), so that inference builds the same graph
+  /** @brief Features per move: kPairFeatures (the pair's route and roles), or kPairFeatures + kMoveDeltaFeatures
+   *  (also the move's analytic changes, gnn/move_deltas.hpp). */
+  int pair_features = kPairFeatures + kMoveDeltaFeatures;
 };
+
+/** @brief True if `n` is a per-move feature count a scorer can have (MoveModelConfig::pair_features). */
+inline bool valid_pair_features(int n) { return n == kPairFeatures || n == kPairFeatures + kMoveDeltaFeatures; }
 
 /** @brief The move scorer. */
 class MoveScorerImpl : public torch::nn::Module {
  public:
   explicit MoveScorerImpl(const MoveModelConfig& config);
-  /** @brief Scores [M] (labels x kMoveLabelScale) of the moves (a[i], b[i]) with pair features [M, kPairFeatures]. */
+  /** @brief Scores [M] (labels x kMoveLabelScale) of the moves (a[i], b[i]) with per-move features
+   *  [M, config().pair_features]. */
   torch::Tensor forward(const GraphTensors& g, const torch::Tensor& a, const torch::Tensor& b,
                         const torch::Tensor& pair);
   const MoveModelConfig& config() const { return config_; }
@@ -52,12 +60,13 @@ TORCH_MODULE(MoveScorer);
 struct MoveInputs {
   GraphTensors graph;
   torch::Tensor a, b;   ///< [M] int64
-  torch::Tensor pair;   ///< [M, kPairFeatures]
+  torch::Tensor pair;   ///< [M, MoveModelConfig::pair_features]
 };
 
-/** @brief Builds the inputs of `moves` from `placement` (the graph with the placement as reference). */
+/** @brief Builds the inputs of `moves` from `placement` (the graph with the placement as reference) for a scorer of
+ *  `config` (its graph's neighbours and its per-move features). */
 MoveInputs move_inputs(const Scenario& scenario, const RouteModel& network, const Placement& placement,
-                       const std::vector<std::pair<int, int>>& moves, int nearest_neighbours);
+                       const std::vector<std::pair<int, int>>& moves, const MoveModelConfig& config);
 
 /** @brief Predicted labels (relative time changes, lower is better) of the moves; eval mode, no grad, one thread. */
 std::vector<double> predict_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,

@@ -39,7 +39,7 @@ struct Split {
 /** The states of the samples, split by sample (a validation cluster is never trained on) and, with max_examples,
  *  the training states cut after that many labelled moves (in sample order, so a smaller run's data is a prefix of
  *  a larger one's). */
-Split load_states(const std::vector<MoveSample>& samples, const MoveTrainCommand& c, int nearest_neighbours) {
+Split load_states(const std::vector<MoveSample>& samples, const MoveTrainCommand& c, const MoveModelConfig& config) {
   Split out;
   for (const MoveSample& s : samples) {
     const bool val = held_out_move_sample(c.seed, s.index, c.val_fraction);
@@ -53,7 +53,7 @@ Split load_states(const std::vector<MoveSample>& samples, const MoveTrainCommand
         pairs.emplace_back(m.a, m.b);
         labels.push_back(static_cast<float>(m.label * kMoveLabelScale));
       }
-      StateTensors t{move_inputs(s.scenario, ev.network(), st.placement, pairs, nearest_neighbours),
+      StateTensors t{move_inputs(s.scenario, ev.network(), st.placement, pairs, config),
                      torch::tensor(labels, torch::kFloat)};
       if (val) {
         out.val.push_back(std::move(t));
@@ -129,10 +129,11 @@ bool held_out_move_sample(std::uint64_t seed, int index, double val_fraction) {
 namespace {
 
 /** Adds the states of `samples` (tensors built once) to the split, by the same held-out rule. */
-void add_states(Split& data, const std::vector<MoveSample>& samples, const MoveTrainCommand& c, int neighbours) {
+void add_states(Split& data, const std::vector<MoveSample>& samples, const MoveTrainCommand& c,
+                const MoveModelConfig& config) {
   MoveTrainCommand all = c;
   all.max_examples = 0;  // a cut applies to gen-moves' data only: the policy's states are all kept
-  Split more = load_states(samples, all, neighbours);
+  Split more = load_states(samples, all, config);
   for (StateTensors& t : more.train) data.train.push_back(std::move(t));
   for (StateTensors& t : more.val) data.val.push_back(std::move(t));
   data.train_examples += more.train_examples;
@@ -178,7 +179,11 @@ void train_epochs(MoveScorer& model, const Split& data, const MoveTrainCommand& 
 /** The scorer to start from: the --init file's with init_scorer, else fresh weights after manual_seed(seed). */
 MoveScorer initial_scorer(const MoveTrainCommand& c) {
   torch::manual_seed(c.seed);
-  if (!c.init_scorer) return MoveScorer{MoveModelConfig{}};
+  if (!c.init_scorer) {
+    MoveModelConfig config;
+    if (!c.move_deltas) config.pair_features = kPairFeatures;
+    return MoveScorer{config};
+  }
   if (c.init.empty())
     throw InputError("", 0, "--init-scorer", "expected --init, the model file whose scorer to start from");
   MoveScorer model = load_move_scorer(c.init);
@@ -203,8 +208,8 @@ MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* p
   }
   std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
   MoveScorer model = initial_scorer(c);
-  const int neighbours = model->config().nearest_neighbours;
-  Split data = load_states(samples, c, neighbours);
+  const MoveModelConfig config = model->config();
+  Split data = load_states(samples, c, config);
   if (data.train.empty()) throw InputError(c.data_dirs.front(), 0, "", "no training state with moves");
   MoveTrainSummary out;
   train_epochs(model, data, c, 1, c.epochs, 0, out, progress);
@@ -215,7 +220,7 @@ MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* p
     o.round = round;
     const std::vector<MoveSample> added = policy_states(model, samples, o);
     const std::size_t before = data.train.size() + data.val.size();
-    add_states(data, added, c, neighbours);
+    add_states(data, added, c, config);
     if (progress)
       *progress << "dagger round " << round << ": " << data.train.size() + data.val.size() - before
                 << " states of the scorer's walk added (" << data.train.size() << " training, " << data.val.size()

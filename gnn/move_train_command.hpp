@@ -42,6 +42,9 @@ struct MoveTrainCommand {
   int dagger_rounds = 0;               ///< data aggregation rounds after the first epochs (gnn/move_dagger.hpp)
   int dagger_epochs = 2;               ///< epochs after each round
   int dagger_walk = 4;                 ///< moves of the scorer's walk per sample and round
+  /** @brief A fresh scorer reads the moves' analytic changes (gnn/move_deltas.hpp) beside the pair features;
+   *  false: the pair features alone. Ignored with init_scorer (the file's scorer keeps its own). */
+  bool move_deltas = true;
 };
 
 /** @brief What a run did. */

@@ -49,6 +49,10 @@ void register_move_policy_command(CLI::App& app) {
                   "bounds on a taken move's predicted relative time change compared, each with every margin "
                   "(default: none)");
   cmd->add_flag("--allow-partial", c->allow_partial, "use the samples present (an unfinished gen-moves)");
+  cmd->add_option("--val-fraction", c->val_fraction,
+                  "share of the clusters measured, as train-moves holds them out (1 = all: a data set never trained on)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->callback([c] { run_move_policy(*c); });
 }
 

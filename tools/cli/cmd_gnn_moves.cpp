@@ -82,6 +82,8 @@ void register_gnn_moves_commands(CLI::App& app) {
       ->check(number_range(0, 2000000000));
   train->add_flag("--allow-partial", t->allow_partial, "train on the samples present (an unfinished gen-moves)");
   train->add_flag("--init-scorer", t->init_scorer, "start from the --init file's move scorer, not fresh weights");
+  train->add_flag("--no-move-deltas{false}", t->move_deltas,
+                  "a fresh scorer reads the pair features alone, not the moves' analytic changes too");
   train->add_option("--dagger", t->dagger_rounds,
                     "rounds adding the states the scorer's own walk reaches from greedy's placement, labelled by "
                     "the evaluator (data aggregation)")
