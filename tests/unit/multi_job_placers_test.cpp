@@ -320,7 +320,10 @@ TEST(MultiJobPlacers, JobsCrossingTheSameWanLinkAreEachSlowerThanAlone) {
     const double alone = Evaluator(job_view(s, j)).iteration_time_s(job_slice(s, p, j));
     EXPECT_GT(t[j], alone * 1.2) << "job " << j;
   }
-  EXPECT_EQ(*std::max_element(ev.jobs_on_link().begin(), ev.jobs_on_link().end()), 2);
+  std::vector<int> hosts;
+  for (const GpuSlot& g : p.gpu_of_rank) hosts.push_back(g.host);
+  const std::vector<int> counts = ev.jobs_on_links(hosts);
+  EXPECT_EQ(*std::max_element(counts.begin(), counts.end()), 2);
   // With per-host WAN caps (no region-pair pipe) and distinct hosts, the jobs share nothing.
   s.platform.wan_capacity = WanCapacity::host;
   const std::vector<double> host_caps = JobsEvaluator(s).job_times_s(p);
