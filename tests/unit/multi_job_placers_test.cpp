@@ -32,20 +32,11 @@ namespace hulk {
 namespace {
 
 using testing::a100;
+using testing::jobs_scenario;
 using testing::make_job;
 using testing::make_platform;
 using testing::t4;
 using testing::v100;
-
-/** A several-job scenario: jobs named j0, j1, ... unless named, listed as the loader does for `jobs:`. */
-Scenario jobs_scenario(PlatformSpec platform, std::vector<JobSpec> jobs, std::uint64_t seed = 1) {
-  Scenario s = testing::make_scenario(std::move(platform), jobs.at(0), seed);
-  for (size_t j = 0; j < jobs.size(); ++j)
-    if (jobs[j].name.empty()) jobs[j].name = "j" + std::to_string(j);
-  s.jobs = std::move(jobs);
-  s.jobs_listed = true;
-  return s;
-}
 
 /** Placement from the (host, slot) of every rank. */
 Placement gpus(const std::vector<GpuSlot>& g) { return Placement{g}; }
