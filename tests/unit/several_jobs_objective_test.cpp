@@ -18,14 +18,10 @@
 namespace hulk {
 namespace {
 
-using testing::a100;
-using testing::jobs_scenario;
-using testing::make_job;
-using testing::make_platform;
-
 /** Two jobs on four regions, with a `robust:` distribution of 8 states. */
 Scenario two_jobs_four_regions() {
-  Scenario s = jobs_scenario(make_platform({2, 2, 2, 2}, 2, a100()), {make_job(2, 2, 1, 4), make_job(2, 1, 2, 4)});
+  Scenario s = testing::jobs_scenario(testing::make_platform({2, 2, 2, 2}, 2, testing::a100()),
+                                      {testing::make_job(2, 2, 1, 4), testing::make_job(2, 1, 2, 4)});
   s.robust = {0.3, 0.1, 8, 11};
   return s;
 }
@@ -51,7 +47,8 @@ TEST(SeveralJobsObjective, RobustSearchPlacesSeveralJobsForTheRobustObjective) {
 }
 
 TEST(SeveralJobsObjective, RobustSearchStillRefusesDiLoCo) {
-  Scenario s = testing::make_scenario(make_platform({2, 2}, 2, a100()), make_job(2, 1, 1, 4));
+  Scenario s =
+      testing::make_scenario(testing::make_platform({2, 2}, 2, testing::a100()), testing::make_job(2, 1, 1, 4));
   s.robust = {0.3, 0.1, 4, 11};
   s.only_job().sync.algorithm = "diloco";
   SearchOptions o;
@@ -74,11 +71,11 @@ TEST(SeveralJobsObjective, GreedyKeepsRoundRobinsPlacementWhereItIsFaster) {
   // Four one-GPU hosts, then a four-GPU host. Greedy places the larger job first, on the four-GPU host (its
   // all-reduce inside one host), which leaves the tensor-parallel job, weighted 100, a ring across two hosts' NICs;
   // round-robin's one list of ranks gives the larger job the one-GPU hosts and the ring the four-GPU host.
-  PlatformSpec platform = make_platform({5}, 1, a100());
+  PlatformSpec platform = testing::make_platform({5}, 1, testing::a100());
   platform.hosts[4].gpus = 4;
-  JobSpec ring = make_job(1, 2, 1, 4);
+  JobSpec ring = testing::make_job(1, 2, 1, 4);
   ring.weight = 100;
-  const Scenario s = jobs_scenario(platform, {make_job(4, 1, 1, 4), ring});
+  const Scenario s = testing::jobs_scenario(platform, {testing::make_job(4, 1, 1, 4), ring});
   const JobsEvaluator ev(s);
   const Placement first_fit = greedy_jobs_first_fit(s);
   const double first_fit_s = ev.objective_s(first_fit);
