@@ -7,6 +7,7 @@
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
 #include "sim/evaluate/evaluation_count.hpp"
 #include "sim/evaluate/evaluator_bound.hpp"
+#include "sim/evaluate/evaluator_scratch_slots.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/replica_pipelines.hpp"
 #include "sim/evaluate/tp_rings.hpp"
@@ -64,9 +65,9 @@ void finish_iteration(const EvaluatorCore& core, EvaluatorScratch& w, const std:
 }  // namespace
 
 Evaluator::Evaluator(const Scenario& scenario, std::shared_ptr<const RouteModel> network)
-    : core_(scenario, std::move(network)) {
-  core_.prepare(scratch_);
-}
+    : core_(scenario, std::move(network)), id_(new_estimator_id()) {}
+
+EvaluatorScratch& Evaluator::thread_scratch() const { return thread_scratch_of<EvaluatorScratch>(id_); }
 
 double Evaluator::iteration_time_s(const Placement& placement) const { return evaluate(placement).iteration_time_s; }
 

@@ -17,6 +17,7 @@
  *  - dp_pipeline_overlap.hpp: DP all-reduces as load on the hand-offs still running (approximation 6);
  *  - iteration_tail.hpp: what follows the DP all-reduces; evaluator_bound.hpp: the lower bound.
  *  Only a rank's HOST matters (all GPUs of a host are identical), so the core API takes host indices. */
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -29,9 +30,10 @@ namespace hulk {
 
 /** @brief Analytic iteration-time estimator. Construction precomputes everything placement-independent
  *  (JobCost, plan, route tables, GPU speeds, schedule); an estimate writes only into an EvaluatorScratch
- *  (evaluator_scratch.hpp). Threads: the calls that take a scratch are safe on one Evaluator from several threads,
- *  each with its own scratch; the calls without one share the Evaluator's own scratch (one thread at a time);
- *  set_pipeline_cache and share_links are not to be called while another thread estimates. */
+ *  (evaluator_scratch.hpp): the caller's, or for the calls without one the calling thread's scratch for this
+ *  Evaluator (evaluator_scratch_slots.hpp). Threads: every estimate is safe on one Evaluator from several threads at
+ *  once; set_pipeline_cache and share_links are not to be called while another thread estimates. A copy estimates
+ *  as the original, bit for bit. */
 class Evaluator {
  public:
   /** @brief Precomputes cost model, routes and schedule for the scenario's job and platform.
@@ -48,10 +50,9 @@ class Evaluator {
   EvalBreakdown evaluate(const Placement& placement) const;
   /** @brief Same, from the host index of every rank (rank order). The fast path used by search. */
   EvalBreakdown evaluate_hosts(const std::vector<int>& host_of_rank) const {
-    return evaluate_hosts(host_of_rank, scratch_);
+    return evaluate_hosts(host_of_rank, thread_scratch());
   }
-  /** @brief evaluate_hosts in the caller's scratch: safe to call from several threads at once on one Evaluator,
-   *  each thread with its own scratch (while no thread calls set_pipeline_cache or share_links). The same bits as
+  /** @brief evaluate_hosts in the caller's scratch (one thread at a time per scratch). The same bits as
    *  evaluate_hosts(host_of_rank). */
   EvalBreakdown evaluate_hosts(const std::vector<int>& host_of_rank, EvaluatorScratch& scratch) const;
   /** @brief A lower bound of time_of_hosts() (+infinity where that is), for a fraction of its cost: every replica's
@@ -60,7 +61,7 @@ class Evaluator {
    *  (evaluator_bound.cpp says why it bounds). Placers that keep the best of
    *  many candidates skip those whose bound is not below the best time so far: the same answer, fewer evaluations. */
   double time_lower_bound_of_hosts(const std::vector<int>& host_of_rank) const {
-    return time_lower_bound_of_hosts(host_of_rank, scratch_);
+    return time_lower_bound_of_hosts(host_of_rank, thread_scratch());
   }
   /** @brief time_lower_bound_of_hosts in the caller's scratch (thread-safe as evaluate_hosts with a scratch). */
   double time_lower_bound_of_hosts(const std::vector<int>& host_of_rank, EvaluatorScratch& scratch) const;
@@ -91,7 +92,7 @@ class Evaluator {
   /** @brief Time (s) of concurrent ring all-reduces of `bytes` each over the given host rings (every ring the same
    *  size), sharing links (approximations 1 and 2); 0 without a ring of 2 or more. */
   double concurrent_rings_s(const std::vector<std::vector<int>>& host_rings, double bytes) const {
-    return concurrent_rings_s(host_rings, bytes, scratch_);
+    return concurrent_rings_s(host_rings, bytes, thread_scratch());
   }
   /** @brief concurrent_rings_s in the caller's scratch (thread-safe as evaluate_hosts with a scratch). */
   double concurrent_rings_s(const std::vector<std::vector<int>>& host_rings, double bytes,
@@ -107,9 +108,11 @@ class Evaluator {
   /** @brief Host index of every rank of a placement (only a rank's host matters here). */
   static std::vector<int> host_indices(const Placement& placement);
 
+  /** @brief The calling thread's scratch for this Evaluator (and its copies, which share id_). */
+  EvaluatorScratch& thread_scratch() const;
+
   EvaluatorCore core_;
-  /** @brief The scratch of the calls without one (evaluate_hosts(hosts) ...): those are for one thread at a time. */
-  mutable EvaluatorScratch scratch_;
+  std::uint64_t id_;  ///< the key of this Evaluator's per-thread scratch (evaluator_scratch_slots.hpp)
 };
 
 }  // namespace hulk

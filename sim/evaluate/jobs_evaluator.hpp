@@ -16,6 +16,7 @@
  *  Jobs that share no link get exactly their alone times; with one job the objective is that job's Evaluator time,
  *  bit for bit. A placement whose ranks break a job's memory (job.check_memory), that puts more ranks on a host
  *  than it has GPUs or that is malformed has objective +infinity. */
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -24,7 +25,9 @@
 
 namespace hulk {
 
-/** @brief The several-job estimator (see the file comment). One object must not be used from two threads. */
+/** @brief The estimator of any number of jobs (see the file comment); the one the placers use. Every estimate works
+ *  in the calling thread's scratch for this object (evaluator_scratch_slots.hpp), so one object serves several
+ *  threads at once; set_pipeline_cache is not to be called while another thread estimates. */
 class JobsEvaluator {
  public:
   /** @brief One Evaluator per job (job_view(scenario, j)), all on one route model of the platform (network, or
@@ -57,36 +60,31 @@ class JobsEvaluator {
 
   /** @brief True if the scenario-wide rank `global_rank`'s stage fits a GPU of host (job's check_memory). */
   bool fits(int global_rank, int host) const;
-  /** @brief Jobs counted on each link by the last evaluation (network() link ids; 0 for unused links). */
-  const std::vector<int>& jobs_on_link() const { return scratch_.jobs_on_link; }
+  /** @brief The jobs counted on each link (route-model link ids; 0 for unused links) for the host of every rank:
+   *  what divides the links' capacities (see the file comment). */
+  std::vector<int> jobs_on_links(const std::vector<int>& host_of_rank) const;
+
+  /** @brief What one estimate writes (defined in the .cpp): the jobs' link counts, each job's EvaluatorScratch and,
+   *  for several jobs, copies of the jobs' Evaluators that this thread alone sets share_links on. */
+  struct Scratch;
 
  private:
-  /** @brief Counts the jobs on every link for a placement (the scratch's jobs_on_link and divisors); true if some
-   *  link has two. */
-  bool count_jobs_on_links(const std::vector<int>& host_of_rank) const;
+  /** @brief Counts the jobs on every link for a placement (w's jobs_on_link and divisors); true if some link has
+   *  two. */
+  bool count_jobs_on_links(Scratch& w, const std::vector<int>& host_of_rank) const;
   /** @brief Each job's time (or, lower_bound, its Evaluator's lower bound) under the contention model. */
   std::vector<double> per_job_of_hosts(const std::vector<int>& host_of_rank, bool lower_bound) const;
-  /** @brief Marks the links of the route a -> b (a != b) as used by job j. */
-  void mark_route(int j, int a, int b) const;
-  /** @brief Marks every route between two distinct hosts of `hosts` (both directions) for job j. */
-  void mark_group(int j, std::vector<int>& hosts) const;
+  /** @brief The calling thread's scratch for this object, sized for it. */
+  Scratch& thread_scratch() const;
   /** @brief Combines per-job times into the objective (one job: its time, not w t / w). */
   double combine(const std::vector<double>& times) const;
 
   Scenario scenario_;
-  /** @brief Per job; mutable through the pointers because share_links is set around each evaluation. */
+  /** @brief Per job, never changed after construction (share_links is set on a thread's copies, Scratch). */
   std::vector<std::unique_ptr<Evaluator>> evaluators_;
   std::vector<int> offset_;  ///< first global rank of each job, and the total at the end
   std::vector<int> job_of_;  ///< job of each global rank
-  /** @brief What one estimate writes (the jobs' link sharing), kept between calls only to reuse its memory: as
-   *  the Evaluator's own scratch, one estimate at a time per JobsEvaluator. */
-  struct Scratch {
-    std::vector<int> jobs_on_link, last_job_on_link, touched;
-    std::vector<double> divisors;  ///< max(1, jobs_on_link) per link
-    std::vector<int> group, local;
-    std::vector<int> ranks_on_host;  ///< capacity check
-  };
-  mutable Scratch scratch_;
+  std::uint64_t id_;  ///< the key of this object's per-thread scratch; a new one after set_pipeline_cache
 };
 
 }  // namespace hulk

@@ -36,18 +36,18 @@ void require_robust_distribution(const Scenario& scenario) {
 RobustEvaluator::RobustEvaluator(const Scenario& scenario) {
   require_robust_distribution(scenario);
   for (const Scenario& s : robust_states(scenario, scenario.robust, scenario.robust.seed))
-    evaluators_.push_back(std::make_unique<Evaluator>(s));
+    evaluators_.push_back(std::make_unique<JobsEvaluator>(s));
 }
 
 double RobustEvaluator::time_of_hosts(const std::vector<int>& host_of_rank) const {
   double sum = 0;
-  for (const auto& ev : evaluators_) sum += ev->time_of_hosts(host_of_rank);
+  for (const auto& ev : evaluators_) sum += ev->objective_of_hosts(host_of_rank);
   return sum / static_cast<double>(evaluators_.size());
 }
 
 double RobustEvaluator::iteration_time_s(const Placement& placement) const {
   double sum = 0;
-  for (const auto& ev : evaluators_) sum += ev->iteration_time_s(placement);
+  for (const auto& ev : evaluators_) sum += ev->objective_s(placement);
   return sum / static_cast<double>(evaluators_.size());
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /** @file robust_evaluator.hpp
- *  @brief The robust objective: the mean estimated iteration time of a placement over network states
+ *  @brief The robust objective: the mean estimated objective of a placement (one job: its iteration time; several:
+ *  the jobs' weighted objective, jobs_evaluator.hpp) over network states
  *  drawn from the scenario's `robust:` distribution (RobustSpec: each WAN region pair degraded to a fraction of its
  *  bandwidth with a probability, independently). A placement that is best on a quiet network can be worst when
  *  one of the pairs it leans on is slow; this objective prices that in. */
@@ -9,7 +10,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
-#include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 
 namespace hulk {
 
@@ -21,12 +22,13 @@ std::vector<Scenario> robust_states(const Scenario& scenario, const RobustSpec& 
 /** @brief Throws the InputError of a scenario without a `robust:` distribution (samples = 0); nothing otherwise. */
 void require_robust_distribution(const Scenario& scenario);
 
-/** @brief Mean of the analytic estimates over the states of scenario.robust (drawn from scenario.robust.seed). */
+/** @brief Mean of the analytic estimates (JobsEvaluator::objective_s: one job's time bit for bit) over the states
+ *  of scenario.robust (drawn from scenario.robust.seed). Thread-safe as the JobsEvaluator. */
 class RobustEvaluator {
  public:
   /** @throws InputError if the scenario has no `robust:` distribution (samples = 0). */
   explicit RobustEvaluator(const Scenario& scenario);
-  /** @brief Mean estimated iteration time over the states (+infinity if infeasible). */
+  /** @brief Mean estimated objective over the states (+infinity if infeasible). */
   double time_of_hosts(const std::vector<int>& host_of_rank) const;
   /** @brief Same, of a placement. */
   double iteration_time_s(const Placement& placement) const;
@@ -34,7 +36,7 @@ class RobustEvaluator {
   int states() const { return static_cast<int>(evaluators_.size()); }
 
  private:
-  std::vector<std::unique_ptr<Evaluator>> evaluators_;  // one per state (an Evaluator is not movable safely)
+  std::vector<std::unique_ptr<JobsEvaluator>> evaluators_;  // one per state
 };
 
 }  // namespace hulk

@@ -18,6 +18,7 @@ SyncEvaluator::SyncEvaluator(const Scenario& scenario) : scenario_(scenario), wh
 SyncEvaluator::~SyncEvaluator() = default;
 
 const Evaluator& SyncEvaluator::island_evaluator(int replicas) const {
+  const std::lock_guard<std::mutex> lock(island_mutex_);
   std::unique_ptr<Evaluator>& ev = island_evaluators_[replicas];
   if (!ev) {
     Scenario island = scenario_;

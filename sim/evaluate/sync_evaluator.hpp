@@ -15,6 +15,7 @@
  *  Final numbers come from SimGrid (sim/engine/isolated_run.hpp simulates the two parts). */
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -22,7 +23,8 @@
 
 namespace hulk {
 
-/** @brief The DiLoCo step-time estimator (see the file comment). Not for use from two threads at once. */
+/** @brief The DiLoCo step-time estimator (see the file comment). Safe from several threads at once (its Evaluators'
+ *  estimates work in each thread's scratch; the island evaluators are made under a lock). */
 class SyncEvaluator {
  public:
   /** @brief For a one-job scenario whose job has sync.algorithm diloco. */
@@ -40,7 +42,11 @@ class SyncEvaluator {
   Evaluator whole_;  ///< the whole job: its routes and ring estimate serve the outer all-reduce
   double outer_bytes_per_param_ = 0;
   double largest_stage_params_ = 0;
+  /** @brief A cache, not scratch: the island Evaluator of each replica count, made on first use (building one per
+   *  count up front would cost dp constructions) and never changed after; an answer is the same with or without it.
+   *  Entries are never erased, so a reference to one stays valid after island_mutex_ is released. */
   mutable std::map<int, std::unique_ptr<Evaluator>> island_evaluators_;
+  mutable std::mutex island_mutex_;  ///< guards island_evaluators_
 };
 
 }  // namespace hulk

@@ -122,9 +122,8 @@ FastestCandidate fastest_candidate(const Evaluator& ev, const std::vector<std::v
   CandidateQueue queue(candidates, std::move(bound), first_s);
   if (took_s * may_win < parallel_from_s || task_threads() < 2 || inside_task()) {
     queue.work(ev);
-  } else {  // a second worker, with an evaluator of its own (a copy: one evaluator's scratch is not shared)
-    const Evaluator own(ev);
-    run_tasks({[&]() { queue.work(ev); }, [&]() { queue.work(own); }});
+  } else {  // a second worker on the same evaluator (each thread estimates in its own scratch)
+    run_tasks({[&]() { queue.work(ev); }, [&]() { queue.work(ev); }});
     uncount_evaluator_calls(queue.speculative());
   }
   return queue.result();

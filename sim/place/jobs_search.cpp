@@ -9,6 +9,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/parallel_tasks.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
+#include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_placement.hpp"
 
 namespace hulk {
@@ -66,6 +67,12 @@ Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev,
   }
   if (best.gpu_of_rank.empty()) throw *first;
   return best;
+}
+
+Placement greedy_search_start(const Scenario& scenario, const JobsEvaluator& ev) {
+  // One job: the whole cluster is its share, placed on the evaluator's route model (no share scenario to build).
+  if (ev.jobs() == 1) return GreedyPlacer::place_with(scenario, ev.job_evaluator(0));
+  return best_greedy_jobs_placement(scenario, ev);
 }
 
 }  // namespace hulk

@@ -21,4 +21,9 @@ class JobsEvaluator;
 Placement best_greedy_jobs_placement(const Scenario& scenario, const JobsEvaluator& ev,
                                      std::vector<int>* order_used = nullptr, GreedyShareCache* cache = nullptr);
 
+/** @brief Greedy's placement that the search starts from, for any number of jobs: one job, GreedyPlacer::place_with
+ *  on ev's Evaluator of it (as GreedyPlacer::place, on one route model); several, best_greedy_jobs_placement.
+ *  @throws InputError if greedy cannot place the jobs. */
+Placement greedy_search_start(const Scenario& scenario, const JobsEvaluator& ev);
+
 }  // namespace hulk

@@ -54,13 +54,12 @@ using PlacementTime = std::function<double(const Placement&)>;
 /** The same objective (or a lower bound of it) from the host of every rank. */
 using HostsTime = std::function<double(const std::vector<int>&)>;
 
-/** The evaluators the search reads, kept alive for it: one job's Evaluator (with a DiLoCo job's step time or the
- *  robust mean when asked), or the JobsEvaluator of several jobs. */
+/** The evaluators the search reads, kept alive for it: the jobs' evaluator (one job: that job's Evaluator, bit for
+ *  bit), with a DiLoCo job's step time or the robust mean when asked. */
 struct SearchEvaluators {
-  std::unique_ptr<Evaluator> one;
+  std::unique_ptr<JobsEvaluator> jobs;
   std::unique_ptr<SyncEvaluator> sync;
   std::unique_ptr<RobustEvaluator> robust;
-  std::unique_ptr<JobsEvaluator> jobs;
 };
 
 /** What the search asks of its evaluators, whichever they are: one rule of search for any number of jobs. */
@@ -69,18 +68,20 @@ struct SearchObjective {
   PlacementTime time_of;             ///< the objective of a placement
   HostsTime of_hosts;                ///< the objective of the ranks' hosts (the annealing's fast path)
   HostsTime bound_of_hosts;          ///< a lower bound of of_hosts, or 0 where there is none (annealing.hpp)
-  std::function<Placement()> greedy; ///< greedy's placement (one job: GreedyPlacer; several: every job order)
+  std::function<Placement()> greedy; ///< greedy's placement (several jobs: the best job order)
   bool check_memory = true;          ///< whether a start must fit memory to be kept
 };
 
-/** One job: its iteration time (a DiLoCo job's step time, the robust mean, or options.objective_of of it). */
-SearchObjective one_job_objective(const Scenario& s, const SearchOptions& options, SearchEvaluators& evs) {
-  evs.one = std::make_unique<Evaluator>(s, options.network);
+/** The objective: the jobs' (JobsEvaluator::objective_s: one job's iteration time; several jobs' weighted mean
+ *  under the contention approximation), a DiLoCo job's step time, the robust mean over network states, or
+ *  options.objective_of of the jobs'. */
+SearchObjective search_objective(const Scenario& s, const SearchOptions& options, SearchEvaluators& evs) {
+  evs.jobs = std::make_unique<JobsEvaluator>(s, options.network);
   // A DiLoCo job is placed for its time per step (islands sync every step, the outer all-reduce every H steps).
   if (runs_diloco(s)) evs.sync = std::make_unique<SyncEvaluator>(s);
   // The robust objective: the mean estimate over the distribution's network states.
   if (options.robust) evs.robust = std::make_unique<RobustEvaluator>(s);
-  const Evaluator& ev = *evs.one;
+  const JobsEvaluator& ev = *evs.jobs;
   const SyncEvaluator* sync = evs.sync.get();
   const RobustEvaluator* robust = evs.robust.get();
   const auto& objective_of = options.objective_of;
@@ -89,36 +90,20 @@ SearchObjective one_job_objective(const Scenario& s, const SearchOptions& option
   o.fits = [&ev](int r, int h) { return ev.fits(r, h); };
   o.time_of = [&ev, sync, robust](const Placement& p) {
     if (robust) return robust->iteration_time_s(p);
-    return sync ? sync->step_time_s(p) : ev.iteration_time_s(p);
+    return sync ? sync->step_time_s(p) : ev.objective_s(p);
   };
   o.of_hosts = [&ev, sync, robust, &objective_of](const std::vector<int>& hosts) {
     if (robust) return robust->time_of_hosts(hosts);
-    if (objective_of) return objective_of(hosts, ev.time_of_hosts(hosts));
-    return sync ? sync->step_time_of_hosts(hosts) : ev.time_of_hosts(hosts);
+    if (objective_of) return objective_of(hosts, ev.objective_of_hosts(hosts));
+    return sync ? sync->step_time_of_hosts(hosts) : ev.objective_of_hosts(hosts);
   };
   // The robust, synchronisation and given objectives have no bound here.
   o.bound_of_hosts = [&ev, bounded](const std::vector<int>& hosts) {
-    return bounded ? ev.time_lower_bound_of_hosts(hosts) : 0.0;
-  };
-  o.greedy = [&s, &ev] { return GreedyPlacer::place_with(s, ev); };  // as GreedyPlacer().place, one route model
-  o.check_memory = s.only_job().check_memory;
-  return o;
-}
-
-/** Several jobs: the weighted mean of their times under the JobsEvaluator's contention approximation. */
-SearchObjective jobs_objective(const Scenario& s, const SearchOptions& options, SearchEvaluators& evs) {
-  evs.jobs = std::make_unique<JobsEvaluator>(s, options.network);
-  const JobsEvaluator& ev = *evs.jobs;
-  const bool bounded = options.lower_bound;
-  SearchObjective o;
-  o.fits = [&ev](int r, int h) { return ev.fits(r, h); };
-  o.time_of = [&ev](const Placement& p) { return ev.objective_s(p); };
-  o.of_hosts = [&ev](const std::vector<int>& hosts) { return ev.objective_of_hosts(hosts); };
-  o.bound_of_hosts = [&ev, bounded](const std::vector<int>& hosts) {
     return bounded ? ev.objective_lower_bound_of_hosts(hosts) : 0.0;
   };
-  o.greedy = [&s, &ev] { return best_greedy_jobs_placement(s, ev); };
-  o.check_memory = true;
+  o.greedy = [&s, &ev] { return greedy_search_start(s, ev); };
+  // A start need not fit memory only where no job checks it.
+  o.check_memory = std::any_of(s.jobs.begin(), s.jobs.end(), [](const JobSpec& j) { return j.check_memory; });
   return o;
 }
 
@@ -222,15 +207,16 @@ bool reordered_faster(const Scenario& scenario, Placement& out, double& best_t, 
 
 /** The options' combinations that place() refuses. */
 void check_search_options(const Scenario& scenario, const SearchOptions& options) {
-  if (options.robust && (job_count(scenario) > 1 || runs_diloco(scenario)))
+  // A DiLoCo job's objective is its step time (sync_evaluator.hpp), which the network states do not average yet.
+  if (options.robust && runs_diloco(scenario))
     throw InputError(scenario.file, 0, "robust",
-                     "the robust objective is for one job that synchronises every step (not several jobs or DiLoCo)");
-  if (options.objective_of && job_count(scenario) > 1)
-    throw std::logic_error("SearchPlacer: objective_of is for one job");
+                     "the robust objective is for jobs that synchronise every step (not DiLoCo; expected "
+                     "sync.algorithm: step)");
   if (options.simgrid_candidates > 0 && !options.simgrid_time)
     throw std::logic_error("SearchPlacer: simgrid_candidates > 0 needs SearchOptions::simgrid_time");
   if (options.objective_of && (options.robust || options.simgrid_candidates > 0 || runs_diloco(scenario)))
-    throw std::logic_error("SearchPlacer: objective_of is for one every-step job, without robust or SimGrid checks");
+    throw std::logic_error("SearchPlacer: objective_of is for jobs that sync every step, without robust or SimGrid "
+                           "checks");
 }
 
 }  // namespace
@@ -240,8 +226,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = SearchStats{};
   SearchEvaluators evs;
-  const SearchObjective objective = job_count(scenario) > 1 ? jobs_objective(scenario, options_, evs)
-                                                            : one_job_objective(scenario, options_, evs);
+  const SearchObjective objective = search_objective(scenario, options_, evs);
   Start start = pick_start(scenario, objective, options_.start);
   if (evs.robust && !options_.start) start_from_robust_states(scenario, objective.time_of, start);
   long long order_evaluations = 0;
@@ -250,8 +235,9 @@ Placement SearchPlacer::place(const Scenario& scenario) {
     return objective.time_of(p);
   };
   // Reorderings move stage blocks and replicas across islands: a DiLoCo job's placement keeps its islands. They
-  // reorder one job's pipeline, rings and replicas.
-  const bool reorder = evs.one && !options_.start && !evs.sync && !options_.objective_of;
+  // reorder one job's pipeline, rings and replicas (several jobs' ranks interleave on the GPUs they share).
+  const bool one_job = job_count(scenario) == 1;
+  const bool reorder = one_job && !options_.start && !evs.sync && !options_.objective_of;
   const auto& objective_of = options_.objective_of;
   if (objective_of) start.time_s = objective_of(hosts_of(start.placement), start.time_s);
   stats_.start_method = start.method;
@@ -261,7 +247,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::optional<IslandKeeper> islands;
   if (evs.sync) islands = IslandKeeper::of(scenario, hosts_of(start.placement));
-  const std::optional<int> max_across = evs.one ? options_.max_tp_groups_across_regions : std::nullopt;
+  const std::optional<int> max_across = one_job ? options_.max_tp_groups_across_regions : std::nullopt;
   SearchMoves moves(scenario, objective.fits, rng, unit, max_across, std::move(islands));
   SearchOptions schedule = options_;
   if (evs.sync && schedule.schedule_evaluations <= 0) schedule.schedule_evaluations = kIslandSearchSpan;
@@ -281,7 +267,7 @@ Placement SearchPlacer::place(const Scenario& scenario) {
       stats_, best_t);
   // After the annealing, not before: its trajectory (and every result it gave before) is unchanged.
   if (reorder && std::isfinite(best_t) &&
-      reordered_faster(scenario, out, best_t, counted_time, evs.one->network()) && k > 0)
+      reordered_faster(scenario, out, best_t, counted_time, evs.jobs->job_evaluator(0).network()) && k > 0)
     remember(top, best_t, make_search_state(scenario, out), k);
   stats_.evaluations += order_evaluations;
   stats_.best_time_s = best_t;

@@ -3,10 +3,10 @@
  *  @brief Simulated annealing over placements, driven by the analytic evaluator (evaluator.hpp).
  *
  *  One rule for any number of jobs (one job is the list of one): the state is every job's ranks in Placement order
- *  and the objective is one job's iteration time (Evaluator) or, with several jobs, the weighted mean of the jobs'
- *  times under the contention approximation (JobsEvaluator::objective_of_hosts).
- *  Start: the better (by the objective) of greedy (several jobs: in the best job order, best_greedy_jobs_placement)
- *  and round-robin (round-robin only if memory-feasible).
+ *  and the objective is the JobsEvaluator's (JobsEvaluator::objective_of_hosts): one job's iteration time, bit for
+ *  bit its Evaluator's, or the weighted mean of several jobs' times under the contention approximation.
+ *  Start: the better (by the objective) of greedy (greedy_search_start: several jobs in the best job order) and
+ *  round-robin (round-robin only if memory-feasible).
  *  Moves (search_moves.hpp): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
  *  (0.20, if any is unused); swap two whole TP groups of one size (0.20); exchange all ranks of two hosts (0.15);
  *  swap two whole pipeline stages of one size rank by rank (0.15); groups and stages of any job, so with several
@@ -58,10 +58,11 @@ struct SearchOptions {
   TimeOracle simgrid_time;
   /** @brief Minimise the robust objective (sim/evaluate/robust_evaluator.hpp: the mean estimate over the network
    *  states of the scenario's `robust:` distribution) instead of the quiet network's estimate; the start is the best
-   *  by that objective of greedy, round-robin and greedy on each state. One job, every-step synchronisation. */
+   *  by that objective of greedy, round-robin and greedy on each state. Any number of jobs (the mean of the jobs'
+   *  objective), every-step synchronisation. */
   bool robust = false;
-  /** @brief If set (one job that synchronises every step, not robust): the annealing minimises
-   *  objective_of(host of every rank, the evaluator's time) instead of the time, e.g. `hulk plan`'s dollars per 1M
+  /** @brief If set (jobs that synchronise every step, not robust): the annealing minimises
+   *  objective_of(host of every rank, the evaluator's objective) instead of it, e.g. `hulk plan`'s dollars per 1M
    *  tokens (GPU price x time + egress). It must depend on the hosts and the time alone. No lower bound prunes
    *  proposals (the time's bound says nothing of the objective), no reordering follows the annealing (it orders for
    *  time), and SearchStats' times are objectives. Not with simgrid_candidates. */

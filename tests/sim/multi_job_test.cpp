@@ -2,6 +2,8 @@
 // a job that ends early, and one job listed under `jobs:` against the same job under `job:`.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "sim/core/jobs.hpp"
@@ -72,19 +74,28 @@ TEST(MultiJob, TwoDpJobsOnOneWanLinkShareItFairly) {
   EXPECT_EQ(together["jobs"][1]["name"], "b");
 }
 
-// Jobs on disjoint regions whose routes share no link: each takes the time it takes alone.
-TEST(MultiJob, JobsSharingNoLinkRunAsIfAlone) {
+/** Two jobs on disjoint regions whose routes share no link: "pipe" on regions 0 and 1, "ring" on regions 2 and 3
+ *  (region r = hosts 2r, 2r+1), with their placements. */
+struct DisjointJobs {
+  hulk::Scenario both;
+  hulk::Placement pipe_at, ring_at;
+};
+
+DisjointJobs disjoint_jobs() {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.fp16_flops = gpu.fp32_flops = 100e12;  // compute matters, so pipelines and all-reduces interleave
   const hulk::PlatformSpec p = grid_platform(4, 2, 2, kNicBps, kNicLat, kWanBps, kWanLat, gpu);
   const hulk::JobSpec pipe = named(small_job(2, 1, 2, 4, 4), "pipe", 2);
   hulk::JobSpec ring = named(small_job(2, 2, 1, 2, 2), "ring", 3);
   ring.utilisation = 0.5;  // a second job at another speed on the same kind of GPU
-  const hulk::Scenario both = jobs_scenario(p, {pipe, ring});
-  // Hosts: region r = hosts 2r, 2r+1. pipe on regions 0 and 1, ring on regions 2 and 3.
-  const hulk::Placement pipe_at = on_hosts({0, 2, 1, 3});
-  hulk::Placement ring_at;
-  ring_at.gpu_of_rank = {{4, 0}, {4, 1}, {6, 0}, {6, 1}};
+  DisjointJobs d{jobs_scenario(p, {pipe, ring}), on_hosts({0, 2, 1, 3}), {}};
+  d.ring_at.gpu_of_rank = {{4, 0}, {4, 1}, {6, 0}, {6, 1}};
+  return d;
+}
+
+// Jobs on disjoint regions whose routes share no link: each takes the time it takes alone.
+TEST(MultiJob, JobsSharingNoLinkRunAsIfAlone) {
+  const auto [both, pipe_at, ring_at] = disjoint_jobs();
   const nlohmann::json together = run(both, hulk::concat_placements({pipe_at, ring_at}));
   const nlohmann::json pipe_alone = run(hulk::job_view(both, 0), pipe_at);
   const nlohmann::json ring_alone = run(hulk::job_view(both, 1), ring_at);
@@ -157,4 +168,32 @@ TEST(MultiJob, SharedClusterSampleIsOneJobOnItsShare) {
   const hulk::LabelledSample b = hulk::make_labelled_sample(42, options);  // deterministic
   EXPECT_EQ(a.label.gpu_of_rank, b.label.gpu_of_rank);
   EXPECT_EQ(a.scenario.platform.total_gpus(), b.scenario.platform.total_gpus());
+}
+
+// Events act on the hosts and links they name, whichever job runs there: a straggler on a host of one job, or a
+// slower WAN between that job's regions, slows that job and leaves the other (sharing no link) at its time.
+TEST(MultiJob, EventsSlowOnlyTheJobOnTheirHostsAndLinks) {
+  const auto [quiet, pipe_at, ring_at] = disjoint_jobs();
+  const hulk::Placement at = hulk::concat_placements({pipe_at, ring_at});
+  const nlohmann::json base = run(quiet, at);
+  hulk::EventSpec straggler;
+  straggler.kind = hulk::EventSpec::Kind::host_speed;
+  straggler.target.kind = hulk::EventTarget::Kind::host;
+  straggler.target.host = 0;
+  straggler.duration_s = std::numeric_limits<double>::infinity();
+  straggler.speed_factor = 0.01;  // the jobs' compute is a small share of their time: a hundredfold slower
+  straggler.origin = "events[0]";
+  hulk::EventSpec wan;
+  wan.target.region_a = 0;
+  wan.target.region_b = 1;
+  wan.duration_s = std::numeric_limits<double>::infinity();
+  wan.bandwidth_factor = 0.1;
+  wan.origin = "events[0]";
+  for (const hulk::EventSpec& e : {straggler, wan}) {
+    hulk::Scenario s = quiet;
+    s.events = {e};
+    const nlohmann::json slowed = run(s, at);
+    EXPECT_GT(job_time(slowed, 0), 1.01 * job_time(base, 0)) << "pipe, " << static_cast<int>(e.kind);
+    EXPECT_NEAR(job_time(slowed, 1) / job_time(base, 1), 1.0, 1e-9) << "ring, " << static_cast<int>(e.kind);
+  }
 }

@@ -32,20 +32,11 @@ namespace hulk {
 namespace {
 
 using testing::a100;
+using testing::jobs_scenario;
 using testing::make_job;
 using testing::make_platform;
 using testing::t4;
 using testing::v100;
-
-/** A several-job scenario: jobs named j0, j1, ... unless named, listed as the loader does for `jobs:`. */
-Scenario jobs_scenario(PlatformSpec platform, std::vector<JobSpec> jobs, std::uint64_t seed = 1) {
-  Scenario s = testing::make_scenario(std::move(platform), jobs.at(0), seed);
-  for (size_t j = 0; j < jobs.size(); ++j)
-    if (jobs[j].name.empty()) jobs[j].name = "j" + std::to_string(j);
-  s.jobs = std::move(jobs);
-  s.jobs_listed = true;
-  return s;
-}
 
 /** Placement from the (host, slot) of every rank. */
 Placement gpus(const std::vector<GpuSlot>& g) { return Placement{g}; }
@@ -320,7 +311,10 @@ TEST(MultiJobPlacers, JobsCrossingTheSameWanLinkAreEachSlowerThanAlone) {
     const double alone = Evaluator(job_view(s, j)).iteration_time_s(job_slice(s, p, j));
     EXPECT_GT(t[j], alone * 1.2) << "job " << j;
   }
-  EXPECT_EQ(*std::max_element(ev.jobs_on_link().begin(), ev.jobs_on_link().end()), 2);
+  std::vector<int> hosts;
+  for (const GpuSlot& g : p.gpu_of_rank) hosts.push_back(g.host);
+  const std::vector<int> counts = ev.jobs_on_links(hosts);
+  EXPECT_EQ(*std::max_element(counts.begin(), counts.end()), 2);
   // With per-host WAN caps (no region-pair pipe) and distinct hosts, the jobs share nothing.
   s.platform.wan_capacity = WanCapacity::host;
   const std::vector<double> host_caps = JobsEvaluator(s).job_times_s(p);

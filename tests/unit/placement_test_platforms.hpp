@@ -87,6 +87,16 @@ inline Scenario make_scenario(PlatformSpec platform, JobSpec job, std::uint64_t 
   return s;
 }
 
+/** A several-job scenario: jobs named j0, j1, ... unless named, listed as the loader does for `jobs:`. */
+inline Scenario jobs_scenario(PlatformSpec platform, std::vector<JobSpec> jobs, std::uint64_t seed = 1) {
+  Scenario s = make_scenario(std::move(platform), jobs.at(0), seed);
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (jobs[j].name.empty()) jobs[j].name = "j" + std::to_string(j);
+  s.jobs = std::move(jobs);
+  s.jobs_listed = true;
+  return s;
+}
+
 /** A platform like the Hulk paper's: 47 servers in 12 regions (cities), ~200 GPUs of mixed types, measured-style
  *  per-host-pair latencies between 1 ms and 300 ms (regions on a plane, latency ~ distance), 10 Gbps NICs,
  *  1 Gbps WAN per region pair; job: 3D parallel dp 4 x tp 2 x pp 4, 24-layer GPT (h 2048), 16 micro-batches. */
