@@ -1,5 +1,6 @@
 #include "gnn/gnn_placer.hpp"
 
+#include <cmath>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -188,7 +189,10 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     SampledPlacement only;
     only.placement = impl_->moves && opt.learned_moves > 0
                          ? follow_learned_moves(impl_->moves, scenario, network, greedy, opt.learned_moves,
-                                                opt.learned_move_margin, nullptr, opt.learned_move_max_score)
+                                                opt.learned_move_margin, nullptr,
+                                                std::isnan(opt.learned_move_max_score)
+                                                    ? impl_->moves->stop_bound(scenario.platform.total_gpus())
+                                                                                       : opt.learned_move_max_score)
                          : decode_placement(scenario, predict_scores(impl_->model, graph));
     only.distinct = 1;
     return only;

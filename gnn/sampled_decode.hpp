@@ -65,10 +65,11 @@ struct SamplingOptions {
    *  the policy to take it (learned_moves; follow_learned_moves). 0: the bound below decides. */
   double learned_move_margin = 0.0;
   /** @brief A move the policy takes must be predicted below this relative time change (follow_learned_moves'
-   *  max_score; infinity = no bound). 0: the policy takes a move only while the scorer predicts it faster. Measured
-   *  with `hulk gnn move-policy` on the move data set's held-out clusters (docs/gnn.md): without this bound no
-   *  margin beats greedy there; with it the walk does, and bounds further below 0 take fewer moves and gain less. */
-  double learned_move_max_score = 0.0;
+   *  max_score; infinity = no bound). NaN (the default): the model file's bound (MoveScorerImpl::stop_bound), fitted
+   *  on the training split's validation clusters (gnn/move_calibrate.hpp), 0 in a file without one. Why fitted: the
+   *  scorer's predictions are biased slow, so the neutral bound 0 leaves the walk at greedy's placement on most
+   *  clusters (docs/gnn.md). */
+  double learned_move_max_score = std::numeric_limits<double>::quiet_NaN();
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;
