@@ -93,6 +93,12 @@ struct SamplingOptions {
    *  kLearnedAnnealMaxRanks): above it the evaluations cost more than the rest of the placer. */
   int guided_max_ranks = 256;
   double guided_temperature = 0.02;  ///< the guided annealing's softmax temperature (relative time change)
+  /** @brief GnnPlacer with a move scorer, greedy_candidate and candidates > 1: 0 = the views' decodes and their
+   *  refinement (the default); N > 0 = in their place, the scorer's walk of N moves from greedy's placement (each
+   *  the best-scored exchange not visited yet, no stopping bound), each of its N prefixes evaluated and the fastest
+   *  kept (greedy's on ties), then the guided annealing. Why: a method shape whose estimates go where the learned
+   *  walk points, at a fraction of the views' decodes and polish (docs/gnn.md measures its time and share). */
+  int walk_moves = 0;
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */
