@@ -12,6 +12,7 @@
 #include "sim/methods/method_registry.hpp"
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/features/scenario_sampler.hpp"
+#include "sim/lab/gnn_family_rows.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/scenario/catalog.hpp"
@@ -58,6 +59,19 @@ TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
     EXPECT_EQ(placer.place(s).gpu_of_rank, got.placement.gpu_of_rank);  // same scenario, same answer
   }
   EXPECT_GT(moved, 0) << "the walk improved on greedy's candidate nowhere: the prefixes were not exercised";
+}
+
+TEST(WalkPrefixes, FamiliesOptionSetsEveryRowThatKeepsGreedysCandidate) {
+  // The walk starts from greedy's candidate: rows without one (no-greedy, the model alone) keep their decoder.
+  const std::vector<LearnedRow> all = learned_rows("");
+  const std::vector<LearnedRow> walked = with_walk(all, 4);
+  ASSERT_EQ(walked.size(), all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const bool model_only = all[i].name.rfind("model-only", 0) == 0 || all[i].name == "no-greedy";
+    EXPECT_EQ(walked[i].decoder.walk_moves.has_value(), !model_only) << all[i].name;
+    if (!model_only) EXPECT_EQ(*walked[i].decoder.walk_moves, 4) << all[i].name;
+    EXPECT_FALSE(with_walk(all, std::nullopt)[i].decoder.walk_moves.has_value()) << all[i].name;
+  }
 }
 
 }  // namespace
