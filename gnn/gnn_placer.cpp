@@ -1,6 +1,8 @@
 #include "gnn/gnn_placer.hpp"
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -18,6 +20,7 @@
 #include "sim/evaluate/evaluator.hpp"
 #include "sim/evaluate/traffic_estimate.hpp"
 #include "sim/features/reference_graph.hpp"
+#include "sim/place/fastest_candidate.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/replica_order.hpp"
@@ -164,6 +167,32 @@ SampledPlacement decode_and_refine_views(std::vector<RoleScores> views, const Ev
   return out;
 }
 
+/** The scorer's walk of `moves` moves from greedy's placement (no stopping bound: the evaluator picks the prefix),
+ *  each prefix evaluated unless the cost's lower bound shows it no faster than the best so far; the fastest kept,
+ *  `start` (greedy's candidate) on ties. */
+SampledPlacement best_walk_prefix(MoveScorer& scorer, const Scenario& scenario, const RouteModel& network,
+                                  const Placement& greedy, const TimedPlacement& start, int moves,
+                                  const PlacementCost& cost, const PlacementBound& bound) {
+  SampledPlacement best;
+  best.placement = start.placement;
+  best.cost = start.time_s;
+  best.chosen = -1;
+  best.distinct = 1;
+  std::vector<Placement> steps;
+  follow_learned_moves(scorer, scenario, network, greedy, moves, -std::numeric_limits<double>::infinity(), &steps);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    ++best.distinct;
+    if (bound && cannot_beat(bound(steps[i]), best.cost)) continue;
+    const double t = cost(steps[i]);
+    if (t < best.cost) {
+      best.placement = std::move(steps[i]);
+      best.cost = t;
+      best.chosen = static_cast<int>(i) + 1;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const Placement* given_greedy) {
@@ -188,12 +217,16 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     SampledPlacement only;
     only.placement = impl_->moves && opt.learned_moves > 0
                          ? follow_learned_moves(impl_->moves, scenario, network, greedy, opt.learned_moves,
-                                                opt.learned_move_margin, nullptr, opt.learned_move_max_score)
+                                                opt.learned_move_margin, nullptr,
+                                                std::isnan(opt.learned_move_max_score)
+                                                    ? impl_->moves->stop_bound(scenario.platform.total_gpus())
+                                                                                       : opt.learned_move_max_score)
                          : decode_placement(scenario, predict_scores(impl_->model, graph));
     only.distinct = 1;
     return only;
   }
-  RoleScores s = predict_scores(impl_->model, graph);
+  const bool walk = opt.walk_moves > 0 && impl_->moves && opt.greedy_candidate;
+  RoleScores s = walk ? RoleScores{} : predict_scores(impl_->model, graph);
   PairRanker ranker;
   if (impl_->moves && opt.learned_ranking)
     ranker = [this, &scenario, &network](const Placement& p) {
@@ -208,8 +241,10 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
       opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
   // answer, so both are refined.
-  SampledPlacement out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator,
-                                                 scenario, opt, greedy_candidate, ranker);
+  SampledPlacement out =
+      walk ? best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost, bound)
+           : decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
+                                     greedy_candidate, ranker);
   if (opt.guided_anneal > 0 && scenario.only_job().par.ranks() <= opt.guided_max_ranks) {
     // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
     // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind

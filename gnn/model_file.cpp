@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 #include "gnn/format_version.hpp"
@@ -52,6 +53,9 @@ void move_scorer_to_archive(MoveScorer& moves, torch::serialize::OutputArchive& 
   archive.write("move_weights", weights);
   const std::int64_t digest = weights_digest(*moves, move_config_vector(moves->config()));
   archive.write("move_digest", torch::tensor(digest, torch::kInt64));
+  const std::vector<double> bounds{moves->stop_bound(MoveScorerImpl::kStopBoundGpus),
+                                   moves->stop_bound(MoveScorerImpl::kStopBoundGpus + 1)};
+  archive.write("move_stop_bounds", torch::tensor(bounds, torch::kDouble));
 }
 
 /** The move scorer of an archive; an empty holder when the file has none (format 3, or `hulk gnn train`'s output). */
@@ -86,6 +90,16 @@ MoveScorer move_scorer_from_archive(torch::serialize::InputArchive& archive, con
   for (const auto& item : moves->named_parameters())
     if (!torch::isfinite(item.value()).all().item<bool>())
       throw InputError(path, 0, "", "corrupt model file (move weight " + item.key() + " is NaN or infinite)");
+  torch::Tensor bounds;  // absent in a file written before the walk's bounds were fitted: the neutral 0
+  if (archive.try_read("move_stop_bounds", bounds)) {
+    if (bounds.numel() != 2 || bounds.scalar_type() != torch::kDouble)
+      throw InputError(path, 0, "move_stop_bounds", "corrupt model file (expected two doubles)");
+    try {
+      moves->set_stop_bounds(bounds[0].item<double>(), bounds[1].item<double>());
+    } catch (const std::invalid_argument&) {
+      throw InputError(path, 0, "move_stop_bounds", "corrupt model file (expected finite values in [-0.5, 0.5])");
+    }
+  }
   moves->eval();
   return moves;
 }

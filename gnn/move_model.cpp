@@ -1,6 +1,8 @@
 #include "gnn/move_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -24,6 +26,14 @@ MoveScorerImpl::MoveScorerImpl(const MoveModelConfig& c) : config_(c) {
   }
   head_ = register_module("head", nn::Sequential(nn::Linear(3 * d + 2 * c.pair_features, d), nn::ReLU(),
                                                  nn::Linear(d, d), nn::ReLU(), nn::Linear(d, 1)));
+}
+
+void MoveScorerImpl::set_stop_bounds(double small, double large) {
+  for (const double bound : {small, large})
+    if (!std::isfinite(bound) || bound < -0.5 || bound > 0.5)
+      throw std::invalid_argument("MoveScorer: stop bound outside [-0.5, 0.5]");
+  stop_bound_small_ = small;
+  stop_bound_large_ = large;
 }
 
 torch::Tensor MoveScorerImpl::forward(const GraphTensors& g, const torch::Tensor& a, const torch::Tensor& b,
@@ -108,7 +118,7 @@ double median_of(std::vector<double> v) {
 
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
                                const Placement& start, int max_moves, double margin, std::vector<Placement>* steps,
-                               double max_score) {
+                               double max_score, std::vector<double>* step_scores) {
   Placement p = start;
   std::set<std::vector<int>> seen{hosts_of(p)};
   for (int step = 0; step < max_moves; ++step) {
@@ -129,6 +139,7 @@ Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, cons
       if (!seen.insert(hosts_of(next)).second) continue;
       p = std::move(next);
       if (steps) steps->push_back(p);
+      if (step_scores) step_scores->push_back(score[i]);
       moved = true;
       break;
     }

@@ -47,9 +47,20 @@ class MoveScorerImpl : public torch::nn::Module {
   torch::Tensor forward(const GraphTensors& g, const torch::Tensor& a, const torch::Tensor& b,
                         const torch::Tensor& pair);
   const MoveModelConfig& config() const { return config_; }
+  /** @brief The model-only walk's stopping bound on a move's predicted change (follow_learned_moves' max_score) on a
+   *  cluster of `gpus` GPUs: one bound for clusters of at most kStopBoundGpus GPUs (the training sampler's cap),
+   *  one for larger ones, fitted on the training split's validation clusters (gnn/move_calibrate.hpp) and stored in
+   *  the model file; 0 (take a move only while it is predicted faster) for a scorer never calibrated. */
+  double stop_bound(int gpus) const { return gpus > kStopBoundGpus ? stop_bound_large_ : stop_bound_small_; }
+  /** @brief Sets the bounds of stop_bound(). @throws std::invalid_argument unless both are finite and within the
+   *  labels' range [-0.5, 0.5]. */
+  void set_stop_bounds(double small, double large);
+  /** @brief Clusters of more GPUs than this use the second bound of stop_bound(). */
+  static constexpr int kStopBoundGpus = 64;
 
  private:
   MoveModelConfig config_;
+  double stop_bound_small_ = 0.0, stop_bound_large_ = 0.0;
   torch::nn::Sequential node_enc_{nullptr}, head_{nullptr};
   torch::nn::ModuleList layers_{nullptr};
   std::vector<MessageLayer> layer_list_;
@@ -82,10 +93,12 @@ std::vector<std::pair<int, int>> learned_exchange_order(MoveScorer& model, const
  *  than `margin` (relative time) and is itself below `max_score` (a predicted change; infinity = no such bound). Why relative: the scorer ranks a state's moves well but its absolute predictions
  *  are biased (from greedy's placement it predicts nearly every move slower), so a threshold on the predicted value
  *  stops at once, while the gap to the state's own typical move measures how much the best move stands out.
- *  No evaluator is called. With `steps`, the placement after each move taken is appended to it. */
+ *  No evaluator is called. With `steps`, the placement after each move taken is appended to it; with
+ *  `step_scores`, that move's predicted change. */
 Placement follow_learned_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
                                const Placement& start, int max_moves, double margin,
                                std::vector<Placement>* steps = nullptr,
-                               double max_score = std::numeric_limits<double>::infinity());
+                               double max_score = std::numeric_limits<double>::infinity(),
+                               std::vector<double>* step_scores = nullptr);
 
 }  // namespace hulk::gnn

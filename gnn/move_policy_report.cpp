@@ -50,6 +50,11 @@ void greedy_state(MoveScorer& scorer, const Scenario& s, const Evaluator& ev, co
   r.greedy_median_predicted += *mid;
 }
 
+/** A rule's bound on this cluster: NaN = the model file's stop bound for its size, the one model-only uses. */
+double bound_for(const MoveScorerImpl& scorer, const Scenario& s, double max_score) {
+  return std::isnan(max_score) ? scorer.stop_bound(s.platform.total_gpus()) : max_score;
+}
+
 }  // namespace
 
 MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* progress) {
@@ -57,6 +62,7 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
     throw InputError("", 0, "--max-moves", "expected at least one move, one margin and one max score");
   MoveScorer scorer = load_move_scorer(c.model);
   if (!scorer) throw InputError(c.model, 0, "moves", "the model file has no move scorer (hulk gnn train-moves)");
+
   const std::vector<MoveSample> samples = load_move_datasets(c.data_dirs, c.allow_partial);
   const std::vector<int> lengths = walk_lengths(c.max_moves);
   const std::size_t rules = c.margins.size() * c.max_scores.size();
@@ -77,7 +83,8 @@ MovePolicyReport report_move_policy(const MovePolicyCommand& c, std::ostream* pr
     for (std::size_t m = 0; m < rules; ++m) {
       std::vector<Placement> steps;
       follow_learned_moves(scorer, sample.scenario, ev.network(), greedy, c.max_moves,
-                           c.margins[m / c.max_scores.size()], &steps, c.max_scores[m % c.max_scores.size()]);
+                           c.margins[m / c.max_scores.size()], &steps,
+                           bound_for(*scorer, sample.scenario, c.max_scores[m % c.max_scores.size()]));
       for (std::size_t k = 0; k < lengths.size(); ++k) {
         const int taken = std::min<int>(lengths[k], static_cast<int>(steps.size()));
         const double x = taken == 0 ? 1.0 : speedup(ev, greedy_s, steps[static_cast<std::size_t>(taken - 1)]);

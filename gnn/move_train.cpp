@@ -8,6 +8,7 @@
 
 #include "gnn/format_version.hpp"
 #include "gnn/model_file.hpp"
+#include "gnn/move_calibrate.hpp"
 #include "gnn/move_dagger.hpp"
 #include "gnn/move_data.hpp"
 #include "gnn/move_model.hpp"
@@ -191,6 +192,31 @@ MoveScorer initial_scorer(const MoveTrainCommand& c) {
   return model;
 }
 
+/** The model-only walk's bounds fitted on the validation clusters (gnn/move_calibrate.hpp), the grid printed. */
+StopCalibration fit_stop_bounds(MoveScorer& model, const std::vector<MoveSample>& samples, const MoveTrainCommand& c,
+                      std::ostream* progress) {
+  CalibrationOptions o;
+  o.seed = c.seed;
+  o.val_fraction = c.val_fraction;
+  const StopCalibration fit = choose_stop_bound(calibration_walks(model, samples, o, progress), o);
+  if (progress) {
+    char line[200];
+    std::snprintf(line, sizeof line, "stop bound: %d validation clusters of <= 64 GPUs, %d larger\n",
+                  fit.clusters_small, fit.clusters_large);
+    *progress << line;
+    for (const CalibrationRow& r : fit.rows) {
+      std::snprintf(line, sizeof line,
+                    "stop bound %+.3f: <= 64 GPUs %.4fx (worst %.4fx), larger %.4fx (worst %.4fx), moves %.2f\n",
+                    r.bound, r.geomean_small, r.worst_small, r.geomean_large, r.worst_large, r.mean_moves);
+      *progress << line;
+    }
+    std::snprintf(line, sizeof line, "stop bounds kept: %+.3f (<= 64 GPUs), %+.3f (larger)\n", fit.bound_small,
+                  fit.bound_large);
+    *progress << line << std::flush;
+  }
+  return fit;
+}
+
 }  // namespace
 
 MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* progress) {
@@ -233,6 +259,12 @@ MoveTrainSummary train_moves_from_dir(const MoveTrainCommand& c, std::ostream* p
   out.val_states = static_cast<int>(data.val.size());
   out.train_examples = data.train_examples;
   model->eval();
+  if (c.calibrate_stop) {
+    const StopCalibration fit = fit_stop_bounds(model, samples, c, progress);
+    model->set_stop_bounds(fit.bound_small, fit.bound_large);
+  }
+  out.stop_bound_small = model->stop_bound(MoveScorerImpl::kStopBoundGpus);
+  out.stop_bound_large = model->stop_bound(MoveScorerImpl::kStopBoundGpus + 1);
   save_model(placement, c.model_out, model);
   return out;
 }

@@ -15,7 +15,10 @@
  *  every sample (labelled by the evaluator; gnn/move_dagger.hpp) and trains dagger_epochs more epochs on all states,
  *  keeping the round's best epoch by the same validation (over the grown validation states). Every round starts a
  *  fresh optimiser from the weights kept, so a run with --init-scorer on a file written after the first epochs
- *  continues as the run that did both. */
+ *  continues as the run that did both.
+ *
+ *  Last (calibrate_stop), the model-only walk's stopping bound is fitted on the validation clusters with the scorer
+ *  written (gnn/move_calibrate.hpp); --init-scorer --epochs 0 fits it for a scorer trained before. */
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -45,6 +48,9 @@ struct MoveTrainCommand {
   /** @brief A fresh scorer reads the moves' analytic changes (gnn/move_deltas.hpp) beside the pair features;
    *  false: the pair features alone. Ignored with init_scorer (the file's scorer keeps its own). */
   bool move_deltas = true;
+  /** @brief After training, fit the model-only walk's stopping bound on the validation clusters
+   *  (gnn/move_calibrate.hpp) and store it in the model file; false: the file's bound is the neutral 0. */
+  bool calibrate_stop = true;
 };
 
 /** @brief What a run did. */
@@ -56,6 +62,8 @@ struct MoveTrainSummary {
   double val_chosen = 0;         ///< the best epoch's mean label of the top-ranked move over validation states
   double val_best = 0;           ///< mean label of the best labelled move over the same states
   double val_random = 0;         ///< mean label of all moves (an order-blind pick)
+  /** @brief The model-only walk's bounds written (MoveScorerImpl::stop_bound; 0 without calibrate_stop). */
+  double stop_bound_small = 0, stop_bound_large = 0;
 };
 
 /** @brief Loads the data, trains and writes the model file (atomically). @throws InputError for a missing/bad data

@@ -65,10 +65,11 @@ struct SamplingOptions {
    *  the policy to take it (learned_moves; follow_learned_moves). 0: the bound below decides. */
   double learned_move_margin = 0.0;
   /** @brief A move the policy takes must be predicted below this relative time change (follow_learned_moves'
-   *  max_score; infinity = no bound). 0: the policy takes a move only while the scorer predicts it faster. Measured
-   *  with `hulk gnn move-policy` on the move data set's held-out clusters (docs/gnn.md): without this bound no
-   *  margin beats greedy there; with it the walk does, and bounds further below 0 take fewer moves and gain less. */
-  double learned_move_max_score = 0.0;
+   *  max_score; infinity = no bound). NaN (the default): the model file's bound (MoveScorerImpl::stop_bound), fitted
+   *  on the training split's validation clusters (gnn/move_calibrate.hpp), 0 in a file without one. Why fitted: the
+   *  scorer's predictions are biased slow, so the neutral bound 0 leaves the walk at greedy's placement on most
+   *  clusters (docs/gnn.md). */
+  double learned_move_max_score = std::numeric_limits<double>::quiet_NaN();
   /** @brief GnnPlacer with a move scorer: the polish tries its exchanges in the scorer's order instead of the
    *  role scores' (gnn/polish.hpp); false = the role scores' order (an ablation). */
   bool learned_ranking = true;
@@ -92,6 +93,12 @@ struct SamplingOptions {
    *  kLearnedAnnealMaxRanks): above it the evaluations cost more than the rest of the placer. */
   int guided_max_ranks = 256;
   double guided_temperature = 0.02;  ///< the guided annealing's softmax temperature (relative time change)
+  /** @brief GnnPlacer with a move scorer, greedy_candidate and candidates > 1: 0 = the views' decodes and their
+   *  refinement (the default); N > 0 = in their place, the scorer's walk of N moves from greedy's placement (each
+   *  the best-scored exchange not visited yet, no stopping bound), each of its N prefixes evaluated and the fastest
+   *  kept (greedy's on ties), then the guided annealing. Why: a method shape whose estimates go where the learned
+   *  walk points, at a fraction of the views' decodes and polish (docs/gnn.md measures its time and share). */
+  int walk_moves = 0;
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */

@@ -31,6 +31,9 @@ struct FamiliesRunOptions {
   /** @brief Every row that runs the blind annealing (its evaluations > 0) runs it with this many evaluations
    *  (0 = none: no annealing from the alternative start); unset = the method's default. */
   std::optional<int> blind_anneal;
+  /** @brief Every row that decodes with greedy's placement as a candidate (not model-only) replaces the views by
+   *  the scorer's walk of this many evaluated prefixes (SamplingOptions::walk_moves); unset = the views. */
+  std::optional<int> walk_moves;
   MethodOptions options;                ///< greedy's and the search's (budget)
   LearnedBackend learned;
 };

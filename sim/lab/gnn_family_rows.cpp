@@ -119,6 +119,13 @@ std::vector<LearnedRow> with_budgets(std::vector<LearnedRow> rows, const std::op
   return rows;
 }
 
+std::vector<LearnedRow> with_walk(std::vector<LearnedRow> rows, const std::optional<int>& walk_moves) {
+  if (!walk_moves) return rows;
+  for (LearnedRow& r : rows)
+    if (r.decoder.greedy_candidate.value_or(true)) r.decoder.walk_moves = *walk_moves;
+  return rows;
+}
+
 LearnedAnnealOptions row_anneal(const LearnedRow& row) {
   LearnedAnnealOptions anneal = row.anneal;
   anneal.stage_orders = row.decoder.stage_orders.value_or(anneal.stage_orders);

@@ -25,6 +25,7 @@ struct LearnedDecoder {
   std::optional<int> stage_orders;        ///< stage reorderings (also the annealing's, LearnedAnnealOptions)
   std::optional<bool> tp_rings;           ///< TP ring re-chaining (also the annealing's)
   std::optional<int> guided_anneal;       ///< the move scorer's guided annealing's cost calls
+  std::optional<int> walk_moves;          ///< the scorer's walk's evaluated prefixes in place of the views (0: none)
 };
 
 /** @brief The learned placer's least work (bench's, and gnn families' model-only row starts from it): one candidate

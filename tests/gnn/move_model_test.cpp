@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <unistd.h>
@@ -70,8 +71,20 @@ TEST(MoveScorer, FollowingMovesGivesValidPlacementsAndStopsWhenNoMoveStandsOut) 
     EXPECT_EQ(follow_learned_moves(model, s, ev.network(), start, 6, -1.0).gpu_of_rank, p.gpu_of_rank);
     // The steps are the placements after each move taken, all distinct, ending at the answer.
     std::vector<Placement> steps;
-    follow_learned_moves(model, s, ev.network(), start, 6, -1.0, &steps);
+    std::vector<double> scores;
+    follow_learned_moves(model, s, ev.network(), start, 6, -1.0, &steps, std::numeric_limits<double>::infinity(),
+                         &scores);
     EXPECT_LE(steps.size(), 6u);
+    EXPECT_EQ(scores.size(), steps.size());
+    // A bound just above the k-th move's prediction stops the walk before the first later move predicted above it.
+    for (std::size_t k = 0; k < scores.size(); ++k) {
+      const double bound = std::nextafter(scores[k], std::numeric_limits<double>::infinity());
+      std::size_t taken = 0;
+      while (taken < scores.size() && scores[taken] < bound) ++taken;
+      std::vector<Placement> bounded;
+      follow_learned_moves(model, s, ev.network(), start, 6, -1.0, &bounded, bound);
+      EXPECT_EQ(bounded.size(), taken) << seed;
+    }
     EXPECT_EQ(steps.empty() ? start.gpu_of_rank : steps.back().gpu_of_rank, p.gpu_of_rank);
     for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_NE(steps[i].gpu_of_rank, steps[i - 1].gpu_of_rank);
     // No move's score is a whole time below the state's median score: the start.
@@ -127,7 +140,11 @@ TEST(MoveTraining, DeterministicAndBetterThanAnOrderBlindPick) {
   // The top-ranked move is on average better than a move drawn blindly, and no better than the best one.
   EXPECT_LT(a.val_chosen, a.val_random);
   EXPECT_GE(a.val_chosen, a.val_best);
-  EXPECT_TRUE(load_move_scorer(tmp_path("a.pt")));
+  // The model-only walk's bounds, fitted on the validation clusters, are the file's.
+  MoveScorer written = load_move_scorer(tmp_path("a.pt"));
+  ASSERT_TRUE(written);
+  EXPECT_EQ(written->stop_bound(MoveScorerImpl::kStopBoundGpus), a.stop_bound_small);
+  EXPECT_EQ(written->stop_bound(MoveScorerImpl::kStopBoundGpus + 1), a.stop_bound_large);
   fs::remove_all(dir);
   fs::remove(tmp_path("a.pt"));
   fs::remove(tmp_path("b.pt"));

@@ -76,6 +76,10 @@ void register_gnn_families_command(CLI::App& app) {
   cmd->add_option("--blind-anneal", a->run.blind_anneal,
                   "evaluations of the blind annealing in every row that runs it, 0 = none (default: the method's)")
       ->check(number_range(0, 1000000));
+  cmd->add_option("--walk-moves", a->run.walk_moves,
+                  "in every row with greedy's candidate (not model-only, no-greedy): the scorer's walk of this many "
+                  "evaluated prefixes in place of the decoded views, 0 = the views (default: the views)")
+      ->check(number_range(0, 1000));
   cmd->add_option("--out", a->run.out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"

@@ -47,7 +47,7 @@ void register_move_policy_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-scores", c->max_scores,
                   "bounds on a taken move's predicted relative time change compared, each with every margin "
-                  "(default: none)");
+                  "(default: none; nan = the model file's stop bound, model-only's)");
   cmd->add_flag("--allow-partial", c->allow_partial, "use the samples present (an unfinished gen-moves)");
   cmd->add_option("--val-fraction", c->val_fraction,
                   "share of the clusters measured, as train-moves holds them out (1 = all: a data set never trained on)")

@@ -34,9 +34,10 @@ void run_train_moves(const gnn::MoveTrainCommand& c) {
   const gnn::MoveTrainSummary r = gnn_plugin().train_moves(c, &std::cerr);
   std::fprintf(stderr,
                "train-moves: %d training states (%lld labelled moves), %d validation states; epoch %d written: "
-               "top-ranked move %+.3f%%, best %+.3f%%, mean %+.3f%% (validation, relative time change)\n",
+               "top-ranked move %+.3f%%, best %+.3f%%, mean %+.3f%% (validation, relative time change); "
+               "model-only stop bounds %+.3f (<= 64 GPUs), %+.3f (larger)\n",
                r.train_states, r.train_examples, r.val_states, r.best_epoch, 100 * r.val_chosen, 100 * r.val_best,
-               100 * r.val_random);
+               100 * r.val_random, r.stop_bound_small, r.stop_bound_large);
 }
 
 }  // namespace
@@ -84,6 +85,9 @@ void register_gnn_moves_commands(CLI::App& app) {
   train->add_flag("--init-scorer", t->init_scorer, "start from the --init file's move scorer, not fresh weights");
   train->add_flag("--no-move-deltas{false}", t->move_deltas,
                   "a fresh scorer reads the pair features alone, not the moves' analytic changes too");
+  train->add_flag("--no-stop-calibration{false}", t->calibrate_stop,
+                  "store the neutral stop bound 0 for model-only's walk instead of fitting it on the validation "
+                  "clusters");
   train->add_option("--dagger", t->dagger_rounds,
                     "rounds adding the states the scorer's own walk reaches from greedy's placement, labelled by "
                     "the evaluator (data aggregation)")

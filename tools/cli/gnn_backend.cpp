@@ -35,6 +35,7 @@ gnn::SamplingOptions sampling_options(const LearnedDecoder& d) {
   o.stage_orders = d.stage_orders.value_or(o.stage_orders);
   o.tp_rings = d.tp_rings.value_or(o.tp_rings);
   o.guided_anneal = d.guided_anneal.value_or(o.guided_anneal);
+  o.walk_moves = d.walk_moves.value_or(o.walk_moves);
   return o;
 }
 

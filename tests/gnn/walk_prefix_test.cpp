@@ -1,0 +1,78 @@
+// The learned placer with SamplingOptions::walk_moves: the move scorer's walk from greedy's placement, its prefixes
+// evaluated, the fastest kept. No SimGrid runs here.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "gnn/gnn_placer.hpp"
+#include "gnn/model_file.hpp"
+#include "gnn/move_model.hpp"
+#include "gnn/sampled_decode.hpp"
+#include "sim/methods/method_registry.hpp"
+#include "sim/evaluate/evaluator.hpp"
+#include "sim/features/scenario_sampler.hpp"
+#include "sim/lab/gnn_family_rows.hpp"
+#include "sim/place/greedy_placer.hpp"
+#include "sim/place/placer_common.hpp"
+#include "sim/scenario/catalog.hpp"
+
+namespace hulk::gnn {
+namespace {
+
+TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
+  // The committed model's move scorer walks 8 moves from greedy's placement (no bound); the answer must be the
+  // fastest of greedy's candidate and the walk's prefixes by the evaluator, recomputed here from the same walk.
+  SamplingOptions walk;
+  walk.walk_moves = 8;
+  walk.guided_anneal = 0;  // the prefixes alone
+  GnnPlacer placer(default_model_path(), walk);
+  MoveScorer scorer = load_move_scorer(default_model_path());
+  ASSERT_TRUE(scorer);
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;  // the in-family draw
+  int moved = 0;
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const SampledPlacement got = placer.place_with_details(s);
+    EXPECT_EQ(placement_violation(s, got.placement), "");
+    EXPECT_DOUBLE_EQ(got.cost, ev.iteration_time_s(got.placement));
+    const Placement greedy = GreedyPlacer::place_with(s, ev);
+    EXPECT_LE(got.cost, ev.iteration_time_s(greedy));
+    std::vector<Placement> steps;
+    follow_learned_moves(scorer, s, ev.network(), greedy, walk.walk_moves, -std::numeric_limits<double>::infinity(),
+                         &steps);
+    EXPECT_EQ(got.distinct, 1 + static_cast<int>(steps.size()));
+    double fastest_step = std::numeric_limits<double>::infinity();
+    for (const Placement& p : steps) fastest_step = std::min(fastest_step, ev.iteration_time_s(p));
+    if (got.chosen >= 1) {
+      ASSERT_LE(got.chosen, static_cast<int>(steps.size()));
+      EXPECT_EQ(got.placement.gpu_of_rank, steps[got.chosen - 1].gpu_of_rank);
+      EXPECT_DOUBLE_EQ(got.cost, fastest_step);
+      ++moved;
+    } else {
+      EXPECT_EQ(got.chosen, -1);
+      EXPECT_LE(got.cost, fastest_step);
+    }
+    EXPECT_EQ(placer.place(s).gpu_of_rank, got.placement.gpu_of_rank);  // same scenario, same answer
+  }
+  EXPECT_GT(moved, 0) << "the walk improved on greedy's candidate nowhere: the prefixes were not exercised";
+}
+
+TEST(WalkPrefixes, FamiliesOptionSetsEveryRowThatKeepsGreedysCandidate) {
+  // The walk starts from greedy's candidate: rows without one (no-greedy, the model alone) keep their decoder.
+  const std::vector<LearnedRow> all = learned_rows("");
+  const std::vector<LearnedRow> walked = with_walk(all, 4);
+  ASSERT_EQ(walked.size(), all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const bool model_only = all[i].name.rfind("model-only", 0) == 0 || all[i].name == "no-greedy";
+    EXPECT_EQ(walked[i].decoder.walk_moves.has_value(), !model_only) << all[i].name;
+    if (!model_only) EXPECT_EQ(*walked[i].decoder.walk_moves, 4) << all[i].name;
+    EXPECT_FALSE(with_walk(all, std::nullopt)[i].decoder.walk_moves.has_value()) << all[i].name;
+  }
+}
+
+}  // namespace
+}  // namespace hulk::gnn
