@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
+#include "sim/evaluate/dp_ring_fluid.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
@@ -275,7 +276,8 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
   return true;
 }
 
-double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings) {
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings,
+                     const double* member_start) {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
   w.src_.clear();
   w.dst_.clear();
@@ -305,8 +307,11 @@ double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingS
   for (size_t first = 0; first < w.src_.size();) {  // transfers of one ring are contiguous
     const int r = ring_of[first];
     const int n = rings.begin[r + 1] - rings.begin[r];
-    out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
-                                     core.ring_model(w, first), w.ring_scratch_));
+    // ring_steps_s is ring_steps_from with every member at 0 (n >= 2 and steps > 0 here): the same bits.
+    out = std::max(out, ring_steps_from(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
+                                        core.ring_model(w, first),
+                                        member_start ? member_start + rings.begin[r] : nullptr, nullptr,
+                                        w.ring_scratch_));
     first += n;
   }
   return out;
@@ -435,6 +440,10 @@ void dp_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<
     return;
   }
   if (dp_allreduces_from_stage_ends(core, w, host_of_rank)) return;
+  if (dp_ring_fluid_applies(core)) {
+    dp_ring_fluid(core, w, host_of_rank);
+    return;
+  }
   // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
   // (approximation 3).
   for (int s = 0; s < par.pp; ++s) w.dp_s_[s] = dp_allreduce_s(core, w, s, host_of_rank);

@@ -29,7 +29,10 @@ double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
                         double bytes);
 double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w,
                                 const std::vector<std::vector<int>>& groups, double bytes);
-/** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
-double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings);
+/** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring; with
+ *  member_start (aligned with rings.members), each member enters at its entry and the result is the last ring's end
+ *  (ring_steps_from), else every member at 0. */
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings,
+                     const double* member_start = nullptr);
 
 }  // namespace hulk::eval

@@ -1,0 +1,229 @@
+// Approximation 3 of docs/model.md above the transfer fluid's size (dp_ring_fluid.hpp). Stage by stage with the
+// other stages as a constant load, the estimate started every ring at its stage's last entry and weighed the other
+// stages by how long their own alone estimates overlapped: on 128-256-GPU jobs it was off by -11% to +30%. In
+// SimGrid the members that enter early move the part of their ring that does not wait for the last one, the
+// stages with small gradients leave the links to the large ones once done, and the stages whose all-reduces
+// overlap for their whole length divide the links for their whole length. A fluid over rings follows the three
+// for a few events per unit, where one over transfers costs the square of their number.
+#include "sim/evaluate/dp_ring_fluid.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/evaluate/dp_allreduce.hpp"
+#include "sim/evaluate/region_blocks.hpp"
+
+namespace hulk::eval {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/** Starts a new phase of the unit being built (its rings follow). */
+RingSet& new_phase(DpRingFluidScratch& f, int& used) {
+  if (static_cast<int>(f.phases.size()) <= used) {
+    f.phases.emplace_back();
+    f.member_start.emplace_back();
+  }
+  f.phases[used].clear();
+  f.member_start[used].clear();
+  return f.phases[used++];
+}
+
+/** Adds to phase k a ring of the members at positions order[first, first + n) (dp indices), chunk bytes, steps. */
+void add_ring(DpRingFluidScratch& f, int k, const std::vector<int>& hosts, const std::vector<double>& entry,
+              const int* order, int n, double chunk, int steps) {
+  RingSet& rs = f.phases[k];
+  const int before = static_cast<int>(rs.members.size());
+  rs.members.resize(before + n);
+  for (int i = 0; i < n; ++i) {
+    rs.members[before + i] = hosts[order[i]];
+    f.member_start[k].push_back(entry[order[i]]);
+  }
+  rs.begin.push_back(before + n);
+  rs.chunk_bytes.push_back(chunk);
+  rs.steps.push_back(steps);
+}
+
+/** The phases of the DP all-reduce of one group (stage s, tensor index t) as collectives.cpp runs it: hosts and
+ *  entries per dp index. Appends them to f.phases from index `used`. */
+void build_unit(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& hosts,
+                const std::vector<double>& entry, double bytes, int& used) {
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  const int D = static_cast<int>(hosts.size());
+  std::vector<int>& order = w.hier_order_;  // dp indices in ring order
+  order.resize(D);
+  for (int i = 0; i < D; ++i) order[i] = i;
+  RegionBlocks& rb = w.region_blocks_;
+  const bool hierarchical = core.scenario_.only_job().collective == "hierarchical";
+  if (hierarchical) {
+    rb.group(*core.network_, hosts.data(), D);
+    order = rb.order;  // unbalanced: one ring over the members region by region
+  }
+  if (!hierarchical || !rb.balanced()) {
+    new_phase(f, used);
+    add_ring(f, used - 1, hosts, entry, order.data(), D, bytes / D, 2 * (D - 1));
+    return;
+  }
+  const int R = rb.regions, k = rb.per_region;
+  auto in_regions = [&]() {  // the reduce-scatter, and later the all-gather, inside each region
+    new_phase(f, used);
+    for (int b = 0; b < R; ++b) add_ring(f, used - 1, hosts, entry, order.data() + b * k, k, bytes / k, k - 1);
+  };
+  in_regions();
+  new_phase(f, used);
+  std::vector<int>& cross = w.cross_ring_;
+  cross.resize(R);
+  for (int j = 0; j < k; ++j) {
+    for (int b = 0; b < R; ++b) cross[b] = order[b * k + j];
+    add_ring(f, used - 1, hosts, entry, cross.data(), R, bytes / (static_cast<double>(k) * R), 2 * (R - 1));
+  }
+  in_regions();
+}
+
+/** Appends phase k's links (one entry per hop crossing it) to f.links. */
+void collect_links(const EvaluatorCore& core, DpRingFluidScratch& f, int k) {
+  const RingSet& rs = f.phases[k];
+  for (int r = 0; r < rs.size(); ++r) {
+    const int* ring = rs.members.data() + rs.begin[r];
+    const int n = rs.begin[r + 1] - rs.begin[r];
+    if (n < 2 || rs.steps[r] <= 0) continue;
+    for (int i = 0; i < n; ++i) {
+      const Route& route = core.network_->route(ring[i], ring[(i + 1) % n]);
+      f.links.insert(f.links.end(), route.links.begin(), route.links.begin() + route.n_links);
+    }
+  }
+  f.links_first.push_back(static_cast<int>(f.links.size()));
+}
+
+/** When unit u's first phase with rings may start (its effective start, dp_ring_fluid.hpp), at the hop times of the
+ *  unit alone. Moves f.phase[u] to that phase. */
+double first_start(const EvaluatorCore& core, EvaluatorScratch& w, int u) {
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  int k = f.unit_first[u];
+  double alone = 0.0;
+  for (; k < f.unit_first[u + 1]; ++k)
+    if ((alone = rings_phase_s(core, w, f.phases[k])) > 0) break;
+  f.phase[u] = k;
+  if (k == f.unit_first[u + 1]) return 0.0;  // nothing to send
+  return rings_phase_s(core, w, f.phases[k], f.member_start[k].data()) - alone;
+}
+
+/** Flows of phase k onto (sign +1) or off (-1) the links it crosses, as w.extra_load_. */
+void load(DpRingFluidScratch& f, EvaluatorScratch& w, int k, double sign) {
+  for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) w.extra_load_[f.links[i]] += sign;
+}
+
+/** Marks the links phase k crosses as changed by the current event. */
+void mark(DpRingFluidScratch& f, int k) {
+  for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_mark[f.links[i]] = f.event;
+}
+
+/** New durations for the running units that just started (duration < 0) or cross a link the event marked. */
+void refresh(const EvaluatorCore& core, EvaluatorScratch& w) {
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  for (int u : f.active) {
+    const int k = f.phase[u];
+    bool crosses = f.duration[u] < 0;
+    for (int i = f.links_first[k]; i < f.links_first[k + 1] && !crosses; ++i)
+      crosses = f.link_mark[f.links[i]] == f.event;
+    if (!crosses) continue;
+    load(f, w, k, -1.0);  // rings_phase_s counts the phase's own hops
+    f.duration[u] = rings_phase_s(core, w, f.phases[k]);
+    load(f, w, k, +1.0);
+  }
+}
+
+/** Runs the units from their ready times to their ends (f.end). */
+void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  const int U = static_cast<int>(f.ready.size());
+  f.active.clear();
+  double now = 0.0;
+  for (;;) {
+    // The next event: the earliest start of a waiting unit, or the earliest end of a running one.
+    double t = kInf;
+    for (int u = 0; u < U; ++u)
+      if (f.ready[u] < kInf) t = std::min(t, f.ready[u]);
+    for (int u : f.active) t = std::min(t, now + f.left[u] * f.duration[u]);
+    if (t == kInf) break;
+    ++f.event;
+    for (size_t i = 0; i < f.active.size();) {  // ends first: their flows leave the links
+      const int u = f.active[i];
+      if (now + f.left[u] * f.duration[u] > t) {
+        f.left[u] -= (t - now) / f.duration[u];
+        ++i;
+        continue;
+      }
+      mark(f, f.phase[u]);
+      load(f, w, f.phase[u], -1.0);
+      f.active.erase(f.active.begin() + i);
+      if (++f.phase[u] < f.unit_first[u + 1]) {
+        f.ready[u] = t;  // the next phase follows at once
+      } else {
+        f.end[u] = t;
+      }
+    }
+    now = t;
+    for (int u = 0; u < U; ++u) {
+      if (f.ready[u] > now) continue;
+      f.ready[u] = kInf;
+      f.left[u] = 1.0;
+      f.duration[u] = -1.0;  // refresh prices it whatever links it crosses
+      load(f, w, f.phase[u], +1.0);
+      f.active.push_back(u);
+      mark(f, f.phase[u]);
+    }
+    refresh(core, w);
+  }
+}
+
+}  // namespace
+
+bool dp_ring_fluid_applies(const EvaluatorCore& core) {
+  const JobSpec& job = core.scenario_.only_job();
+  return job.par.pp >= 2 && job.par.dp >= 2 && (job.collective == "ring" || job.collective == "hierarchical");
+}
+
+void dp_ring_fluid(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
+  const Parallelism& par = core.scenario_.only_job().par;
+  const int P = par.pp, D = par.dp, T = par.tp, U = P * T;
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  f.unit_first.assign(1, 0);
+  f.links.clear();
+  f.links_first.assign(1, 0);
+  if (static_cast<int>(f.link_mark.size()) != core.network_->links()) {
+    f.link_mark.assign(core.network_->links(), 0);
+    f.event = 0;
+  }
+  std::vector<int>& hosts = w.member_hosts_;
+  std::vector<double>& entry = w.member_start_;
+  int used = 0;
+  for (int s = 0; s < P; ++s) {
+    entry.assign(w.replica_done_.begin() + s * D, w.replica_done_.begin() + (s + 1) * D);
+    hosts.resize(D);
+    for (int t = 0; t < T; ++t) {
+      for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[core.plan_.rank_of(s, d, t)];
+      const int first = used;
+      build_unit(core, w, hosts, entry, core.cost_.stages[s].dp_grad_bytes, used);
+      for (int k = first; k < used; ++k) collect_links(core, f, k);
+      f.unit_first.push_back(used);
+    }
+  }
+  f.phase.assign(U, 0);
+  f.ready.assign(U, kInf);
+  f.left.assign(U, 0.0);
+  f.duration.assign(U, 0.0);
+  f.end.assign(U, 0.0);
+  for (int u = 0; u < U; ++u) {
+    const double start = first_start(core, w, u);
+    if (f.phase[u] < f.unit_first[u + 1]) f.ready[u] = start;
+  }
+  run_units(core, w);
+  for (int s = 0; s < P; ++s) {
+    double end = w.stage_done_[s];
+    for (int t = 0; t < T; ++t) end = std::max(end, f.end[s * T + t]);
+    w.dp_s_[s] = end - w.stage_done_[s];
+  }
+}
+
+}  // namespace hulk::eval
