@@ -83,6 +83,7 @@ void build_unit(const EvaluatorCore& core, EvaluatorScratch& w, const std::vecto
 /** Appends phase k's links (one entry per hop crossing it) to f.links. */
 void collect_links(const EvaluatorCore& core, DpRingFluidScratch& f, int k) {
   const RingSet& rs = f.phases[k];
+  double cap = kInf;
   for (int r = 0; r < rs.size(); ++r) {
     const int* ring = rs.members.data() + rs.begin[r];
     const int n = rs.begin[r + 1] - rs.begin[r];
@@ -90,9 +91,116 @@ void collect_links(const EvaluatorCore& core, DpRingFluidScratch& f, int k) {
     for (int i = 0; i < n; ++i) {
       const Route& route = core.network_->route(ring[i], ring[(i + 1) % n]);
       f.links.insert(f.links.end(), route.links.begin(), route.links.begin() + route.n_links);
+      f.hop_lat.push_back(route.latency_s);
+      f.hop_links_end.push_back(static_cast<int>(f.links.size()));
+      double hop_cap = route.flow_cap_Bps;
+      // The TCP window: one window per round trip per flow (concurrent_times' cap).
+      if (core.tcp_window_bytes_ > 0 && route.latency_s > 0)
+        hop_cap = std::min(hop_cap, core.tcp_window_bytes_ / (2.0 * route.latency_s));
+      f.hop_cap.push_back(hop_cap);
+      cap = std::min(cap, hop_cap);
     }
   }
   f.links_first.push_back(static_cast<int>(f.links.size()));
+  f.hop_first.push_back(static_cast<int>(f.hop_lat.size()));
+  f.phase_cap.push_back(cap);
+}
+
+/** Max-min fair rates of the running units' hops (every hop of a unit at its unit's rate: a ring moves at the pace
+ *  of its slowest hop, so its other hops take no more than that pace), by progressive filling. */
+void fill_rates(const EvaluatorCore& core, DpRingFluidScratch& f) {
+  if (static_cast<int>(f.link_used.size()) != core.network_->links()) {
+    f.link_used.assign(core.network_->links(), 0.0);
+    f.link_weight.assign(core.network_->links(), 0.0);
+  }
+  int unfrozen = 0;
+  for (int u : f.active) {
+    f.rate[u] = -1.0;
+    ++unfrozen;
+    for (int i = f.links_first[f.phase[u]]; i < f.links_first[f.phase[u] + 1]; ++i) {
+      const int l = f.links[i];
+      if (f.link_weight[l] == 0.0 && f.link_used[l] == 0.0) f.filled_links.push_back(l);
+      f.link_weight[l] += 1.0;
+    }
+  }
+  double level = 0.0;
+  while (unfrozen > 0) {
+    double x = kInf;  // the level at which the next link (or unit cap) saturates
+    for (int u : f.active)
+      if (f.rate[u] == -1.0) x = std::min(x, f.phase_cap[f.phase[u]]);
+    for (int l : f.filled_links)
+      if (f.link_weight[l] > 0) x = std::min(x, (core.link_capacity_Bps(l) - f.link_used[l]) / f.link_weight[l]);
+    x = level = std::max(x, level);  // never below the last level (rounding)
+    ++f.event;                        // marks the links saturated at x
+    for (int l : f.filled_links)
+      if (f.link_weight[l] > 0 && (core.link_capacity_Bps(l) - f.link_used[l]) / f.link_weight[l] <= x)
+        f.link_mark[l] = f.event;
+    for (int u : f.active) {
+      if (f.rate[u] != -1.0) continue;
+      const int k = f.phase[u];
+      bool frozen = f.phase_cap[k] <= x;
+      for (int i = f.links_first[k]; i < f.links_first[k + 1] && !frozen; ++i)
+        frozen = f.link_mark[f.links[i]] == f.event;
+      if (!frozen) continue;
+      f.rate[u] = -2.0;  // frozen at this level, below
+      --unfrozen;
+    }
+    for (int u : f.active) {  // the units frozen at x leave the filling
+      if (f.rate[u] != -2.0) continue;
+      f.rate[u] = x;
+      for (int i = f.links_first[f.phase[u]]; i < f.links_first[f.phase[u] + 1]; ++i) {
+        f.link_weight[f.links[i]] -= 1.0;
+        f.link_used[f.links[i]] += x;
+      }
+    }
+  }
+  for (int l : f.filled_links) f.link_used[l] = f.link_weight[l] = 0.0;
+  f.filled_links.clear();
+}
+
+/** Every running unit's duration at its max-min rate: its rings' time with each hop its latency plus the chunk at
+ *  that rate (ring_steps.hpp). */
+void price_units(const EvaluatorCore& core, EvaluatorScratch& w) {
+  DpRingFluidScratch& f = w.dp_ring_fluid_;
+  fill_rates(core, f);
+  const RingModel model{core.channels_, core.latency_at_receiver_, nullptr};
+  // Every link's capacity the units' rates use.
+  for (int u : f.active)
+    for (int i = f.links_first[f.phase[u]]; i < f.links_first[f.phase[u] + 1]; ++i) {
+      const int l = f.links[i];
+      if (f.link_used[l] == 0.0) f.filled_links.push_back(l);
+      f.link_used[l] += f.rate[u];
+    }
+  for (int u : f.active) {
+    const int k = f.phase[u];
+    const RingSet& rs = f.phases[k];
+    // A hop off the unit's bottleneck goes as fast as its links' capacity left by the other units allows: the
+    // unit's own flows there at its rate, plus what nobody uses, divided among them.
+    for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_weight[f.links[i]] += 1.0;
+    double out = 0.0;
+    int hop = f.hop_first[k];
+    for (int r = 0; r < rs.size(); ++r) {
+      const int n = rs.begin[r + 1] - rs.begin[r];
+      if (n < 2 || rs.steps[r] <= 0) continue;
+      w.times_.resize(n);
+      for (int i = 0; i < n; ++i) {
+        double rate = f.hop_cap[hop + i];
+        for (int j = hop + i == 0 ? 0 : f.hop_links_end[hop + i - 1]; j < f.hop_links_end[hop + i]; ++j) {
+          const int l = f.links[j];
+          const double unused = std::max(0.0, core.link_capacity_Bps(l) - f.link_used[l]);
+          rate = std::min(rate, f.rate[u] + unused / f.link_weight[l]);
+        }
+        w.times_[i] = f.hop_lat[hop + i] + rs.chunk_bytes[r] / rate;
+      }
+      out = std::max(out, ring_steps_s(w.times_.data(), f.hop_lat.data() + hop, n, rs.steps[r], model,
+                                       w.ring_scratch_));
+      hop += n;
+    }
+    f.duration[u] = out;
+    for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_weight[f.links[i]] = 0.0;
+  }
+  for (int l : f.filled_links) f.link_used[l] = 0.0;
+  f.filled_links.clear();
 }
 
 /** When unit u's first phase with rings may start (its effective start, dp_ring_fluid.hpp), at the hop times of the
@@ -108,31 +216,6 @@ double first_start(const EvaluatorCore& core, EvaluatorScratch& w, int u) {
   return rings_phase_s(core, w, f.phases[k], f.member_start[k].data()) - alone;
 }
 
-/** Flows of phase k onto (sign +1) or off (-1) the links it crosses, as w.extra_load_. */
-void load(DpRingFluidScratch& f, EvaluatorScratch& w, int k, double sign) {
-  for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) w.extra_load_[f.links[i]] += sign;
-}
-
-/** Marks the links phase k crosses as changed by the current event. */
-void mark(DpRingFluidScratch& f, int k) {
-  for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_mark[f.links[i]] = f.event;
-}
-
-/** New durations for the running units that just started (duration < 0) or cross a link the event marked. */
-void refresh(const EvaluatorCore& core, EvaluatorScratch& w) {
-  DpRingFluidScratch& f = w.dp_ring_fluid_;
-  for (int u : f.active) {
-    const int k = f.phase[u];
-    bool crosses = f.duration[u] < 0;
-    for (int i = f.links_first[k]; i < f.links_first[k + 1] && !crosses; ++i)
-      crosses = f.link_mark[f.links[i]] == f.event;
-    if (!crosses) continue;
-    load(f, w, k, -1.0);  // rings_phase_s counts the phase's own hops
-    f.duration[u] = rings_phase_s(core, w, f.phases[k]);
-    load(f, w, k, +1.0);
-  }
-}
-
 /** Runs the units from their ready times to their ends (f.end). */
 void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
   DpRingFluidScratch& f = w.dp_ring_fluid_;
@@ -146,7 +229,6 @@ void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
       if (f.ready[u] < kInf) t = std::min(t, f.ready[u]);
     for (int u : f.active) t = std::min(t, now + f.left[u] * f.duration[u]);
     if (t == kInf) break;
-    ++f.event;
     for (size_t i = 0; i < f.active.size();) {  // ends first: their flows leave the links
       const int u = f.active[i];
       if (now + f.left[u] * f.duration[u] > t) {
@@ -154,8 +236,6 @@ void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
         ++i;
         continue;
       }
-      mark(f, f.phase[u]);
-      load(f, w, f.phase[u], -1.0);
       f.active.erase(f.active.begin() + i);
       if (++f.phase[u] < f.unit_first[u + 1]) {
         f.ready[u] = t;  // the next phase follows at once
@@ -168,12 +248,9 @@ void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
       if (f.ready[u] > now) continue;
       f.ready[u] = kInf;
       f.left[u] = 1.0;
-      f.duration[u] = -1.0;  // refresh prices it whatever links it crosses
-      load(f, w, f.phase[u], +1.0);
       f.active.push_back(u);
-      mark(f, f.phase[u]);
     }
-    refresh(core, w);
+    price_units(core, w);
   }
 }
 
@@ -191,6 +268,11 @@ void dp_ring_fluid(const EvaluatorCore& core, EvaluatorScratch& w, const std::ve
   f.unit_first.assign(1, 0);
   f.links.clear();
   f.links_first.assign(1, 0);
+  f.hop_lat.clear();
+  f.hop_cap.clear();
+  f.hop_links_end.clear();
+  f.hop_first.assign(1, 0);
+  f.phase_cap.clear();
   if (static_cast<int>(f.link_mark.size()) != core.network_->links()) {
     f.link_mark.assign(core.network_->links(), 0);
     f.event = 0;
@@ -213,6 +295,7 @@ void dp_ring_fluid(const EvaluatorCore& core, EvaluatorScratch& w, const std::ve
   f.ready.assign(U, kInf);
   f.left.assign(U, 0.0);
   f.duration.assign(U, 0.0);
+  f.rate.assign(U, 0.0);
   f.end.assign(U, 0.0);
   for (int u = 0; u < U; ++u) {
     const double start = first_start(core, w, u);

@@ -41,8 +41,15 @@ struct DpRingFluidScratch {
   std::vector<int> links, links_first{0};          ///< per phase: the links its hops cross, one entry per hop
   std::vector<int> phase;                          ///< per unit: the phase running or next to run
   std::vector<double> ready, left, duration, end;  ///< per unit: its run state (dp_ring_fluid.cpp)
+  std::vector<double> rate;                        ///< per unit: its hops' max-min rate (B/s; < 0 while filling)
   std::vector<int> active;                         ///< units whose phase runs
   std::vector<int> link_mark;                      ///< per link: the event that last changed its flows
+  std::vector<double> hop_lat, hop_cap;            ///< per phase, ring after ring: each hop's latency, flow cap
+  std::vector<int> hop_links_end;                  ///< per hop: the end of its links in `links`
+  std::vector<int> hop_first{0};                   ///< phase k's hops: hop_lat[hop_first[k], hop_first[k + 1])
+  std::vector<double> phase_cap;                   ///< per phase: the lowest flow cap (or window cap) of its hops
+  std::vector<double> link_used, link_weight;      ///< per link: max-min filling's state (0 between uses)
+  std::vector<int> filled_links;                   ///< links with a weight during the filling
   int event = 0;                                   ///< events so far (link_mark's clock)
 };
 
