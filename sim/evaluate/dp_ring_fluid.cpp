@@ -164,19 +164,19 @@ void price_units(const EvaluatorCore& core, EvaluatorScratch& w) {
   DpRingFluidScratch& f = w.dp_ring_fluid_;
   fill_rates(core, f);
   const RingModel model{core.channels_, core.latency_at_receiver_, nullptr};
-  // Every link's capacity the units' rates use.
+  // Every link's capacity the units' rates use, and its flows.
   for (int u : f.active)
     for (int i = f.links_first[f.phase[u]]; i < f.links_first[f.phase[u] + 1]; ++i) {
       const int l = f.links[i];
-      if (f.link_used[l] == 0.0) f.filled_links.push_back(l);
+      if (f.link_weight[l] == 0.0) f.filled_links.push_back(l);
       f.link_used[l] += f.rate[u];
+      f.link_weight[l] += 1.0;
     }
   for (int u : f.active) {
     const int k = f.phase[u];
     const RingSet& rs = f.phases[k];
-    // A hop off the unit's bottleneck goes as fast as its links' capacity left by the other units allows: the
-    // unit's own flows there at its rate, plus what nobody uses, divided among them.
-    for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_weight[f.links[i]] += 1.0;
+    // A hop off its unit's bottleneck may go faster than the unit's rate: by an equal share of what its links'
+    // flows leave unused (so that together they never exceed a link's capacity).
     double out = 0.0;
     int hop = f.hop_first[k];
     for (int r = 0; r < rs.size(); ++r) {
@@ -197,14 +197,14 @@ void price_units(const EvaluatorCore& core, EvaluatorScratch& w) {
       hop += n;
     }
     f.duration[u] = out;
-    for (int i = f.links_first[k]; i < f.links_first[k + 1]; ++i) f.link_weight[f.links[i]] = 0.0;
   }
-  for (int l : f.filled_links) f.link_used[l] = 0.0;
+  for (int l : f.filled_links) f.link_used[l] = f.link_weight[l] = 0.0;
   f.filled_links.clear();
 }
 
 /** When unit u's first phase with rings may start (its effective start, dp_ring_fluid.hpp), at the hop times of the
- *  unit alone. Moves f.phase[u] to that phase. */
+ *  unit alone; f.end[u] receives the end of those rings from the entries, which the phase never beats (as the
+ *  lower bound, evaluator_bound.hpp, assumes). Moves f.phase[u] to that phase. */
 double first_start(const EvaluatorCore& core, EvaluatorScratch& w, int u) {
   DpRingFluidScratch& f = w.dp_ring_fluid_;
   int k = f.unit_first[u];
@@ -213,10 +213,11 @@ double first_start(const EvaluatorCore& core, EvaluatorScratch& w, int u) {
     if ((alone = rings_phase_s(core, w, f.phases[k])) > 0) break;
   f.phase[u] = k;
   if (k == f.unit_first[u + 1]) return 0.0;  // nothing to send
-  return rings_phase_s(core, w, f.phases[k], f.member_start[k].data()) - alone;
+  f.end[u] = rings_phase_s(core, w, f.phases[k], f.member_start[k].data());
+  return f.end[u] - alone;
 }
 
-/** Runs the units from their ready times to their ends (f.end). */
+/** Runs the units from their ready times to their ends (f.end: on entry the first phase's floor). */
 void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
   DpRingFluidScratch& f = w.dp_ring_fluid_;
   const int U = static_cast<int>(f.ready.size());
@@ -227,18 +228,19 @@ void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
     double t = kInf;
     for (int u = 0; u < U; ++u)
       if (f.ready[u] < kInf) t = std::min(t, f.ready[u]);
-    for (int u : f.active) t = std::min(t, now + f.left[u] * f.duration[u]);
+    for (int u : f.active) t = std::min(t, std::max(now + f.left[u] * f.duration[u], f.end[u]));
     if (t == kInf) break;
     for (size_t i = 0; i < f.active.size();) {  // ends first: their flows leave the links
       const int u = f.active[i];
-      if (now + f.left[u] * f.duration[u] > t) {
-        f.left[u] -= (t - now) / f.duration[u];
+      if (std::max(now + f.left[u] * f.duration[u], f.end[u]) > t) {
+        if (f.duration[u] > 0) f.left[u] = std::max(0.0, f.left[u] - (t - now) / f.duration[u]);
         ++i;
         continue;
       }
       f.active.erase(f.active.begin() + i);
       if (++f.phase[u] < f.unit_first[u + 1]) {
         f.ready[u] = t;  // the next phase follows at once
+        f.end[u] = 0.0;
       } else {
         f.end[u] = t;
       }

@@ -41,7 +41,7 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 // That bounds when each replica's stage s is done (its entry in w.replica_done_, in either pass). The iteration ends
 // no earlier than the last arrival of each DP all-reduce (evaluate_hosts: w.stage_done_ + w.dp_s_), whose member d
 // enters no earlier than its replica's stage is done (the per-stage estimates start every member at w.stage_done_,
-// the all-stage fluid at the member's own end). From there the member's sends go out one after another, but for the
+// the all-stage fluid and the fluid over rings at the member's own end). From there the member's sends go out one after another, but for the
 // connection's channels (chunk q waits until chunk q - channels has left, in ring_steps.cpp and in the fluid's
 // add_ring), each at most at the route's alone rate (every estimate divides capacities among flows and caps a flow
 // by the flow cap and the TCP window), and the last one still has its route's latency to go (dp_member_lower_bound_s).
