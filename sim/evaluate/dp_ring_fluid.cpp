@@ -172,27 +172,37 @@ void price_units(const EvaluatorCore& core, EvaluatorScratch& w) {
       f.link_used[l] += f.rate[u];
       f.link_weight[l] += 1.0;
     }
+  // Each hop's time as last priced (refine_dp_overlap's buffer: it never runs in the same estimate); a unit whose
+  // hop times are all unchanged keeps its duration (the same bits, without its rings' recurrence).
+  std::vector<double>& priced = w.dp_iso_;
   for (int u : f.active) {
     const int k = f.phase[u];
     const RingSet& rs = f.phases[k];
     // A hop off its unit's bottleneck may go faster than the unit's rate: by an equal share of what its links'
     // flows leave unused (so that together they never exceed a link's capacity).
+    bool same = f.duration[u] >= 0;
+    for (int r = 0, hop = f.hop_first[k]; r < rs.size(); ++r) {
+      const int n = rs.begin[r + 1] - rs.begin[r];
+      if (n < 2 || rs.steps[r] <= 0) continue;
+      for (int end = hop + n; hop < end; ++hop) {
+        double rate = f.hop_cap[hop];
+        for (int j = hop == 0 ? 0 : f.hop_links_end[hop - 1]; j < f.hop_links_end[hop]; ++j) {
+          const int l = f.links[j];
+          const double unused = std::max(0.0, core.link_capacity_Bps(l) - f.link_used[l]);
+          rate = std::min(rate, f.rate[u] + unused / f.link_weight[l]);
+        }
+        const double time = f.hop_lat[hop] + rs.chunk_bytes[r] / rate;
+        same = same && priced[hop] == time;
+        priced[hop] = time;
+      }
+    }
+    if (same) continue;
     double out = 0.0;
     int hop = f.hop_first[k];
     for (int r = 0; r < rs.size(); ++r) {
       const int n = rs.begin[r + 1] - rs.begin[r];
       if (n < 2 || rs.steps[r] <= 0) continue;
-      w.times_.resize(n);
-      for (int i = 0; i < n; ++i) {
-        double rate = f.hop_cap[hop + i];
-        for (int j = hop + i == 0 ? 0 : f.hop_links_end[hop + i - 1]; j < f.hop_links_end[hop + i]; ++j) {
-          const int l = f.links[j];
-          const double unused = std::max(0.0, core.link_capacity_Bps(l) - f.link_used[l]);
-          rate = std::min(rate, f.rate[u] + unused / f.link_weight[l]);
-        }
-        w.times_[i] = f.hop_lat[hop + i] + rs.chunk_bytes[r] / rate;
-      }
-      out = std::max(out, ring_steps_s(w.times_.data(), f.hop_lat.data() + hop, n, rs.steps[r], model,
+      out = std::max(out, ring_steps_s(priced.data() + hop, f.hop_lat.data() + hop, n, rs.steps[r], model,
                                        w.ring_scratch_));
       hop += n;
     }
@@ -250,6 +260,7 @@ void run_units(const EvaluatorCore& core, EvaluatorScratch& w) {
       if (f.ready[u] > now) continue;
       f.ready[u] = kInf;
       f.left[u] = 1.0;
+      f.duration[u] = -1.0;  // priced afresh
       f.active.push_back(u);
     }
     price_units(core, w);
@@ -303,6 +314,7 @@ void dp_ring_fluid(const EvaluatorCore& core, EvaluatorScratch& w, const std::ve
     const double start = first_start(core, w, u);
     if (f.phase[u] < f.unit_first[u + 1]) f.ready[u] = start;
   }
+  w.dp_iso_.resize(f.hop_lat.size());
   run_units(core, w);
   for (int s = 0; s < P; ++s) {
     double end = w.stage_done_[s];
