@@ -17,13 +17,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-hulk::SimOptions quiet_options() {
-  hulk::SimOptions o;
-  o.record_events = false;
-  o.record_spans = false;
-  return o;
-}
-
 /** tp 2 inside one host, 10 iterations, a checkpoint after every third. */
 hulk::JobSpec tp_job(const std::string& name, int micro_batches) {
   hulk::JobSpec j = small_job(1, 2, 1, 4, micro_batches);
@@ -38,18 +31,6 @@ hulk::PlatformSpec hosts_of_two(int hosts) {
   hulk::GpuSpec gpu = infinite_gpu();
   gpu.fp16_flops = gpu.fp32_flops = 1e13;
   return grid_platform(1, hosts, 2, 1.25e9, 50e-6, 1.25e9, 0, gpu);
-}
-
-hulk::EventSpec host_failure(int host, double at, double restart, double down_for) {
-  hulk::EventSpec e;
-  e.kind = hulk::EventSpec::Kind::host_fail;
-  e.target.kind = hulk::EventTarget::Kind::host;
-  e.target.host = host;
-  e.at_s = at;
-  e.restart_s = restart;
-  e.duration_s = down_for;
-  e.origin = "events[0]";
-  return e;
 }
 
 /** Job a on host 0, job b (4 micro-batches against a's 3: their iterations end at different times) on the last
