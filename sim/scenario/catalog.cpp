@@ -46,8 +46,7 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
     if (e["capability"]) g.capability = r.str(e["capability"], key + ".capability");
     // Every number must say where it comes from: a catalog entry without a source is rejected.
     g.source = r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(g.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate GPU name '" + g.name + "'");
-    cat.entries_.push_back(g);
+    cat.add_unique(r, e, key, g, "GPU name");
   });
   return cat;
 }
@@ -68,8 +67,7 @@ TransportCatalog TransportCatalog::load(const std::string& path) {
     if (!(t.achieved > 0 && t.achieved <= 1))
       r.fail(e["achieved"], key + ".achieved", "expected a fraction of the bandwidth in (0, 1]");
     t.source = r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(t.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate transport '" + t.name + "'");
-    cat.entries_.push_back(t);
+    cat.add_unique(r, e, key, t, "transport");
   });
   return cat;
 }
@@ -91,8 +89,7 @@ ModelCatalog ModelCatalog::load(const std::string& path) {
     m.seq_len = static_cast<int>(r.integer(r.require(e, key, "seq_len"), key + ".seq_len", 1, 10000000));
     m.vocab = static_cast<int>(r.integer(r.require(e, key, "vocab"), key + ".vocab", 1, 100000000));
     r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(m.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate model name '" + m.name + "'");
-    cat.entries_.push_back(m);
+    cat.add_unique(r, e, key, m, "model name");
   });
   return cat;
 }

@@ -3,6 +3,7 @@
  *  @brief GPU catalog (platforms/gpus.yaml) and model presets (platforms/models.yaml). */
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -32,6 +33,14 @@ class NamedCatalog {
   const std::vector<T>& all() const { return entries_; }
 
  protected:
+  /** @brief Appends an entry read at `key` of a catalog file (r: its YamlReader, e: its node); a name listed
+   *  before is an InputError ("duplicate <what> '<name>'"). */
+  template <class Reader, class Node>
+  void add_unique(const Reader& r, const Node& e, const std::string& key, T entry, const std::string& what) {
+    if (find(entry.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate " + what + " '" + entry.name + "'");
+    entries_.push_back(std::move(entry));
+  }
+
   std::vector<T> entries_;
 };
 
