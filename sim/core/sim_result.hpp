@@ -87,7 +87,7 @@ struct SimResult {
    *  checkpoint was written. */
   std::vector<double> iteration_start_s, iteration_end_s;
   /** @brief Simulated time at which each checkpoint (JobSpec::checkpoint) was written, with the number of
-   *  iterations it holds (counted from the run's first iteration, SimOptions::first_iteration included). */
+   *  iterations it holds (counted from the job's start: SimOptions::job_starts included). */
   std::vector<std::pair<double, int>> checkpoints;
   /** @brief True when the run was stopped by a host failure (SimOptions::stop_at_s) before its last iteration. */
   bool stopped = false;

@@ -357,6 +357,7 @@ void RankActor::operator()() {
   const bool reports_progress = rank_ == 0 && sh.progress_every_s > 0;
 
   const CheckpointSpec& checkpoint = job.job->checkpoint;
+  if (job.start_s > 0) simgrid::s4u::this_actor::sleep_until(job.start_s);  // resumes later than the other jobs
   for (int it = 0; it < job.job->iterations; ++it) {
     ledger.iteration = it;
     if (local_ == 0) job.iteration_start_s.push_back(now());
@@ -390,7 +391,7 @@ void RankActor::operator()() {
     if (local_ == 0) job.iteration_end_s.push_back(t1);
     // A checkpoint after every `every`-th iteration counted from the job's start (a resumed run continues the count),
     // except after the last: all ranks pause while it is written (Megatron-LM's --save-interval saves synchronously).
-    const int done = sh.first_iteration + it + 1;
+    const int done = job.first_iteration + it + 1;
     if (checkpoint.every > 0 && done % checkpoint.every == 0 && it + 1 < job.job->iterations) {
       simgrid::s4u::this_actor::sleep_for(checkpoint.cost_s);
       span("checkpoint", "checkpoint", t1, now());

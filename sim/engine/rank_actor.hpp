@@ -46,6 +46,8 @@ struct JobRun {
   std::vector<double> iteration_end_s;   ///< simulated time at which each iteration's barrier released
   std::vector<double> iteration_start_s; ///< simulated time at which each iteration began (its rank 0)
   std::vector<std::pair<double, int>> checkpoints;  ///< (time written, iterations it holds), see JobSpec::checkpoint
+  double start_s = 0;                    ///< when its ranks begin (SimOptions::job_starts)
+  int first_iteration = 0;               ///< iterations done before this run (SimOptions::job_starts)
   const IslandPlan* islands = nullptr;   ///< DiLoCo islands (null: every step synchronous across all replicas)
   /** @brief Simulation rank of one of the job's own ranks (-1 stays -1: no such neighbour). */
   int global(int local_rank) const { return local_rank < 0 ? -1 : offset + local_rank; }
@@ -69,7 +71,6 @@ struct SimShared {
   bool record_spans = false;
   bool outer_step = false;               ///< SimOptions::outer_step: the outer all-reduce only
   double progress_every_s = 0;           ///< SimOptions::progress_every_s
-  int first_iteration = 0;               ///< SimOptions::first_iteration
   std::chrono::steady_clock::time_point last_progress = std::chrono::steady_clock::now();
 };
 

@@ -37,7 +37,6 @@ void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::ve
   shared.record_spans = options.record_spans;
   shared.outer_step = options.outer_step;
   shared.progress_every_s = options.progress_every_s;
-  shared.first_iteration = options.first_iteration;
   shared.jobs.resize(job_count(scenario));
   for (int j = 0; j < job_count(scenario); ++j) {
     JobRun& run = shared.jobs[j];
@@ -48,6 +47,10 @@ void prepare_ranks(const Scenario& scenario, const SgPlatform& sg, const std::ve
     run.cost = compute_job_cost(*run.job);
     run.stages = StagesByHost(*run.job, run.cost, scenario.platform);
     run.barrier = sg4::Barrier::create(run.job->par.ranks());
+    if (!options.job_starts.empty()) {
+      run.start_s = options.job_starts.at(j).at_s;
+      run.first_iteration = options.job_starts.at(j).first_iteration;
+    }
     for (int r = 0; r < run.job->par.ranks(); ++r) shared.job_of_rank.push_back(j);
   }
   // SimGrid host speeds are those of the first job's precision and utilisation (sg_build_platform); another job's

@@ -6,11 +6,18 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "sim/core/sim_result.hpp"
 #include "sim/core/spec.hpp"
 
 namespace hulk {
+
+/** @brief Where one job of a resumed run starts (SimOptions::job_starts). */
+struct JobStart {
+  double at_s = 0;          ///< simulated time of the run at which the job's ranks begin
+  int first_iteration = 0;  ///< iterations the job did before this run
+};
 
 /** @brief What to record. */
 struct SimOptions {
@@ -41,9 +48,11 @@ struct SimOptions {
   /** @brief Scenario events (Scenario::events): simulated time 0 of this run is time `event_origin_s` of the
    *  scenario's clock (a run that resumes after a host failure), see sim/topology/event_timeline.hpp. */
   double event_origin_s = 0;
-  /** @brief Iterations done before this run (a resumed run): checkpoints are written after every iteration whose
-   *  number counted from the job's start is a multiple of JobSpec::checkpoint.every. */
-  int first_iteration = 0;
+  /** @brief Where each job (scenario order) stands when this run starts: a run that resumes after a host failure
+   *  starts a job at `at_s` (simulated time of this run: a job that waits for GPUs while others go on) with
+   *  `first_iteration` iterations done before (checkpoints are written after every iteration whose number counted
+   *  from the job's start is a multiple of JobSpec::checkpoint.every). Empty: every job at 0 from iteration 0. */
+  std::vector<JobStart> job_starts;
   /** @brief If finite: every rank stops at this simulated time of the run (a host failure) and the result holds
    *  the iterations completed by then (SimResult::stopped). */
   double stop_at_s = std::numeric_limits<double>::infinity();

@@ -149,8 +149,8 @@ void check_generated_eval_methods(const std::vector<std::string>& methods, const
   for (const std::string& method : methods) {
     check_method_files(method, options);
     if (method == "robust")
-      throw InputError("", 0, "--methods", "robust places one job over a scenario's `robust:` distribution; the "
-                                           "generated clusters hold several jobs and none (expected another method)");
+      throw InputError("", 0, "--methods", "robust places the jobs for a scenario's `robust:` distribution, which "
+                                           "generated clusters have not (expected another method)");
     if (method.rfind(kPlacementFilePrefix, 0) == 0)
       throw InputError("", 0, "--methods", "a placement file (" + method + ") belongs to one scenario, not to "
                                            "generated clusters (expected a placement method)");

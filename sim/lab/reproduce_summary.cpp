@@ -51,17 +51,24 @@ std::optional<double> faster(const RatioAggregate& a) {
   return 0.0 - relative_gap(1.0, a.geomean);
 }
 
+/// MethodSummary and ClaimVerdict open with the same four figures of a method; one place fills them.
+template <class Figures>
+Figures with_ratios(const std::vector<CompareReport>& reports, const std::string& method) {
+  Figures f;
+  f.method = method;
+  f.scenarios = static_cast<int>(reports.size());
+  f.vs_round_robin = aggregate(reports, method, &MethodResult::speedup_vs_round_robin);
+  f.vs_greedy = aggregate(reports, method, &MethodResult::speedup_vs_greedy);
+  return f;
+}
+
 }  // namespace
 
 std::optional<double> ClaimVerdict::fraction_faster() const { return faster(vs_round_robin); }
 std::optional<double> ClaimVerdict::fraction_faster_vs_greedy() const { return faster(vs_greedy); }
 
 MethodSummary summarize_method(const std::vector<CompareReport>& reports, const std::string& method) {
-  MethodSummary s;
-  s.method = method;
-  s.scenarios = static_cast<int>(reports.size());
-  s.vs_round_robin = aggregate(reports, method, &MethodResult::speedup_vs_round_robin);
-  s.vs_greedy = aggregate(reports, method, &MethodResult::speedup_vs_greedy);
+  MethodSummary s = with_ratios<MethodSummary>(reports, method);
   double gap = 0, wall = 0;
   for (const auto& rep : reports)
     for (const auto& r : rep.results) {
@@ -76,12 +83,7 @@ MethodSummary summarize_method(const std::vector<CompareReport>& reports, const 
 }
 
 ClaimVerdict claim_verdict(const std::vector<CompareReport>& reports, const std::string& method) {
-  ClaimVerdict c;
-  c.method = method;
-  c.scenarios = static_cast<int>(reports.size());
-  c.vs_round_robin = aggregate(reports, method, &MethodResult::speedup_vs_round_robin);
-  c.vs_greedy = aggregate(reports, method, &MethodResult::speedup_vs_greedy);
-  return c;
+  return with_ratios<ClaimVerdict>(reports, method);
 }
 
 std::string summary_text(const std::vector<CompareReport>& reports, const std::vector<std::string>& methods,

@@ -60,12 +60,10 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       if (q.gpu_of_rank == p.gpu_of_rank) return;  // identical placements are simulated once
     pool.emplace_back(origin, p);
   };
-  // One job: one route model for greedy and every restart (several jobs: the joint search builds its own).
-  std::shared_ptr<const RouteModel> network;
-  if (job_count(scenario) == 1) network = analytic_route_model(scenario);
+  // One route model for greedy and every restart.
+  const std::shared_ptr<const RouteModel> network = analytic_route_model(scenario);
   try {
-    add("greedy", network ? GreedyPlacer::place_with(scenario, Evaluator(scenario, network))
-                          : GreedyPlacer().place(scenario));
+    add("greedy", GreedyPlacer::place_with(scenario, JobsEvaluator(scenario, network)));
   } catch (const InputError&) {
   }
   if (options_.start) add("start", *options_.start);
@@ -96,7 +94,9 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   // start from greedy (or round-robin), and where the gradient all-reduce dominates they rarely leave its grouping
   // of each stage's replicas (found where the gnn method, starting from DP clusters, beat the search 3x), nor its
   // choice of hosts when leaving slow GPUs out pays only once every stage is off them.
-  if (network && !runs_diloco(scenario) && !options_.start) {
+  // Alternative starts are placements of one job (alternative_starts.hpp); several jobs start from greedy's job
+  // orders (jobs_search.hpp).
+  if (job_count(scenario) == 1 && !runs_diloco(scenario) && !options_.start) {
     const bool has_greedy = !pool.empty() && pool[0].first == "greedy";
     runs.push_back([&, has_greedy]() {
       const Evaluator one_job(scenario, network);

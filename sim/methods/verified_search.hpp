@@ -7,12 +7,14 @@
  *  guarantees the answer is never worse (under SimGrid) than greedy or round-robin when they are feasible.
  *  Independent restarts rather than the best few placements of one annealing run (SearchOptions::
  *  simgrid_candidates): on sampled platforms one run's best placements are near-duplicates of one another, and
- *  restarts found markedly better placements (e.g. 7.93 s vs 13.51 s on gen-data sample 0 of seed 1). One job
- *  (not DiLoCo): when the evaluator finds an alternative start (sim/place/alternative_starts.hpp: a DP-cluster
- *  placement, or greedy on the fastest hosts) faster than greedy's, one more annealing run of a restart's budget
- *  starts from the fastest, its answer a candidate too. A DiLoCo job: greedy's placement is the island-first one
- *  (sim/place/island_first.hpp), every restart starts from it and keeps its islands, and it stays in the pool, so
- *  the answer is never slower under SimGrid than the island-first start; evaluator_s is the step-time estimate. */
+ *  restarts found markedly better placements (e.g. 7.93 s vs 13.51 s on gen-data sample 0 of seed 1). Greedy, the
+ *  restarts and the check share one route model, for any number of jobs. One job (not DiLoCo): when the evaluator
+ *  finds an alternative start (sim/place/alternative_starts.hpp: a DP-cluster placement, or greedy on the fastest
+ *  hosts) faster than greedy's, one more annealing run of a restart's budget starts from the fastest, its answer a
+ *  candidate too (several jobs start from greedy's job orders instead: an alternative start places one job). A
+ *  DiLoCo job: greedy's placement is the island-first one (sim/place/island_first.hpp), every restart starts from
+ *  it and keeps its islands, and it stays in the pool, so the answer is never slower under SimGrid than the
+ *  island-first start; evaluator_s is the step-time estimate. */
 #include <functional>
 #include <optional>
 #include <string>

@@ -246,21 +246,22 @@ bool redeal_by_speed(const Evaluator& ev, std::vector<int>& hosts) {
 
 }  // namespace
 
-Placement GreedyPlacer::place(const Scenario& scenario) {
-  // The jobs (one or more) largest first, each by the rules above on the GPUs left (one job: the whole cluster);
-  // other orders if that leaves a job without room; round-robin's placement of the jobs if faster
-  // (jobs_placement.hpp).
+Placement GreedyPlacer::place(const Scenario& scenario) { return place_with(scenario, JobsEvaluator(scenario)); }
+
+Placement GreedyPlacer::place_with(const Scenario& scenario, const JobsEvaluator& ev) {
+  // The jobs (one or more) largest first, each by the rules above on the GPUs left (one job: the whole cluster, on
+  // the evaluator's route model: no share to build); other orders if that leaves a job without room; round-robin's
+  // placement of the jobs if faster (jobs_placement.hpp).
   Placement first_fit;
   std::optional<InputError> error;
   try {
-    first_fit = greedy_jobs_first_fit(scenario);
+    first_fit = ev.jobs() == 1 ? place_with(scenario, ev.job_evaluator(0)) : greedy_jobs_first_fit(scenario);
   } catch (const InputError& e) {
     error = e;
   }
-  // One job: place_with on the whole cluster weighed round-robin's placement among its candidates already (rule 8),
-  // so the check would only cost two more estimates (counted: evaluation_count.hpp) to the same answer.
-  if (job_count(scenario) > 1) {
-    const JobsEvaluator ev(scenario);
+  // With one job, the rules weighed round-robin's placement among their candidates already (rule 8), so the check
+  // keeps their answer (two more estimates). A DiLoCo job keeps its island-first placement, as the search does.
+  if (!runs_diloco(scenario)) {
     const double first_fit_s = error ? std::numeric_limits<double>::infinity() : ev.objective_s(first_fit);
     if (std::optional<Placement> round_robin = faster_round_robin_jobs(scenario, ev, first_fit_s))
       return *round_robin;

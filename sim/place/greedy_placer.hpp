@@ -33,14 +33,15 @@
  *  group, the island placed by these rules as an every-step job on the group's GPUs; by these rules on the whole job
  *  only when its replicas do not fit inside the groups. */
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/jobs_evaluator.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
 
 /** @brief The greedy baseline (rules in the file comment). place(): the jobs largest first, each by these rules
  *  on the GPUs still free (greedy_jobs_first_fit, jobs_placement.hpp; one job: on the whole cluster), or
- *  round-robin's placement of the jobs when the evaluator finds it faster (faster_round_robin_jobs). place_with():
- *  these rules for a one-job scenario. */
+ *  round-robin's placement of the jobs when the evaluator finds it faster (faster_round_robin_jobs; a DiLoCo job
+ *  keeps its island-first placement). place_with(): the same judged by the caller's evaluator. */
 class GreedyPlacer : public Placer {
  public:
   std::string name() const override { return "greedy"; }
@@ -49,6 +50,9 @@ class GreedyPlacer : public Placer {
   /** @brief The same placement for a one-job scenario, judged by the caller's evaluator of this scenario, whose
    *  route model it then shares instead of building its own. @throws InputError as place(). */
   static Placement place_with(const Scenario& scenario, const Evaluator& evaluator);
+  /** @brief place() for any number of jobs, judged by the caller's evaluator of this scenario (one job: on its
+   *  route model). @throws InputError as place(). */
+  static Placement place_with(const Scenario& scenario, const JobsEvaluator& evaluator);
 };
 
 }  // namespace hulk

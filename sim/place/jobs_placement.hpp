@@ -61,9 +61,9 @@ std::vector<std::vector<int>> greedy_job_orders(const Scenario& scenario, int ev
 Placement greedy_jobs_first_fit(const Scenario& scenario, std::vector<int>* order_used = nullptr);
 
 /** @brief Round-robin's placement of the jobs (round_robin_placement) if it is valid (memory included) and the jobs'
- *  objective by `ev` finds it strictly faster than objective_s; else nullopt. Greedy for several jobs keeps it as a
- *  candidate, as the one-job greedy does (greedy_placer.hpp): on a cluster of mixed hosts where each job's compact
- *  share is behind slow WAN links, first-fit greedy can be slower than round-robin. */
+ *  objective by `ev` finds it strictly faster than objective_s; else nullopt. Greedy keeps it as a candidate for
+ *  any number of jobs (greedy_placer.hpp): on a cluster of mixed hosts where each job's compact share is behind
+ *  slow WAN links, first-fit greedy can be slower than round-robin. */
 std::optional<Placement> faster_round_robin_jobs(const Scenario& scenario, const JobsEvaluator& ev,
                                                  double objective_s);
 

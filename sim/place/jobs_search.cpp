@@ -9,7 +9,6 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/parallel_tasks.hpp"
 #include "sim/evaluate/jobs_evaluator.hpp"
-#include "sim/place/greedy_placer.hpp"
 #include "sim/place/jobs_placement.hpp"
 
 namespace hulk {
@@ -34,7 +33,8 @@ Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev,
   std::vector<Run> runs;
   for (bool reserve : {false, true})
     for (const std::vector<int>& order : greedy_job_orders(s, kMaxJobsForEveryStartOrder))
-      runs.push_back({reserve, order, Placement{}, std::nullopt});
+      if (!reserve || order.size() > 1)  // reserving GPUs for later jobs needs a later job (one job: one run)
+        runs.push_back({reserve, order, Placement{}, std::nullopt});
   GreedyShareCache own_cache;  // 48 greedy runs over 4 jobs place the same job on the same GPUs many times
   GreedyShareCache* shares = cache ? cache : &own_cache;
   std::vector<std::function<void()>> tasks;
@@ -70,8 +70,7 @@ Placement best_greedy_jobs_placement(const Scenario& s, const JobsEvaluator& ev,
 }
 
 Placement greedy_search_start(const Scenario& scenario, const JobsEvaluator& ev) {
-  // One job: the whole cluster is its share, placed on the evaluator's route model (no share scenario to build).
-  if (ev.jobs() == 1) return GreedyPlacer::place_with(scenario, ev.job_evaluator(0));
+  // One job is the list of one: its only order places it on the whole cluster (a share of every GPU).
   return best_greedy_jobs_placement(scenario, ev);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 /** @file jobs_search.hpp
- *  @brief The search's start for several jobs (search_placer.hpp: one annealing for any number of jobs): greedy in
- *  the job order the jobs' objective finds best (JobsEvaluator::objective_s, the weighted mean of the jobs'
- *  iteration times under the evaluator's contention approximation, jobs_evaluator.hpp). */
+ *  @brief The search's start for any number of jobs (search_placer.hpp: one annealing for any number of jobs):
+ *  greedy in the job order the jobs' objective finds best (JobsEvaluator::objective_s: one job's iteration time, or
+ *  the weighted mean of the jobs' times under the evaluator's contention approximation, jobs_evaluator.hpp). */
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -21,8 +21,8 @@ class JobsEvaluator;
 Placement best_greedy_jobs_placement(const Scenario& scenario, const JobsEvaluator& ev,
                                      std::vector<int>* order_used = nullptr, GreedyShareCache* cache = nullptr);
 
-/** @brief Greedy's placement that the search starts from, for any number of jobs: one job, GreedyPlacer::place_with
- *  on ev's Evaluator of it (as GreedyPlacer::place, on one route model); several, best_greedy_jobs_placement.
+/** @brief Greedy's placement that the search starts from, one rule for any number of jobs:
+ *  best_greedy_jobs_placement (one job: its single order, greedy on every GPU of the cluster).
  *  @throws InputError if greedy cannot place the jobs. */
 Placement greedy_search_start(const Scenario& scenario, const JobsEvaluator& ev);
 

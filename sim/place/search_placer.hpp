@@ -5,7 +5,7 @@
  *  One rule for any number of jobs (one job is the list of one): the state is every job's ranks in Placement order
  *  and the objective is the JobsEvaluator's (JobsEvaluator::objective_of_hosts): one job's iteration time, bit for
  *  bit its Evaluator's, or the weighted mean of several jobs' times under the contention approximation.
- *  Start: the better (by the objective) of greedy (greedy_search_start: several jobs in the best job order) and
+ *  Start: the better (by the objective) of greedy (greedy_search_start: the jobs in the best job order) and
  *  round-robin (round-robin only if memory-feasible).
  *  Moves (search_moves.hpp): swap the GPUs of two ranks on different hosts (0.30); move a rank to an unused GPU
  *  (0.20, if any is unused); swap two whole TP groups of one size (0.20); exchange all ranks of two hosts (0.15);

@@ -46,8 +46,7 @@ GpuCatalog GpuCatalog::load(const std::string& path) {
     if (e["capability"]) g.capability = r.str(e["capability"], key + ".capability");
     // Every number must say where it comes from: a catalog entry without a source is rejected.
     g.source = r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(g.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate GPU name '" + g.name + "'");
-    cat.gpus_.push_back(g);
+    cat.add_unique(r, e, key, g, "GPU name");
   });
   return cat;
 }
@@ -56,18 +55,6 @@ const GpuCatalog& GpuCatalog::builtin() {
   // Loaded on first use; a broken shipped catalog is an InputError like any other input.
   static const GpuCatalog cat = load(data_file("platforms/gpus.yaml"));
   return cat;
-}
-
-const GpuSpec* GpuCatalog::find(const std::string& name) const {
-  for (const auto& g : gpus_)
-    if (g.name == name) return &g;
-  return nullptr;
-}
-
-std::vector<std::string> GpuCatalog::names() const {
-  std::vector<std::string> out;
-  for (const auto& g : gpus_) out.push_back(g.name);
-  return out;
 }
 
 TransportCatalog TransportCatalog::load(const std::string& path) {
@@ -80,8 +67,7 @@ TransportCatalog TransportCatalog::load(const std::string& path) {
     if (!(t.achieved > 0 && t.achieved <= 1))
       r.fail(e["achieved"], key + ".achieved", "expected a fraction of the bandwidth in (0, 1]");
     t.source = r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(t.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate transport '" + t.name + "'");
-    cat.transports_.push_back(t);
+    cat.add_unique(r, e, key, t, "transport");
   });
   return cat;
 }
@@ -89,18 +75,6 @@ TransportCatalog TransportCatalog::load(const std::string& path) {
 const TransportCatalog& TransportCatalog::builtin() {
   static const TransportCatalog cat = load(platforms_dir() + "/transports.yaml");
   return cat;
-}
-
-const TransportSpec* TransportCatalog::find(const std::string& name) const {
-  for (const auto& t : transports_)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
-std::vector<std::string> TransportCatalog::names() const {
-  std::vector<std::string> out;
-  for (const auto& t : transports_) out.push_back(t.name);
-  return out;
 }
 
 ModelCatalog ModelCatalog::load(const std::string& path) {
@@ -115,8 +89,7 @@ ModelCatalog ModelCatalog::load(const std::string& path) {
     m.seq_len = static_cast<int>(r.integer(r.require(e, key, "seq_len"), key + ".seq_len", 1, 10000000));
     m.vocab = static_cast<int>(r.integer(r.require(e, key, "vocab"), key + ".vocab", 1, 100000000));
     r.str(r.require(e, key, "source"), key + ".source");
-    if (cat.find(m.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate model name '" + m.name + "'");
-    cat.models_.push_back(m);
+    cat.add_unique(r, e, key, m, "model name");
   });
   return cat;
 }
@@ -124,18 +97,6 @@ ModelCatalog ModelCatalog::load(const std::string& path) {
 const ModelCatalog& ModelCatalog::builtin() {
   static const ModelCatalog cat = load(data_file("platforms/models.yaml"));
   return cat;
-}
-
-const ModelSpec* ModelCatalog::find(const std::string& name) const {
-  for (const auto& m : models_)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::vector<std::string> ModelCatalog::names() const {
-  std::vector<std::string> out;
-  for (const auto& m : models_) out.push_back(m.name);
-  return out;
 }
 
 }  // namespace hulk

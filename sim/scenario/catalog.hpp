@@ -3,6 +3,7 @@
  *  @brief GPU catalog (platforms/gpus.yaml) and model presets (platforms/models.yaml). */
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/spec.hpp"
@@ -12,21 +13,44 @@ namespace hulk {
 /** @brief Directory holding gpus.yaml and models.yaml: platforms/ under the data root (sim/core/data_dir.hpp). */
 std::string platforms_dir();
 
+/** @brief Entries by name, in file order: what the GPU, transport and model catalogs share (T has a `name`). */
+template <class T>
+class NamedCatalog {
+ public:
+  /** @brief Looks up an entry by exact name; nullptr if absent. */
+  const T* find(const std::string& name) const {
+    for (const T& e : entries_)
+      if (e.name == name) return &e;
+    return nullptr;
+  }
+  /** @brief Names, for did-you-mean suggestions and error messages. */
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const T& e : entries_) out.push_back(e.name);
+    return out;
+  }
+  /** @brief Every entry, in file order. */
+  const std::vector<T>& all() const { return entries_; }
+
+ protected:
+  /** @brief Appends an entry read at `key` of a catalog file (r: its YamlReader, e: its node); a name listed
+   *  before is an InputError ("duplicate <what> '<name>'"). */
+  template <class Reader, class Node>
+  void add_unique(const Reader& r, const Node& e, const std::string& key, T entry, const std::string& what) {
+    if (find(entry.name) != nullptr) r.fail(e["name"], key + ".name", "duplicate " + what + " '" + entry.name + "'");
+    entries_.push_back(std::move(entry));
+  }
+
+  std::vector<T> entries_;
+};
+
 /** @brief GPU models by name, in file order. */
-class GpuCatalog {
+class GpuCatalog : public NamedCatalog<GpuSpec> {
  public:
   /** @brief Loads a catalog file; throws InputError on a malformed one. */
   static GpuCatalog load(const std::string& path);
   /** @brief The catalog shipped in platforms/gpus.yaml (loaded once, cached). */
   static const GpuCatalog& builtin();
-  /** @brief Looks up a GPU by exact name; nullptr if absent. */
-  const GpuSpec* find(const std::string& name) const;
-  const std::vector<GpuSpec>& all() const { return gpus_; }
-  /** @brief Names, for did-you-mean suggestions and error messages. */
-  std::vector<std::string> names() const;
-
- private:
-  std::vector<GpuSpec> gpus_;
 };
 
 /** @brief One transport of platforms/transports.yaml: the fraction of a link's bandwidth the collective library
@@ -38,32 +62,21 @@ struct TransportSpec {
 };
 
 /** @brief Transports by name (platforms/transports.yaml). */
-class TransportCatalog {
+class TransportCatalog : public NamedCatalog<TransportSpec> {
  public:
   /** @brief Loads a catalog file; throws InputError on a malformed one. */
   static TransportCatalog load(const std::string& path);
   /** @brief The catalog shipped in platforms/transports.yaml (loaded once, cached). */
   static const TransportCatalog& builtin();
-  /** @brief Looks up a transport by exact name; nullptr if absent. */
-  const TransportSpec* find(const std::string& name) const;
-  /** @brief Names, for did-you-mean suggestions. */
-  std::vector<std::string> names() const;
-
- private:
-  std::vector<TransportSpec> transports_;
 };
 
-/** @brief Model presets by name. */
-class ModelCatalog {
+/** @brief Model presets by name (platforms/models.yaml). */
+class ModelCatalog : public NamedCatalog<ModelSpec> {
  public:
+  /** @brief Loads a catalog file; throws InputError on a malformed one. */
   static ModelCatalog load(const std::string& path);
+  /** @brief The catalog shipped in platforms/models.yaml (loaded once, cached). */
   static const ModelCatalog& builtin();
-  const ModelSpec* find(const std::string& name) const;
-  std::vector<std::string> names() const;
-  const std::vector<ModelSpec>& all() const { return models_; }
-
- private:
-  std::vector<ModelSpec> models_;
 };
 
 }  // namespace hulk

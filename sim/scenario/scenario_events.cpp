@@ -516,12 +516,6 @@ void check_events_with_jobs(const Scenario& s, const YamlReader& r) {
                    "a link `down` needs network.model: CM02 (under " + s.network.model +
                        " SimGrid stops with a deadlock when a transfer is on the link as it goes down); expected "
                        "CM02, or a bandwidth event such as `bandwidth: 1%` instead");
-  // The failure run restarts one job (sim/engine/failure_run.hpp): refused here so that validate says so too.
-  if (names_jobs(s))
-    for (const EventSpec& e : s.events)
-      if (e.kind == EventSpec::Kind::host_fail)
-        r.fail_key(e.origin.empty() ? std::string("events") : e.origin,
-                   "host failures with several jobs are not supported yet (expected one job:, or no `fail` event)");
   for (const JobSpec& j : s.jobs)
     if (j.sync.diloco())
       r.fail_key("events",

@@ -36,7 +36,9 @@ struct YamlPrecheck {
 YamlPrecheck precheck_yaml(const std::string& text, int max_levels);
 
 /** @brief Reads one YAML document on behalf of one file. Records the line of every key path it reads so that
- *  checks done later on plain structs (job validation) can still point at a line. */
+ *  checks done later on plain structs (job validation) can still point at a line. One reader per file load, used
+ *  by one thread: its const reads record into `lines_` and (collecting) `errors_`, the reader's results rather
+ *  than scratch, hence mutable. */
 class YamlReader {
  public:
   /** @param file the path printed in errors. */

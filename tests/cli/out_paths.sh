@@ -105,7 +105,7 @@ expect_usage "jobs-eval --jobs 2-3-4" "--jobs: expected N or MIN-MAX with 2 <= M
   "$hulk" compare generated --count 1 --jobs 2-3-4
 expect_usage "jobs-eval --jobs above --max-gpus" "--jobs: expected at most as many jobs as --max-gpus allows GPUs (5)" \
   "$hulk" compare generated --count 1 --jobs 8 --max-gpus 5
-expect_usage "jobs-eval --methods robust" "--methods: robust places one job" "$hulk" compare generated --count 1 \
+expect_usage "jobs-eval --methods robust" "--methods: robust places the jobs for a scenario's" "$hulk" compare generated --count 1 \
   --methods greedy,robust
 # Seeds whose jobs do not fit are skipped with a line each; with none left, the run is refused.
 "$hulk" compare generated --count 2 --seed 1 --jobs 8 --max-gpus 8 --methods greedy >"$tmp/out" 2>"$tmp/err"

@@ -19,13 +19,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-hulk::SimOptions quiet_options() {
-  hulk::SimOptions o;
-  o.record_events = false;
-  o.record_spans = false;
-  return o;
-}
-
 double wall_s(const hulk::Scenario& s, const hulk::Placement& p) {
   return hulk::simulate_with_events(s, p, quiet_options()).at("events").at("wall_s").get<double>();
 }
@@ -189,17 +182,7 @@ hulk::Scenario failing_job(int hosts, double checkpoint_cost) {
   return scenario(p, j);
 }
 
-hulk::EventSpec failure(double at, double restart, double down_for) {
-  hulk::EventSpec e;
-  e.kind = hulk::EventSpec::Kind::host_fail;
-  e.target.kind = hulk::EventTarget::Kind::host;
-  e.target.host = 0;
-  e.at_s = at;
-  e.restart_s = restart;
-  e.duration_s = down_for;
-  e.origin = "events[0]";
-  return e;
-}
+hulk::EventSpec failure(double at, double restart, double down_for) { return host_failure(0, at, restart, down_for); }
 
 TEST(Events, HostFailureRedoesTheIterationsSinceTheCheckpointPlusRestart) {
   // Checkpoints after iterations 3, 6, 9 (cost c each). A failure half-way through iteration 8 (iteration 7 done)

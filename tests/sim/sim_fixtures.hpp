@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/spec.hpp"
+#include "sim/engine/simulator.hpp"
 
 namespace hulk_test {
 
@@ -62,6 +63,27 @@ inline hulk::Scenario scenario(const hulk::PlatformSpec& p, const hulk::JobSpec&
   s.platform = p;
   s.only_job() = j;
   return s;
+}
+
+/** Options of a run that records neither messages nor spans (only the times are read). */
+inline hulk::SimOptions quiet_options() {
+  hulk::SimOptions o;
+  o.record_events = false;
+  o.record_spans = false;
+  return o;
+}
+
+/** A failure of `host` at `at` (s), restarting after `restart` s, the host down for `down_for` s. */
+inline hulk::EventSpec host_failure(int host, double at, double restart, double down_for) {
+  hulk::EventSpec e;
+  e.kind = hulk::EventSpec::Kind::host_fail;
+  e.target.kind = hulk::EventTarget::Kind::host;
+  e.target.host = host;
+  e.at_s = at;
+  e.restart_s = restart;
+  e.duration_s = down_for;
+  e.origin = "events[0]";
+  return e;
 }
 
 }  // namespace hulk_test
