@@ -161,19 +161,26 @@ Sample read_sample(const std::string& path) {
   return s;
 }
 
-std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing) {
+std::vector<std::string> sample_paths_to_load(const std::string& dir, bool allow_missing, const std::string& generator) {
   const Manifest m = read_manifest(dir);
-  std::vector<Sample> out;
-  out.reserve(static_cast<std::size_t>(m.count));
+  std::vector<std::string> paths;
+  paths.reserve(static_cast<std::size_t>(m.count));
   for (int i = 0; i < m.count; ++i) {
-    const std::string path = sample_path(dir, i);
-    if (fs::exists(skip_marker_path(dir, i))) continue;  // a sampled job gen-data could not place
-    if (!fs::exists(path) && allow_missing) continue;
-    if (!fs::exists(path))
-      throw InputError(path, 0, "", "sample missing (manifest says " + std::to_string(m.count) +
-                                        " samples; resume gen-data to complete the data set)");
-    out.push_back(read_sample(path));
+    std::string path = sample_path(dir, i);
+    if (fs::exists(path)) {
+      paths.push_back(std::move(path));
+      continue;
+    }
+    if (fs::exists(skip_marker_path(dir, i)) || allow_missing) continue;  // skipped: its job could not be placed
+    throw InputError(path, 0, "", "sample missing (manifest says " + std::to_string(m.count) + " samples; resume " +
+                                      generator + " to complete the data set)");
   }
+  return paths;
+}
+
+std::vector<Sample> load_dataset(const std::string& dir, bool allow_missing) {
+  std::vector<Sample> out;
+  for (const std::string& path : sample_paths_to_load(dir, allow_missing, "gen-data")) out.push_back(read_sample(path));
   return out;
 }
 

@@ -64,6 +64,10 @@ Manifest read_manifest(const std::string& dir);
 std::string sample_path(const std::string& dir, int index);
 /** @brief True if the sample file of this index exists (complete: files are renamed into place). */
 bool sample_exists(const std::string& dir, int index);
+/** @brief The sample files of DIR's manifest to read, in index order: each index's file, leaving out the indices
+ *  marked skipped and, with @p allow_missing, those not written yet. @p generator names the command that resumes
+ *  the data set (its error message). @throws InputError when a sample is missing and @p allow_missing is false. */
+std::vector<std::string> sample_paths_to_load(const std::string& dir, bool allow_missing, const std::string& generator);
 /** @brief Marks index as skipped (its sampled job could not be placed); counts as done for resuming and is left
  *  out by load_dataset(). */
 void write_skip_marker(const std::string& dir, int index, const std::string& reason);

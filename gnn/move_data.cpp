@@ -154,17 +154,9 @@ MoveSample read_move_sample(const std::string& path) {
 }
 
 std::vector<MoveSample> load_move_dataset(const std::string& dir, bool allow_missing) {
-  const Manifest m = read_manifest(dir);
   std::vector<MoveSample> out;
-  for (int i = 0; i < m.count; ++i) {
-    const std::string path = sample_path(dir, i);
-    if (!fs::exists(path) && sample_exists(dir, i)) continue;  // skipped: its job could not be placed
-    if (!fs::exists(path) && allow_missing) continue;
-    if (!fs::exists(path))
-      throw InputError(path, 0, "", "sample missing (manifest says " + std::to_string(m.count) +
-                                        " samples; resume gen-moves to complete the data set)");
+  for (const std::string& path : sample_paths_to_load(dir, allow_missing, "gen-moves"))
     out.push_back(read_move_sample(path));
-  }
   return out;
 }
 
