@@ -193,6 +193,24 @@ SampledPlacement best_walk_prefix(MoveScorer& scorer, const Scenario& scenario, 
   return best;
 }
 
+/** Replaces @p out by greedy's placement for a large job (SamplingOptions::large_job_ranks) when its gain is within
+ *  the evaluator's error at this size, or rests on TP rings over the WAN, where that error was not measured
+ *  (estimate_trust.hpp). */
+void keep_greedy_if_untrusted(const Scenario& scenario, const SamplingOptions& opt, const Placement& greedy,
+                              double greedy_s, SampledPlacement& out) {
+  const bool large = opt.large_job_ranks > 0 && scenario.only_job().par.ranks() > opt.large_job_ranks;
+  if (!large || out.placement.gpu_of_rank == greedy.gpu_of_rank) return;
+  if (out.cost * (1.0 + opt.large_job_margin) < greedy_s &&
+      tp_groups_across_regions(scenario, out.placement) <= tp_groups_across_regions(scenario, greedy))
+    return;
+  out.placement = greedy;
+  out.cost = greedy_s;
+  out.chosen = -1;
+  out.polished = 0;
+  out.reordered = 0;
+  out.rechained = 0;
+}
+
 }  // namespace
 
 SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const Placement* given_greedy) {
@@ -262,19 +280,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     guided.seed = sample_seed(opt.seed, 0x6a1d'ed0a'11eaULL);
     out = guided_anneal(scenario, std::move(out), guided, cost, bound, scorer);
   }
-  const bool large = opt.large_job_ranks > 0 && scenario.only_job().par.ranks() > opt.large_job_ranks;
-  if (opt.greedy_candidate && large && out.placement.gpu_of_rank != greedy.gpu_of_rank &&
-      (out.cost * (1.0 + opt.large_job_margin) >= greedy_s ||
-       tp_groups_across_regions(scenario, out.placement) > tp_groups_across_regions(scenario, greedy))) {
-    // A gain within the evaluator's error at this size (SamplingOptions::large_job_ranks), or one that rests on TP
-    // rings over the WAN, where that error was not measured (estimate_trust.hpp): greedy's placement.
-    out.placement = greedy;
-    out.cost = greedy_s;
-    out.chosen = -1;
-    out.polished = 0;
-    out.reordered = 0;
-    out.rechained = 0;
-  }
+  if (opt.greedy_candidate) keep_greedy_if_untrusted(scenario, opt, greedy, greedy_s, out);
   return out;
 }
 
