@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "sim/evaluate/dp_pipeline_overlap.hpp"
-#include "sim/evaluate/dp_ring_fluid.hpp"
 #include "sim/evaluate/iteration_tail.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/ring_steps.hpp"
@@ -204,8 +203,7 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
                                    const std::vector<int>& host_of_rank) {
   // Every stage's DP all-reduces (all tp groups) in one fluid simulation, each from its stage's end: flows of
   // different stages and phases share links when they overlap in time, and start when the engine's ranks would
-  // start them. Too many transfers (large dp): false, the caller takes the fluid over rings (rings and
-  // hierarchical all-reduces of several stages, dp_ring_fluid.hpp) or the per-stage estimate (trees).
+  // start them. Too many transfers (large dp): false, the caller falls back to the per-stage estimate.
   const Parallelism& par = core.scenario_.only_job().par;
   const int P = par.pp, D = par.dp, T = par.tp;
   // Its cost grows with the square of the transfers: trees (2(D-1) transfers per group) always up to a bound;
@@ -277,8 +275,7 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
   return true;
 }
 
-double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings,
-                     const double* member_start) {
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings) {
   // Rings of possibly different sizes/chunks run at once: each ring takes steps x its slowest hop.
   w.src_.clear();
   w.dst_.clear();
@@ -308,11 +305,8 @@ double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingS
   for (size_t first = 0; first < w.src_.size();) {  // transfers of one ring are contiguous
     const int r = ring_of[first];
     const int n = rings.begin[r + 1] - rings.begin[r];
-    // ring_steps_s is ring_steps_from with every member at 0 (n >= 2 and steps > 0 here): the same bits.
-    out = std::max(out, ring_steps_from(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
-                                        core.ring_model(w, first),
-                                        member_start ? member_start + rings.begin[r] : nullptr, nullptr,
-                                        w.ring_scratch_));
+    out = std::max(out, ring_steps_s(w.times_.data() + first, w.lat_buf_.data() + first, n, rings.steps[r],
+                                     core.ring_model(w, first), w.ring_scratch_));
     first += n;
   }
   return out;
@@ -375,15 +369,34 @@ double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage,
 }
 
 void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank) {
-  // Trees above the transfer fluid's size (rings and hierarchical all-reduces of several stages take
-  // dp_ring_fluid): each stage's flows per link as its phases put them (dp_link_flows), weighted by the fraction of
-  // the stage's all-reduce the other stage's overlaps.
-  const int P = core.scenario_.only_job().par.pp;
+  const Parallelism& par = core.scenario_.only_job().par;
+  const int P = par.pp, D = par.dp, T = par.tp;
   std::vector<double>& iso = w.dp_iso_;
   iso = w.dp_s_;
   std::vector<int>& touched = w.touched_links_;
   touched.clear();
-  dp_link_flows(core, w, host_of_rank);
+  // Hierarchical and tree all-reduces do not run in dp order: each stage's flows per link as its phases put them
+  // (dp_link_flows). A hierarchical DP over many regions has its members' ring region by region; its load put on
+  // the dp-order hops missed the WAN pair eight stages' rings crossed (larger-family seed 3113: 4.1 s estimated,
+  // 14.6 s in SimGrid).
+  const bool in_dp_order = core.scenario_.only_job().collective == "ring";
+  if (!in_dp_order) dp_link_flows(core, w, host_of_rank);
+  // Ring: links of every stage's DP rings in dp order (t, d, route order), once: the loop below adds them as load
+  // in exactly this order for every overlapping pair of stages.
+  std::vector<int>& ring_links = w.dp_ring_links_;
+  std::vector<int>& first = w.dp_ring_links_first_;
+  ring_links.clear();
+  first.assign(P + 1, 0);
+  for (int o = 0; o < P && in_dp_order; ++o) {
+    first[o] = static_cast<int>(ring_links.size());
+    for (int t = 0; t < T; ++t)
+      for (int d = 0; d < D; ++d) {
+        const Route& r = core.network_->route(host_of_rank[core.plan_.rank_of(o, d, t)],
+                                              host_of_rank[core.plan_.rank_of(o, (d + 1) % D, t)]);
+        ring_links.insert(ring_links.end(), r.links.begin(), r.links.begin() + r.n_links);
+      }
+  }
+  first[P] = static_cast<int>(ring_links.size());
   for (int s = 0; s < P; ++s) {
     if (iso[s] <= 0) continue;
     const double a0 = w.stage_done_[s], a1 = a0 + iso[s];
@@ -394,10 +407,19 @@ void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std
       const double frac = (std::min(a1, b1) - std::max(a0, b0)) / iso[s];
       if (frac <= 0) continue;
       any = true;
-      for (int i = w.dp_flow_first_[o]; i < w.dp_flow_first_[o + 1]; ++i) {
-        const int l = w.dp_flow_links_[i];
-        if (w.extra_load_[l] == 0.0) touched.push_back(l);
-        w.extra_load_[l] += frac * w.dp_flow_counts_[i];
+      // The other stage's DP traffic, weighted by the fraction of overlap.
+      if (in_dp_order) {
+        for (int i = first[o]; i < first[o + 1]; ++i) {
+          const int l = ring_links[i];
+          if (w.extra_load_[l] == 0.0) touched.push_back(l);
+          w.extra_load_[l] += frac;
+        }
+      } else {
+        for (int i = w.dp_flow_first_[o]; i < w.dp_flow_first_[o + 1]; ++i) {
+          const int l = w.dp_flow_links_[i];
+          if (w.extra_load_[l] == 0.0) touched.push_back(l);
+          w.extra_load_[l] += frac * w.dp_flow_counts_[i];
+        }
       }
     }
     if (any) w.dp_s_[s] = std::max(iso[s], dp_allreduce_s(core, w, s, host_of_rank));
@@ -413,10 +435,6 @@ void dp_times(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<
     return;
   }
   if (dp_allreduces_from_stage_ends(core, w, host_of_rank)) return;
-  if (dp_ring_fluid_applies(core)) {
-    dp_ring_fluid(core, w, host_of_rank);
-    return;
-  }
   // DP all-reduce time per stage in isolation; those of different stages that overlap in time share links
   // (approximation 3).
   for (int s = 0; s < par.pp; ++s) w.dp_s_[s] = dp_allreduce_s(core, w, s, host_of_rank);

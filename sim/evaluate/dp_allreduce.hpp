@@ -2,8 +2,7 @@
 /** @file dp_allreduce.hpp
  *  @brief The Evaluator's data-parallel part: ring, tree and hierarchical all-reduces as collectives.cpp runs them
  *  (approximations 2 and 3 of docs/model.md), every stage's DP all-reduce from its stage's end in one fluid
- *  simulation of transfers; above its size, rings and hierarchical all-reduces of several stages in a fluid over
- *  rings (dp_ring_fluid.hpp), trees stage by stage with the others as load. Writes w.dp_s_. */
+ *  simulation, or stage by stage with the others as load above the fluid's size. Writes w.dp_s_. */
 #include <vector>
 
 #include "sim/evaluate/evaluator_core.hpp"
@@ -21,8 +20,8 @@ bool dp_allreduces_from_stage_ends(const EvaluatorCore& core, EvaluatorScratch& 
 bool dp_fluid_applies(const EvaluatorCore& core);
 /** @brief DP all-reduce time of one stage (all tp groups concurrently). */
 double dp_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, int stage, const std::vector<int>& host_of_rank);
-/** @brief Approximation 3 (trees above the transfer fluid's size): recomputes each stage's DP time with the
- *  overlapping stages' DP flows as load. */
+/** @brief Approximation 3 (fallback): recomputes each stage's DP time with the overlapping stages' DP rings as
+ *  load. */
 void refine_dp_overlap(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<int>& host_of_rank);
 double ring_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const std::vector<std::vector<int>>& rings,
                         double bytes);
@@ -30,10 +29,7 @@ double tree_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
                         double bytes);
 double hierarchical_allreduce_s(const EvaluatorCore& core, EvaluatorScratch& w,
                                 const std::vector<std::vector<int>>& groups, double bytes);
-/** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring; with
- *  member_start (aligned with rings.members), each member enters at its entry and the result is the last ring's end
- *  (ring_steps_from), else every member at 0. */
-double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings,
-                     const double* member_start = nullptr);
+/** @brief Concurrent rings (each: steps x its slowest hop of its chunk bytes), time of the slowest ring. */
+double rings_phase_s(const EvaluatorCore& core, EvaluatorScratch& w, const RingSet& rings);
 
 }  // namespace hulk::eval

@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "sim/evaluate/dp_allreduce.hpp"
-#include "sim/evaluate/dp_ring_fluid.hpp"
 #include "sim/evaluate/region_blocks.hpp"
 #include "sim/evaluate/replica_pipelines.hpp"
 #include "sim/evaluate/tp_rings.hpp"
@@ -41,7 +40,7 @@ double stage_work_bound(const std::vector<double>& fwd, const std::vector<double
 // That bounds when each replica's stage s is done (its entry in w.replica_done_, in either pass). The iteration ends
 // no earlier than the last arrival of each DP all-reduce (evaluate_hosts: w.stage_done_ + w.dp_s_), whose member d
 // enters no earlier than its replica's stage is done (the per-stage estimates start every member at w.stage_done_,
-// the all-stage fluid and the fluid over rings at the member's own end). From there the member's sends go out one after another, but for the
+// the all-stage fluid at the member's own end). From there the member's sends go out one after another, but for the
 // connection's channels (chunk q waits until chunk q - channels has left, in ring_steps.cpp and in the fluid's
 // add_ring), each at most at the route's alone rate (every estimate divides capacities among flows and caps a flow
 // by the flow cap and the TCP window), and the last one still has its route's latency to go (dp_member_lower_bound_s).
@@ -138,9 +137,6 @@ double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
   // prices later transfers alone, so it gives no such total.
   const std::string& algo = core.scenario_.only_job().collective;
   const bool fluid = dp_fluid_applies(core);
-  // The fluid over rings starts a unit no earlier than its members' first entry and ends it no earlier than its
-  // rings from each member's own entry at their alone hop times (dp_ring_fluid.hpp): each member's chain holds.
-  const bool from_entries = fluid || dp_ring_fluid_applies(core);
   std::vector<int>& hosts = w.member_hosts_;
   std::vector<double>& entered = w.bound_entered_;
   hosts.resize(D);
@@ -151,7 +147,7 @@ double dp_lower_bound_s(const EvaluatorCore& core, EvaluatorScratch& w, const st
     for (int d = 0; d < D; ++d) entered[d] = done[at(s, d)];
     // Stage by stage, the all-reduce starts when the stage's last replica is done (w.stage_done_); in the fluid each
     // member at its own replica's end.
-    if (!from_entries) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
+    if (!fluid) std::fill(entered.begin(), entered.end(), *std::max_element(entered.begin(), entered.end()));
     int phased = 0;  // balanced hierarchical groups of the stage (in one region or several)
     for (int t = 0; t < par.tp; ++t) {
       for (int d = 0; d < D; ++d) hosts[d] = host_of_rank[core.plan_.rank_of(s, d, t)];

@@ -32,30 +32,6 @@ struct RingSet {
   int size() const { return static_cast<int>(steps.size()); }
 };
 
-/** @brief dp_ring_fluid's buffers (dp_ring_fluid.hpp): the DP all-reduce units of every stage and tensor index, their
- *  phases and run state. */
-struct DpRingFluidScratch {
-  std::vector<RingSet> phases;                     ///< every unit's phases, unit after unit
-  std::vector<std::vector<double>> member_start;   ///< per phase: when each of its members (in phase order) enters
-  std::vector<int> unit_first{0};                  ///< unit u's phases: phases[unit_first[u], unit_first[u + 1])
-  std::vector<int> links, links_first{0};          ///< per phase: the links its hops cross, one entry per hop
-  std::vector<int> phase;                          ///< per unit: the phase running or next to run
-  std::vector<double> ready, left, duration, end;  ///< per unit: its run state (dp_ring_fluid.cpp)
-  std::vector<double> rate;                        ///< per unit: its hops' max-min rate (B/s; < 0 while filling)
-  std::vector<int> active;                         ///< units whose phase runs
-  std::vector<int> link_mark;                      ///< per link: the event that last changed its flows
-  std::vector<double> hop_lat, hop_cap;            ///< per phase, ring after ring: each hop's latency, flow cap
-  std::vector<int> hop_links_end;                  ///< per hop: the end of its links in `links`
-  std::vector<int> hop_first{0};                   ///< phase k's hops: hop_lat[hop_first[k], hop_first[k + 1])
-  std::vector<double> phase_cap;                   ///< per phase: the lowest flow cap (or window cap) of its hops
-  std::vector<double> link_used, link_weight;      ///< per link: max-min filling's state (0 between uses)
-  std::vector<int> filled_links;                   ///< links with a weight during the filling
-  int event = 0;                                   ///< events so far (link_mark's clock)
-  std::vector<int> ulinks, ulinks_first{0};        ///< per phase: its distinct links (in `links`' first order)
-  std::vector<double> ucount;                      ///< per entry of ulinks: the phase's hops crossing that link
-  std::vector<int> link_slot;                      ///< per link: its entry in ulinks while a phase is collected
-};
-
 /** @brief One thread's working memory for Evaluator estimates (see the file comment). Default-constructed empty;
  *  the Evaluator sizes it on first use. Not for two threads at once. Members keep the names they had as the
  *  Evaluator's members; each part's header (tp_rings.hpp, replica_pipelines.hpp, ...) says which it writes. */
@@ -125,7 +101,6 @@ struct EvaluatorScratch {
   bool dp_flows_ready_ = false;  ///< dp_link_flows done for the placement evaluate_hosts is evaluating
   std::vector<double> dp_flow_counts_;               ///< dp_link_flows: flows on each of those links
   std::vector<int> dp_link_slot_;                    ///< dp_link_flows: per link, its entry (scratch)
-  DpRingFluidScratch dp_ring_fluid_;                 ///< dp_ring_fluid (scratch)
 };
 
 }  // namespace hulk
