@@ -13,7 +13,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/core/jobs.hpp"
-#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/known_simulations.hpp"
 #include "sim/evaluate/lower_bound.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
@@ -21,17 +21,24 @@
 namespace hulk {
 namespace {
 
-MethodResult run_one(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
+/** One method's row. `known`: the quiet results of this compare so far (known_simulations.hpp), given to the method
+ *  and added to; null when the rows are simulated under the scenario's events, which the methods' own simulations
+ *  (quiet network) do not match. */
+MethodResult run_one(const Scenario& scenario, const std::string& method, const MethodOptions& options,
+                     KnownSimulations* known) {
   MethodResult r;
   r.method = method;
   try {
     // Methods place for the quiet network; the scenario's events (if any) are in the measurement only.
     Scenario quiet = scenario;
     quiet.events.clear();
-    PlacementOutcome placed = compute_placement(quiet, method, options);
+    MethodOptions with_known = options;
+    if (known) with_known.known_simulations = *known;
+    PlacementOutcome placed = compute_placement(quiet, method, with_known);
     r.placement = placed.placement;
     r.method_wall_s = placed.wall_s;
-    simulate_placement(scenario, r);
+    if (known && !placed.simulated.is_null()) known->push_back({placed.placement, placed.simulated});
+    simulate_placement(scenario, r, known);
   } catch (const InputError& e) {
     // An error about the scenario raised without its file (e.g. a method's limit on the job) names the file here.
     const std::string what = e.what(), no_file = "<input>: ";
@@ -75,10 +82,8 @@ void set_ratios(MethodResult& r, const MethodResult* round_robin, const MethodRe
   if (search && search->ok) r.gap_to_search = relative_gap(r.iteration_time_s, search->iteration_time_s);
 }
 
-void simulate_placement(const Scenario& scenario, MethodResult& r) {
-  SimOptions quiet;
-  quiet.record_events = quiet.record_spans = false;
-  const nlohmann::json result = simulate_isolated(scenario, r.placement, quiet);
+void simulate_placement(const Scenario& scenario, MethodResult& r, KnownSimulations* known) {
+  const nlohmann::json result = quiet_simulation(scenario, r.placement, known);
   r.iteration_time_s = result.at("objective_s").get<double>();
   r.job_times_s.clear();
   for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
@@ -108,6 +113,8 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
   for (const auto& m : methods)
     if (m != "round-robin" && m != "greedy") order.push_back(m);
   std::map<std::string, MethodResult> by_method;
+  KnownSimulations known;  // each placement simulated once (known_simulations.hpp); not under events
+  KnownSimulations* shared = scenario.events.empty() ? &known : nullptr;
   for (const auto& m : order) {
     // After an interrupt, start no more methods: they are reported as not run, the finished ones kept.
     if (interrupt_requested()) {
@@ -118,7 +125,7 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
     // Whole lines: a method's own progress lines (search, exhaustive) come between the two.
     const std::string label = "[" + scenario.name + "] " + m;
     if (show_progress) std::cerr << label << " ...\n" << std::flush;
-    by_method[m] = run_one(scenario, m, options);
+    by_method[m] = run_one(scenario, m, options, shared);
     if (show_progress) {
       const MethodResult& r = by_method[m];
       if (r.ok)

@@ -17,7 +17,7 @@
 #include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/alternative_starts.hpp"
 #include "sim/place/greedy_placer.hpp"
-#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/known_simulations.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/search_placer.hpp"
 
@@ -26,7 +26,9 @@ namespace hulk {
 namespace {
 
 /** Every placement of the pool timed by SimGrid (or by options.known_simgrid) and judged by the objective, in pool
- *  order, each recorded in `out`. @return the index of the first with the least objective. */
+ *  order, each recorded in `out`. The SimGrid runs are independent children, run side by side on the cores
+ *  (parallel_tasks.hpp): each writes its own slot and the choice is made afterwards in pool order, so the answer does
+ *  not depend on the threads. @return the index of the first with the least objective. */
 size_t judge_pool(const Scenario& scenario, const std::vector<std::pair<std::string, Placement>>& pool,
                   const std::shared_ptr<const RouteModel>& network, const VerifiedSearchOptions& options,
                   std::vector<VerifiedCandidate>& out) {
@@ -34,15 +36,25 @@ size_t judge_pool(const Scenario& scenario, const std::vector<std::pair<std::str
   // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
   std::unique_ptr<SyncEvaluator> sync;
   if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
-  double best = std::numeric_limits<double>::infinity();
-  size_t best_i = 0;
+  std::vector<VerifiedCandidate> judged;
+  std::vector<std::function<void()>> runs;
   for (size_t i = 0; i < pool.size(); ++i) {
     const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
     VerifiedCandidate c{pool[i].first, estimate_s, 0};
     c.simgrid_s = NAN;
     for (const auto& [known, known_s] : options.known_simgrid)
       if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
-    if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
+    judged.push_back(c);
+  }
+  for (size_t i = 0; i < pool.size(); ++i)
+    if (std::isnan(judged[i].simgrid_s))
+      runs.push_back([&, i]() { judged[i].simgrid_result = quiet_simulation(scenario, pool[i].second, nullptr); });
+  run_tasks(runs);
+  double best = std::numeric_limits<double>::infinity();
+  size_t best_i = 0;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    VerifiedCandidate& c = judged[i];
+    if (!c.simgrid_result.is_null()) c.simgrid_s = c.simgrid_result.at("objective_s").get<double>();
     c.objective = options.objective_of ? options.objective_of(hosts_of(pool[i].second), c.simgrid_s) : c.simgrid_s;
     if (c.objective < best) best = c.objective, best_i = i;
     out.push_back(c);
@@ -117,7 +129,12 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   run_tasks(runs);
   for (int k = 0; k < restarts; ++k) add("anneal#" + std::to_string(k), annealed[k]);
   if (!alternative_origin.empty()) add("anneal-" + alternative_origin, annealed[restarts]);
-  return pool[judge_pool(scenario, pool, network, options_, candidates_)].second;
+  chosen_ = judge_pool(scenario, pool, network, options_, candidates_);
+  return pool[chosen_].second;
+}
+
+nlohmann::json VerifiedSearchPlacer::chosen_result() const {
+  return chosen_ < candidates_.size() ? candidates_[chosen_].simgrid_result : nlohmann::json();
 }
 
 }  // namespace hulk

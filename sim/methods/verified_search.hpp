@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -46,9 +48,11 @@ struct VerifiedCandidate {
   double evaluator_s = 0;    ///< analytic estimate
   double simgrid_s = 0;      ///< SimGrid iteration time
   double objective = 0;      ///< what the choice was made by: the SimGrid time, or objective_of at it
+  /** @brief The quiet result.json of the check's SimGrid run (quiet_simulation), null where the time was known. */
+  nlohmann::json simgrid_result;
 };
 
-/** @brief Placer "search" (see file comment). Runs SimGrid in child processes. */
+/** @brief Placer "search" (see file comment). Runs SimGrid in child processes, side by side. */
 class VerifiedSearchPlacer : public Placer {
  public:
   explicit VerifiedSearchPlacer(VerifiedSearchOptions options = {}) : options_(options) {}
@@ -57,10 +61,13 @@ class VerifiedSearchPlacer : public Placer {
   Placement place(const Scenario& scenario) override;
   /** @brief Candidates of the last place() call, in the order checked. */
   const std::vector<VerifiedCandidate>& candidates() const { return candidates_; }
+  /** @brief The quiet result.json of the last place() call's answer if the check simulated it, else null. */
+  nlohmann::json chosen_result() const;
 
  private:
   VerifiedSearchOptions options_;
   std::vector<VerifiedCandidate> candidates_;
+  size_t chosen_ = 0;  ///< index of the answer in candidates_
 };
 
 }  // namespace hulk
