@@ -37,7 +37,9 @@ MethodResult run_one(const Scenario& scenario, const std::string& method, const 
     PlacementOutcome placed = compute_placement(quiet, method, with_known);
     r.placement = placed.placement;
     r.method_wall_s = placed.wall_s;
-    if (known && !placed.simulated.is_null()) known->push_back({placed.placement, placed.simulated});
+    if (known)
+      for (KnownSimulation& k : placed.simulated)
+        if (!find_known(*known, k.placement)) known->push_back(std::move(k));
     simulate_placement(scenario, r, known);
   } catch (const InputError& e) {
     // An error about the scenario raised without its file (e.g. a method's limit on the job) names the file here.
@@ -103,18 +105,25 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
   report.lower_bound_s = lower_bound_s(scenario);
   if (names_jobs(scenario))
     for (const JobSpec& j : scenario.jobs) report.job_names.push_back(j.name);
-  // References first: every speedup is relative to them. Greedy is always run (it is quick to place and to simulate);
-  // round-robin only when asked for, its simulation being the slowest of all (most traffic on the WAN).
-  const bool with_round_robin =
-      round_robin_reference || std::find(methods.begin(), methods.end(), "round-robin") != methods.end();
+  // The references (every speedup is relative to them, computed once all have run): greedy is always run (it is
+  // quick to place and to simulate); round-robin only when asked for, its simulation being the slowest of all (most
+  // traffic on the WAN). Each placement is simulated once on the quiet network (known_simulations.hpp): greedy's
+  // result goes to the search's check, and round-robin, when the search runs too, comes right after it and takes
+  // the check's result, the check having simulated round-robin's placement side by side with its annealing.
+  KnownSimulations known;
+  KnownSimulations* shared = scenario.events.empty() ? &known : nullptr;
+  const auto asked = [&methods](const char* m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
+  const bool with_round_robin = round_robin_reference || asked("round-robin");
+  const bool rr_after_search = with_round_robin && shared && asked("search");
   std::vector<std::string> order;
-  if (with_round_robin) order.push_back("round-robin");
+  if (with_round_robin && !rr_after_search) order.push_back("round-robin");
   order.push_back("greedy");
   for (const auto& m : methods)
-    if (m != "round-robin" && m != "greedy") order.push_back(m);
+    if (m != "round-robin" && m != "greedy") {
+      order.push_back(m);
+      if (m == "search" && rr_after_search) order.push_back("round-robin");
+    }
   std::map<std::string, MethodResult> by_method;
-  KnownSimulations known;  // each placement simulated once (known_simulations.hpp); not under events
-  KnownSimulations* shared = scenario.events.empty() ? &known : nullptr;
   for (const auto& m : order) {
     // After an interrupt, start no more methods: they are reported as not run, the finished ones kept.
     if (interrupt_requested()) {

@@ -217,7 +217,7 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
     const std::unique_ptr<Placer> placer = make_placer(method, options);
     Placement p = placer->place(scenario);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // The search's check simulated its answer: the caller need not simulate it again (known_simulations.hpp).
+    // The search's check simulated its candidates: the caller need not simulate them again (known_simulations.hpp).
     const auto* verified = dynamic_cast<const VerifiedSearchPlacer*>(placer.get());
     const std::string problem = placement_problem(scenario, p, checks_memory(scenario));
     if (!problem.empty()) {
@@ -227,15 +227,18 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
                          "the placement in " + method.substr(5) + " is not valid for this scenario: " + problem);
       throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
     }
-    return nlohmann::json{{"placement", placement_to_json(scenario, p)},
-                          {"wall_s", wall_s},
-                          {"simulated", verified ? verified->chosen_result() : nlohmann::json()}};
+    nlohmann::json simulated = nlohmann::json::array();
+    if (verified)
+      for (const KnownSimulation& k : verified->simulated())
+        simulated.push_back({{"placement", placement_to_json(scenario, k.placement)}, {"result", k.result}});
+    return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}, {"simulated", simulated}};
   });
   PlacementOutcome out;
   out.method = method;
   out.placement = placement_from_json(scenario, answer.at("placement"), "<" + method + ">");
   out.wall_s = answer.at("wall_s").get<double>();
-  out.simulated = answer.at("simulated");
+  for (const nlohmann::json& k : answer.at("simulated"))
+    out.simulated.push_back({placement_from_json(scenario, k.at("placement"), "<" + method + ">"), k.at("result")});
   return out;
 }
 

@@ -48,9 +48,9 @@ struct PlacementOutcome {
   std::string method;
   Placement placement;
   double wall_s = 0;
-  /** @brief The placement's quiet result.json (quiet_simulation) if the method simulated it on the way (the search's
-   *  check), else null. */
-  nlohmann::json simulated;
+  /** @brief Placements of the scenario the method simulated on the way (the search's check: its candidates, often
+   *  the answer and round-robin), with their quiet result.json (quiet_simulation); empty for the others. */
+  KnownSimulations simulated;
 };
 
 /** @brief Every method name (without file:PATH), in display order: method_name_list() of sim/core. */

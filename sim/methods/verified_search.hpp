@@ -20,8 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "sim/methods/known_simulations.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -61,13 +60,14 @@ class VerifiedSearchPlacer : public Placer {
   Placement place(const Scenario& scenario) override;
   /** @brief Candidates of the last place() call, in the order checked. */
   const std::vector<VerifiedCandidate>& candidates() const { return candidates_; }
-  /** @brief The quiet result.json of the last place() call's answer if the check simulated it, else null. */
-  nlohmann::json chosen_result() const;
+  /** @brief The placements the last place() call's check simulated, with their quiet result.json, in the order
+   *  checked (the answer among them unless its time was known). */
+  KnownSimulations simulated() const;
 
  private:
   VerifiedSearchOptions options_;
   std::vector<VerifiedCandidate> candidates_;
-  size_t chosen_ = 0;  ///< index of the answer in candidates_
+  std::vector<Placement> placements_;  ///< the placement of each of candidates_
 };
 
 }  // namespace hulk
