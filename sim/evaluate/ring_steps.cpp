@@ -41,6 +41,18 @@ inline double send_start(double post, double recv_posted, double hop, double lat
 /** Rows of the recurrence kept: the current step and the ones a later step reads (q - channels, q - window). */
 int kept_rows(int ch) { return std::max(ch, kRingRecvWindow) + 1; }
 
+/** Each member's end after the last step (its last receive completed, C, and its last send left, L) into end_s (if
+ *  not null); returns the largest. */
+double ring_ends(const double* C, const double* L, int n, double* end_s) {
+  double end = 0.0;
+  for (int j = 0; j < n; ++j) {
+    const double e = std::max(C[j], L[j]);
+    if (end_s) end_s[j] = e;
+    end = std::max(end, e);
+  }
+  return end;
+}
+
 // The general recurrence, every member step by step; start_s == nullptr: every member enters at 0; end_s ==
 // nullptr: ends not wanted. Rows of n per kept step: left (L), receive completed (C); arrival (A) and send posted
 // (P) of the current step only.
@@ -73,21 +85,12 @@ double ring_steps_impl(const double* hop_s, const double* latency_s, int n, int 
     double* Cq = at(C, q);
     for (int j = 0; j < n; ++j) Cq[j] = std::max(P[j], A[j == 0 ? n - 1 : j - 1]);
   }
-  double end = 0.0;
-  const double* Cl = at(C, steps - 1);
-  const double* Ll = at(L, steps - 1);
-  for (int j = 0; j < n; ++j) {
-    const double e = std::max(Cl[j], Ll[j]);
-    if (end_s) end_s[j] = e;
-    end = std::max(end, e);
-  }
-  return end;
+  return ring_ends(at(C, steps - 1), at(L, steps - 1), n, end_s);
 }
 
-/** ring_steps_impl with one channel per connection, every member entering at start_s[j] (non-null): the same
- *  operations on the same values in the same order, so the same bits (start_s null: every member enters at 0), but
- *  with one channel send_start is the max of
- *  the posted send and the posted receive (its shift needs a second channel), so each step is two branch-free passes
+/** ring_steps_impl with one channel per connection, member j entering at start_s[j] (null: every member at 0): the
+ *  same operations on the same values in the same order, so the same bits, but with one channel send_start is the max
+ *  of the posted send and the posted receive (its shift needs a second channel), so each step is two branch-free passes
  *  over contiguous rows that the compiler vectorises. Evaluations of thousands of ranks spend most of their time here
  *  (the norm all-reduce over each replica's tp x pp ranks, the DP rings). */
 double ring_steps_one_channel(const double* hop_s, const double* latency_s, int n, int steps, bool latency_at_receiver,
@@ -125,15 +128,7 @@ double ring_steps_one_channel(const double* hop_s, const double* latency_s, int 
     Cq[0] = std::max(P[0], A[last]);
     for (size_t j = 1; j < row; ++j) Cq[j] = std::max(P[j], A[j - 1]);
   }
-  double end = 0.0;
-  const double* Cl = at(C, steps - 1);
-  const double* Ll = at(L, steps - 1);
-  for (size_t j = 0; j < row; ++j) {
-    const double e = std::max(Cl[j], Ll[j]);
-    if (end_s) end_s[j] = e;
-    end = std::max(end, e);
-  }
-  return end;
+  return ring_ends(at(C, steps - 1), at(L, steps - 1), n, end_s);
 }
 
 /** Whether every member of the ring is alike: equal hops, latencies, headroom and entry times. */
