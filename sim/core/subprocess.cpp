@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -20,6 +21,7 @@ namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
 std::vector<int> g_killed;
+std::mutex g_killed_mutex;  // children run side by side from several threads (the search's SimGrid checks)
 
 void on_interrupt(int) { g_interrupted = 1; }
 
@@ -69,7 +71,10 @@ void install_interrupt_handlers() {
 
 bool interrupt_requested() { return g_interrupted != 0; }
 
-std::vector<int> killed_children() { return g_killed; }
+std::vector<int> killed_children() {
+  const std::lock_guard<std::mutex> lock(g_killed_mutex);
+  return g_killed;
+}
 
 nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
   if (g_interrupted) throw Interrupted();
@@ -129,7 +134,10 @@ nlohmann::json run_in_child(const std::function<nlohmann::json()>& fn) {
     ::kill(pid, SIGKILL);
     ::close(fds[0]);
     reap(pid, status);
-    g_killed.push_back(static_cast<int>(pid));
+    {
+      const std::lock_guard<std::mutex> lock(g_killed_mutex);
+      g_killed.push_back(static_cast<int>(pid));
+    }
     throw Interrupted();
   }
   ::close(fds[0]);

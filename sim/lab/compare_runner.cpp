@@ -13,7 +13,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/subprocess.hpp"
 #include "sim/core/jobs.hpp"
-#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/known_simulations.hpp"
 #include "sim/evaluate/lower_bound.hpp"
 #include "sim/place/placer.hpp"
 #include "sim/report/placement_json.hpp"
@@ -21,17 +21,26 @@
 namespace hulk {
 namespace {
 
-MethodResult run_one(const Scenario& scenario, const std::string& method, const MethodOptions& options) {
+/** One method's row. `known`: the quiet results of this compare so far (known_simulations.hpp), given to the method
+ *  and added to; null when the rows are simulated under the scenario's events, which the methods' own simulations
+ *  (quiet network) do not match. */
+MethodResult run_one(const Scenario& scenario, const std::string& method, const MethodOptions& options,
+                     KnownSimulations* known) {
   MethodResult r;
   r.method = method;
   try {
     // Methods place for the quiet network; the scenario's events (if any) are in the measurement only.
     Scenario quiet = scenario;
     quiet.events.clear();
-    PlacementOutcome placed = compute_placement(quiet, method, options);
+    MethodOptions with_known = options;
+    if (known) with_known.known_simulations = *known;
+    PlacementOutcome placed = compute_placement(quiet, method, with_known);
     r.placement = placed.placement;
     r.method_wall_s = placed.wall_s;
-    simulate_placement(scenario, r);
+    if (known)
+      for (KnownSimulation& k : placed.simulated)
+        if (!find_known(*known, k.placement)) known->push_back(std::move(k));
+    simulate_placement(scenario, r, known);
   } catch (const InputError& e) {
     // An error about the scenario raised without its file (e.g. a method's limit on the job) names the file here.
     const std::string what = e.what(), no_file = "<input>: ";
@@ -75,10 +84,8 @@ void set_ratios(MethodResult& r, const MethodResult* round_robin, const MethodRe
   if (search && search->ok) r.gap_to_search = relative_gap(r.iteration_time_s, search->iteration_time_s);
 }
 
-void simulate_placement(const Scenario& scenario, MethodResult& r) {
-  SimOptions quiet;
-  quiet.record_events = quiet.record_spans = false;
-  const nlohmann::json result = simulate_isolated(scenario, r.placement, quiet);
+void simulate_placement(const Scenario& scenario, MethodResult& r, KnownSimulations* known) {
+  const nlohmann::json result = quiet_simulation(scenario, r.placement, known);
   r.iteration_time_s = result.at("objective_s").get<double>();
   r.job_times_s.clear();
   for (const nlohmann::json& job : result.at("jobs")) r.job_times_s.push_back(job.at("iteration_time_s").get<double>());
@@ -98,15 +105,24 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
   report.lower_bound_s = lower_bound_s(scenario);
   if (names_jobs(scenario))
     for (const JobSpec& j : scenario.jobs) report.job_names.push_back(j.name);
-  // References first: every speedup is relative to them. Greedy is always run (it is quick to place and to simulate);
-  // round-robin only when asked for, its simulation being the slowest of all (most traffic on the WAN).
-  const bool with_round_robin =
-      round_robin_reference || std::find(methods.begin(), methods.end(), "round-robin") != methods.end();
+  // The references (every speedup is relative to them, computed once all have run): greedy is always run (it is
+  // quick to place and to simulate); round-robin only when asked for, its simulation being the slowest of all (most
+  // traffic on the WAN). Each placement is simulated once on the quiet network (known_simulations.hpp): greedy's
+  // result goes to the search's check, and round-robin, when the search runs too, comes right after it and takes
+  // the check's result, the check having simulated round-robin's placement side by side with its annealing.
+  KnownSimulations known;
+  KnownSimulations* shared = scenario.events.empty() ? &known : nullptr;
+  const auto asked = [&methods](const char* m) { return std::find(methods.begin(), methods.end(), m) != methods.end(); };
+  const bool with_round_robin = round_robin_reference || asked("round-robin");
+  const bool rr_after_search = with_round_robin && shared && asked("search");
   std::vector<std::string> order;
-  if (with_round_robin) order.push_back("round-robin");
+  if (with_round_robin && !rr_after_search) order.push_back("round-robin");
   order.push_back("greedy");
   for (const auto& m : methods)
-    if (m != "round-robin" && m != "greedy") order.push_back(m);
+    if (m != "round-robin" && m != "greedy") {
+      order.push_back(m);
+      if (m == "search" && rr_after_search) order.push_back("round-robin");
+    }
   std::map<std::string, MethodResult> by_method;
   for (const auto& m : order) {
     // After an interrupt, start no more methods: they are reported as not run, the finished ones kept.
@@ -118,7 +134,7 @@ CompareReport run_compare(const Scenario& scenario, const std::vector<std::strin
     // Whole lines: a method's own progress lines (search, exhaustive) come between the two.
     const std::string label = "[" + scenario.name + "] " + m;
     if (show_progress) std::cerr << label << " ...\n" << std::flush;
-    by_method[m] = run_one(scenario, m, options);
+    by_method[m] = run_one(scenario, m, options, shared);
     if (show_progress) {
       const MethodResult& r = by_method[m];
       if (r.ok)

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/methods/known_simulations.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/core/spec.hpp"
 
@@ -44,8 +45,9 @@ struct CompareReport {
 };
 
 /** @brief Simulates r.placement with SimGrid (in a child, nothing recorded) and sets r's objective, per-job times
- *  and ok. @throws InputError as simulate() does. */
-void simulate_placement(const Scenario& scenario, MethodResult& r);
+ *  and ok. `known`, if not null: results of this scenario computed before, taken instead of a run and added to
+ *  (sim/methods/known_simulations.hpp). @throws InputError as simulate() does. */
+void simulate_placement(const Scenario& scenario, MethodResult& r, KnownSimulations* known = nullptr);
 
 /** @brief t / lower_bound - 1, and 0 within rounding (|gap| < 1e-9: a time equal to its bound came out a few ulps
  *  below it, printed as a negative gap). */

@@ -113,6 +113,8 @@ std::unique_ptr<Placer> make_placer(const std::string& method, const MethodOptio
   if (method == "search") {
     VerifiedSearchOptions o;
     if (options.budget > 0) o.total_evaluations = options.budget;
+    for (const KnownSimulation& k : options.known_simulations)
+      o.known_simgrid.emplace_back(k.placement, k.result.at("objective_s").get<double>());
     return std::make_unique<VerifiedSearchPlacer>(o);
   }
   if (method == "robust") {
@@ -212,8 +214,11 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
   nlohmann::json answer = run_in_child([&]() {
     PipelineMemo::process().clear();  // timed cold, as in a process of its own (the child inherits the parent's)
     const auto start = std::chrono::steady_clock::now();
-    Placement p = make_placer(method, options)->place(scenario);
+    const std::unique_ptr<Placer> placer = make_placer(method, options);
+    Placement p = placer->place(scenario);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // The search's check simulated its candidates: the caller need not simulate them again (known_simulations.hpp).
+    const auto* verified = dynamic_cast<const VerifiedSearchPlacer*>(placer.get());
     const std::string problem = placement_problem(scenario, p, checks_memory(scenario));
     if (!problem.empty()) {
       // A placement file is the user's input (e.g. it puts a stage on a GPU it does not fit): exit 2, not a bug.
@@ -222,12 +227,18 @@ PlacementOutcome compute_placement(const Scenario& scenario, const std::string& 
                          "the placement in " + method.substr(5) + " is not valid for this scenario: " + problem);
       throw std::runtime_error("placer '" + method + "' returned an invalid placement: " + problem);
     }
-    return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}};
+    nlohmann::json simulated = nlohmann::json::array();
+    if (verified)
+      for (const KnownSimulation& k : verified->simulated())
+        simulated.push_back({{"placement", placement_to_json(scenario, k.placement)}, {"result", k.result}});
+    return nlohmann::json{{"placement", placement_to_json(scenario, p)}, {"wall_s", wall_s}, {"simulated", simulated}};
   });
   PlacementOutcome out;
   out.method = method;
   out.placement = placement_from_json(scenario, answer.at("placement"), "<" + method + ">");
   out.wall_s = answer.at("wall_s").get<double>();
+  for (const nlohmann::json& k : answer.at("simulated"))
+    out.simulated.push_back({placement_from_json(scenario, k.at("placement"), "<" + method + ">"), k.at("result")});
   return out;
 }
 

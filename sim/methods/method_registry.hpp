@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/spec.hpp"
+#include "sim/methods/known_simulations.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -37,6 +38,9 @@ struct MethodOptions {
   /** @brief Reads and checks the model file at a path, throwing InputError for a bad one; check_method_files
    *  calls it in a child process, so that a corrupt model is refused up front; may be empty. */
   std::function<void(const std::string& model_path)> check_learned_model;
+  /** @brief Quiet SimGrid results of placements of the scenario being placed, computed before (compare's greedy and
+   *  round-robin rows): the search's check takes them instead of running SimGrid again. Empty: none known. */
+  KnownSimulations known_simulations;
 };
 
 /** @brief A placement and how long the method took to compute it (wall seconds, measured in the child). */
@@ -44,6 +48,9 @@ struct PlacementOutcome {
   std::string method;
   Placement placement;
   double wall_s = 0;
+  /** @brief Placements of the scenario the method simulated on the way (the search's check: its candidates, often
+   *  the answer and round-robin), with their quiet result.json (quiet_simulation); empty for the others. */
+  KnownSimulations simulated;
 };
 
 /** @brief Every method name (without file:PATH), in display order: method_name_list() of sim/core. */

@@ -17,7 +17,7 @@
 #include "sim/evaluate/sync_evaluator.hpp"
 #include "sim/place/alternative_starts.hpp"
 #include "sim/place/greedy_placer.hpp"
-#include "sim/engine/isolated_run.hpp"
+#include "sim/methods/known_simulations.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/search_placer.hpp"
 
@@ -25,24 +25,40 @@ namespace hulk {
 
 namespace {
 
-/** Every placement of the pool timed by SimGrid (or by options.known_simgrid) and judged by the objective, in pool
- *  order, each recorded in `out`. @return the index of the first with the least objective. */
+/** The SimGrid time options.known_simgrid gives `placement`, or NaN. */
+double known_time_s(const VerifiedSearchOptions& options, const Placement& placement) {
+  double t = NAN;
+  for (const auto& [known, known_s] : options.known_simgrid)
+    if (known.gpu_of_rank == placement.gpu_of_rank) t = known_s;
+  return t;
+}
+
+/** Every placement of the pool timed by SimGrid (options.known_simgrid, a result in `results` run before, or a run
+ *  now) and judged by the objective, in pool order, each recorded in `out`. The SimGrid runs are independent
+ *  children, run side by side on the cores (parallel_tasks.hpp): each writes its own slot and the choice is made
+ *  afterwards in pool order, so the answer does not depend on the threads. @return the index of the first with the
+ *  least objective. */
 size_t judge_pool(const Scenario& scenario, const std::vector<std::pair<std::string, Placement>>& pool,
                   const std::shared_ptr<const RouteModel>& network, const VerifiedSearchOptions& options,
-                  std::vector<VerifiedCandidate>& out) {
+                  std::vector<nlohmann::json> results, std::vector<VerifiedCandidate>& out) {
   const JobsEvaluator ev(scenario, network);  // one job: exactly its Evaluator; several: the objective
   // A DiLoCo job's estimate is its step time (what the annealing minimised), not the every-step iteration time.
   std::unique_ptr<SyncEvaluator> sync;
   if (runs_diloco(scenario)) sync = std::make_unique<SyncEvaluator>(scenario);
+  results.resize(pool.size());
+  std::vector<std::function<void()>> runs;
+  for (size_t i = 0; i < pool.size(); ++i)
+    if (std::isnan(known_time_s(options, pool[i].second)) && results[i].is_null())
+      runs.push_back([&, i]() { results[i] = quiet_simulation(scenario, pool[i].second, nullptr); });
+  run_tasks(runs);
   double best = std::numeric_limits<double>::infinity();
   size_t best_i = 0;
   for (size_t i = 0; i < pool.size(); ++i) {
     const double estimate_s = sync ? sync->step_time_s(pool[i].second) : ev.objective_s(pool[i].second);
     VerifiedCandidate c{pool[i].first, estimate_s, 0};
-    c.simgrid_s = NAN;
-    for (const auto& [known, known_s] : options.known_simgrid)
-      if (known.gpu_of_rank == pool[i].second.gpu_of_rank) c.simgrid_s = known_s;
-    if (std::isnan(c.simgrid_s)) c.simgrid_s = simulated_iteration_time_s(scenario, pool[i].second);
+    c.simgrid_result = results[i];
+    c.simgrid_s = c.simgrid_result.is_null() ? known_time_s(options, pool[i].second)
+                                             : c.simgrid_result.at("objective_s").get<double>();
     c.objective = options.objective_of ? options.objective_of(hosts_of(pool[i].second), c.simgrid_s) : c.simgrid_s;
     if (c.objective < best) best = c.objective, best_i = i;
     out.push_back(c);
@@ -54,6 +70,7 @@ size_t judge_pool(const Scenario& scenario, const std::vector<std::pair<std::str
 
 Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   candidates_.clear();
+  placements_.clear();
   std::vector<std::pair<std::string, Placement>> pool;
   auto add = [&pool](const std::string& origin, const Placement& p) {
     for (const auto& [o, q] : pool)
@@ -70,8 +87,9 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
   const Placement rr = round_robin_placement(scenario);
   if (placement_problem(scenario, rr, checks_memory(scenario)).empty()) add("round-robin", rr);
   // The restarts and the alternative start's run are independent annealing runs, one per core (parallel_tasks.hpp);
-  // their answers join the pool in the order below whatever the threads, and the SimGrid checks (which fork) come
-  // after every thread has ended.
+  // their answers join the pool in the order below whatever the threads. The SimGrid checks of the placements known
+  // before them (greedy, the start, round-robin) run as tasks of the same pool, each in a child of its own that runs
+  // the engine only (no lock an annealing thread may hold is taken there); the others' checks come after.
   const int restarts = std::max(1, options_.restarts);
   std::vector<Placement> annealed(restarts + 1);
   std::string alternative_origin;
@@ -114,10 +132,24 @@ Placement VerifiedSearchPlacer::place(const Scenario& scenario) {
       }
     });
   }
+  std::vector<nlohmann::json> results(pool.size());
+  for (size_t i = 0; i < pool.size(); ++i)
+    if (std::isnan(known_time_s(options_, pool[i].second)))
+      runs.push_back([&, i]() { results[i] = quiet_simulation(scenario, pool[i].second, nullptr); });
   run_tasks(runs);
   for (int k = 0; k < restarts; ++k) add("anneal#" + std::to_string(k), annealed[k]);
   if (!alternative_origin.empty()) add("anneal-" + alternative_origin, annealed[restarts]);
-  return pool[judge_pool(scenario, pool, network, options_, candidates_)].second;
+  const size_t chosen = judge_pool(scenario, pool, network, options_, std::move(results), candidates_);
+  placements_.clear();
+  for (const auto& [origin, p] : pool) placements_.push_back(p);
+  return pool[chosen].second;
+}
+
+KnownSimulations VerifiedSearchPlacer::simulated() const {
+  KnownSimulations out;
+  for (size_t i = 0; i < candidates_.size(); ++i)
+    if (!candidates_[i].simgrid_result.is_null()) out.push_back({placements_[i], candidates_[i].simgrid_result});
+  return out;
 }
 
 }  // namespace hulk

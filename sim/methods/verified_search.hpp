@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/methods/known_simulations.hpp"
 #include "sim/place/placer.hpp"
 
 namespace hulk {
@@ -46,9 +47,11 @@ struct VerifiedCandidate {
   double evaluator_s = 0;    ///< analytic estimate
   double simgrid_s = 0;      ///< SimGrid iteration time
   double objective = 0;      ///< what the choice was made by: the SimGrid time, or objective_of at it
+  /** @brief The quiet result.json of the check's SimGrid run (quiet_simulation), null where the time was known. */
+  nlohmann::json simgrid_result;
 };
 
-/** @brief Placer "search" (see file comment). Runs SimGrid in child processes. */
+/** @brief Placer "search" (see file comment). Runs SimGrid in child processes, side by side. */
 class VerifiedSearchPlacer : public Placer {
  public:
   explicit VerifiedSearchPlacer(VerifiedSearchOptions options = {}) : options_(options) {}
@@ -57,10 +60,14 @@ class VerifiedSearchPlacer : public Placer {
   Placement place(const Scenario& scenario) override;
   /** @brief Candidates of the last place() call, in the order checked. */
   const std::vector<VerifiedCandidate>& candidates() const { return candidates_; }
+  /** @brief The placements the last place() call's check simulated, with their quiet result.json, in the order
+   *  checked (the answer among them unless its time was known). */
+  KnownSimulations simulated() const;
 
  private:
   VerifiedSearchOptions options_;
   std::vector<VerifiedCandidate> candidates_;
+  std::vector<Placement> placements_;  ///< the placement of each of candidates_
 };
 
 }  // namespace hulk

@@ -11,6 +11,7 @@
 #include "sim/features/scenario_sampler.hpp"
 #include "sim/scenario/catalog.hpp"
 #include "sim/evaluate/evaluator.hpp"
+#include "sim/evaluate/ring_steps.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
 #include "sim/place/random_placer.hpp"
@@ -38,6 +39,27 @@ void BM_EvaluatorHulkLike(benchmark::State& state) {
                  " ranks");
 }
 BENCHMARK(BM_EvaluatorHulkLike)->Arg(0)->Arg(1)->Arg(2);
+
+// One ring of the shape that dominates evaluations of thousands of ranks (the norm all-reduce over a replica's
+// tp 8 x pp 8 ranks: 64 members, 126 steps, unlike entries and hops), one channel: Arg(0) the general recurrence,
+// Arg(1) ring_steps_from (the one-channel pass, the same bits). items_per_second = rings/s.
+void BM_RingStepsUnlike64(benchmark::State& state) {
+  const int n = 64, steps = 2 * (n - 1);
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> lat_d(1e-6, 3e-2), start_d(0.0, 0.5);
+  std::vector<double> hops(n), lats(n), starts(n), ends(n), scratch;
+  for (int j = 0; j < n; ++j) lats[j] = lat_d(rng), hops[j] = lats[j] + 1e-9, starts[j] = start_d(rng);
+  const RingModel model{1, true, nullptr};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(state.range(0) == 0 ? ring_steps_general(hops.data(), lats.data(), n, steps, model,
+                                                                      starts.data(), ends.data(), scratch)
+                                                 : ring_steps_from(hops.data(), lats.data(), n, steps, model,
+                                                                   starts.data(), ends.data(), scratch));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(state.range(0) == 0 ? "general recurrence" : "ring_steps_from (one channel)");
+}
+BENCHMARK(BM_RingStepsUnlike64)->Arg(0)->Arg(1);
 
 void BM_GreedyHulkLike(benchmark::State& state) {
   Scenario s = testing::hulk_like_scenario();

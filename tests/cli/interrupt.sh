@@ -77,29 +77,29 @@ done
 
 # compare interrupted during its second method: it still prints the method that finished and writes it to
 # OUT.partial, leaving OUT (an earlier, finished report) as it was; starts no other (reported as not run), exit 130.
-# compare always runs round-robin, then greedy; greedy's 10 iterations simulate for about ten seconds, so a signal one
-# second after its simulating child exists lands mid-simulation.
+# With the search among the methods, compare runs greedy, then the search, then round-robin (which takes the search's
+# SimGrid check of its placement); a signal one second after the search's placing child exists lands mid-search.
 echo '{"earlier": "finished report"}' >"$tmp/c.json"
 setsid "$hulk" compare "$medium" "${long[@]}" --methods round-robin,greedy,search --out "$tmp/c.json" >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
-for _ in $(seq 1 600); do grep -q "greedy \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # round-robin finished
-for _ in $(seq 1 300); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done  # greedy's simulation started
+for _ in $(seq 1 600); do grep -q "search \.\.\." "$tmp/c.err" && break; sleep 0.1; done  # greedy finished
+for _ in $(seq 1 300); do [ -n "$(pgrep -P "$pid")" ] && break; sleep 0.1; done  # the search's child started
 sleep 1
 kill -INT -- -"$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || { echo "FAIL: compare interrupted: exit $rc (expected 130)"; cat "$tmp/c.err"; fail=1; }
 [ "$(grep -c '^hulk: interrupted$' "$tmp/c.err")" -eq 1 ] || { echo "FAIL: compare: no single interrupted line"; cat "$tmp/c.err"; fail=1; }
-awk '$1 == "round-robin" && $2 ~ /^[0-9.]+$/ { found = 1 } END { exit !found }' "$tmp/c.out" ||
-  { echo "FAIL: compare did not print the finished round-robin:"; cat "$tmp/c.out"; fail=1; }
+awk '$1 == "greedy" && $2 ~ /^[0-9.]+$/ { found = 1 } END { exit !found }' "$tmp/c.out" ||
+  { echo "FAIL: compare did not print the finished greedy:"; cat "$tmp/c.out"; fail=1; }
 python3 -c "
 import json, sys
 rs = {r['method']: r for r in json.load(open(sys.argv[1]))['results']}
-assert rs['round-robin']['ok'] and not rs['greedy']['ok'], rs
-assert not rs['search']['ok'] and rs['search']['error'] == 'not run (interrupted)', rs['search']
-" "$tmp/c.json.partial" || { echo "FAIL: compare --out's .partial does not keep the finished round-robin, or ran search after the interrupt"; fail=1; }
+assert rs['greedy']['ok'] and not rs['search']['ok'], rs
+assert not rs['round-robin']['ok'] and rs['round-robin']['error'] == 'not run (interrupted)', rs['round-robin']
+" "$tmp/c.json.partial" || { echo "FAIL: compare --out's .partial does not keep the finished greedy, or ran round-robin after the interrupt"; fail=1; }
 grep -q '"earlier": "finished report"' "$tmp/c.json" || { echo "FAIL: interrupted compare replaced its earlier --out report"; fail=1; }
-grep -q "search \.\.\." "$tmp/c.err" && { echo "FAIL: compare started search after the interrupt"; fail=1; }
+grep -q "round-robin \.\.\." "$tmp/c.err" && { echo "FAIL: compare started round-robin after the interrupt"; fail=1; }
 pid=""
 
 # reproduce interrupted during its second scenario: exit 130, the first scenario's row in reproduce.partial.csv, no

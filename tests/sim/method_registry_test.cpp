@@ -79,23 +79,30 @@ TEST(MethodRegistry, SearchRunsFromADpClusterPlacementWhereOneBeatsGreedy) {
 }
 
 TEST(MethodRegistry, SearchIsTheSameOnOneThreadOrTwo) {
-  // The restarts and the alternative start's run go one per core (parallel_tasks.hpp): the candidates, their order
-  // and the answer must not depend on it. The DP-cluster cluster above, so the alternative start's run is there too.
+  // The restarts and the alternative start's run go one per core (parallel_tasks.hpp), and so do the check's SimGrid
+  // runs: the candidates, their order, their SimGrid times and the answer must not depend on it. The DP-cluster
+  // cluster above, so the alternative start's run is there too.
   const Scenario s = wan_host_cluster(kDpClusterSeed);
   VerifiedSearchOptions options;
   options.total_evaluations = 2000;
   std::vector<std::vector<std::string>> origins;
   std::vector<Placement> answers;
+  std::vector<std::vector<double>> simgrid_s;
   for (const char* threads : {"1", "2"}) {
     setenv("HULK_THREADS", threads, 1);
     VerifiedSearchPlacer placer(options);
     answers.push_back(placer.place(s));
     origins.emplace_back();
-    for (const VerifiedCandidate& c : placer.candidates()) origins.back().push_back(c.origin);
+    simgrid_s.emplace_back();
+    for (const VerifiedCandidate& c : placer.candidates()) {
+      origins.back().push_back(c.origin);
+      simgrid_s.back().push_back(c.simgrid_s);
+    }
   }
   unsetenv("HULK_THREADS");
   EXPECT_EQ(answers[0].gpu_of_rank, answers[1].gpu_of_rank);
   EXPECT_EQ(origins[0], origins[1]);
+  EXPECT_EQ(simgrid_s[0], simgrid_s[1]);
   EXPECT_NE(std::find(origins[0].begin(), origins[0].end(), "anneal-dp-cluster"), origins[0].end());
 }
 

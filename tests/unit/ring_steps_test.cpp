@@ -1,7 +1,8 @@
 // The ring recurrence's fast path (sim/evaluate/ring_steps.hpp): a ring whose members are all alike takes
 // ring_steps_uniform, which must give the same bits as the general recurrence member by member, with and without
 // channels, a window's headroom, entry times and the latency at the receiver; a ring with one member unlike the
-// others keeps the general path.
+// others keeps the general path; one channel per connection takes a branch-free pass of the same recurrence, which
+// must give the general recurrence's bits on rings of unlike members too.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -65,6 +66,37 @@ TEST(RingSteps, OneUnlikeMemberTakesTheGeneralPath) {
     const double alike = ring_steps_uniform(2e-3, 1e-5, steps, model, 0.0, scratch);
     if (what == 0 || what == 3) EXPECT_GT(general, alike) << what;
   }
+}
+
+TEST(RingSteps, OneChannelUnlikeMembersGiveTheGeneralRecurrencesBits) {
+  // Every member drawn on its own (hops, latencies, entries, some equal so that ties between the max's operands
+  // occur, and zero entries): the one-channel pass against the general recurrence, bit for bit, ends included.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> lat_d(1e-6, 5e-2), x_d(0.0, 1e-1), start_d(0.0, 0.3);
+  std::uniform_int_distribution<int> pick(0, 3);
+  std::vector<double> scratch, scratch2;
+  int slower_than_alike = 0;
+  for (int n : {1, 2, 3, 8, 9, 64, 257})
+    for (bool at_receiver : {true, false})
+      for (bool entry : {true, false})
+        for (int draw = 0; draw < 3; ++draw) {
+          std::vector<double> hops(n), lats(n), starts(n);
+          for (int j = 0; j < n; ++j) {
+            lats[j] = pick(rng) == 0 ? 1e-3 : lat_d(rng);
+            hops[j] = lats[j] + (pick(rng) == 0 ? 2e-3 : x_d(rng));
+            starts[j] = pick(rng) == 0 ? 0.0 : start_d(rng);
+          }
+          const int steps = std::max(1, 2 * (n - 1));
+          const RingModel model{1, at_receiver, nullptr};
+          std::vector<double> a(n), b(n);
+          const double* start = entry ? starts.data() : nullptr;
+          const double general = ring_steps_general(hops.data(), lats.data(), n, steps, model, start, a.data(), scratch);
+          const double fast = ring_steps_from(hops.data(), lats.data(), n, steps, model, start, b.data(), scratch2);
+          EXPECT_EQ(general, fast) << "n " << n << " draw " << draw;
+          EXPECT_EQ(a, b) << "n " << n << " draw " << draw;
+          if (n > 2 && fast > steps * 2e-3) ++slower_than_alike;
+        }
+  EXPECT_GT(slower_than_alike, 0);  // the draws reach rings that unlike hops slow down
 }
 
 }  // namespace
