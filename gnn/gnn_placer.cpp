@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -193,6 +194,19 @@ SampledPlacement best_walk_prefix(MoveScorer& scorer, const Scenario& scenario, 
   return best;
 }
 
+/** The walk's answer improved by the polish in the scorer's order (polish.hpp with the learned ranker: each step
+ *  evaluates the scorer's first polish_top_k exchanges and takes the first faster one, a learned local search), so
+ *  the estimates after the walk also go where the weights point; `start` itself without a ranker or polish budget. */
+SampledPlacement learned_local_search(SampledPlacement start, const Scenario& scenario, const SamplingOptions& opt,
+                                      const PlacementCost& cost, const PlacementBound& bound,
+                                      const PairRanker& ranker) {
+  if (!ranker) return start;
+  RoleScores unused;  // the ranker orders the exchanges: the role scores are not read, only their host count
+  unused.hosts = static_cast<int>(scenario.platform.hosts.size());
+  return polish_placement(scenario, unused, std::move(start), polish_budget(scenario, opt.polish, opt.polish_rank_budget),
+                          cost, bound, ranker, opt.polish_top_k);
+}
+
 /** Replaces @p out by greedy's placement for a large job (SamplingOptions::large_job_ranks) when its gain is within
  *  the evaluator's error at this size, or rests on TP rings over the WAN, where that error was not measured
  *  (estimate_trust.hpp). */
@@ -260,19 +274,28 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
   // answer, so both are refined.
   SampledPlacement out =
-      walk ? best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost, bound)
+      walk ? learned_local_search(
+                 best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost,
+                                  bound),
+                 scenario, opt, cost, bound, ranker)
            : decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
                                      greedy_candidate, ranker);
   if (opt.guided_anneal > 0 && scenario.only_job().par.ranks() <= opt.guided_max_ranks) {
     // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
     // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind
     // annealing starts from the alternative start only).
-    const ScoredExchanges scorer = [this, &scenario, &network](const Placement& p) {
+    // The annealing comes back to states it left (an exchange undone, or two in either order): their candidates
+    // and scores are kept, not computed again (the scorer is deterministic: the same answers, fewer passes).
+    std::map<std::vector<GpuSlot>, std::pair<std::vector<std::pair<int, int>>, std::vector<double>>> scored;
+    const ScoredExchanges scorer = [this, &scenario, &network, &scored](const Placement& p) {
+      if (const auto hit = scored.find(p.gpu_of_rank); hit != scored.end()) return hit->second;
       std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
-      if (!impl_->moves) return std::make_pair(moves, std::vector<double>(moves.size(), 0.0));
-      const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
-      std::vector<double> scores = predict_moves(impl_->moves, scenario, network, p, moves);
-      return std::make_pair(std::move(moves), std::move(scores));
+      std::vector<double> scores(moves.size(), 0.0);
+      if (impl_->moves) {
+        const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
+        scores = predict_moves(impl_->moves, scenario, network, p, moves);
+      }
+      return scored.emplace(p.gpu_of_rank, std::make_pair(std::move(moves), std::move(scores))).first->second;
     };
     GuidedAnnealOptions guided;
     guided.evaluations = polish_budget(scenario, opt.guided_anneal, opt.guided_rank_budget);

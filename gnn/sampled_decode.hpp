@@ -96,8 +96,9 @@ struct SamplingOptions {
   /** @brief GnnPlacer with a move scorer, greedy_candidate and candidates > 1: 0 = the views' decodes and their
    *  refinement (the default); N > 0 = in their place, the scorer's walk of N moves from greedy's placement (each
    *  the best-scored exchange not visited yet, no stopping bound), each of its N prefixes evaluated and the fastest
-   *  kept (greedy's on ties), then the guided annealing. Why: a method shape whose estimates go where the learned
-   *  walk points, at a fraction of the views' decodes and polish (docs/gnn.md measures its time and share). */
+   *  kept (greedy's on ties), then the polish in the scorer's order from it (polish, polish_top_k: a learned local
+   *  search), then the guided annealing. Why: a method shape whose estimates all go where the weights point, at a
+   *  fraction of the views' decodes (docs/gnn.md measures its time and share). */
   int walk_moves = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "gnn/gnn_placer.hpp"
 #include "gnn/model_file.hpp"
 #include "gnn/move_model.hpp"
+#include "gnn/polish.hpp"
 #include "gnn/sampled_decode.hpp"
 #include "sim/methods/method_registry.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -26,6 +27,7 @@ TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
   SamplingOptions walk;
   walk.walk_moves = 8;
   walk.guided_anneal = 0;  // the prefixes alone
+  walk.polish = 0;
   GnnPlacer placer(default_model_path(), walk);
   MoveScorer scorer = load_move_scorer(default_model_path());
   ASSERT_TRUE(scorer);
@@ -59,6 +61,40 @@ TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
     EXPECT_EQ(placer.place(s).gpu_of_rank, got.placement.gpu_of_rank);  // same scenario, same answer
   }
   EXPECT_GT(moved, 0) << "the walk improved on greedy's candidate nowhere: the prefixes were not exercised";
+}
+
+TEST(WalkPrefixes, TheLearnedLocalSearchPolishesTheBestPrefixInTheScorersOrder) {
+  // With a polish budget the best prefix is improved by the polish in the scorer's order (its first 4 exchanges
+  // evaluated per step): recomputed here from the prefixes' answer with the same ranking.
+  SamplingOptions prefixes;
+  prefixes.walk_moves = 4;
+  prefixes.guided_anneal = 0;
+  prefixes.polish = 0;
+  SamplingOptions searched = prefixes;
+  searched.polish = 32;
+  GnnPlacer walk_only(default_model_path(), prefixes), walk_search(default_model_path(), searched);
+  MoveScorer scorer = load_move_scorer(default_model_path());
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;
+  int polished = 0;
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const SampledPlacement start = walk_only.place_with_details(s);
+    const SampledPlacement got = walk_search.place_with_details(s);
+    EXPECT_EQ(placement_violation(s, got.placement), "");
+    EXPECT_LE(got.cost, start.cost);
+    RoleScores unused;
+    unused.hosts = static_cast<int>(s.platform.hosts.size());
+    const PairRanker ranker = [&](const Placement& p) { return learned_exchange_order(scorer, s, ev.network(), p); };
+    const SampledPlacement expected = polish_placement(
+        s, unused, start, 32, [&ev](const Placement& p) { return ev.iteration_time_s(p); },
+        [&ev](const Placement& p) { return ev.time_lower_bound(p); }, ranker, searched.polish_top_k);
+    EXPECT_EQ(got.placement.gpu_of_rank, expected.placement.gpu_of_rank) << seed;
+    polished += got.polished > 0;
+  }
+  EXPECT_GT(polished, 0) << "the local search improved no prefix: it was not exercised";
 }
 
 TEST(WalkPrefixes, FamiliesOptionSetsEveryRowThatKeepsGreedysCandidate) {
