@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -194,6 +195,26 @@ SampledPlacement best_walk_prefix(MoveScorer& scorer, const Scenario& scenario, 
   return best;
 }
 
+/** The guided annealing's scorer (guided_anneal.hpp): a state's candidate exchanges and their predicted changes,
+ *  all 0 without a move scorer (uniform proposals). The annealing comes back to states it left (an exchange undone,
+ *  or two in either order): their candidates and scores are kept, not computed again (the scorer is deterministic:
+ *  the same answers, fewer passes). */
+ScoredExchanges remembering_scorer(MoveScorer& model, std::mutex& mutex, const Scenario& scenario,
+                                   const RouteModel& network) {
+  using Scored = std::pair<std::vector<std::pair<int, int>>, std::vector<double>>;
+  auto scored = std::make_shared<std::map<std::vector<GpuSlot>, Scored>>();
+  return [&model, &mutex, &scenario, &network, scored](const Placement& p) {
+    if (const auto hit = scored->find(p.gpu_of_rank); hit != scored->end()) return hit->second;
+    std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
+    std::vector<double> scores(moves.size(), 0.0);
+    if (model) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      scores = predict_moves(model, scenario, network, p, moves);
+    }
+    return scored->emplace(p.gpu_of_rank, Scored{std::move(moves), std::move(scores)}).first->second;
+  };
+}
+
 /** The walk's answer improved by the polish in the scorer's order (polish.hpp with the learned ranker: each step
  *  evaluates the scorer's first polish_top_k exchanges and takes the first faster one, a learned local search), so
  *  the estimates after the walk also go where the weights point; `start` itself without a ranker or polish budget. */
@@ -284,19 +305,7 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
     // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
     // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind
     // annealing starts from the alternative start only).
-    // The annealing comes back to states it left (an exchange undone, or two in either order): their candidates
-    // and scores are kept, not computed again (the scorer is deterministic: the same answers, fewer passes).
-    std::map<std::vector<GpuSlot>, std::pair<std::vector<std::pair<int, int>>, std::vector<double>>> scored;
-    const ScoredExchanges scorer = [this, &scenario, &network, &scored](const Placement& p) {
-      if (const auto hit = scored.find(p.gpu_of_rank); hit != scored.end()) return hit->second;
-      std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
-      std::vector<double> scores(moves.size(), 0.0);
-      if (impl_->moves) {
-        const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
-        scores = predict_moves(impl_->moves, scenario, network, p, moves);
-      }
-      return scored.emplace(p.gpu_of_rank, std::make_pair(std::move(moves), std::move(scores))).first->second;
-    };
+    const ScoredExchanges scorer = remembering_scorer(impl_->moves, impl_->moves_mutex, scenario, network);
     GuidedAnnealOptions guided;
     guided.evaluations = polish_budget(scenario, opt.guided_anneal, opt.guided_rank_budget);
     guided.temperature = opt.guided_temperature;
