@@ -64,6 +64,34 @@ struct View {
   SampledPlacement decoded;
 };
 
+/** The cheap structured steps, each kept only if the evaluator finds it faster: stage reorderings of the pipeline's
+ *  GPU blocks, the TP rings re-chained (SamplingOptions::tp_rings), the DP rings re-ordered. A handful of estimates
+ *  each; no exchange of hosts (the decoder's and the walk's moves) reorders whole blocks, nor says in which order a TP
+ *  group spanning hosts runs its ring. */
+void reorder_blocks(const Scenario& scenario, const SamplingOptions& opt, SampledPlacement& best,
+                    const PlacementCost& cost, const PlacementBound& bound, const RouteModel& network) {
+  TimedPlacement ordered =
+      fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network, bound);
+  if (ordered.time_s < best.cost) {
+    best.placement = std::move(ordered.placement);
+    best.cost = ordered.time_s;
+    best.reordered = 1;
+  }
+  if (opt.tp_rings) {
+    TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost, &network);
+    if (rechained.time_s < best.cost) {
+      best.placement = std::move(rechained.placement);
+      best.cost = rechained.time_s;
+      best.rechained = 1;
+    }
+  }
+  TimedPlacement rering = fastest_replica_order(scenario, best.placement, best.cost, cost, network, bound);
+  if (rering.time_s < best.cost) {
+    best.placement = std::move(rering.placement);
+    best.cost = rering.time_s;
+  }
+}
+
 /** The steps after the decoder, each keeping its start unless the evaluator finds a faster placement: greedy's
  *  placement as a candidate, stage reorderings, TP ring re-chaining, replica re-ordering and the score-guided
  *  exchanges (which follow the view's scores). */
@@ -91,28 +119,7 @@ struct Refinement {
       best.cost = greedy_candidate.time_s;
       best.chosen = -1;
     }
-    // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
-    TimedPlacement ordered =
-        fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network, bound);
-    if (ordered.time_s < best.cost) {
-      best.placement = std::move(ordered.placement);
-      best.cost = ordered.time_s;
-      best.reordered = 1;
-    }
-    // Neither the role counts nor the exchanges say in which order a TP group spanning hosts runs its ring.
-    if (opt.tp_rings) {
-      TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost, &network);
-      if (rechained.time_s < best.cost) {
-        best.placement = std::move(rechained.placement);
-        best.cost = rechained.time_s;
-        best.rechained = 1;
-      }
-    }
-    TimedPlacement rering = fastest_replica_order(scenario, best.placement, best.cost, cost, network, bound);
-    if (rering.time_s < best.cost) {
-      best.placement = std::move(rering.placement);
-      best.cost = rering.time_s;
-    }
+    reorder_blocks(scenario, opt, best, cost, bound, network);
     return polish_placement(scenario, view.scores, std::move(best),
                             polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker,
                             ranker ? top_k : 0);
@@ -294,13 +301,15 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
       opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
   // answer, so both are refined.
-  SampledPlacement out =
-      walk ? learned_local_search(
-                 best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost,
-                                  bound),
-                 scenario, opt, cost, bound, ranker)
-           : decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
-                                     greedy_candidate, ranker);
+  SampledPlacement out;
+  if (walk) {
+    out = best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost, bound);
+    if (opt.walk_reorder) reorder_blocks(scenario, opt, out, cost, bound, network);
+    out = learned_local_search(std::move(out), scenario, opt, cost, bound, ranker);
+  } else {
+    out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
+                                  greedy_candidate, ranker);
+  }
   if (opt.guided_anneal > 0 && scenario.only_job().par.ranks() <= opt.guided_max_ranks) {
     // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
     // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind

@@ -100,6 +100,11 @@ struct SamplingOptions {
    *  search), then the guided annealing. Why: a method shape whose estimates all go where the weights point, at a
    *  fraction of the views' decodes (docs/gnn.md measures its time and share). */
   int walk_moves = 0;
+  /** @brief With walk_moves: the best prefix's stage blocks reordered, its TP rings re-chained (tp_rings) and its DP
+   *  rings re-ordered, each kept if faster (as the views' refinement does), before the learned local search; false =
+   *  not. Why: no exchange of hosts expresses these, and they cost a handful of estimates (docs/gnn.md measures
+   *  them). */
+  bool walk_reorder = false;
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */

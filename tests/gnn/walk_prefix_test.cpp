@@ -16,6 +16,9 @@
 #include "sim/lab/gnn_family_rows.hpp"
 #include "sim/place/greedy_placer.hpp"
 #include "sim/place/placer_common.hpp"
+#include "sim/place/replica_order.hpp"
+#include "sim/place/stage_order.hpp"
+#include "sim/place/tp_ring_order.hpp"
 #include "sim/scenario/catalog.hpp"
 
 namespace hulk::gnn {
@@ -97,6 +100,40 @@ TEST(WalkPrefixes, TheLearnedLocalSearchPolishesTheBestPrefixInTheScorersOrder) 
   EXPECT_GT(polished, 0) << "the local search improved no prefix: it was not exercised";
 }
 
+TEST(WalkPrefixes, TheReorderingsFollowTheBestPrefix) {
+  // walk_reorder: the best prefix's stage blocks reordered, TP rings re-chained and DP rings re-ordered, each kept
+  // if faster: recomputed here from the prefixes' answer with the same steps (no local search, no annealing).
+  SamplingOptions prefixes;
+  prefixes.walk_moves = 4;
+  prefixes.guided_anneal = 0;
+  prefixes.polish = 0;
+  SamplingOptions reordered = prefixes;
+  reordered.walk_reorder = true;
+  GnnPlacer walk_only(default_model_path(), prefixes), walk_reordered(default_model_path(), reordered);
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;
+  int changed = 0;
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    const Scenario s = sample_scenario(seed, o);
+    const Evaluator ev(s);
+    const auto cost = [&ev](const Placement& p) { return ev.iteration_time_s(p); };
+    const auto bound = [&ev](const Placement& p) { return ev.time_lower_bound(p); };
+    const SampledPlacement start = walk_only.place_with_details(s);
+    const SampledPlacement got = walk_reordered.place_with_details(s);
+    EXPECT_EQ(placement_violation(s, got.placement), "");
+    EXPECT_LE(got.cost, start.cost);
+    TimedPlacement expected =
+        fastest_stage_order(s, start.placement, start.cost, reordered.stage_orders, cost, &ev.network(), bound);
+    expected = fastest_tp_ring_order(s, expected.placement, expected.time_s, cost, &ev.network());
+    expected = fastest_replica_order(s, expected.placement, expected.time_s, cost, ev.network(), bound);
+    EXPECT_EQ(got.placement.gpu_of_rank, expected.placement.gpu_of_rank) << seed;
+    EXPECT_DOUBLE_EQ(got.cost, expected.time_s) << seed;
+    changed += got.placement.gpu_of_rank != start.placement.gpu_of_rank;
+  }
+  EXPECT_GT(changed, 0) << "no reordering was kept: the steps were not exercised";
+}
+
 TEST(WalkPrefixes, FamiliesOptionSetsEveryRowThatKeepsGreedysCandidate) {
   // The walk starts from greedy's candidate: rows without one (no-greedy, the model alone) keep their decoder.
   const std::vector<LearnedRow> all = learned_rows("");
@@ -107,6 +144,8 @@ TEST(WalkPrefixes, FamiliesOptionSetsEveryRowThatKeepsGreedysCandidate) {
     EXPECT_EQ(walked[i].decoder.walk_moves.has_value(), !model_only) << all[i].name;
     if (!model_only) EXPECT_EQ(*walked[i].decoder.walk_moves, 4) << all[i].name;
     EXPECT_FALSE(with_walk(all, std::nullopt)[i].decoder.walk_moves.has_value()) << all[i].name;
+    EXPECT_FALSE(walked[i].decoder.walk_reorder.has_value()) << all[i].name;
+    EXPECT_EQ(with_walk(all, 4, true)[i].decoder.walk_reorder.value_or(false), !model_only) << all[i].name;
   }
 }
 
