@@ -231,8 +231,9 @@ SampledPlacement learned_local_search(SampledPlacement start, const Scenario& sc
   if (!ranker) return start;
   RoleScores unused;  // the ranker orders the exchanges: the role scores are not read, only their host count
   unused.hosts = static_cast<int>(scenario.platform.hosts.size());
-  return polish_placement(scenario, unused, std::move(start), polish_budget(scenario, opt.polish, opt.polish_rank_budget),
-                          cost, bound, ranker, opt.polish_top_k);
+  return polish_placement(scenario, unused, std::move(start),
+                          polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker,
+                          opt.polish_top_k);
 }
 
 /** Replaces @p out by greedy's placement for a large job (SamplingOptions::large_job_ranks) when its gain is within
