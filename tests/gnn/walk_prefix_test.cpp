@@ -24,19 +24,31 @@
 namespace hulk::gnn {
 namespace {
 
+/** The walk's prefixes alone: no local search, no annealing. */
+SamplingOptions prefixes_only(int moves) {
+  SamplingOptions o;
+  o.walk_moves = moves;
+  o.guided_anneal = 0;
+  o.polish = 0;
+  return o;
+}
+
+/** The in-family draw: every catalogue GPU, at most 64 GPUs. */
+SamplerOptions in_family_draw() {
+  SamplerOptions o;
+  o.gpu_types = GpuCatalog::builtin().all();
+  o.max_total_gpus = 64;
+  return o;
+}
+
 TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
   // The committed model's move scorer walks 8 moves from greedy's placement (no bound); the answer must be the
   // fastest of greedy's candidate and the walk's prefixes by the evaluator, recomputed here from the same walk.
-  SamplingOptions walk;
-  walk.walk_moves = 8;
-  walk.guided_anneal = 0;  // the prefixes alone
-  walk.polish = 0;
+  const SamplingOptions walk = prefixes_only(8);
   GnnPlacer placer(default_model_path(), walk);
   MoveScorer scorer = load_move_scorer(default_model_path());
   ASSERT_TRUE(scorer);
-  SamplerOptions o;
-  o.gpu_types = GpuCatalog::builtin().all();
-  o.max_total_gpus = 64;  // the in-family draw
+  const SamplerOptions o = in_family_draw();
   int moved = 0;
   for (std::uint64_t seed = 0; seed < 6; ++seed) {
     const Scenario s = sample_scenario(seed, o);
@@ -69,17 +81,12 @@ TEST(WalkPrefixes, KeepsTheFastestPrefixOrGreedyAndIsDeterministic) {
 TEST(WalkPrefixes, TheLearnedLocalSearchPolishesTheBestPrefixInTheScorersOrder) {
   // With a polish budget the best prefix is improved by the polish in the scorer's order (its first 4 exchanges
   // evaluated per step): recomputed here from the prefixes' answer with the same ranking.
-  SamplingOptions prefixes;
-  prefixes.walk_moves = 4;
-  prefixes.guided_anneal = 0;
-  prefixes.polish = 0;
+  const SamplingOptions prefixes = prefixes_only(4);
   SamplingOptions searched = prefixes;
   searched.polish = 32;
   GnnPlacer walk_only(default_model_path(), prefixes), walk_search(default_model_path(), searched);
   MoveScorer scorer = load_move_scorer(default_model_path());
-  SamplerOptions o;
-  o.gpu_types = GpuCatalog::builtin().all();
-  o.max_total_gpus = 64;
+  const SamplerOptions o = in_family_draw();
   int polished = 0;
   for (std::uint64_t seed = 0; seed < 6; ++seed) {
     const Scenario s = sample_scenario(seed, o);
@@ -103,16 +110,11 @@ TEST(WalkPrefixes, TheLearnedLocalSearchPolishesTheBestPrefixInTheScorersOrder) 
 TEST(WalkPrefixes, TheReorderingsFollowTheBestPrefix) {
   // walk_reorder: the best prefix's stage blocks reordered, TP rings re-chained and DP rings re-ordered, each kept
   // if faster: recomputed here from the prefixes' answer with the same steps (no local search, no annealing).
-  SamplingOptions prefixes;
-  prefixes.walk_moves = 4;
-  prefixes.guided_anneal = 0;
-  prefixes.polish = 0;
+  const SamplingOptions prefixes = prefixes_only(4);
   SamplingOptions reordered = prefixes;
   reordered.walk_reorder = true;
   GnnPlacer walk_only(default_model_path(), prefixes), walk_reordered(default_model_path(), reordered);
-  SamplerOptions o;
-  o.gpu_types = GpuCatalog::builtin().all();
-  o.max_total_gpus = 64;
+  const SamplerOptions o = in_family_draw();
   int changed = 0;
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
     const Scenario s = sample_scenario(seed, o);
