@@ -3,6 +3,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -62,6 +64,34 @@ struct View {
   SampledPlacement decoded;
 };
 
+/** The cheap structured steps, each kept only if the evaluator finds it faster: stage reorderings of the pipeline's
+ *  GPU blocks, the TP rings re-chained (SamplingOptions::tp_rings), the DP rings re-ordered. A handful of estimates
+ *  each; no exchange of hosts (the decoder's and the walk's moves) reorders whole blocks, nor says in which order a TP
+ *  group spanning hosts runs its ring. */
+void reorder_blocks(const Scenario& scenario, const SamplingOptions& opt, SampledPlacement& best,
+                    const PlacementCost& cost, const PlacementBound& bound, const RouteModel& network) {
+  TimedPlacement ordered =
+      fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network, bound);
+  if (ordered.time_s < best.cost) {
+    best.placement = std::move(ordered.placement);
+    best.cost = ordered.time_s;
+    best.reordered = 1;
+  }
+  if (opt.tp_rings) {
+    TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost, &network);
+    if (rechained.time_s < best.cost) {
+      best.placement = std::move(rechained.placement);
+      best.cost = rechained.time_s;
+      best.rechained = 1;
+    }
+  }
+  TimedPlacement rering = fastest_replica_order(scenario, best.placement, best.cost, cost, network, bound);
+  if (rering.time_s < best.cost) {
+    best.placement = std::move(rering.placement);
+    best.cost = rering.time_s;
+  }
+}
+
 /** The steps after the decoder, each keeping its start unless the evaluator finds a faster placement: greedy's
  *  placement as a candidate, stage reorderings, TP ring re-chaining, replica re-ordering and the score-guided
  *  exchanges (which follow the view's scores). */
@@ -89,28 +119,7 @@ struct Refinement {
       best.cost = greedy_candidate.time_s;
       best.chosen = -1;
     }
-    // The decoder places blocks on hosts but rarely reorders whole blocks along the pipeline (before the polish).
-    TimedPlacement ordered =
-        fastest_stage_order(scenario, best.placement, best.cost, opt.stage_orders, cost, &network, bound);
-    if (ordered.time_s < best.cost) {
-      best.placement = std::move(ordered.placement);
-      best.cost = ordered.time_s;
-      best.reordered = 1;
-    }
-    // Neither the role counts nor the exchanges say in which order a TP group spanning hosts runs its ring.
-    if (opt.tp_rings) {
-      TimedPlacement rechained = fastest_tp_ring_order(scenario, best.placement, best.cost, cost, &network);
-      if (rechained.time_s < best.cost) {
-        best.placement = std::move(rechained.placement);
-        best.cost = rechained.time_s;
-        best.rechained = 1;
-      }
-    }
-    TimedPlacement rering = fastest_replica_order(scenario, best.placement, best.cost, cost, network, bound);
-    if (rering.time_s < best.cost) {
-      best.placement = std::move(rering.placement);
-      best.cost = rering.time_s;
-    }
+    reorder_blocks(scenario, opt, best, cost, bound, network);
     return polish_placement(scenario, view.scores, std::move(best),
                             polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker,
                             ranker ? top_k : 0);
@@ -193,6 +202,40 @@ SampledPlacement best_walk_prefix(MoveScorer& scorer, const Scenario& scenario, 
   return best;
 }
 
+/** The guided annealing's scorer (guided_anneal.hpp): a state's candidate exchanges and their predicted changes,
+ *  all 0 without a move scorer (uniform proposals). The annealing comes back to states it left (an exchange undone,
+ *  or two in either order): their candidates and scores are kept, not computed again (the scorer is deterministic:
+ *  the same answers, fewer passes). */
+ScoredExchanges remembering_scorer(MoveScorer& model, std::mutex& mutex, const Scenario& scenario,
+                                   const RouteModel& network) {
+  using Scored = std::pair<std::vector<std::pair<int, int>>, std::vector<double>>;
+  auto scored = std::make_shared<std::map<std::vector<GpuSlot>, Scored>>();
+  return [&model, &mutex, &scenario, &network, scored](const Placement& p) {
+    if (const auto hit = scored->find(p.gpu_of_rank); hit != scored->end()) return hit->second;
+    std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
+    std::vector<double> scores(moves.size(), 0.0);
+    if (model) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      scores = predict_moves(model, scenario, network, p, moves);
+    }
+    return scored->emplace(p.gpu_of_rank, Scored{std::move(moves), std::move(scores)}).first->second;
+  };
+}
+
+/** The walk's answer improved by the polish in the scorer's order (polish.hpp with the learned ranker: each step
+ *  evaluates the scorer's first polish_top_k exchanges and takes the first faster one, a learned local search), so
+ *  the estimates after the walk also go where the weights point; `start` itself without a ranker or polish budget. */
+SampledPlacement learned_local_search(SampledPlacement start, const Scenario& scenario, const SamplingOptions& opt,
+                                      const PlacementCost& cost, const PlacementBound& bound,
+                                      const PairRanker& ranker) {
+  if (!ranker) return start;
+  RoleScores unused;  // the ranker orders the exchanges: the role scores are not read, only their host count
+  unused.hosts = static_cast<int>(scenario.platform.hosts.size());
+  return polish_placement(scenario, unused, std::move(start),
+                          polish_budget(scenario, opt.polish, opt.polish_rank_budget), cost, bound, ranker,
+                          opt.polish_top_k);
+}
+
 /** Replaces @p out by greedy's placement for a large job (SamplingOptions::large_job_ranks) when its gain is within
  *  the evaluator's error at this size, or rests on TP rings over the WAN, where that error was not measured
  *  (estimate_trust.hpp). */
@@ -259,21 +302,20 @@ SampledPlacement GnnPlacer::place_with_details(const Scenario& scenario, const P
       opt.greedy_candidate ? fastest_replica_order(scenario, greedy, greedy_s, cost, network, bound) : TimedPlacement{};
   // Each view decoded and refined, the faster answer kept: the faster decode does not always refine to the faster
   // answer, so both are refined.
-  SampledPlacement out =
-      walk ? best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost, bound)
-           : decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
-                                     greedy_candidate, ranker);
+  SampledPlacement out;
+  if (walk) {
+    out = best_walk_prefix(impl_->moves, scenario, network, greedy, greedy_candidate, opt.walk_moves, cost, bound);
+    if (opt.walk_reorder) reorder_blocks(scenario, opt, out, cost, bound, network);
+    out = learned_local_search(std::move(out), scenario, opt, cost, bound, ranker);
+  } else {
+    out = decode_and_refine_views(view_scores(impl_->model, graph, std::move(s), opt), evaluator, scenario, opt,
+                                  greedy_candidate, ranker);
+  }
   if (opt.guided_anneal > 0 && scenario.only_job().par.ranks() <= opt.guided_max_ranks) {
     // The scorer decides where the annealing's evaluations go (guided_anneal.hpp); without one (a model file of
     // format 3) every exchange is as likely, so the method still anneals from its answer (the gnn method's blind
     // annealing starts from the alternative start only).
-    const ScoredExchanges scorer = [this, &scenario, &network](const Placement& p) {
-      std::vector<std::pair<int, int>> moves = candidate_exchanges(scenario, p);
-      if (!impl_->moves) return std::make_pair(moves, std::vector<double>(moves.size(), 0.0));
-      const std::lock_guard<std::mutex> lock(impl_->moves_mutex);
-      std::vector<double> scores = predict_moves(impl_->moves, scenario, network, p, moves);
-      return std::make_pair(std::move(moves), std::move(scores));
-    };
+    const ScoredExchanges scorer = remembering_scorer(impl_->moves, impl_->moves_mutex, scenario, network);
     GuidedAnnealOptions guided;
     guided.evaluations = polish_budget(scenario, opt.guided_anneal, opt.guided_rank_budget);
     guided.temperature = opt.guided_temperature;

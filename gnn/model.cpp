@@ -76,7 +76,8 @@ torch::Tensor PlacementGnnImpl::forward(const GraphTensors& g) {
 }
 
 RoleScores predict_scores(PlacementGnn& model, const ClusterGraph& graph) {
-  torch::NoGradGuard no_grad;
+  // Inference mode: no autograd bookkeeping per op (most of a pass on a small graph); the same kernels, the same bytes.
+  c10::InferenceMode inference;
   SingleThread threads;  // same bytes on any machine, and faster on these small graphs
   model->eval();
   const GraphTensors t = to_tensors(graph, model->config().p_max);

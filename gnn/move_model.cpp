@@ -83,7 +83,8 @@ MoveInputs move_inputs(const Scenario& scenario, const RouteModel& network, cons
 std::vector<double> predict_moves(MoveScorer& model, const Scenario& scenario, const RouteModel& network,
                                   const Placement& placement, const std::vector<std::pair<int, int>>& moves) {
   if (moves.empty()) return {};
-  torch::NoGradGuard no_grad;
+  // Inference mode: no autograd bookkeeping per op (most of a pass on a small graph); the same kernels, the same bytes.
+  c10::InferenceMode inference;
   SingleThread threads;  // same bytes on any machine
   model->eval();
   const MoveInputs in = move_inputs(scenario, network, placement, moves, model->config());

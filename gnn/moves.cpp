@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "gnn/decode.hpp"
+#include "sim/workload/cost_model.hpp"
+#include "sim/workload/plan.hpp"
 
 namespace hulk::gnn {
 
@@ -39,13 +41,53 @@ bool exchange_hosts(const Scenario& scenario, Placement& p, int a, int b) {
   return true;
 }
 
+namespace {
+
+/** What decides whether exchanging two hosts of a valid placement gives a valid one: the ranks each host holds and
+ *  the largest stage memory among them. The exchange keeps every other host's GPUs, and each of the two hosts' ranks
+ *  lands on distinct slots of the other (exchange_hosts), so the result is valid iff the counts fit and, when the job
+ *  checks memory, each host's GPUs hold the other's largest stage. */
+struct HostLoads {
+  std::vector<int> ranks;
+  std::vector<double> peak_bytes;  ///< largest peak memory of a stage with a rank on the host (0 when none)
+};
+
+HostLoads host_loads(const Scenario& scenario, const Placement& placement) {
+  const JobSpec& job = scenario.only_job();
+  const JobCost cost = compute_job_cost(job);
+  const ParallelPlan plan(job.par);
+  const std::size_t hosts = scenario.platform.hosts.size();
+  HostLoads loads{std::vector<int>(hosts, 0), std::vector<double>(hosts, 0.0)};
+  for (std::size_t r = 0; r < placement.gpu_of_rank.size(); ++r) {
+    const auto h = static_cast<std::size_t>(placement.gpu_of_rank[r].host);
+    ++loads.ranks[h];
+    const double need = cost.stages[plan.coord_of(static_cast<int>(r)).pp].peak_memory_bytes;
+    loads.peak_bytes[h] = std::max(loads.peak_bytes[h], need);
+  }
+  return loads;
+}
+
+}  // namespace
+
 std::vector<std::pair<int, int>> candidate_exchanges(const Scenario& scenario, const Placement& placement) {
   const std::vector<std::vector<double>> share = role_shares(scenario, placement);
   const int n = static_cast<int>(share.size());
   std::vector<std::pair<int, int>> out;
+  // An invalid start: each exchange checked in full, as the fast test below assumes a valid one.
+  const bool valid_start = placement_violation(scenario, placement).empty();
+  const HostLoads loads = valid_start ? host_loads(scenario, placement) : HostLoads{};
+  const bool memory = scenario.only_job().check_memory;
+  const auto& hosts = scenario.platform.hosts;
+  const auto fits = [&](int from, int to) {
+    return loads.ranks[from] <= hosts[to].gpus && (!memory || !(loads.peak_bytes[from] > hosts[to].gpu.memory_bytes));
+  };
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b) {
       if (share[a] == share[b]) continue;
+      if (valid_start) {
+        if (fits(a, b) && fits(b, a)) out.emplace_back(a, b);
+        continue;
+      }
       Placement p = placement;
       if (exchange_hosts(scenario, p, a, b) && placement_violation(scenario, p).empty()) out.emplace_back(a, b);
     }

@@ -96,9 +96,15 @@ struct SamplingOptions {
   /** @brief GnnPlacer with a move scorer, greedy_candidate and candidates > 1: 0 = the views' decodes and their
    *  refinement (the default); N > 0 = in their place, the scorer's walk of N moves from greedy's placement (each
    *  the best-scored exchange not visited yet, no stopping bound), each of its N prefixes evaluated and the fastest
-   *  kept (greedy's on ties), then the guided annealing. Why: a method shape whose estimates go where the learned
-   *  walk points, at a fraction of the views' decodes and polish (docs/gnn.md measures its time and share). */
+   *  kept (greedy's on ties), then the polish in the scorer's order from it (polish, polish_top_k: a learned local
+   *  search), then the guided annealing. Why: a method shape whose estimates all go where the weights point, at a
+   *  fraction of the views' decodes (docs/gnn.md measures its time and share). */
   int walk_moves = 0;
+  /** @brief With walk_moves: the best prefix's stage blocks reordered, its TP rings re-chained (tp_rings) and its DP
+   *  rings re-ordered, each kept if faster (as the views' refinement does), before the learned local search; false =
+   *  not. Why: no exchange of hosts expresses these, and they cost a handful of estimates (docs/gnn.md measures
+   *  them). */
+  bool walk_reorder = false;
 };
 
 /** @brief Cost of a placement (lower is better; +infinity for an infeasible one), e.g. estimated seconds. */

@@ -155,7 +155,7 @@ FamiliesReport run_gnn_families(const FamiliesRunOptions& o, const std::function
   for (const std::string& f : o.families) scenarios.push_back(family_scenarios(f, family));
   const std::vector<LearnedRow> rows =
       with_walk(with_budgets(selected_rows(learned_rows(o.challenger), o.rows), o.guided_anneal, o.blind_anneal),
-                o.walk_moves);
+                o.walk_moves, o.walk_reorder);
   std::vector<std::string> names;
   for (const LearnedRow& r : rows) names.push_back(r.name);
   names.push_back("equal-budget");  // computed in this process after the learned rows (learned_times)

@@ -34,6 +34,9 @@ struct FamiliesRunOptions {
   /** @brief Every row that decodes with greedy's placement as a candidate (not model-only) replaces the views by
    *  the scorer's walk of this many evaluated prefixes (SamplingOptions::walk_moves); unset = the views. */
   std::optional<int> walk_moves;
+  /** @brief With walk_moves: the walk's answer's stage blocks, TP rings and DP rings reordered before its local
+   *  search (SamplingOptions::walk_reorder). */
+  bool walk_reorder = false;
   MethodOptions options;                ///< greedy's and the search's (budget)
   LearnedBackend learned;
 };

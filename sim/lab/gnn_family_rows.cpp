@@ -119,10 +119,13 @@ std::vector<LearnedRow> with_budgets(std::vector<LearnedRow> rows, const std::op
   return rows;
 }
 
-std::vector<LearnedRow> with_walk(std::vector<LearnedRow> rows, const std::optional<int>& walk_moves) {
+std::vector<LearnedRow> with_walk(std::vector<LearnedRow> rows, const std::optional<int>& walk_moves, bool reorder) {
   if (!walk_moves) return rows;
   for (LearnedRow& r : rows)
-    if (r.decoder.greedy_candidate.value_or(true)) r.decoder.walk_moves = *walk_moves;
+    if (r.decoder.greedy_candidate.value_or(true)) {
+      r.decoder.walk_moves = *walk_moves;
+      if (reorder) r.decoder.walk_reorder = true;
+    }
   return rows;
 }
 

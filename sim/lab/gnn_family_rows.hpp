@@ -39,8 +39,10 @@ std::vector<LearnedRow> with_budgets(std::vector<LearnedRow> rows, const std::op
                                      const std::optional<int>& blind_anneal);
 
 /** @brief The rows with the scorer's walk in place of the views (SamplingOptions::walk_moves = walk_moves) in each
- *  row whose decoder keeps greedy's placement as a candidate (not the model-only rows); unset: the rows as they are. */
-std::vector<LearnedRow> with_walk(std::vector<LearnedRow> rows, const std::optional<int>& walk_moves);
+ *  row whose decoder keeps greedy's placement as a candidate (not the model-only rows), with `reorder` its answer's
+ *  stage, TP ring and DP ring reorderings too (SamplingOptions::walk_reorder); unset: the rows as they are. */
+std::vector<LearnedRow> with_walk(std::vector<LearnedRow> rows, const std::optional<int>& walk_moves,
+                                  bool reorder = false);
 
 /** @brief The annealing a row runs after its placer: its own, with the decoder's stage_orders and tp_rings. */
 LearnedAnnealOptions row_anneal(const LearnedRow& row);

@@ -26,6 +26,7 @@ struct LearnedDecoder {
   std::optional<bool> tp_rings;           ///< TP ring re-chaining (also the annealing's)
   std::optional<int> guided_anneal;       ///< the move scorer's guided annealing's cost calls
   std::optional<int> walk_moves;          ///< the scorer's walk's evaluated prefixes in place of the views (0: none)
+  std::optional<bool> walk_reorder;       ///< the walk's answer's stage, TP ring and DP ring reorderings
 };
 
 /** @brief The learned placer's least work (bench's, and gnn families' model-only row starts from it): one candidate

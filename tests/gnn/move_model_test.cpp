@@ -14,6 +14,7 @@
 #include "gnn/model_file.hpp"
 #include "gnn/move_data.hpp"
 #include "gnn/move_model.hpp"
+#include "gnn/single_thread.hpp"
 #include "gnn/move_train_command.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/evaluate/evaluator.hpp"
@@ -57,6 +58,28 @@ TEST(MoveScorer, ScoresDoNotDependOnTheOrderOfThePairOrOfTheMoves) {
   const std::vector<double> y = predict_moves(model, s, ev.network(), p, swapped);
   ASSERT_EQ(x.size(), y.size());
   for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[y.size() - 1 - i], 1e-5 * (1 + std::abs(x[i])));
+}
+
+TEST(MoveScorer, PredictionsAreTheForwardPassesBytesWithAutogradOff) {
+  torch::manual_seed(4);
+  MoveScorer model{MoveModelConfig{}};
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const Scenario s = small_scenario(seed);
+    const Evaluator ev(s);
+    const Placement p = GreedyPlacer().place(s);
+    const auto moves = candidate_exchanges(s, p);
+    if (moves.empty()) continue;
+    // The pass predict_moves makes, with no-grad instead of its inference mode: the same bytes.
+    torch::NoGradGuard no_grad;
+    SingleThread threads;
+    model->eval();
+    const MoveInputs in = move_inputs(s, ev.network(), p, moves, model->config());
+    const torch::Tensor y = model->forward(in.graph, in.a, in.b, in.pair).to(torch::kDouble);
+    const std::vector<double> x = predict_moves(model, s, ev.network(), p, moves);
+    ASSERT_EQ(static_cast<std::int64_t>(x.size()), y.size(0));
+    for (std::size_t i = 0; i < x.size(); ++i)
+      EXPECT_EQ(x[i], y[static_cast<std::int64_t>(i)].item<double>() / kMoveLabelScale) << seed << " " << i;
+  }
 }
 
 TEST(MoveScorer, FollowingMovesGivesValidPlacementsAndStopsWhenNoMoveStandsOut) {

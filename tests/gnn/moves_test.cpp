@@ -59,6 +59,42 @@ TEST(Moves, CandidatesAreValidExchangesThatChangeRoles) {
   EXPECT_GT(with_candidates, 10);
 }
 
+/** Every exchange whose shares differ, checked in full (a copy exchanged, placement_violation): candidate_exchanges'
+ *  definition, which it computes from per-host counts and memory. */
+std::vector<std::pair<int, int>> exchanges_checked_in_full(const Scenario& s, const Placement& p) {
+  const auto share = role_shares(s, p);
+  std::vector<std::pair<int, int>> out;
+  for (int a = 0; a < static_cast<int>(share.size()); ++a)
+    for (int b = a + 1; b < static_cast<int>(share.size()); ++b) {
+      Placement q = p;
+      if (share[a] != share[b] && exchange_hosts(s, q, a, b) && placement_violation(s, q).empty())
+        out.emplace_back(a, b);
+    }
+  return out;
+}
+
+TEST(Moves, CandidatesAreTheExchangesAFullCheckAccepts) {
+  int rejected = 0, states = 0;  // pairs with different shares the full check rejects: the fast test must too
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Scenario s = small_scenario(seed);
+    Placement p = GreedyPlacer().place(s);
+    for (int step = 0; step < 4; ++step) {  // greedy's placement and states a few exchanges away
+      const auto full = exchanges_checked_in_full(s, p);
+      ASSERT_EQ(candidate_exchanges(s, p), full) << "seed " << seed << " step " << step;
+      const auto share = role_shares(s, p);
+      for (int a = 0; a < static_cast<int>(share.size()); ++a)
+        for (int b = a + 1; b < static_cast<int>(share.size()); ++b) rejected += share[a] != share[b];
+      rejected -= static_cast<int>(full.size());
+      ++states;
+      if (full.empty()) break;
+      const auto& [a, b] = full[(seed + static_cast<std::uint64_t>(step)) % full.size()];
+      ASSERT_TRUE(exchange_hosts(s, p, a, b));
+    }
+  }
+  EXPECT_GT(states, 60);
+  EXPECT_GT(rejected, 0);
+}
+
 TEST(Moves, LabelIsTheClippedRelativeChange) {
   EXPECT_DOUBLE_EQ(move_label(2.0, 1.5), -0.25);
   EXPECT_NEAR(move_label(2.0, 2.2), 0.1, 1e-12);

@@ -80,6 +80,9 @@ void register_gnn_families_command(CLI::App& app) {
                   "in every row with greedy's candidate (not model-only, no-greedy): the scorer's walk of this many "
                   "evaluated prefixes in place of the decoded views, 0 = the views (default: the views)")
       ->check(number_range(0, 1000));
+  cmd->add_flag("--walk-reorder", a->run.walk_reorder,
+                "with --walk-moves: the walk's answer's stage reorderings, TP ring re-chaining and DP ring "
+                "re-ordering (each kept if faster) before its local search");
   cmd->add_option("--out", a->run.out, "per-scenario CSV of every time");
   cmd->footer(
       "Example:\n  hulk gnn families --count 10 --seed 14001 --families in-family,larger\n"

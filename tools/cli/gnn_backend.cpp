@@ -36,6 +36,7 @@ gnn::SamplingOptions sampling_options(const LearnedDecoder& d) {
   o.tp_rings = d.tp_rings.value_or(o.tp_rings);
   o.guided_anneal = d.guided_anneal.value_or(o.guided_anneal);
   o.walk_moves = d.walk_moves.value_or(o.walk_moves);
+  o.walk_reorder = d.walk_reorder.value_or(o.walk_reorder);
   return o;
 }
 
