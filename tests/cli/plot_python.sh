@@ -44,6 +44,10 @@ if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
     fail "bench --csv failed"
   "$src/tools/scripts/plot.py" scale "$tmp/scale.csv" --out "$tmp/plots" 2>"$tmp/plot.err" || { fail "plot.py scale failed"; cat "$tmp/plot.err"; }
   [ -s "$tmp/plots/scale.png" ] || fail "plot.py scale wrote no scale.png"
+  # The move scorer's learning curve, from the CSV the docs link.
+  "$src/tools/scripts/plot.py" learning-curve "$src/docs/data/move_learning_curve.csv" --out "$tmp/plots" \
+    2>"$tmp/plot.err" || { fail "plot.py learning-curve failed"; cat "$tmp/plot.err"; }
+  [ -s "$tmp/plots/learning_curve.png" ] || fail "plot.py learning-curve wrote no learning_curve.png"
 else
   fail "/usr/bin/python3 cannot import matplotlib: run tools/scripts/install-deps.sh"
 fi

@@ -9,6 +9,9 @@
                                                 and one placement picture per scenario (regions, GPUs by stage)
   plot.py scale SCALE.csv --out DIR             simulation wall time, peak memory and messages against GPUs
                                                 (the CSV of `hulk bench --simulation-only --csv`)
+  plot.py learning-curve CURVE.csv --out DIR    the move scorer's learning curve (docs/data/move_learning_curve.csv):
+                                                the validation top-ranked move's time change, and each family's
+                                                variants against greedy, against the training examples
   plot.py iterations RUN_DIR --out DIR          per-iteration times of a run with events (its iterations.csv),
                                                 attempts after host failures in their own colour, redone
                                                 iterations hollow, each restart a dashed line
@@ -316,6 +319,36 @@ def plot_scale(path, out_dir):
     save(fig, out_dir, "scale")
 
 
+def plot_learning_curve(path, out_dir):
+    with open(path, newline="") as f:
+        rows = sorted(csv.DictReader(f), key=lambda r: int(r["examples"]))
+    if not rows:
+        sys.exit("plot: no rows in " + path)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    # Left: the scorer's own validation measure, with the best labelled and a blind move as reference lines.
+    points = {int(r["examples"]): float(r["val_top_ranked"]) for r in rows if r["val_top_ranked"]}
+    left.plot(list(points), [100 * v for v in points.values()], marker="o", label="top-ranked move")
+    for key, label in (("val_best", "best labelled move"), ("val_blind", "blind move")):
+        if rows[0].get(key):
+            left.axhline(100 * float(rows[0][key]), ls="--", lw=0.8, color="grey")
+            left.annotate(label, (min(points, default=0), 100 * float(rows[0][key])), fontsize=8, va="bottom")
+    left.set_xlabel("training examples (labelled moves)")
+    left.set_ylabel("validation time change of the move (%)")
+    left.grid(True, lw=0.3)
+    left.legend(fontsize=8)
+    # Right: each family's variants against greedy (gnn families), one line each.
+    for family, variant in dict.fromkeys((r["family"], r["variant"]) for r in rows):
+        mine = [r for r in rows if r["family"] == family and r["variant"] == variant]
+        right.plot([int(r["examples"]) for r in mine], [float(r["vs_greedy"]) for r in mine], marker="o",
+                   label=f"{family} {variant}")
+    right.axhline(1.0, color="grey", lw=0.8)
+    right.set_xlabel("training examples (labelled moves)")
+    right.set_ylabel("speedup over greedy (geometric mean, SimGrid)")
+    right.grid(True, lw=0.3)
+    right.legend(fontsize=8)
+    save(fig, out_dir, "learning_curve")
+
+
 def plot_iterations(run_dir, out_dir):
     path = os.path.join(run_dir, "iterations.csv")
     with open(path, newline="") as f:
@@ -352,14 +385,14 @@ def plot_iterations(run_dir, out_dir):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale", "iterations"])
+    p.add_argument("kind", choices=["sweep", "compare", "reproduce", "scale", "learning-curve", "iterations"])
     p.add_argument("input")
     p.add_argument("--out", default=".")
     p.add_argument("--x", default=None, help="sweep: only this swept column on the x axis (default: one figure each)")
     a = p.parse_args()
     {"sweep": lambda: plot_sweep(a.input, a.out, a.x), "compare": lambda: plot_compare(a.input, a.out),
      "reproduce": lambda: plot_reproduce(a.input, a.out), "scale": lambda: plot_scale(a.input, a.out),
-     "iterations": lambda: plot_iterations(a.input, a.out)}[a.kind]()
+     "learning-curve": lambda: plot_learning_curve(a.input, a.out), "iterations": lambda: plot_iterations(a.input, a.out)}[a.kind]()
 
 
 if __name__ == "__main__":
